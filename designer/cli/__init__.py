@@ -1,0 +1,1 @@
+"""The ``designer`` command line: the same core as the window, without Qt."""

@@ -1,0 +1,14 @@
+"""One module per command. Each has ``register(subparsers, name)`` setting ``run``."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from designer.cli.commands import catalog, generate, open_window, validate
+
+COMMANDS: dict[str, ModuleType] = {
+    "open": open_window,
+    "catalog": catalog,
+    "validate": validate,
+    "generate": generate,
+}

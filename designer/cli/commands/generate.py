@@ -1,0 +1,245 @@
+"""``designer generate KIND [options] -o FILE``: write a generated design to a project file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from designer.cli.commands._common import add_catalog_option, catalog_from
+from designer.core.fileformat import SUFFIX, save_project
+from designer.core.generators import generate, params_from_dict, plan
+from designer.core.generators.params import GEAR_PROFILES
+
+COMMON_OPTIONS = (
+    "gear",
+    "switch",
+    "spine_switch",
+    "radix",
+    "server",
+    "gpus_per_server",
+    "planes",
+    "name",
+)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("gear (defaults follow the DGX SuperPOD)")
+    g.add_argument(
+        "--gear",
+        choices=GEAR_PROFILES,
+        default="ib-ndr",
+        help="gear profile (default: %(default)s)",
+    )
+    g.add_argument(
+        "--switch",
+        metavar="ID",
+        help="switch catalog id (default: the profile's, qm9700 for ib-ndr)",
+    )
+    g.add_argument(
+        "--spine-switch",
+        metavar="ID",
+        help="switch for the spine and core tiers (default: --switch)",
+    )
+    g.add_argument(
+        "--radix", type=int, metavar="K", help="use a generic K-port switch at the profile's speed"
+    )
+    g.add_argument("--server", metavar="ID", help="GPU server catalog id (default: the profile's)")
+    g.add_argument(
+        "--gpus-per-server",
+        type=int,
+        metavar="G",
+        help="GPUs (one NIC port each per plane) per server (default: 8; 1 for --k-ary)",
+    )
+    g.add_argument(
+        "--planes",
+        type=int,
+        metavar="P",
+        help="parallel planes, one GPU port per plane (default: the profile's, 1; 2 for roce-800)",
+    )
+    out = p.add_argument_group("output")
+    out.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help=f"project file to write (*{SUFFIX}); required unless --plan",
+    )
+    out.add_argument("--name", help="project name (default: a description of the design)")
+    out.add_argument(
+        "--plan", action="store_true", help="print what would be built and write nothing"
+    )
+    out.add_argument("--force", action="store_true", help="overwrite an existing file")
+    add_catalog_option(p)
+
+
+def register(sub: argparse._SubParsersAction, name: str) -> None:
+    p = sub.add_parser(
+        name,
+        help="generate a fabric into a project file",
+        description="Generate a fabric from a few parameters. Impossible "
+        "parameters are refused with the limit that stops them.",
+    )
+    kinds = p.add_subparsers(dest="kind", metavar="KIND", required=True, parser_class=type(p))
+
+    r = kinds.add_parser(
+        "rail",
+        help="rail-optimized (DGX SuperPOD style)",
+        description="Scalable units of S servers; one leaf per rail per SU; "
+        "spines by the divisor rule; a core tier past the 2-tier limit.",
+    )
+    r.add_argument(
+        "--sus", type=int, metavar="N", help="scalable units (default: 4, or enough for --servers)"
+    )
+    r.add_argument(
+        "--servers-per-su",
+        type=int,
+        default=32,
+        metavar="S",
+        help="servers per SU (default: %(default)s)",
+    )
+    r.add_argument(
+        "--servers",
+        type=int,
+        metavar="N",
+        help="total servers, for a partial last SU (default: every slot)",
+    )
+    r.add_argument(
+        "--reserve-leaf-ports",
+        type=int,
+        default=0,
+        metavar="N",
+        help="leaf ports for UFM/management appliances; frees ceil(N/G) server "
+        "slots (default: %(default)s)",
+    )
+    r.add_argument(
+        "--tiers",
+        type=int,
+        choices=(2, 3),
+        help="force 2 or 3 tiers (default: 2 up to the 2-tier limit, then 3)",
+    )
+    _common(r)
+    r.set_defaults(run=run)
+
+    f = kinds.add_parser(
+        "fat-tree",
+        help="fat-tree / folded Clos",
+        description="A 2- or 3-tier folded Clos with per-tier "
+        "oversubscription; --k-ary K builds Al-Fares' k-ary fat-tree.",
+    )
+    size = f.add_mutually_exclusive_group()
+    size.add_argument("--gpus", type=int, metavar="N", help="GPUs (default: 1024)")
+    size.add_argument(
+        "--k-ary",
+        type=int,
+        metavar="K",
+        help="Al-Fares k-ary fat-tree: K-port switches, K^3/4 hosts",
+    )
+    f.add_argument(
+        "--tiers",
+        type=int,
+        choices=(2, 3),
+        help="force 2 or 3 tiers (default: chosen from the size)",
+    )
+    f.add_argument(
+        "--oversubscription",
+        default="1:1",
+        metavar="R[,R]",
+        help="down:up per tier from the bottom, e.g. 1:1,7:1 (default: %(default)s)",
+    )
+    f.add_argument(
+        "--placement",
+        choices=("rail", "tor"),
+        default="tor",
+        help="rail: a server's GPUs over G leaves; tor: all under one ToR (default: %(default)s)",
+    )
+    f.add_argument(
+        "--servers-per-leaf",
+        type=int,
+        metavar="N",
+        help="servers per ToR (tor) or per rail group (rail) (default: as many as "
+        "the leaf's down ports take)",
+    )
+    f.add_argument(
+        "--pod-gpus",
+        type=int,
+        metavar="N",
+        help="GPUs per pod in 3 tiers (default: as many as one spine tier takes)",
+    )
+    _common(f)
+    f.set_defaults(run=run)
+
+    d = kinds.add_parser(
+        "dragonfly",
+        help="dragonfly (Kim et al. 2008)",
+        description="Groups of a routers wired all-to-all, h global links per "
+        "router, p GPU ports per router. Defaults: balanced (a = 2p = 2h) "
+        "from the router radix, and the most groups (a*h + 1).",
+    )
+    d.add_argument("--p", type=int, help="GPU ports per router (default: balanced)")
+    d.add_argument("--a", type=int, help="routers per group (default: balanced)")
+    d.add_argument("--h", type=int, help="global links per router (default: balanced)")
+    d.add_argument("--groups", type=int, metavar="G", help="groups (default: a*h + 1)")
+    d.add_argument(
+        "--links-per-pair",
+        type=int,
+        metavar="M",
+        help="global links between each pair of groups (default: as many as fit)",
+    )
+    d.add_argument(
+        "--arrangement",
+        choices=("absolute", "relative", "circulant"),
+        default="absolute",
+        help="global-link arrangement (default: %(default)s)",
+    )
+    _common(d)
+    d.set_defaults(run=run)
+
+
+KIND_OPTIONS = {
+    "rail": ("sus", "servers_per_su", "servers", "reserve_leaf_ports", "tiers"),
+    "fat-tree": (
+        "gpus",
+        "k_ary",
+        "tiers",
+        "oversubscription",
+        "placement",
+        "servers_per_leaf",
+        "pod_gpus",
+    ),
+    "dragonfly": ("p", "a", "h", "groups", "links_per_pair", "arrangement"),
+}
+
+
+def run(args: argparse.Namespace) -> int:
+    values = {k: getattr(args, k) for k in COMMON_OPTIONS + KIND_OPTIONS[args.kind]}
+    values = {k: v for k, v in values.items() if v is not None}
+    params = params_from_dict(args.kind, values)
+    cat = catalog_from(args)
+    pl = plan(params, cat)
+    if args.plan:
+        print(pl.describe())
+        return 0
+    if not args.output:
+        print(
+            "designer generate: -o FILE is required (or --plan to only print the plan)",
+            file=sys.stderr,
+        )
+        return 2
+    from pathlib import Path
+
+    out = Path(args.output)
+    if out.exists() and not args.force:
+        print(f"designer generate: {out} exists; use --force to overwrite", file=sys.stderr)
+        return 2
+    t0 = time.perf_counter()
+    project = generate(params, cat)
+    t1 = time.perf_counter()
+    save_project(project, out)
+    t2 = time.perf_counter()
+    print(pl.describe())
+    print(
+        f"wrote {out} ({len(project.fabric.devices):,} devices, "
+        f"{project.fabric.links.n_cables:,} links; generated in {t1 - t0:.2f} s, saved in "
+        f"{t2 - t1:.2f} s)"
+    )
+    return 0

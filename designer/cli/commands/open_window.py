@@ -1,0 +1,21 @@
+"""``designer [FILE]``: open the window."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction, name: str) -> None:
+    p = sub.add_parser(
+        name,
+        help="open the window (the default without a command)",
+        description="Open the Fabric Designer window, on FILE when given.",
+    )
+    p.add_argument("file", nargs="?", help="a project file (*.fabric.json) to open")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from designer.gui.app import run_app  # Qt is imported only when the window is wanted
+
+    return run_app(args.file)

@@ -1,0 +1,64 @@
+"""Entry point of ``designer`` and ``python -m designer``.
+
+``designer`` or ``designer FILE`` opens the window; ``designer COMMAND ...`` runs a headless
+command. Commands live in ``designer.cli.commands``, one module each, and register themselves
+in ``COMMANDS``. Exit status: 0 success, 1 a check found differences or problems, 2 invalid
+input (with a one-line message on stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from designer import __version__
+from designer.cli.commands import COMMANDS
+from designer.core.errors import DesignerError
+
+EXIT_OK, EXIT_FOUND, EXIT_INVALID = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse exits 2 too; keep its one-line form
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_INVALID, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="designer",
+        description=(
+            "Fabric Designer: design, generate and analyse the back-end network fabric of GPU "
+            "clusters. Without a command it opens the window (on FILE when given)."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Run 'designer COMMAND --help' for the options of a command.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, module in COMMANDS.items():
+        module.register(sub, name)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list or (args_list[0] not in COMMANDS and not args_list[0].startswith("-")):
+        args_list = ["open", *args_list]
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    try:
+        return int(args.run(args) or 0)
+    except DesignerError as exc:
+        print(f"designer: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    except KeyboardInterrupt:
+        print("designer: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The Qt-free core: model, catalog, file format, generators, solver and exports."""

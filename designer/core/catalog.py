@@ -1,0 +1,335 @@
+"""The gear catalog: switches, NICs, GPU servers, optics and cables, and gear profiles.
+
+The built-in catalog lives in ``resources/catalog/*.json``. A user catalog file (same format)
+adds gear; a project adds its own gear and price overrides on top. Every figure carries its
+source and a confidence (H primary source, M secondary, L weak) because prices and latencies
+of this gear are not published reliably.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Annotated, Literal
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+
+from designer.core.errors import CatalogError, UnknownGear
+from designer.core.paths import resources_dir
+
+Confidence = Literal["H", "M", "L"]
+# Link technology families: two ports can be linked only if they share one.
+Tech = Literal["ib-ndr", "ib-xdr", "eth"]
+TECH_LABELS: dict[str, str] = {
+    "ib-ndr": "InfiniBand NDR",
+    "ib-xdr": "InfiniBand XDR",
+    "eth": "Ethernet",
+}
+
+GearId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,63}$")]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Figure(_Frozen):
+    """Where one figure of a gear item comes from."""
+
+    what: str
+    source: str
+    confidence: Confidence
+
+
+class PortMode(_Frozen):
+    """One way of running a device's cages: ``ports`` ports of ``speed_gbps`` each."""
+
+    ports: int = Field(gt=0, le=100_000)
+    speed_gbps: int = Field(gt=0, le=3200)
+    techs: tuple[Tech, ...] = Field(min_length=1)
+    # NIC latency differs between InfiniBand and RoCE on the same silicon.
+    latency_ns: float | None = Field(default=None, ge=0)
+
+    @property
+    def label(self) -> str:
+        return f"{self.ports} x {self.speed_gbps}G"
+
+
+class _Gear(_Frozen):
+    id: GearId
+    name: str = Field(min_length=1, max_length=200)
+    vendor: str = ""
+    price_usd: float = Field(ge=0)
+    power_w: float = Field(ge=0)
+    rack_units: float = Field(default=0, ge=0)
+    figures: tuple[Figure, ...] = ()
+    notes: str = ""
+
+
+class _Ported(_Gear):
+    modes: tuple[PortMode, ...] = Field(min_length=1)
+    latency_ns: float = Field(ge=0)
+
+    def mode(self, speed_gbps: int | None = None) -> PortMode:
+        """The port mode running at ``speed_gbps`` (the first mode when None)."""
+        if speed_gbps is None:
+            return self.modes[0]
+        for m in self.modes:
+            if m.speed_gbps == speed_gbps:
+                return m
+        speeds = ", ".join(f"{m.speed_gbps}G" for m in self.modes)
+        raise CatalogError(f"{self.id} has no {speed_gbps}G port mode (it has {speeds})")
+
+    def mode_for(self, speed_gbps: int, tech: str) -> PortMode | None:
+        for m in self.modes:
+            if m.speed_gbps == speed_gbps and tech in m.techs:
+                return m
+        return None
+
+    def latency_for(self, tech: str | None = None) -> float:
+        """Per-hop latency in ns, the mode's own figure for ``tech`` when it has one."""
+        for m in self.modes:
+            if (tech is None or tech in m.techs) and m.latency_ns is not None:
+                return m.latency_ns
+        return self.latency_ns
+
+    @property
+    def techs(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(t for m in self.modes for t in m.techs))
+
+
+class SwitchSpec(_Ported):
+    kind: Literal["switch"] = "switch"
+    cages: int = Field(gt=0, le=100_000)
+    modular: bool = False
+
+    @model_validator(mode="after")
+    def _cages_divide_ports(self) -> SwitchSpec:
+        for m in self.modes:
+            if m.ports % self.cages:
+                raise ValueError(f"{m.label} does not split evenly over {self.cages} cages")
+        return self
+
+    def ports_per_cage(self, speed_gbps: int | None = None) -> int:
+        return self.mode(speed_gbps).ports // self.cages
+
+
+class NicSpec(_Ported):
+    kind: Literal["nic"] = "nic"
+
+
+class ServerSpec(_Gear):
+    kind: Literal["server"] = "server"
+    gpus: int = Field(ge=0, le=1024)  # 0 for appliances such as a UFM
+    gpu_model: str = ""
+    nic: GearId
+    nics: int = Field(gt=0, le=1024)
+
+
+class MediumSpec(_Gear):
+    """A cable, a transceiver or a fibre.
+
+    ``medium_class`` is what a link's medium names (dac, acc, mmf, smf). ``links_per_item``
+    is how many port-to-port links one item serves: a twin-port module or cable serves two.
+    """
+
+    kind: Literal["transceiver", "cable", "fiber"]
+    medium_class: Literal["dac", "acc", "mmf", "smf"]
+    techs: tuple[Tech, ...] = Field(min_length=1)
+    link_speed_gbps: int = Field(gt=0)
+    links_per_item: int = Field(default=1, ge=1, le=8)
+    reach_m: float = Field(gt=0)
+    # transceivers: the cage they plug into; cables: which two kinds of device they join.
+    host: Literal["switch", "nic", "any"] = "any"
+    joins: Literal["switch-switch", "switch-nic", "any"] = "any"
+
+
+GearItem = Annotated[SwitchSpec | NicSpec | ServerSpec | MediumSpec, Field(discriminator="kind")]
+
+
+class Profile(_Frozen):
+    """A gear profile: the defaults a design is generated and converted with."""
+
+    id: GearId
+    name: str
+    tech: Tech
+    description: str = ""
+    switch: GearId
+    switch_speed_gbps: int
+    nic: GearId
+    nic_speed_gbps: int
+    server: GearId
+    planes: int = Field(default=1, ge=1, le=16)
+    spine_switch: GearId | None = None
+
+
+class CatalogFile(_Frozen):
+    schema_version: Literal[1] = 1
+    items: tuple[GearItem, ...] = ()
+    profiles: tuple[Profile, ...] = ()
+
+
+_file_adapter = TypeAdapter(CatalogFile)
+
+MAX_CATALOG_BYTES = 8 * 1024 * 1024
+
+
+class Catalog:
+    """All gear known to a design, looked up by id. Immutable; derive new ones with ``with_*``."""
+
+    def __init__(self, items: Iterable[GearItem] = (), profiles: Iterable[Profile] = ()) -> None:
+        self._items: dict[str, GearItem] = {}
+        for item in items:
+            self._items[item.id] = item
+        self._profiles: dict[str, Profile] = {p.id: p for p in profiles}
+        self._check_references()
+
+    def _check_references(self) -> None:
+        for item in self._items.values():
+            if isinstance(item, ServerSpec):
+                self.nic(item.nic)
+        for p in self._profiles.values():
+            sw = self.switch(p.switch)
+            sw.mode(p.switch_speed_gbps)
+            self.nic(p.nic).mode(p.nic_speed_gbps)
+            self.server(p.server)
+            if p.spine_switch:
+                self.switch(p.spine_switch)
+
+    # lookups -----------------------------------------------------------------------------
+    def __contains__(self, gear_id: object) -> bool:
+        return gear_id in self._items
+
+    def __iter__(self) -> Iterator[GearItem]:
+        return iter(self._items.values())
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def ids(self) -> list[str]:
+        return list(self._items)
+
+    def get(self, gear_id: str, where: str = "") -> GearItem:
+        try:
+            return self._items[gear_id]
+        except KeyError:
+            raise UnknownGear(gear_id, where, list(self._items)) from None
+
+    def _typed(self, gear_id: str, cls: type, label: str, where: str):
+        item = self.get(gear_id, where)
+        if not isinstance(item, cls):
+            raise CatalogError(f"'{gear_id}' is a {item.kind}, not a {label}")
+        return item
+
+    def switch(self, gear_id: str, where: str = "") -> SwitchSpec:
+        return self._typed(gear_id, SwitchSpec, "switch", where)
+
+    def nic(self, gear_id: str, where: str = "") -> NicSpec:
+        return self._typed(gear_id, NicSpec, "NIC", where)
+
+    def server(self, gear_id: str, where: str = "") -> ServerSpec:
+        return self._typed(gear_id, ServerSpec, "GPU server", where)
+
+    def of_kind(self, *kinds: str) -> list[GearItem]:
+        return [i for i in self._items.values() if i.kind in kinds]
+
+    @property
+    def profiles(self) -> dict[str, Profile]:
+        return dict(self._profiles)
+
+    def profile(self, profile_id: str) -> Profile:
+        try:
+            return self._profiles[profile_id]
+        except KeyError:
+            known = ", ".join(self._profiles)
+            raise CatalogError(f"unknown gear profile '{profile_id}' (known: {known})") from None
+
+    def price(self, gear_id: str) -> float:
+        return self.get(gear_id).price_usd
+
+    # derivation --------------------------------------------------------------------------
+    def with_items(self, items: Iterable[GearItem]) -> Catalog:
+        merged = dict(self._items)
+        for item in items:
+            merged[item.id] = item
+        return Catalog(merged.values(), self._profiles.values())
+
+    def with_prices(self, prices: dict[str, float]) -> Catalog:
+        merged = dict(self._items)
+        for gear_id, price in prices.items():
+            merged[gear_id] = self.get(gear_id, "price override").model_copy(
+                update={"price_usd": float(price)}
+            )
+        return Catalog(merged.values(), self._profiles.values())
+
+
+def parse_catalog_bytes(data: bytes, source: str) -> CatalogFile:
+    if len(data) > MAX_CATALOG_BYTES:
+        raise CatalogError(f"{source}: {len(data):,} bytes is too large for a catalog file")
+    try:
+        raw = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise CatalogError(f"{source}: not valid JSON ({exc})") from None
+    try:
+        return _file_adapter.validate_python(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"])
+        raise CatalogError(f"{source}: {loc}: {first['msg']}") from None
+
+
+def read_catalog_file(path: Path) -> CatalogFile:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise CatalogError(f"cannot read catalog file {path}: {exc.strerror}") from None
+    return parse_catalog_bytes(data, str(path))
+
+
+USER_CATALOG_ENV = "FABRIC_DESIGNER_CATALOG"
+
+
+def user_catalog_path() -> Path | None:
+    """The user catalog: ``$FABRIC_DESIGNER_CATALOG``, else ``~/.config/fabric-designer``."""
+    env = os.environ.get(USER_CATALOG_ENV)
+    if env:
+        return Path(env)
+    default = Path.home() / ".config" / "fabric-designer" / "catalog.json"
+    return default if default.is_file() else None
+
+
+@functools.cache
+def builtin_catalog() -> Catalog:
+    items: list[GearItem] = []
+    profiles: list[Profile] = []
+    folder = resources_dir() / "catalog"
+    files = sorted(folder.glob("*.json"))
+    if not files:
+        raise CatalogError(f"no catalog files found in {folder}")
+    for path in files:
+        f = read_catalog_file(path)
+        items.extend(f.items)
+        profiles.extend(f.profiles)
+    try:
+        return Catalog(items, profiles)
+    except UnknownGear as exc:
+        raise CatalogError(f"built-in catalog: {exc}") from None
+
+
+def load_catalog(user_file: Path | None = None) -> Catalog:
+    """The built-in catalog plus the user's catalog file, when there is one."""
+    base = builtin_catalog()
+    path = user_file if user_file is not None else user_catalog_path()
+    if path is None:
+        return base
+    extra = read_catalog_file(path)
+    try:
+        merged = base.with_items(extra.items)
+        if extra.profiles:
+            merged = Catalog(list(merged), [*base.profiles.values(), *extra.profiles])
+        return merged
+    except UnknownGear as exc:
+        raise CatalogError(f"{path}: {exc}") from None

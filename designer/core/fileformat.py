@@ -1,0 +1,228 @@
+"""Project files (``*.fabric.json``): reading, migrating, checking and atomic saving.
+
+Loading only parses JSON and validates data; nothing in a file is ever executed. Every way a
+file can be bad ends in one ``ProjectFileError`` whose message names the place.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+from pydantic import ValidationError
+
+from designer.core.catalog import Catalog, builtin_catalog
+from designer.core.errors import CatalogError, DesignerError, FabricError, ProjectFileError
+from designer.core.model import SCHEMA_VERSION, Project
+from designer.core.ports import check_ports_exist
+
+SUFFIX = ".fabric.json"
+MAX_FILE_BYTES = 256 * 1024 * 1024
+
+# Migrations turn the raw data of version N into version N+1, before validation.
+Migration = Callable[[dict[str, Any]], dict[str, Any]]
+MIGRATIONS: dict[int, Migration] = {}
+
+
+def migrate(raw: dict[str, Any], migrations: dict[int, Migration] | None = None) -> dict[str, Any]:
+    steps = MIGRATIONS if migrations is None else migrations
+    version = raw.get("schema_version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ProjectFileError(
+            "missing or non-integer 'schema_version'; this is not a Fabric Designer project",
+            where="schema_version",
+        )
+    if version > SCHEMA_VERSION:
+        raise ProjectFileError(
+            f"the file is schema version {version}, newer than this app understands "
+            f"(up to {SCHEMA_VERSION}); update Fabric Designer to open it",
+            where="schema_version",
+        )
+    if version < 1:
+        raise ProjectFileError(f"schema version {version} is not valid", where="schema_version")
+    while version < SCHEMA_VERSION:
+        step = steps.get(version)
+        if step is None:
+            raise ProjectFileError(f"no migration from schema version {version}")
+        raw = step(dict(raw))
+        version += 1
+        raw["schema_version"] = version
+    return raw
+
+
+def _location(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif str(part).startswith(("function-", "tagged-union", "no-info")):
+            continue
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "(top level)"
+
+
+def project_from_raw(
+    raw: Any, catalog: Catalog | None = None, source: str | None = None
+) -> Project:
+    """Validate already-parsed JSON data into a Project checked against the catalog."""
+    if not isinstance(raw, dict):
+        raise ProjectFileError(
+            f"expected a JSON object at the top level, found {type(raw).__name__}", source
+        )
+    try:
+        raw = migrate(raw)
+    except ProjectFileError as exc:
+        raise ProjectFileError(exc.detail, source, exc.where) from None
+    try:
+        project = Project.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        msg = err["msg"].removeprefix("Value error, ")
+        more = f" (and {exc.error_count() - 1} more problems)" if exc.error_count() > 1 else ""
+        raise ProjectFileError(msg + more, source, _location(err["loc"])) from None
+    except (ValueError, TypeError) as exc:
+        raise ProjectFileError(str(exc), source, "fabric.links") from None
+    base = catalog if catalog is not None else builtin_catalog()
+    try:
+        cat = project.catalog(base)
+        cat.profile(project.profile)
+        check_ports_exist(project.fabric, cat)
+    except (CatalogError, FabricError) as exc:
+        raise ProjectFileError(str(exc), source, "fabric") from None
+    return project
+
+
+def loads_project(
+    data: bytes, source: str | None = None, catalog: Catalog | None = None
+) -> Project:
+    if len(data) > MAX_FILE_BYTES:
+        raise ProjectFileError(
+            f"{len(data):,} bytes is too large to be a project (limit {MAX_FILE_BYTES:,})", source
+        )
+    if not data.strip():
+        raise ProjectFileError("the file is empty", source)
+    try:
+        raw = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        truncated = exc.pos >= len(data.rstrip()) - 1 and "unexpected end" in exc.msg.lower()
+        if truncated or (exc.pos >= len(data.rstrip()) and data.lstrip()[:1] in (b"{", b"[")):
+            msg = "the file ends too early (truncated?)"
+        else:
+            msg = f"not valid JSON: {exc.msg}"
+        raise ProjectFileError(msg, source, f"line {exc.lineno}, column {exc.colno}") from None
+    except RecursionError:
+        raise ProjectFileError("JSON nested too deeply", source) from None
+    return project_from_raw(raw, catalog, source)
+
+
+def load_project(path: str | os.PathLike[str], catalog: Catalog | None = None) -> Project:
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise ProjectFileError(
+                f"{size:,} bytes is too large to be a project (limit {MAX_FILE_BYTES:,})", str(p)
+            )
+        if not p.is_file():
+            raise ProjectFileError("not a file", str(p))
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise ProjectFileError("no such file", str(p)) from None
+    except OSError as exc:
+        raise ProjectFileError(f"cannot read: {exc.strerror or exc}", str(p)) from None
+    return loads_project(data, str(p), catalog)
+
+
+def dumps_project(project: Project) -> bytes:
+    """The file's bytes: one device per line and one link column per line, so diffs read."""
+    head = project.model_dump(mode="json", exclude={"fabric"})
+    head["schema_version"] = SCHEMA_VERSION
+    device_lines = [
+        orjson.dumps(
+            d.model_dump(mode="json", exclude_defaults=True, exclude={"groups"})
+            | ({"groups": d.groups} if d.groups else {})
+        )
+        for d in project.fabric.devices
+    ]
+    columns = project.fabric.links.to_json_columns()
+    link_lines = [
+        orjson.dumps(name) + b": " + orjson.dumps(values, option=orjson.OPT_SERIALIZE_NUMPY)
+        for name, values in columns.items()
+    ]
+    parts = [b"{"]
+    for key, value in head.items():
+        parts.append(b"  " + orjson.dumps(key) + b": " + orjson.dumps(value) + b",")
+    parts.append(b'  "fabric": {')
+    parts.append(b'    "devices": [')
+    parts.append(b",\n".join(b"      " + line for line in device_lines))
+    parts.append(b"    ],")
+    parts.append(b'    "links": {')
+    parts.append(b",\n".join(b"      " + line for line in link_lines))
+    parts.append(b"    }")
+    parts.append(b"  }")
+    parts.append(b"}\n")
+    return b"\n".join(p for p in parts if p)
+
+
+def backup_path(path: Path) -> Path:
+    return path.with_name(path.name + ".bak")
+
+
+def atomic_write(path: str | os.PathLike[str], data: bytes, keep_backup: bool = True) -> None:
+    """Write ``data`` to a temporary file beside ``path``, flush it to disk, then rename.
+
+    The previous file, when there is one, is kept as ``<name>.bak``. At no moment is ``path``
+    missing or half written.
+    """
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if keep_backup and target.exists():
+            _keep_backup(target)
+        os.replace(tmp, target)
+        _fsync_dir(folder)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _keep_backup(target: Path) -> None:
+    backup = backup_path(target)
+    staging = backup.with_name(backup.name + ".tmp")
+    with contextlib.suppress(OSError):
+        os.unlink(staging)
+    try:
+        os.link(target, staging)  # a second name for the old file: no copy, no gap
+    except OSError:
+        import shutil
+
+        shutil.copy2(target, staging)
+    os.replace(staging, backup)
+
+
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+
+
+def save_project(project: Project, path: str | os.PathLike[str], keep_backup: bool = True) -> None:
+    try:
+        atomic_write(path, dumps_project(project), keep_backup)
+    except OSError as exc:
+        raise DesignerError(f"cannot save {path}: {exc.strerror or exc}") from None

@@ -1,0 +1,116 @@
+"""Fabric generators: parameters in, a wired and laid-out Project out. No Qt here.
+
+``plan(params)`` says what will be built (cheap, for previews and errors); ``generate(params)``
+builds it. Both raise ``GeneratorError`` with the limit and a way out when the parameters
+cannot work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import ValidationError
+
+from designer.core.catalog import Catalog, builtin_catalog
+from designer.core.errors import GeneratorError
+from designer.core.generators.dragonfly import plan_dragonfly
+from designer.core.generators.params import (
+    PARAMS_BY_KIND,
+    CommonParams,
+    DragonflyParams,
+    FatTreeParams,
+    GeneratorParams,
+    RailParams,
+    Ratio,
+)
+from designer.core.generators.plan import Plan
+from designer.core.generators.plane import assemble
+from designer.core.generators.trees import plan_fat_tree, plan_rail
+from designer.core.model import GeneratorSpec, Overrides, Project
+
+KINDS: dict[str, Callable[[Any, Catalog], Plan]] = {
+    "rail": plan_rail,
+    "fat-tree": plan_fat_tree,
+    "dragonfly": plan_dragonfly,
+}
+KIND_LABELS = {
+    "rail": "Rail-optimized",
+    "fat-tree": "Fat-tree / folded Clos",
+    "dragonfly": "Dragonfly",
+}
+
+__all__ = [
+    "KINDS",
+    "KIND_LABELS",
+    "CommonParams",
+    "DragonflyParams",
+    "FatTreeParams",
+    "GeneratorParams",
+    "Plan",
+    "RailParams",
+    "Ratio",
+    "generate",
+    "params_from_dict",
+    "plan",
+    "regenerate",
+]
+
+
+def params_from_dict(kind: str, values: dict[str, Any]) -> GeneratorParams:
+    """Validate generator parameters given as plain values (a dialog, a project file)."""
+    cls = PARAMS_BY_KIND.get(kind)
+    if cls is None:
+        raise GeneratorError(f"unknown generator '{kind}' (known: {', '.join(KINDS)})")
+    try:
+        return cls.model_validate({**values, "kind": kind})
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        where = ".".join(str(x) for x in err["loc"]) or kind
+        raise GeneratorError(
+            f"{where.replace('_', '-')}: {err['msg'].removeprefix('Value error, ')}"
+        ) from None
+
+
+def plan(params: GeneratorParams, catalog: Catalog | None = None) -> Plan:
+    cat = catalog if catalog is not None else builtin_catalog()
+    return KINDS[params.kind](params, cat)
+
+
+def generate(
+    params: GeneratorParams, catalog: Catalog | None = None, base: Project | None = None
+) -> Project:
+    """A new project (or ``base`` with its fabric replaced) holding the generated fabric."""
+    pl = plan(params, catalog)
+    assert pl.build is not None and pl.gear is not None
+    plane, servers = pl.build()
+    fabric = assemble(plane, servers, pl.gear)
+    spec = GeneratorSpec(kind=params.kind, params=params.model_dump(mode="json", exclude={"kind"}))
+    added = {g.id: g for g in (base.overrides.gear if base else ())}
+    added.update({g.id: g for g in pl.gear.added})
+    overrides = Overrides(
+        prices=dict(base.overrides.prices) if base else {}, gear=tuple(added.values())
+    )
+    name = params.name or (base.name if base else pl.title)
+    fields: dict[str, Any] = {
+        "name": name[:200],
+        "profile": pl.gear.profile.id,
+        "fabric": fabric,
+        "generator": spec,
+        "overrides": overrides,
+    }
+    if base is not None:
+        return base.model_copy(update=fields)
+    return Project(**fields)
+
+
+def regenerate(
+    project: Project, changes: dict[str, Any], catalog: Catalog | None = None
+) -> Project:
+    """Generate ``project``'s fabric again from its recorded parameters with ``changes``."""
+    if project.generator is None:
+        raise GeneratorError("this design was not generated, so it cannot be regenerated")
+    values = dict(project.generator.params) | changes
+    params = params_from_dict(project.generator.kind, values)
+    cat = project.catalog(catalog if catalog is not None else builtin_catalog())
+    return generate(params, cat, base=project)

@@ -1,0 +1,331 @@
+"""Folded-Clos (fat-tree) wiring shared by the rail-optimized and fat-tree generators.
+
+Sizing rules (the ones that reproduce NVIDIA's DGX SuperPOD tables and Al-Fares' k-ary tree):
+
+* every leaf has ``u1`` uplinks; the spine count S is the smallest number that gives the
+  leaves enough spine ports *and divides u1*, so each leaf sends the same number of links to
+  every spine (24 leaves x 32 uplinks would fit 12 spines of 64 ports, but 12 does not divide
+  32: 16 spines);
+* a third tier is needed once the leaves outnumber the ports of one spine; leaves are then
+  grouped in pods of at most ``d2`` leaves (the spine's down ports), every pod has the same
+  spine count by the rule above, and spine j of every pod joins core group j, whose size is
+  again the smallest count that has the ports and divides the spine's uplinks.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from designer.core.errors import GeneratorError
+from designer.core.generators.gear import GearChoice, SwitchChoice
+from designer.core.generators.params import Ratio
+from designer.core.generators.plane import LinkChunk, Plane, Servers, SwitchRow, spread
+from designer.core.model import Role
+
+SERVER_DX = 60.0
+SWITCH_DX = 110.0
+UNIT_GAP = 120.0
+POD_GAP = 400.0
+GPUS_FMT = "{:,}"
+
+
+def smallest_divisor_count(uplinks: int, needed_ports: int, ports_each: int) -> int | None:
+    """Smallest n dividing ``uplinks`` with ``n * ports_each >= needed_ports``."""
+    for n in range(max(1, math.ceil(needed_ports / ports_each)), uplinks + 1):
+        if uplinks % n == 0:
+            return n
+    return None
+
+
+def split_ports(radix: int, ratio: Ratio) -> tuple[int, int]:
+    """Largest (down, up) with down:up == ratio and down + up <= radix."""
+    m = radix // (ratio.down + ratio.up)
+    return ratio.down * m, ratio.up * m
+
+
+@dataclass(frozen=True)
+class ClosSpec:
+    gpus_per_server: int
+    servers: int
+    placement: Literal["rail", "tor"]
+    unit: int  # rail: servers per SU; tor: servers per leaf
+    units: int  # rail: SUs; tor: leaves
+    u1: int  # uplinks of every leaf
+    tiers: int
+    leaves_per_pod: int
+    spine_ratio: Ratio
+    leaf: SwitchChoice
+    upper: SwitchChoice
+    reserve: int = 0  # leaf ports for appliances (rail designs), taken from free server slots
+
+    @property
+    def d1(self) -> int:
+        return self.unit if self.placement == "rail" else self.unit * self.gpus_per_server
+
+    @property
+    def leaves(self) -> int:
+        return self.units * self.gpus_per_server if self.placement == "rail" else self.units
+
+    @property
+    def leaves_per_unit(self) -> int:
+        return self.gpus_per_server if self.placement == "rail" else 1
+
+
+@dataclass(frozen=True)
+class ClosPlan:
+    spec: ClosSpec
+    spines_per_pod: int  # 2-tier: all spines
+    pods: int
+    u2: int  # spine uplinks (3-tier)
+    spine_down: int  # spine down ports wired for a full pod
+    cores_per_group: int
+
+    @property
+    def spines(self) -> int:
+        return self.spines_per_pod * self.pods
+
+    @property
+    def cores(self) -> int:
+        return self.spines_per_pod * self.cores_per_group if self.spec.tiers == 3 else 0
+
+
+def plan_clos(spec: ClosSpec) -> ClosPlan:
+    K1, K2 = spec.leaf.radix, spec.upper.radix
+    L = spec.leaves
+    G = spec.gpus_per_server
+    if spec.d1 + spec.u1 > K1:
+        raise GeneratorError(
+            f"a leaf needs {spec.d1} down and {spec.u1} up ports, but '{spec.leaf.model}' has "
+            f"{K1}; use fewer servers per {'SU' if spec.placement == 'rail' else 'leaf'}, more "
+            "oversubscription or a larger radix"
+        )
+    if spec.tiers == 2:
+        S = smallest_divisor_count(spec.u1, L * spec.u1, K2)
+        if S is None:
+            limit = K2 * spec.d1
+            if spec.placement == "rail":
+                limit = (K2 // G) * spec.unit * G
+            raise GeneratorError(
+                f"a 2-tier fabric of {K2}-port switches holds at most {limit:,} GPUs with "
+                f"{spec.u1} uplinks per leaf ({L:,} leaves asked, at most {K2}); use --tiers 3 "
+                "or a larger radix"
+            )
+        return ClosPlan(spec, S, 1, 0, 0, 0)
+
+    d2, _u2max = split_ports(K2, spec.spine_ratio)
+    Lp = spec.leaves_per_pod
+    if Lp > d2:
+        raise GeneratorError(
+            f"a pod of {Lp} leaves needs spines with {Lp} down ports at {spec.spine_ratio}, but "
+            f"'{spec.upper.model}' gives {d2}; use smaller pods or a larger spine switch"
+        )
+    Sp = smallest_divisor_count(spec.u1, Lp * spec.u1, d2)
+    if Sp is None:
+        raise GeneratorError(
+            f"{Lp} leaves of {spec.u1} uplinks cannot be spread evenly over spines of {d2} "
+            "down ports; use smaller pods"
+        )
+    pods = math.ceil(L / Lp)
+    spine_down = Lp * spec.u1 // Sp
+    u2 = math.ceil(spine_down * spec.spine_ratio.up / spec.spine_ratio.down)
+    if spine_down + u2 > K2:
+        raise GeneratorError(
+            f"spines need {spine_down} down and {u2} up ports, more than the {K2} of "
+            f"'{spec.upper.model}'"
+        )
+    C = smallest_divisor_count(u2, pods * u2, K2)
+    if C is None:
+        max_gpus = K2 * Lp * spec.d1
+        raise GeneratorError(
+            f"a 3-tier fabric of {K2}-port switches holds at most {K2} pods ({max_gpus:,} GPUs "
+            f"with these pods); {pods} pods asked. Use a larger radix, more planes or "
+            "--oversubscription"
+        )
+    return ClosPlan(spec, Sp, pods, u2, spine_down, C)
+
+
+def _unit_layout(spec: ClosSpec) -> tuple[np.ndarray, float]:
+    """Left x of every unit (SU or ToR) and a unit's width, with gaps between pods."""
+    units_per_pod = max(1, spec.leaves_per_pod // spec.leaves_per_unit)
+    width = max(spec.unit * SERVER_DX, spec.leaves_per_unit * SWITCH_DX)
+    gap = UNIT_GAP if spec.placement == "rail" else UNIT_GAP / 4
+    idx = np.arange(spec.units)
+    left = idx * (width + gap) + (idx // units_per_pod) * POD_GAP
+    return left.astype(float), width
+
+
+def build_clos(plan: ClosPlan, gear: GearChoice) -> tuple[Plane, Servers]:
+    spec = plan.spec
+    G = spec.gpus_per_server
+    L = spec.leaves
+    three = spec.tiers == 3
+    Lp = spec.leaves_per_pod if three else L
+    left, width = _unit_layout(spec)
+
+    # servers and where their GPUs plug in --------------------------------------------------
+    s = np.arange(spec.servers)
+    unit_of = s // spec.unit
+    slot = s % spec.unit
+    server_x = left[unit_of] + (slot + 0.5) * (width / spec.unit)
+    gpu = np.arange(spec.servers * G)
+    gs, gi = gpu // G, gpu % G
+    if spec.placement == "rail":
+        attach_sw = unit_of[gs] * G + gi
+        attach_port = slot[gs] + 1
+    else:
+        attach_sw = unit_of[gs]
+        attach_port = slot[gs] * G + gi + 1
+    leaf_pod = np.arange(L) // Lp
+
+    def unit_groups(u: int) -> dict[str, int]:
+        g = {"su": u + 1} if spec.placement == "rail" else {}
+        if three:
+            g["pod"] = u * spec.leaves_per_unit // Lp + 1
+        return g
+
+    unit_group_list = [unit_groups(u) for u in range(spec.units)]
+    if spec.placement == "rail":
+        server_ids = [
+            f"su{u + 1}-node{k + 1:02d}"
+            for u, k in zip(unit_of.tolist(), slot.tolist(), strict=True)
+        ]
+    else:
+        server_ids = [
+            f"rack{u + 1}-node{k + 1}" for u, k in zip(unit_of.tolist(), slot.tolist(), strict=True)
+        ]
+    servers = Servers(server_ids, [unit_group_list[u] for u in unit_of.tolist()], server_x)
+
+    # leaves --------------------------------------------------------------------------------
+    leaf_idx = np.arange(L)
+    if spec.placement == "rail":
+        leaf_unit, leaf_rail = leaf_idx // G, leaf_idx % G
+        leaf_x = left[leaf_unit] + (leaf_rail + 0.5) * (width / G)
+        leaf_ids = [
+            f"su{u + 1}-leaf-r{r + 1}"
+            for u, r in zip(leaf_unit.tolist(), leaf_rail.tolist(), strict=True)
+        ]
+        leaf_groups = [
+            unit_group_list[u] | {"rail": r + 1}
+            for u, r in zip(leaf_unit.tolist(), leaf_rail.tolist(), strict=True)
+        ]
+    else:
+        leaf_x = left + width / 2
+        leaf_ids = [f"rack{u + 1}-tor" for u in range(L)]
+        leaf_groups = [dict(g) for g in unit_group_list]
+    rows = [
+        SwitchRow(
+            Role.LEAF, leaf_ids, leaf_groups, leaf_x, spec.leaf.model, spec.leaf.speed_gbps, 1
+        )
+    ]
+
+    # spines --------------------------------------------------------------------------------
+    Sp, pods = plan.spines_per_pod, plan.pods
+    m1 = spec.u1 // Sp
+    sp_pod = np.repeat(np.arange(pods), Sp)
+    sp_j = np.tile(np.arange(Sp), pods)
+    if three:
+        pod_left = np.array([leaf_x[leaf_pod == p].min() for p in range(pods)]) - SWITCH_DX / 2
+        pod_right = np.array([leaf_x[leaf_pod == p].max() for p in range(pods)]) + SWITCH_DX / 2
+        spine_x = np.concatenate(
+            [spread(Sp, pod_left[p], pod_right[p] - pod_left[p]) for p in range(pods)]
+        )
+        spine_ids = [
+            f"pod{p + 1}-spine{j + 1}" for p, j in zip(sp_pod.tolist(), sp_j.tolist(), strict=True)
+        ]
+        spine_groups = [{"pod": p + 1} for p in sp_pod.tolist()]
+    else:
+        spine_x = spread(Sp, float(leaf_x.min()), float(leaf_x.max() - leaf_x.min()))
+        spine_ids = [f"spine{j + 1}" for j in range(Sp)]
+        spine_groups = [{} for _ in range(Sp)]
+    rows.append(
+        SwitchRow(
+            Role.SPINE, spine_ids, spine_groups, spine_x, spec.upper.model, spec.upper.speed_gbps, 2
+        )
+    )
+
+    # leaf -> spine: leaf l, spine j of its pod, m1 links, leaf ports d1 + j*m1 + 1 ...
+    spine_base = L
+    ll = np.repeat(leaf_idx, Sp)
+    jj = np.tile(np.arange(Sp), L)
+    local = ll % Lp
+    links = [
+        LinkChunk(
+            a=ll,
+            a_port=spec.d1 + jj * m1 + 1,
+            b=spine_base + (ll // Lp) * Sp + jj,
+            b_port=local * m1 + 1,
+            count=np.full(ll.shape, m1),
+            speed_gbps=spec.leaf.speed_gbps,
+            layer="leaf-spine",
+        )
+    ]
+
+    # cores ---------------------------------------------------------------------------------
+    if three:
+        C, u2 = plan.cores_per_group, plan.u2
+        m2 = u2 // C
+        n_core = Sp * C
+        core_x = spread(n_core, float(leaf_x.min()), float(leaf_x.max() - leaf_x.min()))
+        core_ids = [f"core{j + 1}-{c + 1}" for j in range(Sp) for c in range(C)]
+        rows.append(
+            SwitchRow(
+                Role.CORE,
+                core_ids,
+                [{} for _ in core_ids],
+                core_x,
+                spec.upper.model,
+                spec.upper.speed_gbps,
+                3,
+            )
+        )
+        core_base = L + pods * Sp
+        sp = np.repeat(np.arange(pods * Sp), C)
+        cc = np.tile(np.arange(C), pods * Sp)
+        links.append(
+            LinkChunk(
+                a=spine_base + sp,
+                a_port=plan.spine_down + cc * m2 + 1,
+                b=core_base + (sp % Sp) * C + cc,
+                b_port=(sp // Sp) * m2 + 1,
+                count=np.full(sp.shape, m2),
+                speed_gbps=spec.upper.speed_gbps,
+                layer="spine-core",
+            )
+        )
+
+    plane = Plane(rows, links, attach_sw.astype(np.int32), attach_port.astype(np.int32))
+    if spec.reserve:
+        _add_appliances(plane, spec, left, width)
+    return plane, servers
+
+
+def _add_appliances(plane: Plane, spec: ClosSpec, left: np.ndarray, width: float) -> None:
+    """Management appliances (two ports each) on the leaf ports of the free server slots."""
+    G = spec.gpus_per_server
+    R = spec.reserve
+    first_free = spec.servers
+    r = np.arange(R)
+    slot_global = first_free + r // G
+    unit, slot = slot_global // spec.unit, slot_global % spec.unit
+    rail = r % G
+    sw = unit * G + rail
+    app = r // 2
+    n_app = int(app.max()) + 1
+    plane.appliances = [
+        (
+            f"ufm{k + 1}",
+            {"su": int(unit[2 * k]) + 1},
+            float(left[unit[2 * k]] + width + UNIT_GAP / 2),
+        )
+        for k in range(n_app)
+    ]
+    plane.appliance_links = (
+        app.astype(np.int32),
+        (r % 2 + 1).astype(np.int32),
+        sw.astype(np.int32),
+        (slot + 1).astype(np.int32),
+    )

@@ -1,0 +1,185 @@
+"""Resolve a generator's gear options (profile, switch, radix, server, planes) to catalog items."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from designer.core.catalog import (
+    TECH_LABELS,
+    Catalog,
+    GearItem,
+    NicSpec,
+    PortMode,
+    Profile,
+    ServerSpec,
+    SwitchSpec,
+)
+from designer.core.errors import CatalogError, GeneratorError
+from designer.core.generators.params import CommonParams
+
+GENERIC_SERVER = "gpu-server-8"
+
+
+@dataclass(frozen=True)
+class SwitchChoice:
+    spec: SwitchSpec
+    speed_gbps: int
+
+    @property
+    def radix(self) -> int:
+        return self.spec.mode(self.speed_gbps).ports
+
+    @property
+    def model(self) -> str:
+        return self.spec.id
+
+
+@dataclass(frozen=True)
+class GearChoice:
+    profile: Profile
+    leaf: SwitchChoice
+    upper: SwitchChoice  # spine and core tiers
+    server: ServerSpec
+    nic_id: str
+    nic: NicSpec
+    nic_mode: PortMode
+    nics: int | None  # per-server NIC count when it differs from the catalog's
+    planes: int
+    added: tuple[GearItem, ...] = field(default=())  # generic gear the project must carry
+
+    @property
+    def tech(self) -> str:
+        return self.profile.tech
+
+    @property
+    def gpus_per_server(self) -> int:
+        return self.server.gpus
+
+    @property
+    def endpoint_speed(self) -> int:
+        return self.nic_mode.speed_gbps
+
+
+def _switch_choice(spec: SwitchSpec, profile: Profile, what: str) -> SwitchChoice:
+    tech = profile.tech
+    if tech not in spec.techs:
+        raise GeneratorError(
+            f"{what} '{spec.id}' is {TECH_LABELS.get(spec.techs[0], spec.techs[0])}, but gear "
+            f"profile '{profile.id}' is {TECH_LABELS[tech]}; pick a switch of that technology"
+        )
+    mode = spec.mode_for(profile.switch_speed_gbps, tech)
+    if mode is None:
+        # the switch runs the profile's technology at another speed only: take its fastest
+        mode = max((m for m in spec.modes if tech in m.techs), key=lambda m: m.speed_gbps)
+    return SwitchChoice(spec, mode.speed_gbps)
+
+
+def generic_switch(ports: int, base: SwitchSpec, speed: int, tech: str) -> SwitchSpec:
+    """A switch of ``ports`` ports priced and powered pro rata from ``base``."""
+    base_mode = base.mode(speed)
+    scale = ports / base_mode.ports
+    per_cage = base.ports_per_cage(speed)
+    cages = ports // per_cage if ports % per_cage == 0 else ports
+    return SwitchSpec(
+        id=f"generic-{tech}-{ports}x{speed}g",
+        name=f"Generic {ports}-port {speed}G {TECH_LABELS[tech]} switch",
+        vendor="generic",
+        cages=cages,
+        modes=(PortMode(ports=ports, speed_gbps=speed, techs=(tech,)),),
+        latency_ns=base.latency_ns,
+        power_w=round(base.power_w * scale, 1),
+        rack_units=base.rack_units,
+        price_usd=round(base.price_usd * scale, 2),
+        figures=(),
+        notes=f"Radix given by the user; price, power and latency scaled from {base.id}.",
+    )
+
+
+def resolve_gear(params: CommonParams, catalog: Catalog, default_gpus: int = 8) -> GearChoice:
+    try:
+        profile = catalog.profile(params.gear)
+    except CatalogError as exc:
+        raise GeneratorError(str(exc)) from None
+    added: list[GearItem] = []
+    try:
+        leaf_spec = catalog.switch(params.switch or profile.switch, "--switch")
+        upper_spec = catalog.switch(
+            params.spine_switch or params.switch or profile.spine_switch or profile.switch,
+            "--spine-switch",
+        )
+    except CatalogError as exc:
+        raise GeneratorError(str(exc)) from None
+    leaf = _switch_choice(leaf_spec, profile, "switch")
+    upper = _switch_choice(upper_spec, profile, "spine switch")
+    if params.radix is not None:
+        generic = generic_switch(params.radix, leaf.spec, leaf.speed_gbps, profile.tech)
+        added.append(generic)
+        leaf = SwitchChoice(generic, leaf.speed_gbps)
+        if params.spine_switch is None:
+            upper = leaf
+
+    gpus = params.gpus_per_server or default_gpus
+    try:
+        server = catalog.server(params.server or profile.server, "--server")
+    except CatalogError as exc:
+        raise GeneratorError(str(exc)) from None
+    if server.gpus == 0:
+        raise GeneratorError(f"'{server.id}' is an appliance, not a GPU server")
+    planes = params.planes or profile.planes
+    nic_id = server.nic if params.server else profile.nic
+    nic = catalog.nic(nic_id)
+    nic_mode = nic.mode_for(profile.nic_speed_gbps, profile.tech) or next(
+        (m for m in nic.modes if profile.tech in m.techs), None
+    )
+    if nic_mode is None:
+        raise GeneratorError(
+            f"NIC '{nic_id}' of server '{server.id}' cannot run {TECH_LABELS[profile.tech]}"
+        )
+    nics: int | None = None
+    if server.gpus != gpus:
+        if params.server and params.server != GENERIC_SERVER:
+            raise GeneratorError(
+                f"server '{server.id}' has {server.gpus} GPUs, not {gpus}; drop --server or "
+                f"--gpus-per-server"
+            )
+        server = ServerSpec(
+            id=f"gpu-server-{gpus}g",
+            name=f"Generic {gpus}-GPU server",
+            gpus=gpus,
+            gpu_model=f"{gpus} x accelerator",
+            nic=nic_id,
+            nics=gpus,
+            power_w=round(1250.0 * gpus, 1),
+            rack_units=max(1, gpus),
+            price_usd=31250.0 * gpus,
+            notes="Made by the generator for --gpus-per-server; figures are estimates.",
+        )
+        added.append(server)
+    ports_per_server = (server.nics if nics is None else nics) * nic_mode.ports
+    per_gpu = ports_per_server // server.gpus
+    if ports_per_server % server.gpus:
+        raise GeneratorError(
+            f"server '{server.id}' has {ports_per_server} NIC ports for {server.gpus} GPUs; "
+            "each GPU needs the same number"
+        )
+    if per_gpu != planes:
+        if server.id.startswith("gpu-server") and planes * server.gpus % nic_mode.ports == 0:
+            nics = planes * server.gpus // nic_mode.ports
+        elif per_gpu > planes:
+            raise GeneratorError(
+                f"'{nic_id}' gives each GPU of '{server.id}' {per_gpu} ports of "
+                f"{nic_mode.speed_gbps}G; use --planes {per_gpu} (one port per plane)"
+            )
+        else:
+            raise GeneratorError(
+                f"'{server.id}' has {per_gpu} NIC port(s) per GPU, but {planes} planes need "
+                f"{planes}; use --server {GENERIC_SERVER} or fewer planes"
+            )
+    if nic_mode.speed_gbps > leaf.speed_gbps:
+        raise GeneratorError(
+            f"the NICs run at {nic_mode.speed_gbps}G but switch '{leaf.model}' ports run at "
+            f"{leaf.speed_gbps}G"
+        )
+    return GearChoice(
+        profile, leaf, upper, server, nic_id, nic, nic_mode, nics, planes, tuple(added)
+    )

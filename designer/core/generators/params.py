@@ -1,0 +1,103 @@
+"""Parameters of the generators, shared by the command line and the generate dialogs."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+GEAR_PROFILES = ("ib-ndr", "ib-xdr", "roce-400", "roce-800")
+
+
+class Ratio(BaseModel):
+    """An oversubscription ``down:up``, such as 1:1 or 7:1."""
+
+    model_config = ConfigDict(frozen=True)
+    down: int = Field(ge=1, le=1000)
+    up: int = Field(ge=1, le=1000)
+
+    @classmethod
+    def parse(cls, text: str) -> Ratio:
+        parts = str(text).strip().split(":")
+        try:
+            down, up = (int(p) for p in parts)
+        except ValueError:
+            raise ValueError(f"'{text}' is not a ratio such as 1:1 or 7:1") from None
+        if down < up:
+            raise ValueError(
+                f"oversubscription '{text}' gives more uplink than downlink; use 1:1 at most"
+            )
+        return cls(down=down, up=up)
+
+    @property
+    def value(self) -> float:
+        return self.down / self.up
+
+    def __str__(self) -> str:
+        return f"{self.down}:{self.up}"
+
+
+class CommonParams(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    gear: str = Field(default="ib-ndr", description="gear profile")
+    switch: str | None = Field(
+        default=None, description="switch catalog id (default: the profile's)"
+    )
+    spine_switch: str | None = Field(
+        default=None, description="switch for the spine and core tiers (default: --switch)"
+    )
+    radix: int | None = Field(
+        default=None, ge=3, le=4096, description="a generic switch of this many ports"
+    )
+    server: str | None = Field(default=None, description="GPU server catalog id")
+    gpus_per_server: int | None = Field(default=None, ge=1, le=64)
+    planes: int | None = Field(default=None, ge=1, le=16, description="parallel planes")
+    name: str | None = None
+
+
+class RailParams(CommonParams):
+    kind: Literal["rail"] = "rail"
+    sus: int | None = Field(default=None, ge=1, le=10_000, description="scalable units")
+    servers_per_su: int = Field(default=32, ge=1, le=4096)
+    servers: int | None = Field(default=None, ge=1, le=1_000_000, description="total servers")
+    reserve_leaf_ports: int = Field(default=0, ge=0, le=4096)
+    tiers: Literal[2, 3] | None = None
+
+
+class FatTreeParams(CommonParams):
+    kind: Literal["fat-tree"] = "fat-tree"
+    gpus: int | None = Field(default=None, ge=1, le=10_000_000)
+    k_ary: int | None = Field(default=None, ge=2, le=1024)
+    tiers: Literal[2, 3] | None = None
+    oversubscription: tuple[Ratio, ...] = (Ratio(down=1, up=1),)
+    placement: Literal["rail", "tor"] = "tor"
+    servers_per_leaf: int | None = Field(default=None, ge=1, le=4096)
+    pod_gpus: int | None = Field(default=None, ge=1, le=10_000_000)
+
+    @field_validator("oversubscription", mode="before")
+    @classmethod
+    def _parse_ratios(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(Ratio.parse(p) for p in value.split(",") if p.strip())
+        if isinstance(value, list | tuple):
+            return tuple(Ratio.parse(v) if isinstance(v, str) else v for v in value)
+        return value
+
+
+class DragonflyParams(CommonParams):
+    kind: Literal["dragonfly"] = "dragonfly"
+    p: int | None = Field(default=None, ge=1, le=1024, description="GPU ports per router")
+    a: int | None = Field(default=None, ge=1, le=1024, description="routers per group")
+    h: int | None = Field(default=None, ge=1, le=1024, description="global links per router")
+    groups: int | None = Field(default=None, ge=2, le=100_000)
+    links_per_pair: int | None = Field(default=None, ge=1, le=1024)
+    arrangement: Literal["absolute", "relative", "circulant"] = "absolute"
+
+
+GeneratorParams = RailParams | FatTreeParams | DragonflyParams
+PARAMS_BY_KIND: dict[str, type[CommonParams]] = {
+    "rail": RailParams,
+    "fat-tree": FatTreeParams,
+    "dragonfly": DragonflyParams,
+}

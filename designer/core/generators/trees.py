@@ -1,0 +1,256 @@
+"""Rail-optimized (DGX SuperPOD) and fat-tree generators, both on the shared Clos wiring."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from designer.core.catalog import Catalog
+from designer.core.errors import GeneratorError
+from designer.core.generators.clos import ClosPlan, ClosSpec, build_clos, plan_clos, split_ports
+from designer.core.generators.gear import GearChoice, resolve_gear
+from designer.core.generators.params import FatTreeParams, RailParams, Ratio
+from designer.core.generators.plan import Plan
+
+
+def _ratio_text(down: int, up: int) -> str:
+    if up == 0:
+        return "no uplinks"
+    f = Fraction(down, up)
+    if f.denominator == 1 or f >= 1:
+        q = down / up
+        return f"{q:g}:1" if abs(q - round(q)) < 1e-9 else f"{q:.2f}:1"
+    return f"1:{up / down:g}"
+
+
+def _clos_plan(kind: str, title: str, spec: ClosSpec, gear: GearChoice, details: list[str]) -> Plan:
+    cp = plan_clos(spec)
+    P = gear.planes
+    G = spec.gpus_per_server
+    switches = {"leaf": spec.leaves * P, "spine": cp.spines * P}
+    links = {
+        "endpoint-leaf": (spec.servers * G + spec.reserve) * P,
+        "leaf-spine": spec.leaves * spec.u1 * P,
+    }
+    os_ = {"leaf": _ratio_text(spec.d1, spec.u1)}
+    if spec.tiers == 3:
+        switches["core"] = cp.cores * P
+        links["spine-core"] = cp.spines * cp.u2 * P
+        os_["spine"] = _ratio_text(cp.spine_down, cp.u2)
+    details = list(details) + _sizing_notes(cp)
+    if gear.added:
+        details.append("generic gear added to the project: " + ", ".join(g.id for g in gear.added))
+    return Plan(
+        kind=kind,
+        title=title,
+        gpus=spec.servers * G,
+        servers=spec.servers,
+        planes=P,
+        switches=switches,
+        links=links,
+        oversubscription=os_,
+        details=tuple(details),
+        gear=gear,
+        build=lambda: build_clos(cp, gear),
+    )
+
+
+def _sizing_notes(cp: ClosPlan) -> list[str]:
+    spec = cp.spec
+    K2 = spec.upper.radix
+    notes = []
+    if spec.tiers == 2:
+        fit = math.ceil(spec.leaves * spec.u1 / K2)
+        if fit != cp.spines_per_pod:
+            notes.append(
+                f"{cp.spines_per_pod} spines: {fit} would have the ports, but the spine count "
+                f"must divide the {spec.u1} uplinks of each leaf"
+            )
+    else:
+        notes.append(
+            f"{cp.pods} pod(s) of up to {spec.leaves_per_pod} leaves, {cp.spines_per_pod} "
+            f"spines per pod, {cp.cores_per_group} core(s) per spine position"
+        )
+    return notes
+
+
+def _title(gear: GearChoice, body: str) -> str:
+    return f"{body}, {gear.profile.name}"
+
+
+def plan_rail(params: RailParams, catalog: Catalog) -> Plan:
+    gear = resolve_gear(params, catalog)
+    G = gear.gpus_per_server
+    S = params.servers_per_su
+    R = params.reserve_leaf_ports
+    reserved_slots = math.ceil(R / G)
+    if params.servers is not None:
+        sus = params.sus or math.ceil((params.servers + reserved_slots) / S)
+        servers = params.servers
+        if servers + reserved_slots > sus * S:
+            raise GeneratorError(
+                f"{servers:,} servers and {R} reserved leaf ports need "
+                f"{servers + reserved_slots:,} server slots, but {sus} SU(s) of {S} hold "
+                f"{sus * S:,}; raise --sus or lower --servers"
+            )
+    else:
+        sus = params.sus or 4
+        servers = sus * S - reserved_slots
+    if servers < 1:
+        raise GeneratorError("the design has no GPU server left after the reserved ports")
+    K1, K2 = gear.leaf.radix, gear.upper.radix
+    if 2 * S > K1:
+        raise GeneratorError(
+            f"a rail leaf of '{gear.leaf.model}' has {K1} ports: at 1:1 it serves at most "
+            f"{K1 // 2} servers per SU ({S} asked); use --servers-per-su {K1 // 2} or a "
+            "larger radix"
+        )
+    leaves = sus * G
+    tiers = params.tiers or (2 if leaves <= K2 else 3)
+    sus_per_pod = (K2 // 2) // G
+    if tiers == 3 and sus_per_pod < 1:
+        raise GeneratorError(
+            f"a spine of {K2} ports cannot take the {G} rail leaves of one SU at 1:1"
+        )
+    spec = ClosSpec(
+        gpus_per_server=G,
+        servers=servers,
+        placement="rail",
+        unit=S,
+        units=sus,
+        u1=S,
+        tiers=tiers,
+        leaves_per_pod=max(1, sus_per_pod) * G,
+        spine_ratio=Ratio(down=1, up=1),
+        leaf=gear.leaf,
+        upper=gear.upper,
+        reserve=R,
+    )
+    details = []
+    if reserved_slots:
+        details.append(
+            f"{R} leaf port(s) reserved for management appliances ({reserved_slots} server "
+            "slot(s) left out)"
+        )
+    if servers + reserved_slots < sus * S:
+        details.append(
+            f"last SU partial: {(servers + reserved_slots - 1) % S + 1} of {S} slots used"
+        )
+    body = f"Rail-optimized {sus} SU ({servers * G:,} GPUs)"
+    return _clos_plan("rail", _title(gear, body), spec, gear, details)
+
+
+def plan_fat_tree(params: FatTreeParams, catalog: Catalog) -> Plan:
+    if params.k_ary is not None:
+        return _plan_k_ary(params, catalog)
+    gear = resolve_gear(params, catalog)
+    G = gear.gpus_per_server
+    gpus = params.gpus or 1024
+    if gpus % G:
+        raise GeneratorError(
+            f"{gpus:,} GPUs is not a whole number of {G}-GPU servers; use a multiple of {G} or "
+            "--gpus-per-server"
+        )
+    ratios = params.oversubscription
+    if not ratios:
+        raise GeneratorError("--oversubscription needs at least one ratio, such as 1:1")
+    if params.tiers == 2 and len(ratios) > 1:
+        raise GeneratorError("a 2-tier fabric takes one oversubscription ratio (the leaf tier)")
+    if len(ratios) > 2:
+        raise GeneratorError("give at most two ratios: leaf tier, then spine tier")
+    r1 = ratios[0]
+    r2 = ratios[1] if len(ratios) > 1 else Ratio(down=1, up=1)
+    K1, K2 = gear.leaf.radix, gear.upper.radix
+    d_max, _ = split_ports(K1, r1)
+    servers = gpus // G
+    if params.placement == "tor":
+        spl = params.servers_per_leaf or d_max // G
+        if spl < 1:
+            raise GeneratorError(
+                f"a leaf of {K1} ports at {r1} has {d_max} down ports, fewer than the {G} GPUs "
+                "of one server; use --placement rail or a larger radix"
+            )
+        d1 = spl * G
+        unit, units = spl, math.ceil(servers / spl)
+        leaves = units
+    else:
+        unit = params.servers_per_leaf or d_max
+        d1 = unit
+        units = math.ceil(servers / unit)
+        leaves = units * G
+    u1 = math.ceil(d1 * r1.up / r1.down)
+    if d1 + u1 > K1:
+        raise GeneratorError(
+            f"a leaf needs {d1} down and {u1} up ports at {r1}, more than the {K1} of "
+            f"'{gear.leaf.model}'; use fewer servers per leaf"
+        )
+    tiers = params.tiers or (3 if len(ratios) > 1 or leaves > K2 else 2)
+    if tiers == 2 and leaves > K2:
+        limit = K2 * d1 if params.placement == "tor" else (K2 // G) * unit * G
+        raise GeneratorError(
+            f"a 2-tier fabric of {K2}-port switches holds at most {limit:,} GPUs at {r1}; "
+            "use --tiers 3 or a larger radix"
+        )
+    d2, _ = split_ports(K2, r2)
+    leaves_per_unit = G if params.placement == "rail" else 1
+    gpus_per_unit = unit * G
+    if params.pod_gpus:
+        if params.pod_gpus % gpus_per_unit:
+            raise GeneratorError(
+                f"--pod-gpus {params.pod_gpus:,} is not a whole number of "
+                f"{'SUs' if params.placement == 'rail' else 'leaves'} of {gpus_per_unit} GPUs"
+            )
+        lp = params.pod_gpus // gpus_per_unit * leaves_per_unit
+    else:
+        lp = (d2 // leaves_per_unit) * leaves_per_unit
+        if lp < 1:
+            raise GeneratorError(f"a spine of {K2} ports at {r2} cannot take one rail group")
+    spec = ClosSpec(
+        gpus_per_server=G,
+        servers=servers,
+        placement=params.placement,
+        unit=unit,
+        units=units,
+        u1=u1,
+        tiers=tiers,
+        leaves_per_pod=lp,
+        spine_ratio=r2,
+        leaf=gear.leaf,
+        upper=gear.upper,
+    )
+    body = f"{tiers}-tier fat-tree ({gpus:,} GPUs, {params.placement} placement)"
+    return _clos_plan("fat-tree", _title(gear, body), spec, gear, [])
+
+
+def _plan_k_ary(params: FatTreeParams, catalog: Catalog) -> Plan:
+    k = params.k_ary
+    assert k is not None
+    if k % 2:
+        raise GeneratorError(f"a k-ary fat-tree needs an even k ({k} given)")
+    G = params.gpus_per_server or 1
+    if (k // 2) % G:
+        raise GeneratorError(
+            f"{G}-GPU servers do not fit the {k // 2} host ports of a k={k} edge switch"
+        )
+    p = params.model_copy(update={"radix": params.radix or k, "gpus_per_server": G})
+    gear = resolve_gear(p, catalog, default_gpus=G)
+    if gear.leaf.radix != k:
+        raise GeneratorError(
+            f"--k-ary {k} needs {k}-port switches (--radix {gear.leaf.radix} given)"
+        )
+    hosts = k**3 // 4
+    spec = ClosSpec(
+        gpus_per_server=G,
+        servers=hosts // G,
+        placement="tor",
+        unit=k // 2 // G,
+        units=k * k // 2,
+        u1=k // 2,
+        tiers=3,
+        leaves_per_pod=k // 2,
+        spine_ratio=Ratio(down=1, up=1),
+        leaf=gear.leaf,
+        upper=gear.upper,
+    )
+    body = f"k-ary fat-tree, k = {k} ({hosts:,} hosts)"
+    return _clos_plan("fat-tree", _title(gear, body), spec, gear, [])

@@ -1,0 +1,266 @@
+"""Link bundles held as columns.
+
+One row is a bundle: ``count`` parallel cables joining ports ``a_port .. a_port+count-1`` of
+device ``a`` to ports ``b_port .. b_port+count-1`` of device ``b`` (device indices into the
+fabric's device list, ports numbered from 1). A 65,536-GPU fabric has about 200,000 links, far
+too many for one pydantic object each, so the table keeps numpy columns, is immutable, and is
+validated in bulk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from pydantic_core import core_schema
+
+# What a link's medium column may name; "auto" lets the BOM pick the cheapest that reaches.
+MEDIA: tuple[str, ...] = ("auto", "dac", "acc", "mmf", "smf")
+MEDIUM_CODE: dict[str, int] = {m: i for i, m in enumerate(MEDIA)}
+
+COLUMNS: tuple[str, ...] = (
+    "a",
+    "a_port",
+    "b",
+    "b_port",
+    "count",
+    "speed_gbps",
+    "medium",
+    "length_m",
+)
+_INT_COLUMNS = ("a", "a_port", "b", "b_port", "count", "speed_gbps")
+MAX_PORT = 1_000_000
+MAX_SPEED = 3200
+
+
+def _frozen(arr: np.ndarray) -> np.ndarray:
+    arr.flags.writeable = False
+    return arr
+
+
+class LinkTable:
+    """Immutable columns of link bundles. Build new tables with ``concat``, ``take``..."""
+
+    __slots__ = ("a", "a_port", "b", "b_port", "count", "length_m", "medium", "speed_gbps")
+
+    def __init__(
+        self,
+        a: Any,
+        a_port: Any,
+        b: Any,
+        b_port: Any,
+        count: Any = None,
+        speed_gbps: Any = 400,
+        medium: Any = 0,
+        length_m: Any = np.nan,
+    ) -> None:
+        self.a = _frozen(np.array(a, dtype=np.int32, copy=True).reshape(-1))
+        n = self.a.shape[0]
+
+        def col(value: Any, dtype: type) -> np.ndarray:
+            arr = np.asarray(value, dtype=dtype)
+            arr = np.full(n, arr, dtype=dtype) if arr.ndim == 0 else arr.astype(dtype, copy=True)
+            if arr.shape != (n,):
+                raise ValueError(f"link columns differ in length ({arr.shape[0]} vs {n})")
+            return _frozen(arr)
+
+        self.a_port = col(a_port, np.int32)
+        self.b = col(b, np.int32)
+        self.b_port = col(b_port, np.int32)
+        self.count = col(1 if count is None else count, np.int32)
+        self.speed_gbps = col(speed_gbps, np.int32)
+        self.medium = col(medium, np.int8)
+        self.length_m = col(length_m, np.float32)
+
+    # construction -------------------------------------------------------------------------
+    @classmethod
+    def empty(cls) -> LinkTable:
+        return cls(np.empty(0, np.int32), [], [], [])
+
+    @classmethod
+    def concat(cls, tables: Sequence[LinkTable]) -> LinkTable:
+        tables = [t for t in tables if len(t)]
+        if not tables:
+            return cls.empty()
+        if len(tables) == 1:
+            return tables[0]
+        cols = {c: np.concatenate([getattr(t, c) for t in tables]) for c in COLUMNS}
+        return cls(**cols)
+
+    @classmethod
+    def from_columns(cls, data: Mapping[str, Any]) -> LinkTable:
+        """Build from plain lists (a project file), checking every column in bulk."""
+        if not isinstance(data, Mapping):
+            raise ValueError("links must be an object of columns")
+        unknown = set(data) - set(COLUMNS)
+        if unknown:
+            raise ValueError(f"unknown link column(s): {', '.join(sorted(map(str, unknown)))}")
+        missing = [c for c in ("a", "a_port", "b", "b_port") if c not in data]
+        if missing:
+            raise ValueError(f"missing link column(s): {', '.join(missing)}")
+        n = None
+        arrays: dict[str, np.ndarray] = {}
+        for name in COLUMNS:
+            if name not in data:
+                continue
+            values = data[name]
+            if not isinstance(values, list):
+                raise ValueError(f"link column '{name}' must be a list")
+            if n is None:
+                n = len(values)
+            elif len(values) != n:
+                raise ValueError(f"link column '{name}' has {len(values)} values, expected {n}")
+            arrays[name] = _column_array(name, values)
+        return cls(
+            arrays["a"],
+            arrays["a_port"],
+            arrays["b"],
+            arrays["b_port"],
+            arrays.get("count"),
+            arrays.get("speed_gbps", 400),
+            arrays.get("medium", 0),
+            arrays.get("length_m", np.nan),
+        )
+
+    # views ----------------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return int(self.a.shape[0])
+
+    @property
+    def n_cables(self) -> int:
+        return int(self.count.sum(dtype=np.int64))
+
+    def take(self, index: Any) -> LinkTable:
+        return LinkTable(**{c: getattr(self, c)[index] for c in COLUMNS})
+
+    def replace(self, index: Any, **columns: Any) -> LinkTable:
+        """A copy with ``columns`` set at rows ``index`` (numpy indexing)."""
+        cols = {c: getattr(self, c).copy() for c in COLUMNS}
+        for name, value in columns.items():
+            if name not in cols:
+                raise KeyError(name)
+            cols[name][index] = value
+        return LinkTable(**cols)
+
+    def remap_devices(self, new_index: np.ndarray) -> LinkTable:
+        """Renumber device references; rows whose device maps to -1 are dropped."""
+        a = new_index[self.a]
+        b = new_index[self.b]
+        keep = (a >= 0) & (b >= 0)
+        cols = {c: getattr(self, c)[keep] for c in COLUMNS}
+        cols["a"] = a[keep]
+        cols["b"] = b[keep]
+        return LinkTable(**cols)
+
+    def touching(self, devices: np.ndarray | Sequence[int]) -> np.ndarray:
+        """Boolean row mask: bundles with an end on any of ``devices``."""
+        devs = np.asarray(devices, dtype=np.int32)
+        return np.isin(self.a, devs) | np.isin(self.b, devs)
+
+    def expand(self) -> dict[str, np.ndarray]:
+        """One entry per physical port-to-port cable, with ``row`` naming its bundle."""
+        counts = self.count.astype(np.int64)
+        total = int(counts.sum())
+        row = np.repeat(np.arange(len(self), dtype=np.int64), counts)
+        start = np.cumsum(counts) - counts
+        offset = (np.arange(total, dtype=np.int64) - np.repeat(start, counts)).astype(np.int32)
+        return {
+            "row": row,
+            "a": self.a[row],
+            "a_port": self.a_port[row] + offset,
+            "b": self.b[row],
+            "b_port": self.b_port[row] + offset,
+            "speed_gbps": self.speed_gbps[row],
+            "medium": self.medium[row],
+            "length_m": self.length_m[row],
+        }
+
+    def port_ends(self) -> tuple[np.ndarray, np.ndarray]:
+        """(device, port) of every cable end, both sides, as two int64 arrays."""
+        e = self.expand()
+        dev = np.concatenate([e["a"], e["b"]]).astype(np.int64)
+        port = np.concatenate([e["a_port"], e["b_port"]]).astype(np.int64)
+        return dev, port
+
+    def to_columns(self) -> dict[str, list]:
+        out: dict[str, list] = {}
+        for name in COLUMNS:
+            arr = getattr(self, name)
+            if name == "length_m":
+                out[name] = [None if np.isnan(v) else round(float(v), 3) for v in arr]
+            else:
+                out[name] = arr.tolist()
+        return out
+
+    def to_json_columns(self) -> dict[str, np.ndarray | list]:
+        """Columns ready for orjson (numpy arrays serialise natively and fast)."""
+        out: dict[str, np.ndarray | list] = {c: getattr(self, c) for c in _INT_COLUMNS}
+        out["medium"] = self.medium
+        if np.isnan(self.length_m).all():
+            out["length_m"] = [None] * len(self)
+        else:
+            out["length_m"] = self.to_columns()["length_m"]
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LinkTable):
+            return NotImplemented
+        return all(
+            np.array_equal(getattr(self, c), getattr(other, c), equal_nan=(c == "length_m"))
+            for c in COLUMNS
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LinkTable({len(self)} bundles, {self.n_cables} cables)"
+
+    # pydantic integration ---------------------------------------------------------------------
+    @classmethod
+    def __get_pydantic_core_schema__(cls, _source: Any, _handler: Any) -> core_schema.CoreSchema:
+        def validate(value: Any) -> LinkTable:
+            if isinstance(value, LinkTable):
+                return value
+            return cls.from_columns(value)
+
+        return core_schema.no_info_plain_validator_function(
+            validate,
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                lambda t: t.to_columns()
+            ),
+        )
+
+
+def _column_array(name: str, values: list) -> np.ndarray:
+    if name == "length_m":
+        try:
+            arr = np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError("link column 'length_m' must hold numbers or null") from None
+        bad = ~np.isnan(arr) & ((arr < 0) | (arr > 100_000) | ~np.isfinite(arr))
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"link {i}: length {values[i]!r} m is not between 0 and 100 km")
+        return arr.astype(np.float32)
+    if not all(type(v) is int for v in values):
+        i = next(i for i, v in enumerate(values) if type(v) is not int)
+        raise ValueError(f"link {i}: column '{name}' must hold whole numbers, found {values[i]!r}")
+    try:
+        arr = np.array(values, dtype=np.int64)
+    except OverflowError:
+        raise ValueError(f"link column '{name}' holds a number too large") from None
+    low, high = {
+        "a": (0, 2**31 - 1),
+        "b": (0, 2**31 - 1),
+        "a_port": (1, MAX_PORT),
+        "b_port": (1, MAX_PORT),
+        "count": (1, MAX_PORT),
+        "speed_gbps": (1, MAX_SPEED),
+        "medium": (0, len(MEDIA) - 1),
+    }[name]
+    bad = (arr < low) | (arr > high)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"link {i}: {name} {values[i]} is out of range {low}..{high}")
+    return arr

@@ -1,0 +1,254 @@
+"""The design: a Project holds settings, gear choices and a Fabric of devices and links.
+
+Models are frozen; edits build new objects (``model_copy``), so a snapshot handed to the solver
+never changes under it. Devices are pydantic objects (tens of thousands validate in a fraction
+of a second); links are columns in a ``LinkTable``.
+"""
+
+from __future__ import annotations
+
+import functools
+from enum import StrEnum
+from typing import Annotated, Any
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator, model_validator
+
+from designer.core.catalog import Catalog, GearId, GearItem
+from designer.core.links import LinkTable
+
+SCHEMA_VERSION = 1
+
+
+class Role(StrEnum):
+    GPU_SERVER = "gpu-server"
+    LEAF = "leaf"
+    SPINE = "spine"
+    CORE = "core"
+    ROUTER = "router"
+    APPLIANCE = "appliance"
+
+    @property
+    def is_switch(self) -> bool:
+        return self in SWITCH_ROLES
+
+    @property
+    def label(self) -> str:
+        return ROLE_LABELS[self]
+
+
+SWITCH_ROLES = frozenset({Role.LEAF, Role.SPINE, Role.CORE, Role.ROUTER})
+ENDPOINT_ROLES = frozenset({Role.GPU_SERVER, Role.APPLIANCE})
+ROLE_LABELS = {
+    Role.GPU_SERVER: "GPU server",
+    Role.LEAF: "Leaf",
+    Role.SPINE: "Spine",
+    Role.CORE: "Core",
+    Role.ROUTER: "Router",
+    Role.APPLIANCE: "Appliance",
+}
+# Switch tiers counted from the endpoints up; routers of a dragonfly are one flat tier.
+TIER_OF_ROLE = {Role.LEAF: 1, Role.SPINE: 2, Role.CORE: 3, Role.ROUTER: 1}
+
+# Group labels a generator may put on a device; the canvas collapses by these.
+GROUP_KEYS = ("plane", "pod", "su", "group", "rail")
+
+DeviceId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:/+-]{0,119}$")]
+Coordinate = Annotated[float, Field(allow_inf_nan=False, ge=-1e9, le=1e9)]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Device(_Frozen):
+    """A GPU server, switch, router or appliance placed on the canvas."""
+
+    id: DeviceId
+    name: str = Field(min_length=1, max_length=200)
+    model: GearId
+    role: Role
+    groups: dict[Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,31}$")], int] = Field(
+        default_factory=dict, max_length=16
+    )
+    x: Coordinate = 0.0
+    y: Coordinate = 0.0
+    # The port mode, by its speed (an SN5600 runs 64 x 800G or 128 x 400G); None: the first.
+    port_speed_gbps: int | None = Field(default=None, gt=0, le=3200)
+    # Servers only: the NIC model and count when they differ from the server's catalog entry.
+    nic: GearId | None = None
+    nics: int | None = Field(default=None, gt=0, le=1024)
+
+    def group(self, key: str) -> int | None:
+        return self.groups.get(key)
+
+
+class Fabric(_Frozen):
+    """Devices and the link bundles between their ports."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    devices: tuple[Device, ...] = Field(default=(), max_length=2_000_000)
+    links: LinkTable = Field(default_factory=LinkTable.empty)
+
+    @model_validator(mode="after")
+    def _check_references(self) -> Fabric:
+        ids = [d.id for d in self.devices]
+        if len(set(ids)) != len(ids):
+            seen: set[str] = set()
+            dup = next(i for i in ids if i in seen or seen.add(i))  # type: ignore[func-returns-value]
+            raise ValueError(f"device id '{dup}' is used twice")
+        check_link_table(self.links, len(self.devices), [d.id for d in self.devices])
+        return self
+
+    @functools.cached_property
+    def index(self) -> dict[str, int]:
+        """Device id -> position in ``devices``."""
+        return {d.id: i for i, d in enumerate(self.devices)}
+
+    def device(self, device_id: str) -> Device:
+        return self.devices[self.index[device_id]]
+
+    @functools.cached_property
+    def roles(self) -> np.ndarray:
+        """Role of every device as an array of strings, for vectorised masks."""
+        return np.array([d.role.value for d in self.devices], dtype=object)
+
+    def with_devices(self, devices: tuple[Device, ...]) -> Fabric:
+        return Fabric(devices=devices, links=self.links)
+
+    def with_links(self, links: LinkTable) -> Fabric:
+        return Fabric(devices=self.devices, links=links)
+
+    def remove_devices(self, device_ids: set[str]) -> Fabric:
+        """Drop devices and every link that touches them."""
+        keep = np.array([d.id not in device_ids for d in self.devices], dtype=bool)
+        new_index = np.where(keep, np.cumsum(keep) - 1, -1).astype(np.int32)
+        devices = tuple(d for d, k in zip(self.devices, keep, strict=True) if k)
+        return Fabric(devices=devices, links=self.links.remap_devices(new_index))
+
+    def add(self, devices: tuple[Device, ...], links: LinkTable | None = None) -> Fabric:
+        """Append devices, and links whose device indices count from the current end."""
+        base = len(self.devices)
+        extra = links if links is not None else LinkTable.empty()
+        if len(extra):
+            shift = np.full(base + len(devices), -1, dtype=np.int32)
+            shift[: len(devices)] = np.arange(base, base + len(devices))
+            extra = extra.remap_devices(shift)
+        return Fabric(
+            devices=self.devices + tuple(devices),
+            links=LinkTable.concat([self.links, extra]),
+        )
+
+
+def check_link_table(links: LinkTable, n_devices: int, ids: list[str] | None = None) -> None:
+    """Links must name existing devices, never join a device to itself, use each port once."""
+    if not len(links):
+        return
+    for col in (links.a, links.b):
+        bad = np.flatnonzero(col >= n_devices)
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(
+                f"link {i} refers to device #{int(col[i])}, but the fabric has {n_devices} devices"
+            )
+    loops = np.flatnonzero(links.a == links.b)
+    if loops.size:
+        i = int(loops[0])
+        name = ids[int(links.a[i])] if ids else f"#{int(links.a[i])}"
+        raise ValueError(f"link {i} joins device '{name}' to itself")
+    dev, port = links.port_ends()
+    last_port = (
+        np.concatenate([links.a_port, links.b_port]).astype(np.int64)
+        + np.concatenate([links.count, links.count])
+        - 1
+    )
+    if (last_port > 1_000_000).any():
+        raise ValueError("a link bundle runs past port 1,000,000")
+    key = (dev << 32) | port
+    order = np.argsort(key, kind="stable")
+    sorted_key = key[order]
+    dup = np.flatnonzero(sorted_key[1:] == sorted_key[:-1])
+    if dup.size:
+        k = int(sorted_key[dup[0]])
+        d, p = k >> 32, k & 0xFFFFFFFF
+        name = ids[d] if ids else f"#{d}"
+        raise ValueError(f"port {p} of device '{name}' is used by more than one link")
+
+
+class GeneratorSpec(_Frozen):
+    """How a fabric was generated, so it can be generated again with other gear."""
+
+    kind: str = Field(pattern=r"^[a-z][a-z0-9-]{0,31}$")
+    params: dict[str, JsonValue] = Field(default_factory=dict, max_length=64)
+
+
+class Overrides(_Frozen):
+    """The project's own catalog additions and price overrides (saved with the project)."""
+
+    prices: dict[GearId, Annotated[float, Field(ge=0, le=1e9, allow_inf_nan=False)]] = Field(
+        default_factory=dict, max_length=10_000
+    )
+    gear: tuple[GearItem, ...] = Field(default=(), max_length=10_000)
+
+
+DEFAULT_LENGTHS_M = {
+    "endpoint-leaf": 10.0,
+    "leaf-spine": 30.0,
+    "spine-core": 50.0,
+    "endpoint-router": 3.0,
+    "local": 5.0,
+    "global": 40.0,
+    "other": 20.0,
+}
+
+
+class AnalysisSettings(_Frozen):
+    """Assumptions of the solver that the user may edit."""
+
+    message_bytes: int = Field(default=1_048_576, ge=1, le=1 << 40)
+    propagation_ns_per_m: float = Field(default=5.0, ge=0, le=100)
+    default_length_m: dict[str, Annotated[float, Field(ge=0, le=100_000)]] = Field(
+        default_factory=lambda: dict(DEFAULT_LENGTHS_M), max_length=32
+    )
+
+    def length_for(self, layer: str) -> float:
+        return self.default_length_m.get(layer, self.default_length_m.get("other", 20.0))
+
+
+class Project(_Frozen):
+    """Everything a user saves: name, notes, gear profile, overrides, fabric, generator."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    schema_version: int = SCHEMA_VERSION
+    name: str = Field(default="Untitled fabric", min_length=1, max_length=200)
+    notes: str = Field(default="", max_length=100_000)
+    profile: str = Field(default="ib-ndr", pattern=r"^[a-z0-9][a-z0-9._-]{0,63}$")
+    overrides: Overrides = Field(default_factory=Overrides)
+    fabric: Fabric = Field(default_factory=Fabric)
+    generator: GeneratorSpec | None = None
+    analysis: AnalysisSettings = Field(default_factory=AnalysisSettings)
+    # Canvas state the GUI keeps with the design (collapsed groups, ...). Free-form.
+    view: dict[str, JsonValue] = Field(default_factory=dict, max_length=64)
+
+    @field_validator("schema_version")
+    @classmethod
+    def _known_version(cls, v: int) -> int:
+        if v != SCHEMA_VERSION:
+            raise ValueError(f"schema_version must be {SCHEMA_VERSION} after migration, got {v}")
+        return v
+
+    def catalog(self, base: Catalog) -> Catalog:
+        """``base`` with this project's added gear and price overrides applied."""
+        cat = base.with_items(self.overrides.gear) if self.overrides.gear else base
+        return cat.with_prices(self.overrides.prices) if self.overrides.prices else cat
+
+    def with_fabric(self, fabric: Fabric) -> Project:
+        return self.model_copy(update={"fabric": fabric})
+
+    def evolve(self, **changes: Any) -> Project:
+        """A copy with ``changes``, validated like a fresh project."""
+        data = {name: getattr(self, name) for name in type(self).model_fields}
+        data.update(changes)
+        return Project(**data)

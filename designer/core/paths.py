@@ -1,0 +1,32 @@
+"""Where the bundled data lives: ``resources/`` beside the package in a source checkout."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+
+
+def resources_dir() -> Path:
+    """The ``resources`` folder: the checkout's, or the one installed as data files."""
+    candidates = (
+        _PACKAGE_ROOT / "resources",
+        Path(sys.prefix) / "share" / "fabric-designer" / "resources",
+    )
+    for path in candidates:
+        if (path / "catalog").is_dir():
+            return path
+    return candidates[0]
+
+
+def projects_dir() -> Path:
+    """The bundled example projects."""
+    candidates = (
+        _PACKAGE_ROOT / "projects",
+        Path(sys.prefix) / "share" / "fabric-designer" / "projects",
+    )
+    for path in candidates:
+        if path.is_dir():
+            return path
+    return candidates[0]

@@ -1,0 +1,125 @@
+"""Ports of devices as the gear has them: how many, how fast, how named, how used."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from designer.core.catalog import Catalog, PortMode, ServerSpec, SwitchSpec
+from designer.core.errors import CatalogError, FabricError, UnknownGear
+from designer.core.model import Device, Fabric
+
+
+@dataclass(frozen=True, slots=True)
+class PortLayout:
+    """The ports of one device: ``count`` ports of ``speed_gbps``, ``per_cage`` to a cage."""
+
+    count: int
+    speed_gbps: int
+    per_cage: int
+    techs: tuple[str, ...]
+    # servers: ports that belong to one GPU (GPU i owns ports i*per_gpu+1 .. (i+1)*per_gpu)
+    gpus: int = 0
+    per_gpu: int = 0
+
+    def name(self, port: int) -> str:
+        """The port as the gear labels it: ``cage/lane`` on split cages, else the number."""
+        if self.per_cage <= 1:
+            return str(port)
+        cage, lane = divmod(port - 1, self.per_cage)
+        return f"{cage + 1}/{lane + 1}"
+
+    def gpu_of(self, port: int) -> int | None:
+        if not self.per_gpu:
+            return None
+        return (port - 1) // self.per_gpu
+
+
+def nic_mode_of(device: Device, catalog: Catalog) -> tuple[str, int, PortMode]:
+    """(NIC model, NIC count, port mode) of a server or appliance."""
+    server = catalog.server(device.model, f"device '{device.id}'")
+    nic_id = device.nic or server.nic
+    nic = catalog.nic(nic_id, f"NIC of device '{device.id}'")
+    mode = nic.mode(device.port_speed_gbps)
+    return nic_id, device.nics or server.nics, mode
+
+
+def port_layout(device: Device, catalog: Catalog) -> PortLayout:
+    """Ports of ``device`` according to its catalog model and chosen mode."""
+    spec = catalog.get(device.model, f"device '{device.id}'")
+    try:
+        if isinstance(spec, SwitchSpec):
+            mode = spec.mode(device.port_speed_gbps)
+            return PortLayout(mode.ports, mode.speed_gbps, mode.ports // spec.cages, mode.techs)
+        if isinstance(spec, ServerSpec):
+            _nic, nics, mode = nic_mode_of(device, catalog)
+            count = nics * mode.ports
+            per_gpu = count // spec.gpus if spec.gpus and count % spec.gpus == 0 else 0
+            return PortLayout(count, mode.speed_gbps, 1, mode.techs, spec.gpus, per_gpu)
+    except CatalogError as exc:
+        if isinstance(exc, UnknownGear):
+            raise
+        raise CatalogError(f"device '{device.id}': {exc}") from None
+    raise CatalogError(
+        f"device '{device.id}' uses '{device.model}', a {spec.kind}, which has no ports"
+    )
+
+
+def port_counts(fabric: Fabric, catalog: Catalog) -> np.ndarray:
+    """Number of ports of every device (int64 array), looked up once per distinct model."""
+    cache: dict[tuple, int] = {}
+    out = np.empty(len(fabric.devices), dtype=np.int64)
+    for i, d in enumerate(fabric.devices):
+        key = (d.model, d.port_speed_gbps, d.nic, d.nics)
+        n = cache.get(key)
+        if n is None:
+            n = cache[key] = port_layout(d, catalog).count
+        out[i] = n
+    return out
+
+
+def used_port_counts(fabric: Fabric) -> np.ndarray:
+    """How many ports of each device the links use."""
+    links = fabric.links
+    n = len(fabric.devices)
+    used = np.bincount(links.a, weights=links.count, minlength=n)
+    used += np.bincount(links.b, weights=links.count, minlength=n)
+    return used.astype(np.int64)
+
+
+def highest_port(fabric: Fabric) -> np.ndarray:
+    """The highest port number each device's links use (0 when none)."""
+    links = fabric.links
+    n = len(fabric.devices)
+    top = np.zeros(n, dtype=np.int64)
+    if len(links):
+        np.maximum.at(top, links.a, links.a_port.astype(np.int64) + links.count - 1)
+        np.maximum.at(top, links.b, links.b_port.astype(np.int64) + links.count - 1)
+    return top
+
+
+def check_ports_exist(fabric: Fabric, catalog: Catalog) -> None:
+    """Every device's model is known and every link lands on a port the device has."""
+    counts = port_counts(fabric, catalog)
+    top = highest_port(fabric)
+    over = np.flatnonzero(top > counts)
+    if over.size:
+        d = fabric.devices[int(over[0])]
+        raise FabricError(
+            f"device '{d.id}' ({d.model}) has {int(counts[over[0]])} ports, but a link uses "
+            f"port {int(top[over[0]])}"
+        )
+
+
+def free_ports(fabric: Fabric, device_index: int, catalog: Catalog) -> list[int]:
+    """Ports of one device that no link uses, in ascending order."""
+    layout = port_layout(fabric.devices[device_index], catalog)
+    links = fabric.links
+    used = np.zeros(layout.count + 1, dtype=bool)
+    for side, port in ((links.a, links.a_port), (links.b, links.b_port)):
+        rows = np.flatnonzero(side == device_index)
+        for r in rows:
+            start = int(port[r])
+            used[start : start + int(links.count[r])] = True
+    return [p for p in range(1, layout.count + 1) if not used[p]]

@@ -1,0 +1,238 @@
+"""Wiring problems of a design, found with whole-array checks (no per-link Python loop).
+
+Used by ``designer validate``, by the solver's Result and by the window's problems list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+import numpy as np
+
+from designer.core.catalog import Catalog, SwitchSpec
+from designer.core.errors import CatalogError
+from designer.core.model import Fabric, Role
+from designer.core.ports import port_layout
+
+MAX_NAMED_DEVICES = 50  # a problem names at most this many devices (and says how many more)
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+@dataclass(frozen=True)
+class Problem:
+    severity: Severity
+    code: str
+    message: str
+    devices: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        return {
+            "severity": self.severity.value,
+            "code": self.code,
+            "message": self.message,
+            "devices": list(self.devices),
+        }
+
+
+def _names(fabric: Fabric, idx: np.ndarray) -> tuple[str, ...]:
+    return tuple(fabric.devices[int(i)].id for i in idx[:MAX_NAMED_DEVICES])
+
+
+def _more(idx: np.ndarray) -> str:
+    extra = idx.size - MAX_NAMED_DEVICES
+    return f" (and {extra:,} more)" if extra > 0 else ""
+
+
+@dataclass(frozen=True)
+class DeviceTable:
+    """Per-device arrays the checks (and the solver) need, looked up once per model."""
+
+    ports: np.ndarray  # port count
+    speed: np.ndarray  # port speed (Gb/s)
+    gpus: np.ndarray  # GPUs (servers), else 0
+    per_gpu: np.ndarray  # NIC ports per GPU (servers), else 0
+    is_switch: np.ndarray
+    known: np.ndarray  # model found in the catalog
+    techs: list[tuple[str, ...]]
+
+
+def device_table(fabric: Fabric, catalog: Catalog) -> DeviceTable:
+    n = len(fabric.devices)
+    ports = np.zeros(n, np.int64)
+    speed = np.zeros(n, np.int64)
+    gpus = np.zeros(n, np.int64)
+    per_gpu = np.zeros(n, np.int64)
+    is_switch = np.zeros(n, bool)
+    known = np.ones(n, bool)
+    techs: list[tuple[str, ...]] = [()] * n
+    cache: dict[tuple, tuple] = {}
+    for i, d in enumerate(fabric.devices):
+        key = (d.model, d.port_speed_gbps, d.nic, d.nics)
+        row = cache.get(key)
+        if row is None:
+            try:
+                lay = port_layout(d, catalog)
+                spec = catalog.get(d.model)
+                row = (
+                    lay.count,
+                    lay.speed_gbps,
+                    lay.gpus,
+                    lay.per_gpu,
+                    isinstance(spec, SwitchSpec),
+                    True,
+                    lay.techs,
+                )
+            except CatalogError:
+                row = (0, 0, 0, 0, d.role.is_switch, False, ())
+            cache[key] = row
+        ports[i], speed[i], gpus[i], per_gpu[i], is_switch[i], known[i], techs[i] = row
+    return DeviceTable(ports, speed, gpus, per_gpu, is_switch, known, techs)
+
+
+def find_problems(
+    fabric: Fabric, catalog: Catalog, table: DeviceTable | None = None
+) -> list[Problem]:
+    t = table if table is not None else device_table(fabric, catalog)
+    out: list[Problem] = []
+    n = len(fabric.devices)
+    links = fabric.links
+    roles = fabric.roles if n else np.empty(0, dtype=object)
+
+    unknown = np.flatnonzero(~t.known)
+    if unknown.size:
+        models = sorted({fabric.devices[int(i)].model for i in unknown})
+        out.append(
+            Problem(
+                Severity.ERROR,
+                "unknown-gear",
+                f"{unknown.size:,} device(s) use gear the catalog does not have: "
+                f"{', '.join(models[:5])}{_more(unknown)}",
+                _names(fabric, unknown),
+            )
+        )
+
+    used = np.zeros(n, np.int64)
+    top = np.zeros(n, np.int64)
+    if len(links):
+        np.add.at(used, links.a, links.count)
+        np.add.at(used, links.b, links.count)
+        np.maximum.at(top, links.a, links.a_port.astype(np.int64) + links.count - 1)
+        np.maximum.at(top, links.b, links.b_port.astype(np.int64) + links.count - 1)
+    over = np.flatnonzero(t.known & (top > t.ports))
+    if over.size:
+        out.append(
+            Problem(
+                Severity.ERROR,
+                "ports-over-used",
+                f"{over.size:,} device(s) have links on ports they do not have{_more(over)}",
+                _names(fabric, over),
+            )
+        )
+
+    if len(links):
+        # a link faster than either end's ports, or between technologies that cannot meet
+        too_fast = (links.speed_gbps > t.speed[links.a]) | (links.speed_gbps > t.speed[links.b])
+        known_ends = t.known[links.a] & t.known[links.b]
+        bad = np.flatnonzero(too_fast & known_ends)
+        if bad.size:
+            devs = np.unique(np.concatenate([links.a[bad], links.b[bad]]))
+            out.append(
+                Problem(
+                    Severity.ERROR,
+                    "speed-mismatch",
+                    f"{bad.size:,} link bundle(s) run faster than a port they use",
+                    _names(fabric, devs),
+                )
+            )
+        kinds = sorted(set(t.techs))
+        code = {k: c for c, k in enumerate(kinds)}
+        dev_code = np.array([code[k] for k in t.techs], dtype=np.int32)
+        meets = np.array([[bool(set(x) & set(y)) for y in kinds] for x in kinds], dtype=bool)
+        tech_bad = np.flatnonzero(known_ends & ~meets[dev_code[links.a], dev_code[links.b]])
+        if tech_bad.size:
+            rows = tech_bad
+            devs = np.unique(np.concatenate([links.a[rows], links.b[rows]]))
+            out.append(
+                Problem(
+                    Severity.ERROR,
+                    "technology-mismatch",
+                    f"{rows.size:,} link bundle(s) join InfiniBand and Ethernet ports",
+                    _names(fabric, devs),
+                )
+            )
+
+    servers = np.flatnonzero((roles == Role.GPU_SERVER.value) & t.known & (t.gpus > 0))
+    if servers.size:
+        dead = servers[used[servers] == 0]
+        if dead.size:
+            out.append(
+                Problem(
+                    Severity.ERROR,
+                    "gpu-unconnected",
+                    f"{dead.size:,} GPU server(s) have no fabric link{_more(dead)}",
+                    _names(fabric, dead),
+                )
+            )
+        partial = servers[(used[servers] > 0) & (used[servers] < t.ports[servers])]
+        if partial.size:
+            out.append(
+                Problem(
+                    Severity.WARNING,
+                    "gpu-partly-connected",
+                    f"{partial.size:,} GPU server(s) have NIC ports left unconnected: "
+                    f"some GPUs miss a rail or a plane{_more(partial)}",
+                    _names(fabric, partial),
+                )
+            )
+        out.extend(_uneven_planes(fabric, t, servers))
+
+    idle = np.flatnonzero(t.is_switch & (used == 0))
+    if idle.size:
+        out.append(
+            Problem(
+                Severity.WARNING,
+                "switch-unlinked",
+                f"{idle.size:,} switch(es) have no links{_more(idle)}",
+                _names(fabric, idle),
+            )
+        )
+    return out
+
+
+def _uneven_planes(fabric: Fabric, t: DeviceTable, servers: np.ndarray) -> list[Problem]:
+    """GPUs should reach every plane: count connected ports per (server, port lane)."""
+    links = fabric.links
+    if not len(links):
+        return []
+    e = links.expand()
+    is_server = np.zeros(len(fabric.devices), bool)
+    is_server[servers] = True
+    dev = np.concatenate([e["a"], e["b"]])
+    port = np.concatenate([e["a_port"], e["b_port"]]).astype(np.int64)
+    mask = is_server[dev]
+    dev, port = dev[mask], port[mask]
+    per_gpu = t.per_gpu[dev]
+    multi = per_gpu > 1
+    if not multi.any():
+        return []
+    lane = (port[multi] - 1) % per_gpu[multi]
+    counts = np.zeros((len(fabric.devices), int(per_gpu.max())), np.int64)
+    np.add.at(counts, (dev[multi], lane), 1)
+    rows = counts[servers]
+    uneven = servers[(rows.max(axis=1) != rows.min(axis=1)) & (t.per_gpu[servers] > 1)]
+    if not uneven.size:
+        return []
+    return [
+        Problem(
+            Severity.WARNING,
+            "uneven-planes",
+            f"{uneven.size:,} server(s) have more GPUs on one plane than another{_more(uneven)}",
+            _names(fabric, uneven),
+        )
+    ]

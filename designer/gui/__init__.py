@@ -1,0 +1,1 @@
+"""The window. All Qt lives under this package."""
