@@ -1,0 +1,67 @@
+"""``designer export FORMAT FILE -o OUT``: write a design in a format other tools read.
+
+Each format registers an ``Exporter`` in ``EXPORTERS``; the writer does the work and returns
+a one-line summary to print.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from designer.cli.commands._common import add_catalog_option, load
+from designer.core.catalog import Catalog
+from designer.core.model import Project
+
+
+@dataclass(frozen=True)
+class Exporter:
+    help: str
+    suffix: str
+    write: Callable[[Project, Catalog, Path, argparse.Namespace], str]
+    add_options: Callable[[argparse.ArgumentParser], None] | None = None
+
+
+EXPORTERS: dict[str, Exporter] = {}
+
+
+def register_exporter(name: str, exporter: Exporter) -> None:
+    EXPORTERS[name] = exporter
+
+
+def _load_exporters() -> None:
+    """Import the modules that register formats (kept here so the registry is complete)."""
+    import importlib
+
+    for module in ("designer.cli.exporters",):
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+
+
+def register(sub: argparse._SubParsersAction, name: str) -> None:
+    _load_exporters()
+    p = sub.add_parser(name, help="export a design (BOM, cabling plan, diagrams, ...)",
+                       description="Export a project file in a format other tools read.")
+    formats = p.add_subparsers(dest="format", metavar="FORMAT", required=True,
+                               parser_class=type(p))
+    for fmt, exp in EXPORTERS.items():
+        f = formats.add_parser(fmt, help=exp.help, description=exp.help)
+        f.add_argument("file", help="project file (*.fabric.json)")
+        f.add_argument("-o", "--output", required=True, metavar="OUT",
+                       help=f"file to write (usually *{exp.suffix})")
+        if exp.add_options:
+            exp.add_options(f)
+        add_catalog_option(f)
+        f.set_defaults(run=run, exporter=exp)
+
+
+def run(args: argparse.Namespace) -> int:
+    project, cat = load(args, args.file)
+    message = args.exporter.write(project, cat, Path(args.output), args)
+    print(message)
+    return 0
