@@ -1,0 +1,80 @@
+"""Write the example projects in projects/ with the generators (run after generator changes)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from designer.core.fileformat import save_project
+from designer.core.generators import generate, params_from_dict
+
+EXAMPLES = {
+    "dgx-superpod-4su-ib-ndr": (
+        "rail",
+        {"sus": 4, "name": "DGX SuperPOD 4 SU (1,024 GPUs), InfiniBand NDR"},
+    ),
+    "dgx-superpod-4su-roce-400": (
+        "rail",
+        {"sus": 4, "gear": "roce-400", "name": "DGX SuperPOD 4 SU (1,024 GPUs), RoCE 400G"},
+    ),
+    "b300-superpod-4su-ib-xdr": (
+        "rail",
+        {"sus": 4, "gear": "ib-xdr", "name": "DGX B300 SuperPOD 4 SU (1,024 GPUs), InfiniBand XDR"},
+    ),
+    "b300-2-plane-roce-800": (
+        "rail",
+        {
+            "sus": 4,
+            "gear": "roce-800",
+            "name": "B300 Spectrum-X, 2 x 400G planes per GPU (1,024 GPUs), RoCE 800G",
+        },
+    ),
+    "dgx-h100-superpod-3su-ufm": (
+        "rail",
+        {
+            "sus": 3,
+            "reserve_leaf_ports": 4,
+            "name": "DGX H100 SuperPOD 3 SU with UFM (95 nodes), NVIDIA RA Table 4",
+        },
+    ),
+    "dgx-superpod-64su-ib-ndr": (
+        "rail",
+        {"sus": 64, "name": "DGX SuperPOD 64 SU (16,384 GPUs), InfiniBand NDR"},
+    ),
+    "roce-fat-tree-24k-oversubscribed": (
+        "fat-tree",
+        {
+            "gpus": 24576,
+            "gear": "roce-400",
+            "placement": "tor",
+            "servers_per_leaf": 2,
+            "oversubscription": "1:1,7:1",
+            "pod_gpus": 3072,
+            "spine_switch": "j3ai-chassis",
+            "name": "RoCE fat-tree, 24,576 GPUs, 8 pods joined at 7:1 (Meta Llama 3 style)",
+        },
+    ),
+    "k-ary-fat-tree-k8": ("fat-tree", {"k_ary": 8, "name": "k-ary fat-tree, k = 8 (Al-Fares)"}),
+    "dragonfly-1056-gpus": (
+        "dragonfly",
+        {"a": 8, "p": 4, "h": 4, "name": "Balanced dragonfly, a = 8, p = h = 4 (1,056 GPUs)"},
+    ),
+}
+
+
+def main(folder: str = "projects") -> int:
+    out = Path(folder)
+    out.mkdir(exist_ok=True)
+    for stem, (kind, values) in EXAMPLES.items():
+        project = generate(params_from_dict(kind, values))
+        path = out / f"{stem}.fabric.json"
+        save_project(project, path, keep_backup=False)
+        print(
+            f"{path}: {len(project.fabric.devices):,} devices, "
+            f"{project.fabric.links.n_cables:,} links"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))

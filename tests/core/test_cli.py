@@ -1,0 +1,95 @@
+"""The command line: exit status, one-line errors, and the commands of the foundation."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from designer import __version__
+from designer.cli.main import main
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "designer", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_version_and_help():
+    out = run("--version")
+    assert out.returncode == 0 and __version__ in out.stdout
+    helped = run("--help")
+    assert helped.returncode == 0
+    for command in ("catalog", "validate", "generate", "export"):
+        assert command in helped.stdout
+
+
+@pytest.mark.parametrize("command", ["catalog", "validate", "generate", "generate rail",
+                                     "generate fat-tree", "generate dragonfly"])
+def test_every_command_has_help(command, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main([*command.split(), "--help"])
+    assert exit_.value.code == 0
+    assert "usage:" in capsys.readouterr().out
+
+
+def test_generate_help_shows_defaults(capsys):
+    with pytest.raises(SystemExit):
+        main(["generate", "rail", "--help"])
+    text = capsys.readouterr().out
+    assert "default: ib-ndr" in text and "default: 32" in text
+
+
+@pytest.mark.parametrize("content", [b"{\"schema_version\": 1, \"fabric\": ", b"\x00\xff garbage",
+                                     b"[]", b"{\"schema_version\": 7}"])
+def test_validate_corrupt_file_exits_2_with_one_line(tmp_path, content):
+    f = tmp_path / "corrupt.fabric.json"
+    f.write_bytes(content)
+    out = run("validate", str(f))
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("designer: ")
+    assert "Traceback" not in out.stderr
+
+
+def test_generate_validate_round_trip(tmp_path, capsys):
+    f = tmp_path / "pod.fabric.json"
+    assert main(["generate", "rail", "--sus", "2", "-o", str(f)]) == 0
+    assert "16 leaf, 8 spine" in capsys.readouterr().out
+    assert main(["validate", str(f), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["devices"] == 88 and report["links"] == 1024 and report["problems"] == []
+    # refuses to overwrite without --force
+    assert main(["generate", "rail", "--sus", "2", "-o", str(f)]) == 2
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["generate", "rail", "--sus", "16", "--tiers", "2", "--plan"], "at most 2,048 GPUs"),
+    (["generate", "fat-tree", "--gpus", "100", "--plan"], "not a whole number"),
+    (["generate", "dragonfly", "--p", "20", "--a", "40", "--h", "20", "--plan"], "has 64"),
+    (["generate", "rail", "--switch", "sn5600", "--plan"], "Ethernet"),
+    (["generate", "rail", "--switch", "nope", "--plan"], "unknown gear 'nope'"),
+    (["generate", "fat-tree", "--oversubscription", "1:3", "--plan"], "more uplink"),
+    (["generate", "rail", "--planes", "2", "--plan"], "planes"),
+])
+def test_impossible_parameters_exit_2_naming_the_limit(args, message):
+    out = run(*args)
+    assert out.returncode == 2, out.stdout
+    assert message in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_catalog_lists_gear_and_profiles(capsys):
+    assert main(["catalog"]) == 0
+    text = capsys.readouterr().out
+    assert "qm9700" in text and "roce-800" in text and "estimates" in text
+    assert main(["catalog", "--json", "--kind", "switch"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {i["kind"] for i in data["items"]} == {"switch"}
+
+
+def test_missing_file_exits_2(tmp_path):
+    out = run("validate", str(tmp_path / "none.fabric.json"))
+    assert out.returncode == 2 and "no such file" in out.stderr
