@@ -45,18 +45,27 @@ def nic_mode_of(device: Device, catalog: Catalog) -> tuple[str, int, PortMode]:
     return nic_id, device.nics or server.nics, mode
 
 
+def _mode_techs(modes: tuple[PortMode, ...], mode: PortMode) -> tuple[str, ...]:
+    """Every technology the ports can run in ``mode``'s shape: a ConnectX-7 lists 1 x 400G
+    once for InfiniBand and once for Ethernet, and either may be wired."""
+    same = (m for m in modes if m.speed_gbps == mode.speed_gbps and m.ports == mode.ports)
+    return tuple(dict.fromkeys(t for m in same for t in m.techs))
+
+
 def port_layout(device: Device, catalog: Catalog) -> PortLayout:
     """Ports of ``device`` according to its catalog model and chosen mode."""
     spec = catalog.get(device.model, f"device '{device.id}'")
     try:
         if isinstance(spec, SwitchSpec):
             mode = spec.mode(device.port_speed_gbps)
-            return PortLayout(mode.ports, mode.speed_gbps, mode.ports // spec.cages, mode.techs)
+            techs = _mode_techs(spec.modes, mode)
+            return PortLayout(mode.ports, mode.speed_gbps, mode.ports // spec.cages, techs)
         if isinstance(spec, ServerSpec):
-            _nic, nics, mode = nic_mode_of(device, catalog)
+            nic_id, nics, mode = nic_mode_of(device, catalog)
+            techs = _mode_techs(catalog.nic(nic_id).modes, mode)
             count = nics * mode.ports
             per_gpu = count // spec.gpus if spec.gpus and count % spec.gpus == 0 else 0
-            return PortLayout(count, mode.speed_gbps, 1, mode.techs, spec.gpus, per_gpu)
+            return PortLayout(count, mode.speed_gbps, 1, techs, spec.gpus, per_gpu)
     except CatalogError as exc:
         if isinstance(exc, UnknownGear):
             raise
