@@ -1,0 +1,178 @@
+"""The cabling plan: one row per physical cable, as installers and cable checkers read it.
+
+Columns follow the point-to-point ("P2P") layout that InfiniBand cable-validation tools take:
+the A side (node name, host or switch, port) and the Z side, then what to pull: speed, medium,
+the cable or optics to use, length, and a label to print on both ends. Ports are named as the
+gear labels them: ``cage/lane`` on twin-port cages (``1/2``), the NIC number on servers.
+
+Rows follow ``LinkTable.expand()``, the order the solver's BOM and medium choice use, and are
+built with numpy over all cables (port names per distinct port layout, never a catalog lookup
+per cable).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from designer.core.catalog import Catalog
+from designer.core.errors import CatalogError
+from designer.core.model import Project
+from designer.core.ports import port_layout
+
+HEADER: tuple[str, ...] = (
+    "Cable label",
+    "A-Node Name",
+    "A-Type",
+    "A-Port",
+    "Z-Node Name",
+    "Z-Type",
+    "Z-Port",
+    "Speed (Gb/s)",
+    "Medium",
+    "Cable / optic",
+    "Length (m)",
+    "Layer",
+)
+
+LAYER_PREFIX = {
+    "endpoint-leaf": "EL",
+    "endpoint-router": "ER",
+    "leaf-spine": "LS",
+    "spine-core": "SC",
+    "local": "LC",
+    "global": "GL",
+}
+MEDIUM_LABELS = {
+    "dac": "DAC (passive copper)",
+    "acc": "ACC (active copper)",
+    "mmf": "Multimode optics",
+    "smf": "Single-mode optics",
+    "auto": "not chosen",
+    "": "not chosen",
+}
+
+
+@dataclass(frozen=True)
+class CableMedia:
+    """What each physical cable is made of, in ``links.expand()`` order."""
+
+    medium: Sequence[str]  # medium class (dac, acc, mmf, smf)
+    parts: Sequence[str]  # what to order for this cable, e.g. "2x osfp-2x400g-sr8 (half) + ..."
+    length_m: np.ndarray  # float, the length the choice was made for
+    layer: Sequence[str]  # endpoint-leaf, leaf-spine, ...
+
+
+@dataclass(frozen=True)
+class CablingPlan:
+    project_name: str
+    n: int
+    label: np.ndarray
+    a_name: np.ndarray
+    a_type: np.ndarray
+    a_port: np.ndarray
+    z_name: np.ndarray
+    z_type: np.ndarray
+    z_port: np.ndarray
+    speed_gbps: np.ndarray
+    medium: np.ndarray
+    parts: np.ndarray
+    length_m: np.ndarray
+    layer: np.ndarray
+    # device index of each end, for tests and tools (not written)
+    a_index: np.ndarray
+    z_index: np.ndarray
+
+    header: tuple[str, ...] = HEADER
+
+    def rows(self) -> Iterator[tuple]:
+        cols = (
+            self.label, self.a_name, self.a_type, self.a_port, self.z_name, self.z_type,
+            self.z_port, self.speed_gbps.tolist(), self.medium, self.parts,
+            np.round(self.length_m.astype(np.float64), 2).tolist(), self.layer,
+        )
+        return zip(*cols, strict=True)
+
+    def by_layer_and_part(self) -> list[tuple[str, str, str, int]]:
+        """(layer, medium, cable/optic, cables) counts for the plan's summary sheet."""
+        counts = Counter(zip(self.layer.tolist(), self.medium.tolist(), self.parts.tolist(),
+                             strict=True))
+        return [(la, me, pa, n) for (la, me, pa), n in sorted(counts.items())]
+
+
+def unique_names(project: Project) -> np.ndarray:
+    """Each device's name, made unambiguous with its id where two devices share a name."""
+    names = [d.name for d in project.fabric.devices]
+    dup = {n for n, c in Counter(names).items() if c > 1}
+    return np.array(
+        [f"{d.name} ({d.id})" if d.name in dup else d.name for d in project.fabric.devices],
+        dtype=object,
+    )
+
+
+def _port_shapes(project: Project, catalog: Catalog) -> np.ndarray:
+    """Ports per cage of every device (1 when the gear is unknown: plain numbers)."""
+    cache: dict[tuple, int] = {}
+    out = np.ones(len(project.fabric.devices), np.int64)
+    for i, d in enumerate(project.fabric.devices):
+        key = (d.model, d.port_speed_gbps, d.nic, d.nics)
+        if key not in cache:
+            try:
+                cache[key] = port_layout(d, catalog).per_cage
+            except CatalogError:
+                cache[key] = 1
+        out[i] = cache[key]
+    return out
+
+
+def port_names(port: np.ndarray, per_cage: np.ndarray) -> np.ndarray:
+    """Port labels as ``port_layout(...).name`` gives them, for many ports at once."""
+    port = port.astype(np.int64)
+    out = port.astype(str).astype(object)
+    split = per_cage > 1
+    if split.any():
+        cage, lane = np.divmod(port[split] - 1, per_cage[split])
+        out[split] = [f"{c}/{x}" for c, x in zip((cage + 1).tolist(), (lane + 1).tolist(),
+                                                 strict=True)]
+    return out
+
+
+def cabling_plan(project: Project, catalog: Catalog, media: CableMedia) -> CablingPlan:
+    fabric = project.fabric
+    e = fabric.links.expand()
+    n = int(e["a"].shape[0])
+    if len(media.medium) != n or len(media.parts) != n or len(media.length_m) != n:
+        raise ValueError(f"medium choice covers {len(media.medium)} cables, the design has {n}")
+    names = unique_names(project)
+    per_cage = _port_shapes(project, catalog)
+    is_switch = np.array([d.role.is_switch for d in fabric.devices], dtype=bool)
+    kind = np.where(is_switch, "Switch", "Host").astype(object)
+    a, b = e["a"].astype(np.int64), e["b"].astype(np.int64)
+    layer = np.asarray(media.layer, dtype=object)
+    width = max(len(str(n)), 5)
+    prefix = np.array([LAYER_PREFIX.get(x, "X") for x in layer.tolist()], dtype=object)
+    label = np.array(
+        [f"{p}-{i:0{width}d}" for p, i in zip(prefix.tolist(), range(1, n + 1), strict=True)],
+        dtype=object,
+    )
+    return CablingPlan(
+        project_name=project.name,
+        n=n,
+        label=label,
+        a_name=names[a],
+        a_type=kind[a],
+        a_port=port_names(e["a_port"], per_cage[a]),
+        z_name=names[b],
+        z_type=kind[b],
+        z_port=port_names(e["b_port"], per_cage[b]),
+        speed_gbps=e["speed_gbps"].astype(np.int64),
+        medium=np.array([MEDIUM_LABELS.get(m, m) for m in media.medium], dtype=object),
+        parts=np.asarray(media.parts, dtype=object),
+        length_m=np.asarray(media.length_m, dtype=np.float64),
+        layer=layer,
+        a_index=a,
+        z_index=b,
+    )

@@ -1,0 +1,62 @@
+"""Writers of the cabling plan: an xlsx workbook (the cables, and a summary by layer and part)
+and a plain CSV with the same columns."""
+
+from __future__ import annotations
+
+import os
+
+from designer.core.export.cabling import CablingPlan
+from designer.core.export.csv_writer import write_csv
+from designer.core.export.xlsx_stream import (
+    BOLD,
+    BOLD_INT,
+    MUTED,
+    TITLE,
+    StreamColumn,
+    StreamSheet,
+    write_workbook,
+)
+
+COLUMNS: tuple[StreamColumn, ...] = (
+    StreamColumn("Cable label", 12),
+    StreamColumn("A-Node Name", 22),
+    StreamColumn("A-Type", 8),
+    StreamColumn("A-Port", 8),
+    StreamColumn("Z-Node Name", 22),
+    StreamColumn("Z-Type", 8),
+    StreamColumn("Z-Port", 8),
+    StreamColumn("Speed (Gb/s)", 9, "int"),
+    StreamColumn("Medium", 20),
+    StreamColumn("Cable / optic", 52),
+    StreamColumn("Length (m)", 9, "dec"),
+    StreamColumn("Layer", 15),
+)
+SUMMARY_COLUMNS = (
+    StreamColumn("Layer", 16),
+    StreamColumn("Medium", 22),
+    StreamColumn("Cable / optic", 60),
+    StreamColumn("Cables", 10, "int"),
+)
+
+
+def write_cabling_xlsx(plan: CablingPlan, path: str | os.PathLike[str], progress=None) -> None:
+    assert tuple(c.header for c in COLUMNS) == plan.header
+    cables = StreamSheet("Cables", COLUMNS, plan.rows(), total=plan.n)
+    summary = StreamSheet(
+        "Summary",
+        SUMMARY_COLUMNS,
+        [(layer, medium, parts, n) for layer, medium, parts, n in plan.by_layer_and_part()],
+        preamble=[
+            (f"Cabling plan: {plan.project_name}", TITLE),
+            (f"{plan.n:,} cables, one row each on the Cables sheet. Ports are named as the gear "
+             "labels them: cage/lane on twin-port cages, NIC number on servers.", MUTED),
+        ],
+        footer=[[("Total", BOLD), (None, 0), (None, 0), (plan.n, BOLD_INT)]],
+        filter=False,
+    )
+    write_workbook(path, [cables, summary], title=f"Cabling plan: {plan.project_name}",
+                   progress=progress)
+
+
+def write_cabling_csv(plan: CablingPlan, path: str | os.PathLike[str]) -> None:
+    write_csv(path, plan.header, plan.rows())
