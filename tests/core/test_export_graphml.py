@@ -64,10 +64,10 @@ def test_names_are_escaped_and_media_listed(rail, catalog):
     devices = list(rail.fabric.devices)
     devices[0] = devices[0].model_copy(update={"name": '=1+1 <&> "x"\x01'})
     project = rail.with_fabric(rail.fabric.with_devices(tuple(devices)))
-    media = ["mmf"] * project.fabric.links.n_cables
-    data = graphml_bytes(project, project.catalog(catalog), media)
+    data = graphml_bytes(project, project.catalog(catalog))
     g = nx.parse_graphml(data.decode())
     assert g.nodes[devices[0].id]["label"] == '=1+1 <&> "x"\ufffd'
+    # the solver's choice for NDR at the default lengths (10 m and 30 m): multimode optics
     assert {d["medium"] for *_, d in g.edges(data=True)} == {"mmf"}
 
 

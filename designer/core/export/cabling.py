@@ -33,9 +33,12 @@ HEADER: tuple[str, ...] = (
     "Z-Port",
     "Speed (Gb/s)",
     "Medium",
-    "Cable / optic",
+    "A-side optic",
+    "Cable / fibre",
+    "Z-side optic",
     "Length (m)",
     "Layer",
+    "Note",
 )
 
 LAYER_PREFIX = {
@@ -51,19 +54,23 @@ MEDIUM_LABELS = {
     "acc": "ACC (active copper)",
     "mmf": "Multimode optics",
     "smf": "Single-mode optics",
-    "auto": "not chosen",
-    "": "not chosen",
+    "auto": "none fits",
+    "": "none fits",
 }
 
 
 @dataclass(frozen=True)
 class CableMedia:
-    """What each physical cable is made of, in ``links.expand()`` order."""
+    """What each physical cable is made of, in ``links.expand()`` order (catalog ids; "" for
+    none)."""
 
-    medium: Sequence[str]  # medium class (dac, acc, mmf, smf)
-    parts: Sequence[str]  # what to order for this cable, e.g. "2x osfp-2x400g-sr8 (half) + ..."
+    medium: Sequence[str]  # medium class (dac, acc, mmf, smf; "" when none fits)
+    a_optic: Sequence[str]  # transceiver in the A end's port
+    cable: Sequence[str]  # the copper cable or the fibre
+    z_optic: Sequence[str]  # transceiver in the Z end's port
     length_m: np.ndarray  # float, the length the choice was made for
     layer: Sequence[str]  # endpoint-leaf, leaf-spine, ...
+    note: Sequence[str]  # e.g. "longer than any catalog medium reaches"
 
 
 @dataclass(frozen=True)
@@ -79,9 +86,12 @@ class CablingPlan:
     z_port: np.ndarray
     speed_gbps: np.ndarray
     medium: np.ndarray
-    parts: np.ndarray
+    a_optic: np.ndarray
+    cable: np.ndarray
+    z_optic: np.ndarray
     length_m: np.ndarray
     layer: np.ndarray
+    note: np.ndarray
     # device index of each end, for tests and tools (not written)
     a_index: np.ndarray
     z_index: np.ndarray
@@ -91,16 +101,17 @@ class CablingPlan:
     def rows(self) -> Iterator[tuple]:
         cols = (
             self.label, self.a_name, self.a_type, self.a_port, self.z_name, self.z_type,
-            self.z_port, self.speed_gbps.tolist(), self.medium, self.parts,
-            np.round(self.length_m.astype(np.float64), 2).tolist(), self.layer,
+            self.z_port, self.speed_gbps.tolist(), self.medium, self.a_optic, self.cable,
+            self.z_optic, np.round(self.length_m.astype(np.float64), 2).tolist(), self.layer,
+            self.note,
         )
         return zip(*cols, strict=True)
 
-    def by_layer_and_part(self) -> list[tuple[str, str, str, int]]:
-        """(layer, medium, cable/optic, cables) counts for the plan's summary sheet."""
-        counts = Counter(zip(self.layer.tolist(), self.medium.tolist(), self.parts.tolist(),
-                             strict=True))
-        return [(la, me, pa, n) for (la, me, pa), n in sorted(counts.items())]
+    def by_layer_and_part(self) -> list[tuple[str, str, str, str, str, int]]:
+        """(layer, medium, A optic, cable, Z optic, cables) counts for the summary sheet."""
+        counts = Counter(zip(self.layer.tolist(), self.medium.tolist(), self.a_optic.tolist(),
+                             self.cable.tolist(), self.z_optic.tolist(), strict=True))
+        return [(*k, n) for k, n in sorted(counts.items())]
 
 
 def unique_names(project: Project) -> np.ndarray:
@@ -144,7 +155,7 @@ def cabling_plan(project: Project, catalog: Catalog, media: CableMedia) -> Cabli
     fabric = project.fabric
     e = fabric.links.expand()
     n = int(e["a"].shape[0])
-    if len(media.medium) != n or len(media.parts) != n or len(media.length_m) != n:
+    if len(media.medium) != n or len(media.cable) != n or len(media.length_m) != n:
         raise ValueError(f"medium choice covers {len(media.medium)} cables, the design has {n}")
     names = unique_names(project)
     per_cage = _port_shapes(project, catalog)
@@ -170,9 +181,12 @@ def cabling_plan(project: Project, catalog: Catalog, media: CableMedia) -> Cabli
         z_port=port_names(e["b_port"], per_cage[b]),
         speed_gbps=e["speed_gbps"].astype(np.int64),
         medium=np.array([MEDIUM_LABELS.get(m, m) for m in media.medium], dtype=object),
-        parts=np.asarray(media.parts, dtype=object),
+        a_optic=np.asarray(media.a_optic, dtype=object),
+        cable=np.asarray(media.cable, dtype=object),
+        z_optic=np.asarray(media.z_optic, dtype=object),
         length_m=np.asarray(media.length_m, dtype=np.float64),
         layer=layer,
+        note=np.asarray(media.note, dtype=object),
         a_index=a,
         z_index=b,
     )

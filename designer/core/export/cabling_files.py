@@ -26,15 +26,20 @@ COLUMNS: tuple[StreamColumn, ...] = (
     StreamColumn("Z-Type", 8),
     StreamColumn("Z-Port", 8),
     StreamColumn("Speed (Gb/s)", 9, "int"),
-    StreamColumn("Medium", 20),
-    StreamColumn("Cable / optic", 52),
+    StreamColumn("Medium", 19),
+    StreamColumn("A-side optic", 20),
+    StreamColumn("Cable / fibre", 20),
+    StreamColumn("Z-side optic", 20),
     StreamColumn("Length (m)", 9, "dec"),
-    StreamColumn("Layer", 15),
+    StreamColumn("Layer", 14),
+    StreamColumn("Note", 30),
 )
 SUMMARY_COLUMNS = (
     StreamColumn("Layer", 16),
-    StreamColumn("Medium", 22),
-    StreamColumn("Cable / optic", 60),
+    StreamColumn("Medium", 20),
+    StreamColumn("A-side optic", 20),
+    StreamColumn("Cable / fibre", 20),
+    StreamColumn("Z-side optic", 20),
     StreamColumn("Cables", 10, "int"),
 )
 
@@ -45,13 +50,14 @@ def write_cabling_xlsx(plan: CablingPlan, path: str | os.PathLike[str], progress
     summary = StreamSheet(
         "Summary",
         SUMMARY_COLUMNS,
-        [(layer, medium, parts, n) for layer, medium, parts, n in plan.by_layer_and_part()],
+        plan.by_layer_and_part(),
         preamble=[
             (f"Cabling plan: {plan.project_name}", TITLE),
             (f"{plan.n:,} cables, one row each on the Cables sheet. Ports are named as the gear "
              "labels them: cage/lane on twin-port cages, NIC number on servers.", MUTED),
         ],
-        footer=[[("Total", BOLD), (None, 0), (None, 0), (plan.n, BOLD_INT)]],
+        footer=[[("Total", BOLD), (None, 0), (None, 0), (None, 0), (None, 0),
+                 (plan.n, BOLD_INT)]],
         filter=False,
     )
     write_workbook(path, [cables, summary], title=f"Cabling plan: {plan.project_name}",

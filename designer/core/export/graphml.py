@@ -22,7 +22,7 @@ from xml.sax.saxutils import escape, quoteattr
 import numpy as np
 
 from designer.core.catalog import Catalog
-from designer.core.export.layers import link_layers
+from designer.core.export.cabling import CableMedia
 from designer.core.export.output import write_bytes
 from designer.core.export.safety import xml_text
 from designer.core.model import GROUP_KEYS, TIER_OF_ROLE, Project, Role
@@ -73,12 +73,9 @@ def _text(value: str) -> str:
     return escape(xml_text(value))
 
 
-def pair_edges(project: Project, cable_media: Sequence[str] | None = None) -> dict:
-    """Links summed per unordered device pair (numpy, no loop over cables).
-
-    ``cable_media``: the medium class chosen for each physical cable (order of
-    ``links.expand()``); each edge lists the classes its cables use.
-    """
+def pair_edges(project: Project, media: CableMedia) -> dict:
+    """Links summed per unordered device pair (numpy, no loop over cables); each edge lists
+    the medium classes its cables use and takes the layer of its first cable."""
     links = project.fabric.links
     n = max(len(project.fabric.devices), 1)
     lo = np.minimum(links.a, links.b).astype(np.int64)
@@ -91,14 +88,16 @@ def pair_edges(project: Project, cable_media: Sequence[str] | None = None) -> di
     speed_max = np.zeros(len(keys), np.int64)
     np.minimum.at(speed_min, inverse, links.speed_gbps.astype(np.int64))
     np.maximum.at(speed_max, inverse, links.speed_gbps.astype(np.int64))
-    layers = link_layers(project.fabric)
-    media: list[str] = [""] * len(keys)
-    if cable_media is not None and len(keys):
+    mediums: list[str] = [""] * len(keys)
+    layer = np.empty(0, dtype=object)
+    if len(keys):
         cable_edge = np.repeat(inverse, count)
-        codes, labels = _codes(cable_media)
+        codes, labels = _codes(media.medium)
         seen = np.zeros((len(keys), len(labels)), bool)
         seen[cable_edge, codes] = True
-        media = ["+".join(labels[j] for j in np.flatnonzero(row)) for row in seen]
+        mediums = ["+".join(x for j in np.flatnonzero(row) if (x := labels[j])) for row in seen]
+        first_cable = np.cumsum(count) - count  # first cable of every bundle
+        layer = np.asarray(media.layer, dtype=object)[first_cable[first]]
     return {
         "a": (keys // n).astype(np.int64),
         "b": (keys % n).astype(np.int64),
@@ -106,8 +105,8 @@ def pair_edges(project: Project, cable_media: Sequence[str] | None = None) -> di
         "capacity_gbps": capacity,
         "speed_min": speed_min,
         "speed_max": speed_max,
-        "layer": layers[first] if len(keys) else np.empty(0, object),
-        "medium": media,
+        "layer": layer,
+        "medium": mediums,
     }
 
 
@@ -121,8 +120,13 @@ def _hex_rgb(color: str) -> tuple[int, int, int]:
 
 
 def graphml_chunks(
-    project: Project, catalog: Catalog, cable_media: Sequence[str] | None = None
+    project: Project, catalog: Catalog, media: CableMedia | None = None
 ) -> Iterator[str]:
+    """The file as text chunks; ``media`` defaults to the solver's choice."""
+    if media is None:
+        from designer.core.export.media_choice import cable_media
+
+        media = cable_media(project, catalog)
     fabric = project.fabric
     yield '<?xml version="1.0" encoding="UTF-8"?>\n'
     yield (
@@ -184,7 +188,7 @@ def graphml_chunks(
         )
         yield "".join(parts)
 
-    edges = pair_edges(project, cable_media)
+    edges = pair_edges(project, media)
     ids = [_attr(d.id) for d in fabric.devices]
     lines: list[str] = []
     for i, (a, b, cables, cap, s_lo, s_hi, layer, medium) in enumerate(zip(
@@ -210,20 +214,18 @@ def graphml_chunks(
     yield "  </graph>\n</graphml>\n"
 
 
-def graphml_bytes(
-    project: Project, catalog: Catalog, cable_media: Sequence[str] | None = None
-) -> bytes:
-    return "".join(graphml_chunks(project, catalog, cable_media)).encode("utf-8")
+def graphml_bytes(project: Project, catalog: Catalog, media: CableMedia | None = None) -> bytes:
+    return "".join(graphml_chunks(project, catalog, media)).encode("utf-8")
 
 
 def write_graphml(
     project: Project,
     catalog: Catalog,
     path: str | os.PathLike[str],
-    cable_media: Sequence[str] | None = None,
+    media: CableMedia | None = None,
 ) -> dict[str, int]:
     """Write the GraphML file; returns its node and edge counts."""
-    data = graphml_bytes(project, catalog, cable_media)
+    data = graphml_bytes(project, catalog, media)
     write_bytes(path, data)
     edges = data.count(b"<edge ")
     return {"nodes": len(project.fabric.devices), "edges": edges}

@@ -1,0 +1,65 @@
+"""BOM rows for the spreadsheet and the CSV, taken from the solver's Result unchanged.
+
+The solver counts every item (switches, NICs, optics, cables) and prices it; the export only
+groups its lines by category, keeping the solver's order, so what procurement receives is
+exactly what the window shows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+CSV_HEADER = ("Category", "Item", "Catalog id", "Quantity", "Unit price (USD)",
+              "Line total (USD)")
+
+
+@dataclass(frozen=True)
+class BomLine:
+    category: str
+    item: str
+    catalog_id: str
+    qty: int
+    unit_usd: float
+    total_usd: float
+
+
+@dataclass(frozen=True)
+class BomSection:
+    category: str
+    lines: tuple[BomLine, ...]
+
+    @property
+    def total_usd(self) -> float:
+        return sum(x.total_usd for x in self.lines)
+
+
+@dataclass(frozen=True)
+class BomTable:
+    sections: tuple[BomSection, ...]
+    total_usd: float
+    gpus: int
+
+    @property
+    def lines(self) -> list[BomLine]:
+        return [x for s in self.sections for x in s.lines]
+
+    @property
+    def per_gpu_usd(self) -> float:
+        return self.total_usd / self.gpus if self.gpus else 0.0
+
+
+def bom_table(result: Any) -> BomTable:
+    """Group the Result's BOM lines by category (first appearance order)."""
+    order: dict[str, list[BomLine]] = {}
+    for x in result.bom.lines:
+        line = BomLine(str(x.category), str(x.item), str(x.catalog_id), int(x.qty),
+                       float(x.unit_usd), float(x.total_usd))
+        order.setdefault(line.category, []).append(line)
+    sections = tuple(BomSection(c, tuple(v)) for c, v in order.items())
+    return BomTable(sections, float(result.bom.total_usd), int(result.gpus))
+
+
+def csv_rows(table: BomTable) -> list[tuple]:
+    return [(x.category, x.item, x.catalog_id, x.qty, x.unit_usd, x.total_usd)
+            for x in table.lines]

@@ -1,0 +1,236 @@
+"""Labelled figures shared by the BOM workbook's Summary and Assumptions sheets and the report.
+
+A ``Fact`` is one line: a label, a value (or several, for small tables), a number kind and a
+note. The assumptions come from the project and the catalog (where each price and latency
+figure comes from, and how sure it is), so a buyer can see what to check before ordering.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from designer.core.catalog import TECH_LABELS, Catalog, MediumSpec, NicSpec, SwitchSpec
+from designer.core.model import Project
+
+CONFIDENCE = {"H": "high (primary source)", "M": "medium (secondary source)",
+              "L": "low (estimate)"}
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One row: label, value, then up to three text columns (unit or id, note or source,
+    confidence). Every section uses the same five columns so sheets line up."""
+
+    label: str
+    value: object = None
+    kind: str = "text"  # text | int | dec | dec2 | usd | pct
+    detail: str = ""
+    note: str = ""
+    extra: str = ""
+    key: str = ""  # stable name for cross-references (formulas, tests)
+    strong: bool = False
+
+    def with_value(self, value: object) -> Fact:
+        return replace(self, value=value)
+
+
+@dataclass(frozen=True)
+class FactSection:
+    title: str
+    facts: tuple[Fact, ...]
+    columns: tuple[str, ...] = ()  # a header row when the section is a table
+
+
+def _figure(item, words: Iterable[str]) -> tuple[str, str]:
+    """(source, confidence label) of the item's figure about one of ``words``."""
+    for f in getattr(item, "figures", ()):
+        what = f.what.lower()
+        if any(w in what for w in words):
+            return f.source, CONFIDENCE.get(f.confidence, f.confidence)
+    return "", ""
+
+
+def price_facts(project: Project, catalog: Catalog, catalog_ids: Iterable[str]) -> FactSection:
+    facts = []
+    for gear_id in dict.fromkeys(catalog_ids):
+        if gear_id not in catalog:
+            continue
+        item = catalog.get(gear_id)
+        if gear_id in project.overrides.prices:
+            source, conf = "price set in this project", "as entered"
+        else:
+            source, conf = _figure(item, ("price",))
+            source = source or "built-in estimate"
+            conf = conf or CONFIDENCE["L"]
+        facts.append(Fact(item.name, item.price_usd, "usd", gear_id, source, conf))
+    return FactSection("Prices (no reliable public list prices exist: replace with quotes)",
+                       tuple(facts), ("Item", "Unit price (USD)", "Catalog id", "Source",
+                                      "Confidence"))
+
+
+def length_facts(project: Project) -> FactSection:
+    a = project.analysis
+    facts = [
+        Fact(f"Cable length, {layer}", length, "dec", "m",
+             "used where a link has no length of its own")
+        for layer, length in a.default_length_m.items()
+    ]
+    facts.append(Fact("Signal propagation", a.propagation_ns_per_m, "dec", "ns per m"))
+    facts.append(Fact("Message size for latency", a.message_bytes, "int", "bytes",
+                      "adds serialisation time at each link's speed"))
+    return FactSection("Lengths and latency settings (editable in the project)", tuple(facts),
+                       ("Setting", "Value", "Unit", "Note", ""))
+
+
+def latency_facts(project: Project, catalog: Catalog) -> FactSection:
+    """Per-hop switch and NIC latency of the gear the design uses, with their sources."""
+    facts = []
+    seen: set[str] = set()
+    for d in project.fabric.devices:
+        if d.model in seen or d.model not in catalog:
+            continue
+        seen.add(d.model)
+        item = catalog.get(d.model)
+        nic_id = getattr(item, "nic", None)
+        targets = [item] if isinstance(item, SwitchSpec) else []
+        if nic_id and (d.nic or nic_id) in catalog:
+            nic = catalog.get(d.nic or nic_id)
+            if isinstance(nic, NicSpec) and nic.id not in seen:
+                seen.add(nic.id)
+                targets.append(nic)
+        for t in targets:
+            source, conf = _figure(t, ("latency",))
+            kind = "switch hop" if isinstance(t, SwitchSpec) else "NIC, each end"
+            for tech in t.techs:
+                facts.append(Fact(t.name, t.latency_for(tech), "int",
+                                  f"{kind}, {TECH_LABELS.get(tech, tech)}",
+                                  source or "built-in estimate", conf or CONFIDENCE["L"]))
+    return FactSection("Latency figures used (small message, idle fabric)", tuple(facts),
+                       ("Gear", "Latency (ns)", "Where", "Source", "Confidence"))
+
+
+def media_rule_facts(catalog: Catalog) -> FactSection:
+    reach = sorted({(m.medium_class, m.reach_m) for m in catalog.of_kind(
+        "cable", "transceiver") if isinstance(m, MediumSpec)})
+    longest: dict[str, float] = {}
+    for cls, r in reach:
+        longest[cls] = max(longest.get(cls, 0.0), r)
+    labels = {"dac": "Passive copper (DAC)", "acc": "Active copper (ACC)",
+              "mmf": "Multimode optics", "smf": "Single-mode optics"}
+    facts = [Fact(labels.get(c, c), longest[c], "dec", "m", "longest reach in the catalog")
+             for c in ("dac", "acc", "mmf", "smf") if c in longest]
+    facts.append(Fact("Choice", None, "text", "",
+                      "the cheapest medium whose reach covers the cable's length; a twin-port "
+                      "module or splitter cable serves two links"))
+    return FactSection("Cables and optics", tuple(facts),
+                       ("Medium", "Reach", "Unit", "Note", ""))
+
+
+def assumption_sections(project: Project, catalog: Catalog,
+                        catalog_ids: Iterable[str]) -> list[FactSection]:
+    return [
+        price_facts(project, catalog, catalog_ids),
+        media_rule_facts(catalog),
+        length_facts(project),
+        latency_facts(project, catalog),
+    ]
+
+
+# --- the design's figures, from the solver Result's stable JSON keys ------------------------
+
+
+def ratio(value: object) -> str:
+    """Oversubscription as people write it: 1:1, 2:1, 7:1 (down:up)."""
+    try:
+        v = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return str(value) if value is not None else "n/a"
+    if v <= 0:
+        return "n/a"
+    return f"{v:.2f}".rstrip("0").rstrip(".") + ":1"
+
+
+def histogram_pairs(hist: object) -> list[tuple[int, float]]:
+    """(value, count) pairs from a histogram as a dict, a list of pairs or a list of counts."""
+    if isinstance(hist, dict):
+        items = [(int(k), float(v)) for k, v in hist.items()]
+    elif isinstance(hist, list | tuple):
+        if hist and isinstance(hist[0], list | tuple | dict):
+            items = []
+            for x in hist:
+                if isinstance(x, dict):
+                    vals = list(x.values())
+                    items.append((int(vals[0]), float(vals[1])))
+                else:
+                    items.append((int(x[0]), float(x[1])))
+        else:
+            items = [(i, float(v)) for i, v in enumerate(hist)]
+    else:
+        return []
+    return sorted((k, v) for k, v in items if v)
+
+
+def summary_sections(project: Project, data: dict, *, app_version: str,
+                     date: str) -> list[FactSection]:
+    """The Summary sheet and the report's key figures, from ``Result.to_json()``."""
+    g = data.get
+    sw = g("switches") or {}
+    bis = g("bisection") or {}
+    over = g("oversubscription") or {}
+    lat = g("latency_us") or {}
+    hops = g("hops") or {}
+    bom = g("bom") or {}
+    gpus = int(g("gpus") or 0)
+    by_tier = sw.get("by_tier") or {}
+    design = [
+        Fact("Design", project.name, key="name", strong=True),
+        Fact("Gear profile", project.profile, key="profile"),
+        Fact("GPUs", gpus, "int", key="gpus"),
+        Fact("GPU servers", int(g("servers") or 0), "int", key="servers"),
+        Fact("Switches", int(sw.get("total") or 0), "int",
+             note=", ".join(f"{v:,} {k}" for k, v in by_tier.items()), key="switches"),
+        Fact("Links (port to port)", int((g("links") or {}).get("total") or 0), "int",
+             note=", ".join(f"{v:,} {k}" for k, v in
+                              ((g("links") or {}).get("by_layer") or {}).items()),
+             key="links"),
+    ]
+    fraction = bis.get("fraction_of_full")
+    performance = [
+        Fact("Bisection bandwidth", (bis.get("gbps") or 0) / 1000, "dec", "Tb/s",
+             f"{'exact' if bis.get('exact') else 'upper bound'} ({bis.get('method', '')})",
+             key="bisection_tbps", strong=True),
+        Fact("Bisection per GPU", bis.get("per_gpu_gbps") or 0, "dec", "Gb/s",
+             key="bisection_per_gpu"),
+        Fact("Fraction of full bisection", fraction if fraction is not None else 0, "pct",
+             key="bisection_fraction"),
+        Fact("Oversubscription, worst end to end", ratio(over.get("worst")), "text", "down:up",
+             ", ".join(f"{k} {ratio(v)}" for k, v in (over.get("by_tier") or {}).items()),
+             key="oversubscription"),
+        Fact("Switch hops between GPUs", f"{hops.get('min', 0)}-{hops.get('max', 0)}", "text",
+             note=f"mean {float(hops.get('mean') or 0):.2f}", key="hops"),
+        Fact("Latency, mean", float(lat.get("mean") or 0), "dec2", "µs",
+             f"min {float(lat.get('min') or 0):.2f}, p99 {float(lat.get('p99') or 0):.2f}, "
+             f"max {float(lat.get('max') or 0):.2f} µs", key="latency_mean"),
+    ]
+    cost = [
+        Fact("Total cost", float(bom.get("total_usd") or 0), "usd", "estimate",
+             "follows the BOM sheet", key="total_usd", strong=True),
+        Fact("Cost per GPU", float(bom.get("per_gpu_usd") or 0), "usd", key="per_gpu_usd"),
+        Fact("Power (switches, NICs, optics)", float(g("power_w") or 0) / 1000, "dec", "kW",
+             key="power_kw"),
+    ]
+    problems = g("problems") or []
+    errors = sum(1 for p in problems if p.get("severity") == "error")
+    about = [
+        Fact("Problems found", len(problems), "int",
+             note=f"{errors} error(s)" if problems else "none", key="problems"),
+        Fact("Date", date, key="date"),
+        Fact("Fabric Designer version", app_version, key="version"),
+    ]
+    return [
+        FactSection("Design", tuple(design)),
+        FactSection("Performance", tuple(performance)),
+        FactSection("Cost and power", tuple(cost)),
+        FactSection("About this file", tuple(about)),
+    ]

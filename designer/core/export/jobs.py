@@ -1,0 +1,148 @@
+"""One call per export format, shared by the command line and the window's File > Export.
+
+Each takes the project, its catalog (with the project's overrides), the output path, an
+optional solver Result (the window already has one; otherwise the solver runs here) and an
+optional ``progress(fraction, message)`` callback, and returns a one-line summary. The file
+type follows the output's suffix (``.xlsx`` or ``.csv``, ``.html``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from designer.core.catalog import Catalog
+from designer.core.export.output import ExportError
+from designer.core.model import Project
+
+ProgressFn = Callable[[float, str], None]
+
+SUFFIXES: dict[str, tuple[str, ...]] = {
+    "bom": (".xlsx", ".csv"),
+    "cabling": (".xlsx", ".csv"),
+    "graphml": (".graphml",),
+    "report": (".html", ".htm", ".pdf"),
+    "image": (".png", ".svg"),
+}
+
+
+def check_suffix(fmt: str, path: str | os.PathLike[str]) -> str:
+    suffix = Path(path).suffix.lower()
+    allowed = SUFFIXES[fmt]
+    if suffix not in allowed:
+        raise ExportError(
+            f"{fmt} exports write {' or '.join(allowed)} files; "
+            f"name the output with one of those (got '{Path(path).name}')"
+        )
+    return suffix
+
+
+def _report(progress: ProgressFn | None, fraction: float, message: str) -> None:
+    if progress is not None:
+        progress(fraction, message)
+
+
+def solve_for_export(project: Project, catalog: Catalog, progress: ProgressFn | None = None,
+                     span: tuple[float, float] = (0.0, 0.6)) -> Any:
+    """The solver's Result, with its progress mapped onto ``span`` of the export's."""
+    from designer.core.solver import solve
+
+    lo, hi = span
+
+    def on_progress(fraction: float, stage: str = "") -> None:
+        _report(progress, lo + (hi - lo) * float(fraction), f"Analysing: {stage}".rstrip(": "))
+
+    return solve(project, progress=on_progress if progress else None, catalog=catalog)
+
+
+def export_bom(project: Project, catalog: Catalog, path: str | os.PathLike[str],
+               result: Any = None, progress: ProgressFn | None = None) -> str:
+    from datetime import date
+
+    from designer import __version__
+    from designer.core.export.bom_rows import CSV_HEADER, bom_table, csv_rows
+    from designer.core.export.csv_writer import write_csv
+
+    suffix = check_suffix("bom", path)
+    if result is None:
+        result = solve_for_export(project, catalog, progress)
+    table = bom_table(result)
+    _report(progress, 0.7, "Writing the bill of materials")
+    if suffix == ".csv":
+        write_csv(path, CSV_HEADER, csv_rows(table))
+    else:
+        from designer.core.export.bom_xlsx import write_bom_xlsx
+        from designer.core.export.facts import assumption_sections, summary_sections
+        from designer.core.export.report import result_json
+
+        summary = summary_sections(project, result_json(result), app_version=__version__,
+                                   date=date.today().isoformat())
+        assumptions = assumption_sections(project, catalog, [x.catalog_id for x in table.lines])
+        write_bom_xlsx(path, project.name, table, summary, assumptions)
+    _report(progress, 1.0, "Done")
+    return (f"wrote {path}: {len(table.lines)} BOM lines, total ${table.total_usd:,.0f} "
+            f"(${table.per_gpu_usd:,.0f} per GPU)")
+
+
+def export_cabling(project: Project, catalog: Catalog, path: str | os.PathLike[str],
+                   result: Any = None, progress: ProgressFn | None = None) -> str:
+    from designer.core.export.cabling import cabling_plan
+    from designer.core.export.cabling_files import write_cabling_csv, write_cabling_xlsx
+    from designer.core.export.media_choice import cable_media
+
+    suffix = check_suffix("cabling", path)
+    _report(progress, 0.05, "Choosing cables and optics")
+    media = cable_media(project, catalog, getattr(result, "media", None))
+    _report(progress, 0.25, "Naming ports")
+    plan = cabling_plan(project, catalog, media)
+    _report(progress, 0.35, f"Writing {plan.n:,} cables")
+    if suffix == ".csv":
+        write_cabling_csv(plan, path)
+    else:
+        def rows_done(done: int, total: int) -> None:
+            _report(progress, 0.35 + 0.6 * done / max(total, 1),
+                    f"Writing cables: {done:,} of {total:,}")
+
+        write_cabling_xlsx(plan, path, progress=rows_done if progress else None)
+    _report(progress, 1.0, "Done")
+    return f"wrote {path}: {plan.n:,} cables"
+
+
+def export_graphml(project: Project, catalog: Catalog, path: str | os.PathLike[str],
+                   result: Any = None, progress: ProgressFn | None = None) -> str:
+    from designer.core.export.graphml import write_graphml
+    from designer.core.export.media_choice import cable_media
+
+    check_suffix("graphml", path)
+    _report(progress, 0.1, "Choosing cables and optics")
+    media = cable_media(project, catalog, getattr(result, "media", None))
+    _report(progress, 0.4, "Writing the graph")
+    counts = write_graphml(project, catalog, path, media)
+    _report(progress, 1.0, "Done")
+    return f"wrote {path}: {counts['nodes']:,} nodes, {counts['edges']:,} edges"
+
+
+def report_data_for(project: Project, catalog: Catalog, result: Any = None,
+                    progress: ProgressFn | None = None) -> Any:
+    from designer.core.export.report import report_data
+
+    if result is None:
+        result = solve_for_export(project, catalog, progress)
+    _report(progress, 0.7, "Composing the report")
+    return report_data(project, catalog, result)
+
+
+def export_report_html(project: Project, catalog: Catalog, path: str | os.PathLike[str],
+                       result: Any = None, progress: ProgressFn | None = None) -> str:
+    from designer.core.export.output import write_bytes
+    from designer.core.export.report_html import report_html
+
+    suffix = check_suffix("report", path)
+    if suffix == ".pdf":
+        raise ExportError("PDF reports are made by the window's code; use export_report_pdf")
+    data = report_data_for(project, catalog, result, progress)
+    write_bytes(path, report_html(data).encode("utf-8"))
+    _report(progress, 1.0, "Done")
+    return f"wrote {path}: design report ({len(data.charts)} charts, {len(data.problems)} problems)"

@@ -1,0 +1,98 @@
+"""What goes into the design report: figures, charts, problems, BOM, assumptions.
+
+Built from the solver's Result (its stable JSON keys for figures, its BOM lines unchanged), so
+the report says exactly what the window and ``designer solve`` say.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from designer import __version__
+from designer.core.catalog import Catalog
+from designer.core.export.bom_rows import BomTable, bom_table
+from designer.core.export.charts_svg import BAR, BAR_ALT, WARN, bar_chart, column_chart
+from designer.core.export.facts import (
+    Fact,
+    FactSection,
+    assumption_sections,
+    histogram_pairs,
+    summary_sections,
+)
+from designer.core.export.report_html import Chart, ReportData, headline
+from designer.core.model import Project
+
+
+def result_json(result: Any) -> dict:
+    data = result.to_json()
+    if isinstance(data, bytes | str):
+        import orjson
+
+        data = orjson.loads(data)
+    return data
+
+
+def charts(data: dict, table: BomTable) -> list[Chart]:
+    out: list[Chart] = []
+    hops = histogram_pairs((data.get("hops") or {}).get("histogram"))
+    if hops:
+        total = sum(v for _, v in hops) or 1
+        out.append(("hops", "Switch hops between GPU pairs", column_chart(
+            "Switch hops between GPU pairs", [str(k) for k, _ in hops],
+            [100 * v / total for _, v in hops], x_title="switches on the shortest path",
+            y_title="% of GPU pairs", value_format="{:.1f}%", y_max=100)))
+    lat = data.get("latency_us") or {}
+    lat_hist = histogram_pairs(lat.get("histogram")) if isinstance(lat, dict) else []
+    if lat_hist:
+        total = sum(v for _, v in lat_hist) or 1
+        out.append(("latency", "Latency between GPU pairs", column_chart(
+            "Latency between GPU pairs", [str(k) for k, _ in lat_hist],
+            [100 * v / total for _, v in lat_hist], x_title="µs", y_title="% of GPU pairs",
+            value_format="{:.1f}%", y_max=100)))
+    elif lat:
+        keys = [k for k in ("min", "mean", "p99", "max") if k in lat]
+        out.append(("latency", "Latency between GPUs (µs)", column_chart(
+            "Latency between GPUs (µs)", keys, [float(lat[k]) for k in keys],
+            value_format="{:.2f}", colors=[BAR, BAR, BAR_ALT, BAR_ALT])))
+    if table.sections:
+        sections = sorted(table.sections, key=lambda s: -s.total_usd)
+        out.append(("cost", "Cost by category (USD)", bar_chart(
+            "Cost by category (USD)", [s.category for s in sections],
+            [s.total_usd for s in sections], value_format="${:,.0f}")))
+    by_tier = (data.get("oversubscription") or {}).get("by_tier") or {}
+    if by_tier:
+        values = [float(v or 0) for v in by_tier.values()]
+        out.append(("oversubscription", "Oversubscription per tier (down:up)", column_chart(
+            "Oversubscription per tier (down:up)", [str(k) for k in by_tier], values,
+            value_format="{:.2g}:1", reference=1.0, reference_label="1:1 non-blocking",
+            colors=[WARN if v > 1.0001 else BAR for v in values])))
+    links = (data.get("links") or {}).get("by_layer") or {}
+    if len(out) < 4 and links:
+        out.append(("links", "Cables per layer", bar_chart(
+            "Cables per layer", list(links), [float(v) for v in links.values()],
+            value_format="{:,.0f}", color=BAR_ALT)))
+    return out
+
+
+def report_data(project: Project, catalog: Catalog, result: Any,
+                today: str | None = None) -> ReportData:
+    data = result_json(result)
+    table = bom_table(result)
+    when = today or date.today().isoformat()
+    summary = summary_sections(project, data, app_version=__version__, date=when)
+    facts: dict[str, Fact] = {f.key: f for s in summary for f in s.facts if f.key}
+    # the report's key facts skip what the cards above them already say
+    shown = [FactSection(s.title, s.facts) for s in summary if s.title != "About this file"]
+    return ReportData(
+        title=project.name,
+        subtitle=f"Fabric design report · gear profile {project.profile} · {when} · "
+                 f"Fabric Designer {__version__}",
+        headline=headline(facts, data),
+        summary=shown,
+        charts=charts(data, table),
+        problems=list(data.get("problems") or []),
+        bom=table,
+        assumptions=assumption_sections(project, catalog, [x.catalog_id for x in table.lines]),
+        notes=project.notes,
+    )

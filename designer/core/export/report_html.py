@@ -1,0 +1,239 @@
+"""The design report: a self-contained HTML page a manager can read in a few minutes.
+
+Page 1 gives the design at a glance (headline figures, then charts), page 2 the problems and
+the bill of materials by category, page 3 the assumptions behind the numbers. Everything is
+inline (styles, SVG charts), so the file can be mailed or printed as it is; page breaks and an
+A4 page size are set for printing. The layout uses tables rather than CSS grid so the same
+HTML also renders in simpler engines (Qt's rich text, which makes the PDF).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from html import escape
+
+from designer.core.export.bom_rows import BomTable
+from designer.core.export.facts import Fact, FactSection, ratio
+
+# chart name, title, svg text
+Chart = tuple[str, str, str]
+
+
+@dataclass(frozen=True)
+class ReportData:
+    title: str
+    subtitle: str
+    headline: Sequence[tuple[str, str, str]]  # (label, value, detail)
+    summary: Sequence[FactSection]
+    charts: Sequence[Chart]
+    problems: Sequence[dict]  # {"severity", "code", "message", "devices"}
+    bom: BomTable
+    assumptions: Sequence[FactSection]
+    notes: str = ""
+
+
+# attributes as well as CSS: Qt's rich-text engine (the PDF) reads these, browsers the CSS
+TABLE = 'width="100%" cellspacing="0" cellpadding="4"'
+
+
+def _e(text: object) -> str:
+    return escape(str(text), quote=True)
+
+
+def fmt_value(fact: Fact) -> str:
+    v = fact.value
+    if v is None:
+        return ""
+    k = fact.kind
+    try:
+        if k == "int":
+            return f"{int(v):,}"
+        if k == "dec":
+            return f"{float(v):,.1f}"
+        if k == "dec2":
+            return f"{float(v):,.2f}"
+        if k == "usd":
+            return f"${float(v):,.0f}"
+        if k == "pct":
+            return f"{float(v) * 100:.1f}%"
+    except (TypeError, ValueError):
+        return str(v)
+    return str(v)
+
+
+def usd(v: float) -> str:
+    return f"${v:,.0f}"
+
+
+CSS = """
+@page { size: A4; margin: 14mm 13mm 16mm 13mm; }
+body { font-family: 'DejaVu Sans', Arial, Helvetica, sans-serif; color: #1d2530;
+       font-size: 10pt; line-height: 1.35; margin: 0 auto; max-width: 190mm; }
+h1 { font-size: 19pt; margin: 0 0 2pt 0; color: #1f3b5c; }
+h2 { font-size: 13pt; color: #1f3b5c; border-bottom: 1.5pt solid #1f3b5c;
+     padding-bottom: 2pt; margin: 16pt 0 7pt 0; }
+h3 { font-size: 10.5pt; color: #1f3b5c; margin: 10pt 0 4pt 0; }
+.sub { color: #5d6876; margin: 0 0 10pt 0; }
+.newpage { page-break-before: always; }
+table { border-collapse: collapse; width: 100%; }
+table.cards td { width: 33%; border: 1pt solid #d5dce5; background: #f4f7fa;
+                 padding: 6pt 8pt; vertical-align: top; }
+.card-label { color: #5d6876; font-size: 8.5pt; }
+.card-value { font-size: 15pt; font-weight: bold; color: #1f3b5c; }
+.card-detail { color: #5d6876; font-size: 8.5pt; }
+table.facts td { padding: 2.5pt 6pt; border-bottom: 0.5pt solid #e3e7ec; vertical-align: top; }
+table.facts td.v { text-align: right; white-space: nowrap; font-weight: bold; }
+table.facts td.d { color: #5d6876; }
+table.grid th { background: #1f3b5c; color: #ffffff; text-align: left; padding: 3pt 5pt;
+                font-size: 8.5pt; }
+table.grid td { padding: 2.5pt 5pt; border-bottom: 0.5pt solid #e3e7ec; font-size: 8.5pt;
+                vertical-align: top; }
+table.grid td.n, table.grid th.n { text-align: right; white-space: nowrap; }
+tr.subtotal td { background: #eef2f7; font-weight: bold; }
+tr.total td { background: #c9d7e8; font-weight: bold; border-top: 1pt solid #8899aa; }
+table.charts td { width: 50%; padding: 4pt; vertical-align: top; text-align: center; }
+.sev-error { color: #c62828; font-weight: bold; }
+.sev-warning { color: #b26a00; font-weight: bold; }
+.sev-info { color: #2d6da3; font-weight: bold; }
+.ok { color: #2e7d32; font-weight: bold; }
+.muted { color: #5d6876; font-size: 8.5pt; }
+"""
+
+
+def _cards(headline: Sequence[tuple[str, str, str]]) -> str:
+    rows = []
+    for i in range(0, len(headline), 3):
+        cells = "".join(
+            f'<td><div class="card-label">{_e(label)}</div>'
+            f'<div class="card-value">{_e(value)}</div>'
+            f'<div class="card-detail">{_e(detail)}</div></td>'
+            for label, value, detail in headline[i:i + 3]
+        )
+        rows.append(f"<tr>{cells}</tr>")
+    return f'<table class="cards" {TABLE} cellpadding="6">{"".join(rows)}</table>'
+
+
+def _facts(section: FactSection) -> str:
+    rows = "".join(
+        f'<tr><td width="34%">{_e(f.label)}</td><td class="v" width="22%">{_e(fmt_value(f))}'
+        f"{(' ' + _e(f.detail)) if f.detail and f.kind != 'text' else ''}</td>"
+        f'<td width="3%"></td><td class="d">{_e(f.note or (f.detail if f.kind == "text" else ""))}'
+        "</td></tr>"
+        for f in section.facts
+    )
+    return f'<h3>{_e(section.title)}</h3><table class="facts" {TABLE}>{rows}</table>'
+
+
+def _charts(charts: Sequence[Chart], image: Callable[[Chart], str] | None) -> str:
+    cells = [image(c) if image else c[2] for c in charts]
+    rows = []
+    for i in range(0, len(cells), 2):
+        pair = cells[i:i + 2] + ([""] if len(cells[i:i + 2]) == 1 else [])
+        rows.append("<tr>" + "".join(f'<td width="50%" align="center">{c}</td>' for c in pair)
+                    + "</tr>")
+    return f'<table class="charts" {TABLE}>{"".join(rows)}</table>'
+
+
+def _problems(problems: Sequence[dict]) -> str:
+    if not problems:
+        return '<p class="ok">No wiring problems found.</p>'
+    rows = []
+    for p in problems:
+        sev = str(p.get("severity", "info"))
+        devices = list(p.get("devices") or [])
+        shown = ", ".join(devices[:8]) + (f" and {len(devices) - 8:,} more"
+                                          if len(devices) > 8 else "")
+        rows.append(
+            f'<tr><td class="sev-{_e(sev)}">{_e(sev.upper())}</td>'
+            f"<td>{_e(p.get('message', ''))}</td><td class=\"muted\">{_e(shown)}</td></tr>"
+        )
+    return (f'<table class="grid" {TABLE}><tr><th>Severity</th><th>Problem</th>'
+            '<th>Devices</th></tr>'
+            + "".join(rows) + "</table>")
+
+
+def _bom(table: BomTable) -> str:
+    rows = [f'<table class="grid" {TABLE}><tr><th>Item</th><th>Catalog id</th>'
+            '<th class="n">Qty</th><th class="n">Unit price</th><th class="n">Line total</th></tr>']
+    for s in table.sections:
+        rows.append(f'<tr><td colspan="5"><b>{_e(s.category)}</b></td></tr>')
+        for x in s.lines:
+            rows.append(
+                f"<tr><td>{_e(x.item)}</td><td>{_e(x.catalog_id)}</td>"
+                f'<td class="n">{x.qty:,}</td><td class="n">{usd(x.unit_usd)}</td>'
+                f'<td class="n">{usd(x.total_usd)}</td></tr>'
+            )
+        rows.append(f'<tr class="subtotal"><td colspan="4">Subtotal: {_e(s.category)}</td>'
+                    f'<td class="n">{usd(s.total_usd)}</td></tr>')
+    rows.append(f'<tr class="total"><td colspan="4">Grand total</td>'
+                f'<td class="n">{usd(table.total_usd)}</td></tr>')
+    rows.append(f'<tr><td colspan="4">Per GPU ({table.gpus:,} GPUs)</td>'
+                f'<td class="n">{usd(table.per_gpu_usd)}</td></tr></table>')
+    return "".join(rows)
+
+
+def _assumption_table(section: FactSection) -> str:
+    num = ' class="n"'
+    n_cols = sum(1 for i, c in enumerate(section.columns) if c or i < 4)
+    head = "".join(f"<th{num if i == 1 else ''}>{_e(c)}</th>"
+                   for i, c in enumerate(section.columns[:n_cols]))
+    rows = []
+    for f in section.facts:
+        cells = [_e(f.label), _e(fmt_value(f)), _e(f.detail), _e(f.note), _e(f.extra)][:n_cols]
+        rows.append("<tr>" + "".join(
+            f"<td{num if i == 1 else ''}>{c}</td>" for i, c in enumerate(cells)
+        ) + "</tr>")
+    return (f'<h3>{_e(section.title)}</h3><table class="grid" {TABLE}><tr>{head}</tr>'
+            + "".join(rows) + "</table>")
+
+
+def report_html(data: ReportData, image: Callable[[Chart], str] | None = None) -> str:
+    """The whole report. ``image`` turns a chart into HTML (default: the inline SVG)."""
+    notes = (f'<h3>Notes</h3><p>{_e(data.notes)}</p>' if data.notes.strip() else "")
+    page1 = (
+        f'<div class="page"><h1>{_e(data.title)}</h1><p class="sub">{_e(data.subtitle)}</p>'
+        f"{_cards(data.headline)}<h2>Figures</h2>{_charts(data.charts, image)}</div>"
+    )
+    page2 = (
+        f'<div class="page"><h2 class="newpage">Key facts</h2>'
+        f"{''.join(_facts(s) for s in data.summary)}{notes}"
+        f"<h2>Problems</h2>{_problems(data.problems)}"
+        f"<h2>Bill of materials</h2>"
+        f'<p class="muted">Prices are estimates; the BOM spreadsheet lets a buyer enter quotes '
+        f"and recomputes every total.</p>{_bom(data.bom)}</div>"
+    )
+    page3 = (
+        '<div class="page"><h2>Assumptions</h2>'
+        + "".join(_assumption_table(s) for s in data.assumptions) + "</div>"
+    )
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        f"<title>{_e(data.title)}</title><style>{CSS}</style></head><body>"
+        f"{page1}{page2}{page3}</body></html>\n"
+    )
+
+
+def headline(facts: dict[str, Fact], data: dict) -> list[tuple[str, str, str]]:
+    """The six cards at the top of the report."""
+    bis = data.get("bisection") or {}
+    over = data.get("oversubscription") or {}
+    lat = data.get("latency_us") or {}
+    bom = data.get("bom") or {}
+    frac = bis.get("fraction_of_full")
+    return [
+        ("GPUs", f"{int(data.get('gpus') or 0):,}",
+         f"{int(data.get('servers') or 0):,} servers, "
+         f"{int((data.get('switches') or {}).get('total') or 0):,} switches"),
+        ("Bisection per GPU", f"{float(bis.get('per_gpu_gbps') or 0):,.0f} Gb/s",
+         f"{float(frac or 0) * 100:.0f}% of full, "
+         f"{float(bis.get('gbps') or 0) / 1000:,.1f} Tb/s in all"),
+        ("Oversubscription (worst)", ratio(over.get("worst")),
+         ", ".join(f"{k} {ratio(v)}" for k, v in (over.get("by_tier") or {}).items())),
+        ("Latency, GPU to GPU", f"{float(lat.get('mean') or 0):.2f} µs",
+         f"mean; p99 {float(lat.get('p99') or 0):.2f} µs, max {float(lat.get('max') or 0):.2f}"),
+        ("Total cost (estimate)", usd(float(bom.get("total_usd") or 0)),
+         f"{usd(float(bom.get('per_gpu_usd') or 0))} per GPU"),
+        ("Power", f"{float(data.get('power_w') or 0) / 1000:,.1f} kW",
+         "switches, NICs and optics"),
+    ]
