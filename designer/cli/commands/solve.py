@@ -1,0 +1,151 @@
+"""``designer solve FILE``: analyse a design and print a report (or ``--json``)."""
+
+from __future__ import annotations
+
+import argparse
+
+from designer.cli.commands._common import add_catalog_option, load, print_json
+from designer.core.model import AnalysisSettings
+from designer.core.problems import Severity
+from designer.core.solver import Result, solve
+from designer.core.solver.oversub import ratio_text
+
+
+def _positive_int(limit: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        if not 1 <= value <= limit:
+            raise argparse.ArgumentTypeError(f"{value} is not between 1 and {limit:,}")
+        return value
+
+    return parse
+
+
+def _ns_per_m(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"{value} ns/m is not between 0 and 100")
+    return value
+
+
+def register(sub: argparse._SubParsersAction, name: str) -> None:
+    p = sub.add_parser(
+        name,
+        help="analyse a design: bisection, oversubscription, hops, latency, BOM, power",
+        description="Solve a project file: bisection bandwidth on the actual graph, "
+        "oversubscription per tier, hops and latency over all GPU pairs in different "
+        "servers, bill of materials, power and problems. Exit 0 on success, 1 with --strict "
+        "when the design has errors, 2 when the file cannot be read.",
+    )
+    p.add_argument("file", help="project file (*.fabric.json)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--message-bytes", type=_positive_int(1 << 40), metavar="N",
+                   help="message size for the latency figures (default: the project's, "
+                   "1 MiB unless set)")
+    p.add_argument("--propagation-ns-per-m", type=_ns_per_m, metavar="NS",
+                   help="signal propagation in cables (default: the project's, 5 ns/m)")
+    p.add_argument("--strict", action="store_true", help="exit 1 when the design has errors")
+    add_catalog_option(p)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    project, cat = load(args, args.file)
+    changes = {}
+    if args.message_bytes is not None:
+        changes["message_bytes"] = args.message_bytes
+    if args.propagation_ns_per_m is not None:
+        changes["propagation_ns_per_m"] = args.propagation_ns_per_m
+    if changes:
+        settings = AnalysisSettings.model_validate(project.analysis.model_dump() | changes)
+        project = project.model_copy(update={"analysis": settings})
+    result = solve(project, catalog=cat)
+    if args.json:
+        print_json(result.to_json())
+    else:
+        print(format_report(result))
+    if args.strict and any(p.severity == Severity.ERROR for p in result.problems):
+        return 1
+    return 0
+
+
+def _join(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n:,} {k}" for k, n in counts.items()) or "none"
+
+
+def format_report(r: Result) -> str:
+    out: list[str] = [r.name, ""]
+    per_server = f" ({r.gpus // r.servers} per server)" if r.servers and r.gpus % r.servers == 0 \
+        else ""
+    out += [
+        "Size",
+        f"  GPUs           {r.gpus:,} in {r.servers:,} servers{per_server}"
+        + (f", {r.unconnected_gpus:,} not connected" if r.unconnected_gpus else ""),
+        f"  switches       {r.switches.total:,}: {_join(r.switches.by_tier)}"
+        f"  [{_join(r.switches.by_model)}]",
+        f"  links          {r.links.total:,}: {_join(r.links.by_layer)}",
+    ]
+    if r.appliances:
+        out.append(f"  appliances     {r.appliances:,}")
+    b = r.bisection
+    out += [
+        "",
+        "Bisection bandwidth",
+        f"  {b.tbps:,.1f} Tb/s = {b.per_gpu_gbps:,.1f} Gb/s per GPU, "
+        f"{b.fraction_of_full:.1%} of full bisection ({b.full_gbps / 1000:,.1f} Tb/s = "
+        f"N/2 x {b.per_gpu_rate_gbps:,.0f} Gb/s)",
+        f"  {'exact' if b.exact else 'upper bound'}: best cut '{b.method}'; "
+        + (f"proof: {b.certificate}" if b.exact else
+           f"proven at least {b.lower_gbps / 1000:,.1f} Tb/s"),
+    ]
+    o = r.oversubscription
+    out += ["", "Oversubscription (down:up)"]
+    for name, t in o.by_tier.items():
+        flag = "  blocking" if t.blocking else ""
+        out.append(f"  {name:<14} worst {ratio_text(t.worst)}, typical {ratio_text(t.typical)}"
+                   f" over {t.switches:,} switches{flag}")
+    out.append(f"  end to end     {ratio_text(o.worst)}")
+    h, lat = r.hops, r.latency
+    out += ["", "Hops and latency (GPU pairs in different servers)"]
+    if h.pairs:
+        hist = "   ".join(f"{k}: {v:,}" for k, v in sorted(h.histogram.items()))
+        out += [
+            f"  switches       min {h.min}, mean {h.mean:.3f}, p50 {h.p50:g}, p99 {h.p99:g}, "
+            f"max {h.max} over {h.pairs:,} pairs",
+            f"  histogram      {hist}",
+            f"  latency        min {lat.min_us:.3f}, mean {lat.mean_us:.3f}, p50 {lat.p50_us:.3f}"
+            f", p99 {lat.p99_us:.3f}, max {lat.max_us:.3f} us "
+            f"({lat.assumptions.get('message_bytes', 0):,}-byte message)",
+        ]
+        if h.unreachable_pairs:
+            out.append(f"  unreachable    {h.unreachable_pairs:,} pairs")
+    else:
+        out.append("  no GPU pairs in different servers are connected")
+    bom = r.bom
+    out += ["", "Bill of materials (estimated prices: replace with quotes)",
+            f"  {'category':<12}{'qty':>9}  {'unit USD':>11}  {'total USD':>15}  item"]
+    for x in bom.lines:
+        out.append(f"  {x.category:<12}{x.qty:>9,}  {x.unit_usd:>11,.0f}  {x.total_usd:>15,.0f}"
+                   f"  {x.catalog_id}")
+    out.append(f"  {'total':<12}{'':>9}  {'':>11}  {bom.total_usd:>15,.0f}  "
+               f"(${bom.per_gpu_usd:,.0f} per GPU)")
+    for x in bom.compute_lines:
+        out.append(f"  not counted: {x.qty:,} x {x.catalog_id} servers "
+                   f"(${x.total_usd:,.0f}, compute)")
+    parts = ", ".join(f"{k} {v / 1000:,.1f} kW" for k, v in r.power_by_category.items() if v)
+    out += ["", "Power and space",
+            f"  {r.power_w / 1000:,.1f} kW network gear ({parts or 'none'}); "
+            f"{r.rack_units:,.0f} RU of switches and appliances"]
+    out += ["", "Problems"]
+    if not r.problems:
+        out.append("  none")
+    for p in r.problems:
+        devs = ", ".join(p.devices[:6]) + (" ..." if len(p.devices) > 6 else "")
+        out.append(f"  {p.severity.value:<7} {p.message}" + (f"  [{devs}]" if devs else ""))
+    return "\n".join(out)

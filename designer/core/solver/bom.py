@@ -1,0 +1,235 @@
+"""Bill of materials, power and rack units, counted from the actual devices and links.
+
+Network gear only in the total: switches, NICs, transceivers, copper cables, fibres and
+management appliances. GPU servers are compute; they are listed apart for information.
+Counting rules: a twin-port module serves two ports of one switch cage (modules are counted
+per used cage), NIC-side modules one per port, one fibre per optical link, and a twin or
+splitter copper cable serves two links from one switch cage.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from designer.core.catalog import MediumSpec, ServerSpec, SwitchSpec
+from designer.core.errors import CatalogError
+from designer.core.solver.compile import Compiled
+from designer.core.solver.media import MediaPlan
+
+CATEGORY_ORDER = ("switch", "nic", "transceiver", "cable", "fibre", "appliance")
+
+
+@dataclass(frozen=True)
+class BomLine:
+    category: str
+    item: str  # gear name
+    catalog_id: str
+    qty: int
+    unit_usd: float
+    total_usd: float
+    unit_power_w: float = 0.0
+    power_w: float = 0.0
+    rack_units: float = 0.0
+
+    def to_json(self) -> dict:
+        return {
+            "category": self.category,
+            "item": self.item,
+            "catalog_id": self.catalog_id,
+            "qty": self.qty,
+            "unit_usd": round(self.unit_usd, 2),
+            "total_usd": round(self.total_usd, 2),
+            "unit_power_w": round(self.unit_power_w, 2),
+            "power_w": round(self.power_w, 2),
+        }
+
+
+@dataclass(frozen=True)
+class Bom:
+    lines: tuple[BomLine, ...]
+    total_usd: float
+    per_gpu_usd: float
+    power_w: float
+    power_by_category: dict[str, float]
+    rack_units: float
+    compute_lines: tuple[BomLine, ...] = field(default=())  # servers: information only
+
+    def to_json(self) -> dict:
+        return {
+            "total_usd": round(self.total_usd, 2),
+            "per_gpu_usd": round(self.per_gpu_usd, 2),
+            "lines": [x.to_json() for x in self.lines],
+            "compute_lines": [x.to_json() for x in self.compute_lines],
+            "note": "network gear only; GPU servers are listed under compute_lines and not "
+                    "counted in the total. Prices are estimates: replace them with quotes.",
+        }
+
+
+def _per_cage(c: Compiled) -> np.ndarray:
+    """Ports per cage of every device (1 for NICs and unknown gear)."""
+    out = np.ones(len(c.fabric.devices), np.int64)
+    cache: dict[tuple, int] = {}
+    for i in np.flatnonzero(c.is_switch).tolist():
+        d = c.fabric.devices[i]
+        key = (d.model, d.port_speed_gbps)
+        if key not in cache:
+            try:
+                spec = c.catalog.get(d.model)
+                cache[key] = spec.ports_per_cage(d.port_speed_gbps) if isinstance(
+                    spec, SwitchSpec) else 1
+            except CatalogError:
+                cache[key] = 1
+        out[i] = cache[key]
+    return out
+
+
+def _sum_by(item: np.ndarray, qty: np.ndarray) -> Counter:
+    out: Counter = Counter()
+    if item.size:
+        tot = np.bincount(item, weights=qty)
+        for i in np.flatnonzero(tot).tolist():
+            out[int(i)] += round(float(tot[i]))
+    return out
+
+
+def bill_of_materials(c: Compiled, media: MediaPlan) -> Bom:
+    cat = c.catalog
+    devices = c.fabric.devices
+    lines: list[BomLine] = []
+    compute: list[BomLine] = []
+
+    def line(category: str, gear_id: str, qty: int, into: list[BomLine]) -> None:
+        try:
+            g = cat.get(gear_id)
+        except CatalogError:
+            return
+        ru = float(getattr(g, "rack_units", 0.0)) * qty
+        into.append(BomLine(category, g.name, g.id, int(qty), float(g.price_usd),
+                            float(g.price_usd) * qty, float(g.power_w), float(g.power_w) * qty,
+                            ru))
+
+    # switches, servers, appliances and NICs by model ----------------------------------------
+    switches: Counter = Counter()
+    servers: Counter = Counter()
+    appliances: Counter = Counter()
+    nics: Counter = Counter()
+    for i, d in enumerate(devices):
+        if c.is_switch[i]:
+            switches[d.model] += 1
+            continue
+        try:
+            spec = cat.get(d.model)
+        except CatalogError:
+            continue
+        if not isinstance(spec, ServerSpec):
+            continue
+        if spec.gpus > 0 and d.role.value == "gpu-server":
+            servers[d.model] += 1
+            nics[d.nic or spec.nic] += d.nics or spec.nics
+        else:
+            appliances[d.model] += 1
+    for m, q in sorted(switches.items()):
+        line("switch", m, q, lines)
+    for m, q in sorted(nics.items()):
+        line("nic", m, q, lines)
+
+    # optics and cables from the media plan ---------------------------------------------------
+    cab = c.cables
+    per_cage = _per_cage(c)
+    a, b = cab["a"].astype(np.int64), cab["b"].astype(np.int64)
+    a_cage = (cab["a_port"].astype(np.int64) - 1) // per_cage[a]
+    b_cage = (cab["b_port"].astype(np.int64) - 1) // per_cage[b]
+    n_items = len(media.items)
+    per_item = np.ones(max(n_items, 1), np.int64)
+    for k, gid in enumerate(media.items):
+        g = cat.get(gid)
+        if isinstance(g, MediumSpec):
+            per_item[k] = g.links_per_item
+    modules: Counter = Counter()
+    # modules: per (device, cage, item), both ends
+    dev = np.r_[a, b]
+    cage = np.r_[a_cage, b_cage]
+    mod = np.r_[media.a_module, media.b_module]
+    modules += _count(np.stack([dev, cage], 1), mod, per_item)
+    # copper: per (switch end device, cage, other end device and cage when a switch)
+    sa = c.is_switch[a]
+    sw_dev = np.where(sa, a, b)
+    sw_cage = np.where(sa, a_cage, b_cage)
+    ot_dev = np.where(sa, b, a)
+    ot_cage = np.where(sa, b_cage, a_cage)
+    both = c.is_switch[a] & c.is_switch[b]
+    lone = ~(c.is_switch[a] | c.is_switch[b])
+    cu = np.flatnonzero(media.cable >= 0)
+    key = np.stack([
+        np.where(lone[cu], cu, sw_dev[cu]),
+        np.where(lone[cu], 0, sw_cage[cu]),
+        np.where(both[cu], ot_dev[cu], -1),
+        np.where(both[cu], ot_cage[cu], -1),
+    ], 1)
+    cables = _count(key, media.cable[cu], per_item)
+    # one fibre per optical link
+    fib = media.fibre[media.fibre >= 0].astype(np.int64)
+    fibres = _sum_by(np.arange(n_items), -(-np.bincount(fib, minlength=n_items)
+                                           // per_item[:n_items])) if n_items else Counter()
+    for counter, category in ((modules, "transceiver"), (cables, "cable"), (fibres, "fibre")):
+        for k, q in sorted(counter.items(), key=lambda kv: media.items[kv[0]]):
+            line(category, media.items[k], q, lines)
+    for m, q in sorted(appliances.items()):
+        line("appliance", m, q, lines)
+    for m, q in sorted(servers.items()):
+        line("server", m, q, compute)
+
+    lines.sort(key=lambda x: (CATEGORY_ORDER.index(x.category), x.catalog_id))
+    total = float(sum(x.total_usd for x in lines))
+    power_by: dict[str, float] = {}
+    for x in lines:
+        power_by[x.category] = power_by.get(x.category, 0.0) + x.power_w
+    ru = float(sum(x.rack_units for x in lines if x.category in ("switch", "appliance")))
+    n = c.n_gpus
+    return Bom(
+        lines=tuple(lines),
+        total_usd=total,
+        per_gpu_usd=total / n if n else 0.0,
+        power_w=float(sum(power_by.values())),
+        power_by_category=power_by,
+        rack_units=ru,
+        compute_lines=tuple(compute),
+    )
+
+
+def _count(keys: np.ndarray, item: np.ndarray, per_item: np.ndarray) -> Counter:
+    """Items needed when the links sharing a key share items of ``per_item`` links each."""
+    sel = item >= 0
+    if not sel.any():
+        return Counter()
+    k = keys[sel].astype(np.int64)
+    it = item[sel].astype(np.int64)
+    if k.shape[1] <= 2 and (k >= 0).all() and k.max(initial=0) < (1 << 24):
+        # one integer key per link: fast unique
+        n_it = max(per_item.size, 1)
+        if k.shape[1] == 1:
+            flat, span = k[:, 0], int(k[:, 0].max()) + 1
+        else:
+            width = int(k[:, 1].max()) + 1
+            flat, span = k[:, 0] * width + k[:, 1], (int(k[:, 0].max()) + 1) * width
+        key = flat * n_it + it
+        if span * n_it <= 20_000_000:  # dense counting is faster than sorting
+            dense = np.bincount(key, minlength=span * n_it)
+            uk = np.flatnonzero(dense)
+            counts = dense[uk]
+        else:
+            uk, counts = np.unique(key, return_counts=True)
+        gi = uk % n_it
+    else:
+        full = np.concatenate([k, it[:, None]], axis=1)
+        order = np.lexsort(full.T[::-1])
+        srt = full[order]
+        new = np.r_[True, (np.diff(srt, axis=0) != 0).any(axis=1)]
+        starts = np.flatnonzero(new)
+        counts = np.diff(np.r_[starts, srt.shape[0]])
+        gi = srt[starts, -1]
+    need = -(-counts // per_item[gi])
+    return _sum_by(gi, need)

@@ -1,0 +1,382 @@
+"""Compile a project into the arrays every solver stage works on.
+
+Done once per solve: per-device properties looked up once per distinct gear, one entry per
+physical cable (the order of ``LinkTable.expand()``), the switch graph as unique weighted edges
+and CSR adjacency, and the GPU endpoints grouped into classes of GPUs that attach to the same
+switch ports the same way (GPUs under one ToR leaf form one class). Nothing here loops over
+links or GPUs in Python.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from designer.core.catalog import Catalog, NicSpec, ServerSpec, SwitchSpec
+from designer.core.errors import CatalogError
+from designer.core.model import GROUP_KEYS, TIER_OF_ROLE, Fabric, Project, Role
+from designer.core.problems import DeviceTable, device_table
+
+ROLES: tuple[Role, ...] = tuple(Role)
+ROLE_CODE = {r: i for i, r in enumerate(ROLES)}
+TECHS: tuple[str, ...] = ("ib-ndr", "ib-xdr", "eth")
+TIER_NAMES = {1: "leaf", 2: "spine", 3: "core"}
+
+# A hop count costs more than any latency a path can add, so "shortest by hops, then by latency"
+# is one shortest-path problem with weights HOP + latency.
+HOP_WEIGHT = 1e9
+
+
+@dataclass(frozen=True, eq=False)
+class EndpointClasses:
+    """GPUs grouped by how they attach: same switches, cable speeds and lengths, NIC latency.
+
+    Class ``c`` has ``count[c]`` GPUs; its attachments are rows ``ptr[c]:ptr[c+1]`` of the
+    ``att_*`` arrays (switch index, capacity in Gb/s, propagation in ns, link speed).
+    """
+
+    count: np.ndarray  # int64
+    nic_ns: np.ndarray  # float64, NIC latency of these GPUs
+    ptr: np.ndarray  # int64, len n+1
+    att_switch: np.ndarray  # int64, switch index (into Compiled.sw)
+    att_cap: np.ndarray  # float64
+    att_prop_ns: np.ndarray  # float64
+    att_speed: np.ndarray  # float64
+    # servers x classes GPU counts (sparse triplets), for same-server pairs
+    srv_server: np.ndarray
+    srv_class: np.ndarray
+    srv_count: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return int(self.count.shape[0])
+
+    @property
+    def n_att(self) -> np.ndarray:
+        return np.diff(self.ptr)
+
+    @property
+    def owner(self) -> np.ndarray:
+        """Class of every attachment row."""
+        return np.repeat(np.arange(self.n, dtype=np.int64), self.n_att)
+
+
+@dataclass(frozen=True, eq=False)
+class Compiled:
+    project: Project
+    catalog: Catalog
+    fabric: Fabric
+    table: DeviceTable
+    role: np.ndarray  # int8 code into ROLES per device
+    tier: np.ndarray  # int8: 0 endpoints, 1 leaf/router, 2 spine, 3 core
+    is_switch: np.ndarray
+    is_server: np.ndarray  # GPU servers (known gear with GPUs)
+    is_endpoint: np.ndarray  # servers and appliances
+    groups: dict[str, np.ndarray]  # label key -> int32 per device (0 = none)
+    switch_ns: np.ndarray  # per device, switch latency (0 for others)
+    nic_ns: np.ndarray  # per device, NIC latency of servers and appliances
+    tech: np.ndarray  # int8 code into TECHS per device (-1 unknown)
+    sw: np.ndarray  # device index of every switch
+    sw_index: np.ndarray  # per device: switch index or -1
+    cables: dict[str, np.ndarray]  # LinkTable.expand()
+    cable_length_m: np.ndarray  # float64, defaults applied
+    cable_layer: np.ndarray  # int16 code into layers
+    layers: tuple[str, ...]
+    cable_tech: np.ndarray  # int8 code into TECHS
+    # switch graph: unique undirected switch pairs (u < v)
+    edge_u: np.ndarray
+    edge_v: np.ndarray
+    edge_cap: np.ndarray  # Gb/s summed over parallel cables
+    edge_cables: np.ndarray
+    edge_prop_ns: np.ndarray  # the shortest parallel cable's propagation
+    # directed CSR of the same graph (both directions), rows = switch index
+    indptr: np.ndarray
+    indices: np.ndarray
+    adj_cap: np.ndarray
+    adj_prop_ns: np.ndarray
+    # endpoints
+    n_gpus: int
+    gpu_base: np.ndarray  # per device: first GPU id of a server
+    gpu_class: np.ndarray  # per GPU: endpoint class, -1 when not connected
+    classes: EndpointClasses
+    appliance_att: tuple[np.ndarray, np.ndarray, np.ndarray]  # (terminal, switch idx, cap)
+
+    @property
+    def n_switches(self) -> int:
+        return int(self.sw.shape[0])
+
+    @property
+    def switch_tier(self) -> np.ndarray:
+        return self.tier[self.sw]
+
+
+def _device_props(fabric: Fabric, catalog: Catalog, t: DeviceTable):
+    n = len(fabric.devices)
+    switch_ns = np.zeros(n)
+    nic_ns = np.zeros(n)
+    tech = np.full(n, -1, np.int8)
+    cache: dict[tuple, tuple[float, float, int]] = {}
+    for i, d in enumerate(fabric.devices):
+        key = (d.model, d.port_speed_gbps, d.nic)
+        row = cache.get(key)
+        if row is None:
+            row = (0.0, 0.0, -1)
+            try:
+                spec = catalog.get(d.model)
+                if isinstance(spec, SwitchSpec):
+                    mode = spec.mode(d.port_speed_gbps)
+                    row = (spec.latency_for(mode.techs[0]), 0.0, TECHS.index(mode.techs[0]))
+                elif isinstance(spec, ServerSpec):
+                    nic = catalog.get(d.nic or spec.nic)
+                    if isinstance(nic, NicSpec):
+                        mode = nic.mode(d.port_speed_gbps)
+                        lat = mode.latency_ns if mode.latency_ns is not None else nic.latency_ns
+                        row = (0.0, float(lat), TECHS.index(mode.techs[0]))
+            except CatalogError:
+                pass
+            cache[key] = row
+        switch_ns[i], nic_ns[i], tech[i] = row
+    return switch_ns, nic_ns, tech
+
+
+def _layers(c_role: np.ndarray, a: np.ndarray, b: np.ndarray, tier: np.ndarray,
+            is_endpoint: np.ndarray, group: np.ndarray | None) -> tuple[np.ndarray, tuple]:
+    """A layer name for every cable: endpoint-leaf, leaf-spine, spine-core, local, global..."""
+    ra, rb = c_role[a], c_role[b]
+    ea, eb = is_endpoint[a], is_endpoint[b]
+    ta, tb = tier[a], tier[b]
+    # order the ends: endpoint first, else lower tier first
+    swap = (eb & ~ea) | (~ea & ~eb & (tb < ta))
+    lo = np.where(swap, rb, ra)
+    hi = np.where(swap, ra, rb)
+    n_roles = len(ROLES)
+    code = lo.astype(np.int32) * n_roles + hi
+    names: dict[int, str] = {}
+    for x in np.unique(code).tolist():
+        r1, r2 = ROLES[x // n_roles], ROLES[x % n_roles]
+        if r1.is_switch:
+            names[x] = f"{r1.value}-{r2.value}"
+        elif r2.is_switch:
+            names[x] = f"endpoint-{r2.value}"
+        else:
+            names[x] = "endpoint-endpoint"
+    router_pair = (ra == ROLE_CODE[Role.ROUTER]) & (rb == ROLE_CODE[Role.ROUTER])
+    routers = bool(router_pair.any())
+    layer_names = sorted(set(names.values()) | ({"local", "global"} if routers else set()))
+    if routers:
+        layer_names = [x for x in layer_names if x != "router-router"]
+    index = {name: i for i, name in enumerate(layer_names)}
+    lut = np.zeros(n_roles * n_roles, np.int16)
+    for x, name in names.items():
+        lut[x] = index.get(name, 0)
+    out = lut[code]
+    if router_pair.any():
+        same = np.zeros(a.shape, bool)
+        if group is not None:
+            same = (group[a] == group[b]) & (group[a] > 0)
+        out = np.where(router_pair, np.where(same, index["local"], index["global"]), out)
+    return out.astype(np.int16), tuple(layer_names)
+
+
+def compile_project(project: Project, catalog: Catalog) -> Compiled:
+    fabric = project.fabric
+    t = device_table(fabric, catalog)
+    n = len(fabric.devices)
+    roles = fabric.roles if n else np.empty(0, dtype=object)
+    role = np.zeros(n, np.int8)
+    for r, code in ROLE_CODE.items():
+        role[roles == r.value] = code
+    tier = np.zeros(n, np.int8)
+    for r, tr in TIER_OF_ROLE.items():
+        tier[role == ROLE_CODE[r]] = tr
+    is_switch = np.isin(role, [ROLE_CODE[r] for r in ROLES if r.is_switch])
+    is_server = (role == ROLE_CODE[Role.GPU_SERVER]) & t.known & (t.gpus > 0)
+    is_endpoint = ~is_switch
+    present = {k for d in fabric.devices for k in d.groups}
+    groups = {
+        k: np.fromiter((d.groups.get(k, 0) for d in fabric.devices), np.int32, n)
+        for k in GROUP_KEYS + tuple(sorted(present - set(GROUP_KEYS)))
+        if k in present
+    }
+    switch_ns, nic_ns, tech = _device_props(fabric, catalog, t)
+
+    sw = np.flatnonzero(is_switch)
+    sw_index = np.full(n, -1, np.int64)
+    sw_index[sw] = np.arange(sw.size)
+
+    cab = fabric.links.expand()
+    a = cab["a"].astype(np.int64)
+    b = cab["b"].astype(np.int64)
+    layer, layer_names = _layers(role, a, b, tier, is_endpoint, groups.get("group"))
+    st = project.analysis
+    default_len = np.array([st.length_for(x) for x in layer_names] or [0.0])
+    length = cab["length_m"].astype(np.float64)
+    length = np.where(np.isnan(length), default_len[layer] if a.size else length, length)
+    speed = cab["speed_gbps"].astype(np.float64)
+    prop = length * st.propagation_ns_per_m
+    # a cable's technology: the fastest family both ends speak (eth when unknown)
+    ta, tb = tech[a], tech[b]
+    cable_tech = np.where(ta >= 0, ta, tb)
+    cable_tech = np.where(cable_tech < 0, TECHS.index("eth"), cable_tech).astype(np.int8)
+
+    # switch graph -------------------------------------------------------------------------
+    both = is_switch[a] & is_switch[b]
+    su, sv = sw_index[a[both]], sw_index[b[both]]
+    lo, hi = np.minimum(su, sv), np.maximum(su, sv)
+    S = sw.size
+    key = lo * max(S, 1) + hi
+    uniq, inv = np.unique(key, return_inverse=True)
+    edge_u, edge_v = uniq // max(S, 1), uniq % max(S, 1)
+    edge_cap = np.bincount(inv, weights=speed[both], minlength=uniq.size)
+    edge_cables = np.bincount(inv, minlength=uniq.size)
+    edge_prop = np.full(uniq.size, np.inf)
+    np.minimum.at(edge_prop, inv, prop[both])
+    src = np.concatenate([edge_u, edge_v])
+    dst = np.concatenate([edge_v, edge_u])
+    order = np.lexsort((dst, src))
+    indptr = np.zeros(S + 1, np.int64)
+    np.cumsum(np.bincount(src, minlength=S), out=indptr[1:])
+    indices = dst[order]
+    adj_cap = np.concatenate([edge_cap, edge_cap])[order]
+    adj_prop = np.concatenate([edge_prop, edge_prop])[order]
+
+    # GPU endpoints ------------------------------------------------------------------------
+    gpus = np.where(is_server, t.gpus, 0)
+    gpu_base = np.cumsum(gpus) - gpus
+    n_gpus = int(gpus.sum())
+    srv_a = is_server[a] & is_switch[b]
+    srv_b = is_server[b] & is_switch[a]
+    e_srv = np.concatenate([a[srv_a], b[srv_b]])
+    e_port = np.concatenate([cab["a_port"][srv_a], cab["b_port"][srv_b]]).astype(np.int64)
+    e_sw = sw_index[np.concatenate([b[srv_a], a[srv_b]])]
+    e_idx = np.concatenate([np.flatnonzero(srv_a), np.flatnonzero(srv_b)])
+    per_gpu = t.per_gpu[e_srv]
+    g_local = np.where(
+        per_gpu > 0,
+        (e_port - 1) // np.maximum(per_gpu, 1),
+        (e_port - 1) * gpus[e_srv] // np.maximum(t.ports[e_srv], 1),
+    )
+    ok = (e_port >= 1) & (g_local < gpus[e_srv])
+    e_gpu = (gpu_base[e_srv] + g_local)[ok]
+    e_sw, e_idx, e_srv = e_sw[ok], e_idx[ok], e_srv[ok]
+    classes, gpu_class = _endpoint_classes(
+        n_gpus, e_gpu, e_sw, speed[e_idx], prop[e_idx], nic_ns, gpus, gpu_base
+    )
+
+    app = is_endpoint & ~is_server
+    app_a = app[a] & is_switch[b]
+    app_b = app[b] & is_switch[a]
+    appliance_att = (
+        np.concatenate([a[app_a], b[app_b]]),
+        sw_index[np.concatenate([b[app_a], a[app_b]])],
+        np.concatenate([speed[app_a], speed[app_b]]),
+    )
+    return Compiled(
+        project=project,
+        catalog=catalog,
+        fabric=fabric,
+        table=t,
+        role=role,
+        tier=tier,
+        is_switch=is_switch,
+        is_server=is_server,
+        is_endpoint=is_endpoint,
+        groups=groups,
+        switch_ns=switch_ns,
+        nic_ns=nic_ns,
+        tech=tech,
+        sw=sw,
+        sw_index=sw_index,
+        cables=cab,
+        cable_length_m=length,
+        cable_layer=layer,
+        layers=layer_names,
+        cable_tech=cable_tech,
+        edge_u=edge_u,
+        edge_v=edge_v,
+        edge_cap=edge_cap,
+        edge_cables=edge_cables,
+        edge_prop_ns=edge_prop,
+        indptr=indptr,
+        indices=indices,
+        adj_cap=adj_cap,
+        adj_prop_ns=adj_prop,
+        n_gpus=n_gpus,
+        gpu_base=gpu_base,
+        gpu_class=gpu_class,
+        classes=classes,
+        appliance_att=appliance_att,
+    )
+
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _mix64(x: np.ndarray) -> np.ndarray:
+    """A 64-bit finaliser (splitmix64): spreads keys so that sums of them rarely collide."""
+    with np.errstate(over="ignore"):
+        z = x.astype(np.uint64) + _MIX
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+
+def _endpoint_classes(n_gpus, e_gpu, e_sw, e_speed, e_prop, nic_ns, gpus, gpu_base):
+    """Group GPUs by their multiset of (switch, speed, cable propagation) plus NIC latency."""
+    gpu_server = np.repeat(np.arange(gpus.size), gpus)
+    gpu_nic = nic_ns[gpu_server]
+    # quantise the float parts so equal lengths hash equal
+    q_prop = np.round(e_prop * 1000).astype(np.int64)
+    rec = (e_sw.astype(np.int64) * 4099 + e_speed.astype(np.int64)) * 1_000_003 + q_prop
+    h1 = np.zeros(n_gpus, np.uint64)
+    h2 = np.zeros(n_gpus, np.uint64)
+    if e_gpu.size:
+        with np.errstate(over="ignore"):
+            np.add.at(h1, e_gpu, _mix64(rec))
+            np.add.at(h2, e_gpu, _mix64(rec ^ np.int64(0x5DEECE66D)))
+    n_att = np.bincount(e_gpu, minlength=n_gpus)
+    connected = n_att > 0
+    nic_q = np.round(gpu_nic * 1000).astype(np.int64).view(np.uint64)
+    with np.errstate(over="ignore"):
+        k1 = h1 ^ _mix64(nic_q)
+    keys = np.stack([k1, h2, n_att.astype(np.uint64)], axis=1)[connected]
+    gpu_class = np.full(n_gpus, -1, np.int64)
+    if keys.shape[0]:
+        _, first, inv = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+        # number classes by first appearance so class order follows device order
+        rank = np.argsort(np.argsort(first, kind="stable"), kind="stable")
+        cls = rank[inv.reshape(-1)]
+        gpu_class[connected] = cls
+        n_cls = int(cls.max()) + 1
+        rep = np.flatnonzero(connected)[np.sort(first)]
+    else:
+        n_cls = 0
+        rep = np.empty(0, np.int64)
+    count = np.bincount(gpu_class[connected], minlength=n_cls).astype(np.int64)
+    # attachment rows of each class: those of its representative GPU
+    order = np.argsort(e_gpu, kind="stable")
+    g_sorted = e_gpu[order]
+    starts = np.searchsorted(g_sorted, rep)
+    n_rep = n_att[rep]
+    ptr = np.zeros(n_cls + 1, np.int64)
+    np.cumsum(n_rep, out=ptr[1:])
+    rows = order[np.repeat(starts, n_rep) + (np.arange(ptr[-1]) - np.repeat(ptr[:-1], n_rep))]
+    srv = gpu_server[connected]
+    pair = srv.astype(np.int64) * max(n_cls, 1) + gpu_class[connected]
+    up, pc = np.unique(pair, return_counts=True)
+    return (
+        EndpointClasses(
+            count=count,
+            nic_ns=gpu_nic[rep] if rep.size else np.empty(0),
+            ptr=ptr,
+            att_switch=e_sw[rows].astype(np.int64),
+            att_cap=e_speed[rows].astype(np.float64),
+            att_prop_ns=e_prop[rows].astype(np.float64),
+            att_speed=e_speed[rows].astype(np.float64),
+            srv_server=up // max(n_cls, 1),
+            srv_class=up % max(n_cls, 1),
+            srv_count=pc.astype(np.int64),
+        ),
+        gpu_class,
+    )

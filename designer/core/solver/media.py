@@ -1,0 +1,221 @@
+"""Which cable or optics every physical link uses: the cheapest medium class that reaches.
+
+Public API (the cabling plan reuses it): ``choose_media(project, catalog)`` returns a
+``MediaPlan`` whose arrays follow ``fabric.links.expand()`` order, one entry per cable:
+
+* ``medium_class``: code into ``links.MEDIA`` (1 dac, 2 acc, 3 mmf, 4 smf; 0 none found);
+* ``length_m``: the length used (the link's own, else the default for its layer);
+* ``a_module`` / ``b_module``: transceiver plugged into the a / b end's port (index into
+  ``items``, -1 for none; a switch-side twin-port module serves two ports of one cage);
+* ``cable``: the copper cable (DAC or active; a twin or splitter cable serves two links);
+* ``fibre``: the fibre of an optical link (one per link);
+* ``reach_ok``: the chosen medium reaches the length; ``forced``: the link's ``medium`` column
+  named the class (not "auto"); ``forced_ok``: that class exists for the link's technology.
+
+Rules: copper between switches is a twin cable; copper from a switch to NICs is a splitter
+(one switch cage to two NIC ports); optics need a module at each end and a fibre. InfiniBand
+XDR has no DAC and no multimode optics. The cost of a choice is per link: an item serving two
+links counts half.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from designer.core.catalog import Catalog, MediumSpec
+from designer.core.links import MEDIA
+from designer.core.model import Project
+from designer.core.solver.compile import TECHS, Compiled, compile_project
+
+CLASSES = ("dac", "acc", "mmf", "smf")
+CLASS_CODE = {m: MEDIA.index(m) for m in CLASSES}
+NOT_FOR_TECH = {"ib-xdr": {"dac", "mmf"}}  # XDR: single-mode optics or active copper only
+JOINS = ("switch-switch", "switch-nic", "nic-nic")
+
+
+@dataclass(frozen=True)
+class Option:
+    cls: str
+    reach_m: float
+    cost: float  # per link
+    end1: str | None  # module at the switch end (first end for switch-switch and nic-nic)
+    end2: str | None  # module at the other end
+    cable: str | None
+    fibre: str | None
+
+
+@dataclass(frozen=True, eq=False)
+class MediaPlan:
+    items: tuple[str, ...]
+    medium_class: np.ndarray
+    length_m: np.ndarray
+    layer: np.ndarray
+    layers: tuple[str, ...]
+    a_module: np.ndarray
+    b_module: np.ndarray
+    cable: np.ndarray
+    fibre: np.ndarray
+    reach_ok: np.ndarray
+    forced: np.ndarray
+    forced_ok: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.medium_class.shape[0])
+
+    def item(self, code: int) -> str | None:
+        return self.items[code] if code >= 0 else None
+
+    def row(self, i: int) -> dict:
+        """One cable's choice as plain values."""
+        return {
+            "medium": MEDIA[int(self.medium_class[i])] if self.medium_class[i] else None,
+            "length_m": float(self.length_m[i]),
+            "layer": self.layers[int(self.layer[i])] if self.layers else "",
+            "a_module": self.item(int(self.a_module[i])),
+            "b_module": self.item(int(self.b_module[i])),
+            "cable": self.item(int(self.cable[i])),
+            "fibre": self.item(int(self.fibre[i])),
+            "reach_ok": bool(self.reach_ok[i]),
+        }
+
+
+def _fits(m: MediumSpec, tech: str, speed: int, cls: str) -> bool:
+    return m.medium_class == cls and tech in m.techs and m.link_speed_gbps == speed
+
+
+def options(catalog: Catalog, tech: str, speed: int, joins: str) -> list[Option]:
+    """Every way the catalog can make one link of this kind, cheapest first."""
+    media = [m for m in catalog.of_kind("transceiver", "cable", "fiber")
+             if isinstance(m, MediumSpec)]
+    out: list[Option] = []
+    for cls in CLASSES:
+        if cls in NOT_FOR_TECH.get(tech, ()):
+            continue
+        if cls in ("dac", "acc"):
+            for m in media:
+                if m.kind == "cable" and _fits(m, tech, speed, cls) and m.joins in ("any", joins):
+                    out.append(Option(cls, m.reach_m, m.price_usd / m.links_per_item,
+                                      None, None, m.id, None))
+            continue
+        sw_host = ("switch", "any")
+        nic_host = ("nic", "any")
+        end1_host = nic_host if joins == "nic-nic" else sw_host
+        end2_host = sw_host if joins == "switch-switch" else nic_host
+        mods = [m for m in media if m.kind == "transceiver" and _fits(m, tech, speed, cls)
+                and m.joins in ("any", joins)]
+        fibres = [m for m in media if m.kind == "fiber" and m.medium_class == cls
+                  and tech in m.techs]
+        same = [f for f in fibres if f.link_speed_gbps == speed]
+        fibres = same or [f for f in fibres if f.link_speed_gbps >= speed] or fibres
+        for e1 in (m for m in mods if m.host in end1_host):
+            for e2 in (m for m in mods if m.host in end2_host):
+                for f in fibres or [None]:
+                    reach = min(e1.reach_m, e2.reach_m, f.reach_m if f else np.inf)
+                    cost = (e1.price_usd / e1.links_per_item + e2.price_usd / e2.links_per_item
+                            + (f.price_usd / f.links_per_item if f else 0.0))
+                    out.append(Option(cls, reach, cost, e1.id, e2.id, None,
+                                      f.id if f else None))
+    out.sort(key=lambda o: (o.cost, -o.reach_m))
+    # drop options that are both dearer and shorter than a cheaper one
+    kept: list[Option] = []
+    for o in out:
+        if not any(k.cls == o.cls and k.reach_m >= o.reach_m for k in kept):
+            kept.append(o)
+    return kept
+
+
+def choose_media(project: Project, catalog: Catalog | None = None,
+                 compiled: Compiled | None = None) -> MediaPlan:
+    """The medium of every cable of ``project`` (see the module docstring)."""
+    if compiled is None:
+        from designer.core.catalog import builtin_catalog
+
+        cat = project.catalog(catalog if catalog is not None else builtin_catalog())
+        compiled = compile_project(project, cat)
+    c = compiled
+    cab = c.cables
+    n = int(cab["a"].shape[0])
+    a = cab["a"].astype(np.int64)
+    b = cab["b"].astype(np.int64)
+    sa, sb = c.is_switch[a], c.is_switch[b]
+    joins = np.where(sa & sb, 0, np.where(sa | sb, 1, 2))
+    # the switch end first for switch-nic links
+    swap = (joins == 1) & ~sa
+    speed = cab["speed_gbps"].astype(np.int64)
+    tech = c.cable_tech.astype(np.int64)
+    forced_cls = cab["medium"].astype(np.int64)
+    length = c.cable_length_m
+
+    items: list[str] = []
+    index: dict[str, int] = {}
+
+    def code(item: str | None) -> int:
+        if item is None:
+            return -1
+        if item not in index:
+            index[item] = len(items)
+            items.append(item)
+        return index[item]
+
+    cls_out = np.zeros(n, np.int8)
+    end1 = np.full(n, -1, np.int32)
+    end2 = np.full(n, -1, np.int32)
+    cable = np.full(n, -1, np.int32)
+    fibre = np.full(n, -1, np.int32)
+    reach_ok = np.zeros(n, bool)
+    forced_ok = np.ones(n, bool)
+    combo = (tech * 8 + joins) * 100_000 + speed
+    for key in np.unique(combo).tolist():
+        sel = np.flatnonzero(combo == key)
+        t = TECHS[(key // 100_000) // 8]
+        j = JOINS[(key // 100_000) % 8]
+        opts = options(c.catalog, t, key % 100_000, j)
+        if not opts:
+            continue
+        for want in np.unique(forced_cls[sel]).tolist():
+            rows = sel[forced_cls[sel] == want]
+            pool = opts
+            if want:
+                pool = [o for o in opts if o.cls == MEDIA[want]]
+                if not pool:
+                    forced_ok[rows] = False
+                    pool = opts
+            todo = np.ones(rows.size, bool)
+            for o in pool:  # cheapest first
+                hit = todo & (length[rows] <= o.reach_m + 1e-9)
+                _assign(rows[hit], o, code, cls_out, end1, end2, cable, fibre)
+                reach_ok[rows[hit]] = True
+                todo &= ~hit
+                if not todo.any():
+                    break
+            if todo.any():  # nothing reaches: the longest reach, flagged
+                far = max(pool, key=lambda o: (o.reach_m, -o.cost))
+                _assign(rows[todo], far, code, cls_out, end1, end2, cable, fibre)
+    a_mod = np.where(swap, end2, end1)
+    b_mod = np.where(swap, end1, end2)
+    return MediaPlan(
+        items=tuple(items),
+        medium_class=cls_out,
+        length_m=length.copy(),
+        layer=c.cable_layer,
+        layers=c.layers,
+        a_module=a_mod,
+        b_module=b_mod,
+        cable=cable,
+        fibre=fibre,
+        reach_ok=reach_ok,
+        forced=forced_cls > 0,
+        forced_ok=forced_ok,
+    )
+
+
+def _assign(rows, o: Option, code, cls_out, end1, end2, cable, fibre) -> None:
+    if rows.size == 0:
+        return
+    cls_out[rows] = CLASS_CODE[o.cls]
+    end1[rows] = code(o.end1)
+    end2[rows] = code(o.end2)
+    cable[rows] = code(o.cable)
+    fibre[rows] = code(o.fibre)

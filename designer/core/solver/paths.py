@@ -1,0 +1,348 @@
+"""Hop counts and latency over all pairs of GPUs in different servers, without a pair loop.
+
+GPUs that attach the same way form a class (all GPUs under one ToR leaf), and every GPU of a
+class sees the same distances. One shortest-path search on the switch graph from a class's
+switches gives its distances to every class; the pair counts between classes (minus pairs in
+the same server, which talk over NVLink) weight them. Classes with the same colour under
+colour refinement are searched once and the answer is checked on two more members of the
+colour; where a member differs, every class of that colour is searched.
+
+A path is the one with fewest switches and, among those, the lowest latency: twice the NIC
+latency, every switch's latency, propagation over every cable, and serialization of the
+message once (cut-through) at the slower of the two GPU ports.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import dijkstra
+
+from designer.core.solver.compile import HOP_WEIGHT, Compiled
+from designer.core.solver.control import Control
+from designer.core.solver.symmetry import class_colours
+
+SCOPE = "ordered pairs of GPUs in different servers, counted once per unordered pair"
+SAMPLES = 2  # extra members of each colour checked against its representative
+BATCH = 4  # sources per shortest-path call: keeps each native call short
+
+
+@dataclass(frozen=True)
+class HopStats:
+    min: int | None
+    mean: float | None
+    p50: float | None
+    p99: float | None
+    max: int | None
+    histogram: dict[int, int]  # switches traversed -> unordered GPU pairs
+    pairs: int
+    unreachable_pairs: int
+    scope: str = SCOPE
+
+    def to_json(self) -> dict:
+        return {
+            "min": self.min,
+            "mean": None if self.mean is None else round(self.mean, 6),
+            "p50": self.p50,
+            "p99": self.p99,
+            "max": self.max,
+            "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
+            "pairs": self.pairs,
+            "unreachable_pairs": self.unreachable_pairs,
+            "scope": self.scope,
+        }
+
+
+@dataclass(frozen=True)
+class LatencyStats:
+    min_us: float | None
+    mean_us: float | None
+    p50_us: float | None
+    p99_us: float | None
+    max_us: float | None
+    edges_us: tuple[float, ...]  # histogram bin edges
+    counts: tuple[int, ...]  # unordered GPU pairs per bin
+    by_hops_us: dict[int, float]  # mean latency per switch count
+    assumptions: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        def r(x: float | None) -> float | None:
+            return None if x is None else round(x, 4)
+
+        return {
+            "min": r(self.min_us),
+            "mean": r(self.mean_us),
+            "p50": r(self.p50_us),
+            "p99": r(self.p99_us),
+            "max": r(self.max_us),
+            "histogram": {"edges_us": [round(e, 4) for e in self.edges_us],
+                          "pairs": list(self.counts)},
+            "mean_by_hops": {str(k): round(v, 4) for k, v in sorted(self.by_hops_us.items())},
+            "assumptions": self.assumptions,
+        }
+
+
+@dataclass(frozen=True)
+class PathStats:
+    hops: HopStats
+    latency: LatencyStats
+    searches: int  # shortest-path searches run
+    colours: int  # classes of alike GPU classes
+    verified: bool  # every sampled member agreed with its representative
+
+
+class _Accumulator:
+    """Weighted hop histogram and weighted latency values (kept exact, merged by value)."""
+
+    def __init__(self) -> None:
+        self.hops = np.zeros(8)
+        self.hop_lat = np.zeros(8)
+        self.vals: list[np.ndarray] = []
+        self.wts: list[np.ndarray] = []
+        self.size = 0
+        self.unreachable = 0.0
+
+    def add(self, hops: np.ndarray, lat_ns: np.ndarray, w: np.ndarray, reach: np.ndarray) -> None:
+        self.unreachable += float(w[~reach].sum())
+        keep = reach & (w > 0)
+        h, lat, w = hops[keep], lat_ns[keep], w[keep]
+        if not w.size:
+            return
+        hb = np.bincount(h, weights=w)
+        self._grow(hb.size)
+        self.hops[: hb.size] += hb
+        self.hop_lat[: hb.size] += np.bincount(h, weights=w * lat)
+        v, inv = np.unique(np.round(lat, 3), return_inverse=True)
+        self._push(v, np.bincount(inv.reshape(-1), weights=w))
+
+    def _grow(self, n: int) -> None:
+        if n > self.hops.size:
+            self.hops = np.r_[self.hops, np.zeros(n - self.hops.size)]
+            self.hop_lat = np.r_[self.hop_lat, np.zeros(n - self.hop_lat.size)]
+
+    def _push(self, v: np.ndarray, w: np.ndarray) -> None:
+        self.vals.append(v)
+        self.wts.append(w)
+        self.size += v.size
+        if self.size > 200_000:
+            self.compact()
+
+    def compact(self) -> tuple[np.ndarray, np.ndarray]:
+        if not self.vals:
+            return np.empty(0), np.empty(0)
+        v = np.concatenate(self.vals)
+        w = np.concatenate(self.wts)
+        uv, inv = np.unique(v, return_inverse=True)
+        uw = np.bincount(inv.reshape(-1), weights=w)
+        self.vals, self.wts, self.size = [uv], [uw], uv.size
+        return uv, uw
+
+    def merge(self, other: _Accumulator, times: float) -> None:
+        self._grow(other.hops.size)
+        self.hops[: other.hops.size] += other.hops * times
+        self.hop_lat[: other.hop_lat.size] += other.hop_lat * times
+        self.unreachable += other.unreachable * times
+        v, w = other.compact()
+        if v.size:
+            self._push(v, w * times)
+
+    def signature(self) -> tuple:
+        v, w = self.compact()
+        h = np.trim_zeros(np.round(self.hops).astype(np.int64), "b")
+        return h.tobytes(), v.tobytes(), np.round(w).astype(np.int64).tobytes(), round(
+            self.unreachable)
+
+
+def _graph(c: Compiled) -> csr_matrix:
+    S = c.n_switches
+    w = HOP_WEIGHT + c.adj_prop_ns + c.switch_ns[c.sw][c.indices]
+    return csr_matrix((w, c.indices, c.indptr), shape=(S, S))
+
+
+def _same_server(c: Compiled) -> csr_matrix:
+    cl = c.classes
+    n_srv = int(cl.srv_server.max()) + 1 if cl.srv_server.size else 0
+    m = csr_matrix((cl.srv_count.astype(np.float64), (cl.srv_server, cl.srv_class)),
+                   shape=(n_srv, cl.n))
+    return (m.T @ m).tocsr()
+
+
+def path_stats(c: Compiled, control: Control | None = None) -> PathStats:
+    ctl = control or Control()
+    cl = c.classes
+    st = c.project.analysis
+    assumptions = _assumptions(c)
+    if cl.n == 0 or c.n_switches == 0:
+        return PathStats(_hop_stats(_Accumulator()), _latency_stats(_Accumulator(), assumptions),
+                         0, 0, True)
+    colours = class_colours(c, control=ctl)
+    graph = _graph(c)
+    same = _same_server(c)
+    ser_bits = st.message_bytes * 8.0
+    owner = cl.owner
+    count = cl.count.astype(np.float64)
+
+    def row(u: int, dist_of: dict[int, np.ndarray]) -> _Accumulator:
+        lo, hi = cl.ptr[u], cl.ptr[u + 1]
+        xs = cl.att_switch[lo:hi]
+        off = HOP_WEIGHT + cl.att_prop_ns[lo:hi] + c.switch_ns[c.sw[xs]]
+        d = np.stack([dist_of[int(x)] for x in xs])  # n_att(u) x S
+        val = d[:, cl.att_switch] + off[:, None] + cl.att_prop_ns[None, :]
+        bi = np.argmin(val, axis=0)
+        best = val[bi, np.arange(val.shape[1])]
+        speed = np.minimum(cl.att_speed[lo:hi][bi], cl.att_speed)
+        per = np.minimum.reduceat(best, cl.ptr[:-1])
+        at_min = best <= per[owner] + 1e-6
+        path_speed = np.maximum.reduceat(np.where(at_min, speed, 0.0), cl.ptr[:-1])
+        reach = np.isfinite(per)
+        hops = np.where(reach, np.floor(per / HOP_WEIGHT + 1e-9), 0).astype(np.int64)
+        lat = np.where(reach, per - hops * HOP_WEIGHT, 0.0)
+        ser = np.where(path_speed > 0, ser_bits / np.maximum(path_speed, 1e-9), 0.0)
+        total = lat + cl.nic_ns[u] + cl.nic_ns + ser
+        # ordered pairs of GPUs in different servers: all pairs minus same-server pairs (the
+        # same-server count includes each GPU with itself)
+        w = count[u] * count
+        srow = same.getrow(u)
+        w[srow.indices] -= srow.data
+        acc = _Accumulator()
+        acc.add(hops, total, w, reach)
+        return acc
+
+    cache: dict[int, np.ndarray] = {}
+    searches = 0
+
+    def ensure(classes: list[int]) -> None:
+        nonlocal searches
+        need = sorted({int(x) for u in classes
+                       for x in cl.att_switch[cl.ptr[u]:cl.ptr[u + 1]]} - set(cache))
+        for i in range(0, len(need), BATCH):
+            part = need[i:i + BATCH]
+            res = dijkstra(graph, directed=True, indices=part)
+            for x, r in zip(part, np.atleast_2d(res), strict=True):
+                cache[x] = r
+            searches += len(part)
+            ctl.check()
+
+    total = _Accumulator()
+    verified = True
+    order = np.argsort(colours, kind="stable")
+    bounds = np.flatnonzero(np.r_[True, np.diff(colours[order]) != 0, True])
+    n_col = bounds.size - 1
+    for gi in range(n_col):
+        members = order[bounds[gi]:bounds[gi + 1]]
+        rep = int(members[0])
+        samples = sorted({int(members[-1]), int(members[members.size // 2])} - {rep})
+        samples = samples[:SAMPLES]
+        ensure([rep, *samples])
+        acc = row(rep, cache)
+        agree = all(row(s, cache).signature() == acc.signature() for s in samples)
+        if agree:
+            total.merge(acc, float(members.size))
+        else:
+            verified = False
+            for u in members.tolist():
+                ensure([u])
+                total.merge(row(u, cache), 1.0)
+                _evict(cache, cl, u)
+        _trim(cache)
+        ctl.step((gi + 1) / n_col)
+    return PathStats(_hop_stats(total), _latency_stats(total, assumptions), searches, n_col,
+                     verified)
+
+
+def _evict(cache: dict, cl, u: int) -> None:
+    if len(cache) > 256:
+        for x in cl.att_switch[cl.ptr[u]:cl.ptr[u + 1]].tolist():
+            cache.pop(int(x), None)
+
+
+def _trim(cache: dict) -> None:
+    if len(cache) > 512:
+        cache.clear()
+
+
+def _weighted_quantile(values: np.ndarray, weights: np.ndarray, q: float) -> float:
+    cum = np.cumsum(weights)
+    if cum.size == 0 or cum[-1] <= 0:
+        return float("nan")
+    i = int(np.searchsorted(cum, q * cum[-1], side="left"))
+    return float(values[min(i, values.size - 1)])
+
+
+def _hop_stats(acc: _Accumulator) -> HopStats:
+    h = np.round(acc.hops / 2).astype(np.int64)  # ordered pairs -> unordered
+    nz = np.flatnonzero(h)
+    unreachable = round(acc.unreachable / 2)
+    if nz.size == 0:
+        return HopStats(None, None, None, None, None, {}, 0, unreachable)
+    vals = np.arange(h.size)
+    total = int(h.sum())
+    mean = float((vals * h).sum() / total)
+    return HopStats(
+        min=int(nz[0]),
+        mean=mean,
+        p50=_weighted_quantile(vals, h, 0.5),
+        p99=_weighted_quantile(vals, h, 0.99),
+        max=int(nz[-1]),
+        histogram={int(k): int(h[k]) for k in nz},
+        pairs=total,
+        unreachable_pairs=unreachable,
+    )
+
+
+def _latency_stats(acc: _Accumulator, assumptions: dict, bins: int = 40) -> LatencyStats:
+    ns, w = acc.compact()
+    keep = w > 0
+    ns, w = ns[keep], w[keep]
+    if not w.size:
+        return LatencyStats(None, None, None, None, None, (), (), {}, assumptions)
+    lo, hi = float(ns[0]), float(ns[-1])
+    edges = np.linspace(lo, hi, bins + 1) if hi > lo else np.array([lo, lo + 1.0])
+    counts = np.histogram(ns, bins=edges, weights=w)[0]
+    hop_mean = {int(k): float(acc.hop_lat[k] / acc.hops[k] / 1000.0)
+                for k in np.flatnonzero(acc.hops)}
+    return LatencyStats(
+        min_us=lo / 1000.0,
+        mean_us=float((ns * w).sum() / w.sum()) / 1000.0,
+        p50_us=_weighted_quantile(ns, w, 0.5) / 1000.0,
+        p99_us=_weighted_quantile(ns, w, 0.99) / 1000.0,
+        max_us=hi / 1000.0,
+        edges_us=tuple(float(e) / 1000.0 for e in edges),
+        counts=tuple(round(float(x) / 2) for x in counts),
+        by_hops_us=hop_mean,
+        assumptions=assumptions,
+    )
+
+
+def _assumptions(c: Compiled) -> dict:
+    st = c.project.analysis
+    present = np.unique(c.cable_layer).tolist() if c.cable_layer.size else []
+    lengths = {c.layers[i]: st.length_for(c.layers[i]) for i in present}
+    models: dict[str, float] = {}
+    for i in np.flatnonzero(c.is_switch).tolist()[:100_000]:
+        m = c.fabric.devices[i].model
+        if m not in models:
+            models[m] = float(c.switch_ns[i])
+    nics: dict[str, float] = {}
+    seen: set[tuple] = set()
+    for i in np.flatnonzero(c.is_server).tolist():
+        d = c.fabric.devices[i]
+        if (d.model, d.nic) in seen:
+            continue
+        seen.add((d.model, d.nic))
+        spec = c.catalog.get(d.model)
+        nics[d.nic or getattr(spec, "nic", d.model)] = float(c.nic_ns[i])
+        if len(seen) > 20:
+            break
+    return {
+        "message_bytes": st.message_bytes,
+        "propagation_ns_per_m": st.propagation_ns_per_m,
+        "default_length_m": lengths,
+        "switch_latency_ns": models,
+        "nic_latency_ns": nics,
+        "path": "fewest switches, then lowest latency; NIC x 2 + switches + propagation + "
+                "serialization once (cut-through) at the slower GPU port",
+        "scope": SCOPE,
+    }
