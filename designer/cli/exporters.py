@@ -1,3 +1,6 @@
 """Registers every export format with ``designer export``. One line per format module."""
 
 from __future__ import annotations
+
+import designer.cli.export_formats
+import designer.cli.export_ibnetdiscover  # noqa: F401

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from designer.cli.commands import catalog, export, generate, open_window, solve, validate
+from designer.cli.commands import (
+    catalog,
+    check_ib,
+    diff,
+    export,
+    generate,
+    import_fabric,
+    open_window,
+    solve,
+    validate,
+)
 
 COMMANDS: dict[str, ModuleType] = {
     "open": open_window,
@@ -13,4 +23,7 @@ COMMANDS: dict[str, ModuleType] = {
     "solve": solve,
     "generate": generate,
     "export": export,
+    "import": import_fabric,
+    "diff": diff,
+    "check-ib": check_ib,
 }

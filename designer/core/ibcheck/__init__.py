@@ -2,10 +2,12 @@
 
 ``check_ib(project, catalog=None, progress=None, cancelled=None)`` returns an
 ``IbCheckReport``; it blocks for seconds, so the window runs it in a worker thread.
-``missing_reason()`` says (without raising) whether the tools are installed.
+``missing_reason()`` says (without raising) whether the tools are installed, and
+``discover(ib_fabric)`` returns what ibnetdiscover finds on a simulated fabric.
 """
 
 from designer.core.ibcheck.check import check_ib, choose_engine
+from designer.core.ibcheck.discover import discover
 from designer.core.ibcheck.report import Finding, IbCheckReport, SubnetReport
 from designer.core.ibcheck.routes import Balance, HopStats
 from designer.core.ibcheck.sim import CheckCancelled, IbSimError
@@ -22,5 +24,6 @@ __all__ = [
     "SubnetReport",
     "check_ib",
     "choose_engine",
+    "discover",
     "missing_reason",
 ]

@@ -7,8 +7,6 @@ from dataclasses import dataclass, field
 from designer.core.ibcheck.routes import Balance, HopStats
 from designer.core.infiniband.diff import CableDiff
 
-STAGES = ("export", "ibsim", "opensm", "ibnetdiscover", "dump_fts", "routes", "diff")
-
 
 @dataclass(frozen=True)
 class SubnetReport:

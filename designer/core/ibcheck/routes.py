@@ -123,7 +123,8 @@ def route_hops(ib: IbFabric, lfts: Lfts, dests: np.ndarray, max_hops: int = 64) 
 
 @dataclass(frozen=True)
 class HopStats:
-    """Distribution of switches crossed over ordered pairs of distinct GPU endpoints."""
+    """Distribution of switches crossed over ordered pairs of GPUs in different servers (the
+    solver's scope; pairs inside a server talk over NVLink)."""
 
     pairs: int
     histogram: dict[int, int]  # switches crossed -> pairs
@@ -157,26 +158,45 @@ class HopStats:
         }
 
 
-def pair_stats(
-    hops: np.ndarray, src_row: np.ndarray, dests: np.ndarray, self_col: np.ndarray
-) -> HopStats:
-    """Histogram over ordered pairs (source endpoint, destination column), sources given by
-    the row of the switch they hang on; ``self_col[i]`` is source i's own column (-1 none)."""
+SCOPE = "ordered pairs of GPUs in different servers"
+
+
+def same_group_pairs(group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(i, j) of every ordered pair of members of the same group, i == j included."""
+    order = np.argsort(group, kind="stable")
+    srt = group[order]
+    first = np.searchsorted(srt, srt, side="left")
+    size = np.searchsorted(srt, srt, side="right") - first
+    left = np.repeat(np.arange(srt.size), size)
+    offset = np.arange(left.size) - np.repeat(np.cumsum(size) - size, size)
+    return order[left], order[first[left] + offset]
+
+
+def pair_histogram(
+    values: np.ndarray, src_row: np.ndarray, server: np.ndarray
+) -> tuple[dict[int, int], int]:
+    """Histogram of ``values[switch row, destination]`` over ordered pairs of GPUs in
+    different servers: GPU i sends from row ``src_row[i]`` to column i; ``server[i]`` groups
+    GPUs of one server (those pairs talk over NVLink). Negative values count as unreached."""
     rows, weight = np.unique(src_row, return_counts=True)
-    sub = hops[rows].astype(np.int64)
+    sub = values[rows].astype(np.int64)
     w = np.repeat(weight, sub.shape[1])
     flat = sub.ravel()
     reached = flat >= 0
     hist = np.bincount(flat[reached], weights=w[reached]).astype(np.int64)
     unreached = int(w[~reached].sum())
-    # remove each source's pair with itself
-    own = self_col >= 0
-    if own.any():
-        self_h = hops[src_row[own], self_col[own]].astype(np.int64)
-        ok = self_h >= 0
-        hist -= np.bincount(self_h[ok], minlength=hist.size)[: hist.size]
-        unreached -= int((~ok).sum())
-    histogram = {int(h): int(c) for h, c in enumerate(hist) if c > 0}
+    i, j = same_group_pairs(server)
+    inner = values[src_row[i], j].astype(np.int64)
+    ok = inner >= 0
+    if hist.size:
+        hist -= np.bincount(inner[ok], minlength=hist.size)[: hist.size]
+    unreached -= int((~ok).sum())
+    return {int(h): int(c) for h, c in enumerate(hist) if c > 0}, unreached
+
+
+def pair_stats(values: np.ndarray, src_row: np.ndarray, server: np.ndarray) -> HopStats:
+    """``HopStats`` of ``pair_histogram``."""
+    histogram, unreached = pair_histogram(values, src_row, server)
     pairs = int(sum(histogram.values())) + unreached
     return HopStats(pairs=pairs, histogram=histogram, unreached=unreached)
 

@@ -172,17 +172,20 @@ class IbSim:
                 env=self.env(client=False),
                 start_new_session=True,
             )
-        while True:
-            data = self._log_bytes()
-            if _READY in data:
-                return time.perf_counter() - t0
-            if self.proc.poll() is not None:
-                raise IbSimError(f"ibsim stopped while loading the fabric: {self.why()}")
-            if self.cancelled():
-                raise CheckCancelled("cancelled")
-            if time.perf_counter() - t0 > timeout:
-                raise IbSimError(f"ibsim did not finish loading the fabric in {timeout:.0f} s")
-            time.sleep(_READY_POLL_S)
+        try:
+            while True:
+                if _READY in self._log_bytes():
+                    return time.perf_counter() - t0
+                if self.proc.poll() is not None:
+                    raise IbSimError(f"ibsim stopped while loading the fabric: {self.why()}")
+                if self.cancelled():
+                    raise CheckCancelled("cancelled")
+                if time.perf_counter() - t0 > timeout:
+                    raise IbSimError(f"ibsim did not load the fabric in {timeout:.0f} s")
+                time.sleep(_READY_POLL_S)
+        except BaseException:  # also Ctrl+C: never leave ibsim running
+            self.stop()
+            raise
 
     def _log_bytes(self) -> bytes:
         try:

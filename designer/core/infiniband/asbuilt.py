@@ -21,7 +21,12 @@ from scipy.sparse.csgraph import dijkstra
 from designer.core.catalog import Catalog, GearItem, Profile, ServerSpec, SwitchSpec
 from designer.core.errors import DesignerError
 from designer.core.generators.gear import generic_switch
-from designer.core.infiniband.topology import DEVICE_IDS, IbFabric, split_hca_description
+from designer.core.infiniband.topology import (
+    DEVICE_IDS,
+    IbFabric,
+    components,
+    split_hca_description,
+)
 from designer.core.links import LinkTable
 from designer.core.model import Device, Fabric, Overrides, Project, Role
 
@@ -83,16 +88,20 @@ def _switch_model(
 def _server_model(
     ports_needed: int,
     appliance: bool,
+    planes: int,
     profile: Profile,
     catalog: Catalog,
     added: dict[str, GearItem],
-) -> str:
+) -> tuple[str, int | None]:
+    """(model, NIC count override) of a server or appliance with ``ports_needed`` NIC ports
+    of the profile's kind, ``planes`` of them per GPU: the profile's server when its GPU count
+    fits (with more NICs for more planes), else a generic server."""
     nic = catalog.nic(profile.nic)
     mode = nic.mode_for(profile.nic_speed_gbps, profile.tech) or nic.modes[0]
     if appliance:
         ufm = catalog.get("ufm-appliance") if "ufm-appliance" in catalog else None
         if isinstance(ufm, ServerSpec) and ufm.nics * mode.ports >= ports_needed:
-            return ufm.id
+            return ufm.id, None
         spec = ServerSpec(
             id=f"appliance-{ports_needed}p",
             name=f"Appliance with {ports_needed} fabric ports",
@@ -104,11 +113,14 @@ def _server_model(
             notes="Made by the as-built import; figures are estimates.",
         )
         added.setdefault(spec.id, spec)
-        return spec.id
+        return spec.id, None
     server = catalog.server(profile.server)
-    if server.nics * mode.ports >= ports_needed:
-        return server.id
-    gpus = max(1, -(-ports_needed // mode.ports))
+    nics = max(1, -(-ports_needed // mode.ports))
+    if server.nics * mode.ports == ports_needed:
+        return server.id, None
+    if planes > 1 and nics % planes == 0 and server.gpus == nics // planes:
+        return server.id, nics
+    gpus = nics
     spec = ServerSpec(
         id=f"gpu-server-{gpus}g",
         name=f"Generic {gpus}-GPU server",
@@ -122,7 +134,7 @@ def _server_model(
         notes="Made by the as-built import for a host with this many HCA ports; estimates.",
     )
     added.setdefault(spec.id, spec)
-    return spec.id
+    return spec.id, None
 
 
 def _unique_names(names: list[str], guids: list[int]) -> list[str]:
@@ -165,6 +177,20 @@ def _groups(name: str) -> dict[str, int]:
         if m:
             g[key] = int(m.group(1))
     return g
+
+
+def _planes(ib: IbFabric, host_of_node: np.ndarray, n_hosts: int, appliance: np.ndarray) -> int:
+    """How many separate subnets (planes) a GPU server's HCAs reach, most commonly."""
+    if not n_hosts:
+        return 1
+    part = np.empty(ib.n_nodes, np.int64)
+    for k, nodes in enumerate(components(ib)):
+        part[nodes] = k
+    ca = np.flatnonzero(host_of_node >= 0)
+    pairs = np.unique(np.stack([host_of_node[ca], part[ca]], axis=1), axis=0)
+    per_host = np.bincount(pairs[:, 0], minlength=n_hosts)[~appliance]
+    per_host = per_host[per_host > 0]
+    return int(np.bincount(per_host).argmax()) if per_host.size else 1
 
 
 def switch_tiers(ib: IbFabric, gpu_host_node: np.ndarray) -> np.ndarray:
@@ -268,8 +294,14 @@ def project_from_ib(
         Role.CORE: -3 * ROW_DY,
     }
     width = max(60.0 * max(n_hosts, 1), 600.0)
+    # hosts of one kind usually have the same port count; one with a missing cable on its
+    # last HCA still gets the common model
+    gpu_ports = host_ports[~appliance] if n_hosts else host_ports
+    common = int(np.bincount(gpu_ports).argmax()) if gpu_ports.size else 0
+    planes = _planes(ib, host_of_node, n_hosts, appliance)
     for h in range(n_hosts):
-        model = _server_model(int(host_ports[h]), bool(appliance[h]), profile, catalog, added)
+        need = int(host_ports[h]) if appliance[h] else max(int(host_ports[h]), common)
+        model, nics = _server_model(need, bool(appliance[h]), planes, profile, catalog, added)
         devices.append(
             {
                 "id": ids[h],
@@ -279,6 +311,7 @@ def project_from_ib(
                 "groups": _groups(names[h]),
                 "x": 30.0 + 60.0 * h,
                 "y": 0.0,
+                **({"nics": nics} if nics else {}),
             }
         )
     sw_model_cache: dict[tuple[int, int], str] = {}

@@ -274,20 +274,31 @@ def diff_projects(plan: Project, built: Project, catalog: Catalog | None = None)
     p_rest, b_rest = p_only[~used_p], b_only[~used_b]
 
     plan_set, built_set = set(plan_keys), set(built_keys)
+    mp, mb, mk = (
+        np.concatenate(mis_p).reshape(-1, 4),
+        np.concatenate(mis_b).reshape(-1, 4),
+        np.concatenate(mis_k),
+    )
+    order = _row_order(mp)
     return CableDiff(
         names=tuple(names),
         per_cage=_per_cage(names, [(plan, plan_keys), (built, built_keys)], catalog),
         planned=len(P),
         built=len(B),
         matched=matched,
-        missing=p_rest,
-        extra=b_rest,
-        miswired_plan=np.concatenate(mis_p).reshape(-1, 4),
-        miswired_built=np.concatenate(mis_b).reshape(-1, 4),
-        miswired_kind=np.concatenate(mis_k),
+        missing=p_rest[_row_order(p_rest)],
+        extra=b_rest[_row_order(b_rest)],
+        miswired_plan=mp[order],
+        miswired_built=mb[order],
+        miswired_kind=mk[order],
         devices_missing=tuple(k for k in plan_keys if k not in built_set),
         devices_extra=tuple(k for k in built_keys if k not in plan_set),
     )
+
+
+def _row_order(rows: np.ndarray) -> np.ndarray:
+    """Rows in device order (the plan's device order first), then by port."""
+    return np.lexsort((rows[:, 3], rows[:, 2], rows[:, 1], rows[:, 0]))
 
 
 def _shared_first(rows: np.ndarray, side: np.ndarray) -> np.ndarray:

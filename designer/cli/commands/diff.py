@@ -1,0 +1,68 @@
+"""``designer diff PLAN AS_BUILT``: cables missing, extra and miswired, port by port."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from designer.cli.commands._common import add_catalog_option, catalog_from, print_json
+from designer.core.catalog import Catalog
+from designer.core.fileformat import load_project
+from designer.core.infiniband.asbuilt import project_from_ib
+from designer.core.infiniband.diff import diff_projects
+from designer.core.infiniband.netfile import read_netfile
+from designer.core.model import Project
+
+
+def register(sub: argparse._SubParsersAction, name: str) -> None:
+    p = sub.add_parser(
+        name,
+        help="compare a plan with the as-built fabric, cable by cable",
+        description="Compare the cables of two designs, matching devices by name (node "
+        "description) and ports by number. Either file may be a project or ibnetdiscover "
+        "output. Lists cables missing, extra and miswired (right devices, wrong ports; or a "
+        "port on the wrong device). Exit 0 when equal, 1 when they differ, 2 on bad input.",
+    )
+    p.add_argument("plan", help="the plan (project file or ibnetdiscover output)")
+    p.add_argument(
+        "as_built", metavar="AS_BUILT", help="the as-built (project file or ibnetdiscover output)"
+    )
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument(
+        "--limit",
+        type=int,
+        default=200,
+        metavar="N",
+        help="list at most N differences of each kind (0: all; default %(default)s)",
+    )
+    add_catalog_option(p)
+    p.set_defaults(run=run)
+
+
+def load_either(path: str, catalog: Catalog) -> Project:
+    """A project file, or ibnetdiscover output turned into a project."""
+    p = Path(path)
+    try:
+        with open(p, "rb") as fh:
+            head = fh.read(4096).lstrip()
+    except OSError:
+        return load_project(p, catalog)  # its error names the problem
+    if head.startswith(b"{"):
+        return load_project(p, catalog)
+    return project_from_ib(read_netfile(p), catalog, name=p.name, source=p.name)
+
+
+def run(args: argparse.Namespace) -> int:
+    cat = catalog_from(args)
+    plan = load_either(args.plan, cat)
+    built = load_either(args.as_built, cat)
+    diff = diff_projects(plan, built, cat)
+    if args.json:
+        print_json({"plan": args.plan, "as_built": args.as_built, **diff.to_json()})
+    else:
+        print(f"plan {args.plan}, as built {args.as_built}")
+        print(diff.summary())
+        for line in diff.lines(limit=None if args.limit == 0 else args.limit):
+            print(line)
+        print("equal" if diff.equal else "DIFFERENT")
+    return 0 if diff.equal else 1
