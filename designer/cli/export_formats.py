@@ -49,8 +49,9 @@ def _image(project: Project, catalog: Catalog, out: Path, args: argparse.Namespa
 
 
 def _image_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--width", type=int, default=2400, metavar="PX",
-                   help="PNG width in pixels (default 2400; SVG scales freely)")
+    p.add_argument("--width", type=int, default=None, metavar="PX",
+                   help="PNG width in pixels (default: enough to read the labels, 1,600 to "
+                        "8,000; SVG scales freely)")
     p.add_argument("--expanded", action="store_true",
                    help="draw every device and cable instead of collapsed groups (slow and "
                         "unreadable past a few thousand devices)")

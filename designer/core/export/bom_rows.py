@@ -24,10 +24,29 @@ class BomLine:
     total_usd: float
 
 
+CATEGORY_LABELS = {
+    "switch": "Switches",
+    "nic": "NICs",
+    "transceiver": "Transceivers",
+    "cable": "Copper cables",
+    "fibre": "Fibres",
+    "appliance": "Appliances",
+    "server": "GPU servers",
+}
+
+
+def category_label(category: str) -> str:
+    return CATEGORY_LABELS.get(category, category[:1].upper() + category[1:])
+
+
 @dataclass(frozen=True)
 class BomSection:
     category: str
     lines: tuple[BomLine, ...]
+
+    @property
+    def label(self) -> str:
+        return category_label(self.category)
 
     @property
     def total_usd(self) -> float:
@@ -39,6 +58,8 @@ class BomTable:
     sections: tuple[BomSection, ...]
     total_usd: float
     gpus: int
+    # GPU servers: listed for information, not in the network total (as the solver does)
+    compute: tuple[BomLine, ...] = ()
 
     @property
     def lines(self) -> list[BomLine]:
@@ -49,15 +70,20 @@ class BomTable:
         return self.total_usd / self.gpus if self.gpus else 0.0
 
 
+def _line(x: Any) -> BomLine:
+    return BomLine(str(x.category), str(x.item), str(x.catalog_id), int(x.qty),
+                   float(x.unit_usd), float(x.total_usd))
+
+
 def bom_table(result: Any) -> BomTable:
     """Group the Result's BOM lines by category (first appearance order)."""
     order: dict[str, list[BomLine]] = {}
     for x in result.bom.lines:
-        line = BomLine(str(x.category), str(x.item), str(x.catalog_id), int(x.qty),
-                       float(x.unit_usd), float(x.total_usd))
+        line = _line(x)
         order.setdefault(line.category, []).append(line)
     sections = tuple(BomSection(c, tuple(v)) for c, v in order.items())
-    return BomTable(sections, float(result.bom.total_usd), int(result.gpus))
+    compute = tuple(_line(x) for x in getattr(result.bom, "compute_lines", ()))
+    return BomTable(sections, float(result.bom.total_usd), int(result.gpus), compute)
 
 
 def csv_rows(table: BomTable) -> list[tuple]:

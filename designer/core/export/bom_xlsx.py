@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from openpyxl.worksheet.worksheet import Worksheet
 
-from designer.core.export.bom_rows import BomTable
+from designer.core.export.bom_rows import BomTable, category_label
 from designer.core.export.facts import Fact, FactSection
 from designer.core.export.xlsx import (
     BOLD,
@@ -22,6 +22,7 @@ from designer.core.export.xlsx import (
     DECIMAL2,
     INPUT_FILL,
     INTEGER,
+    LEFT,
     MUTED,
     PERCENT,
     RIGHT,
@@ -54,6 +55,7 @@ class BomLayout:
     subtotal_rows: tuple[int, ...]
     grand_total_row: int
     per_gpu_row: int
+    compute_rows: tuple[int, ...] = ()
 
 
 def bom_sheet(ws: Worksheet, title: str, table: BomTable) -> BomLayout:
@@ -69,7 +71,7 @@ def bom_sheet(ws: Worksheet, title: str, table: BomTable) -> BomLayout:
     for section in table.sections:
         first = row
         for x in section.lines:
-            put(ws, row, 1, x.category)
+            put(ws, row, 1, section.label)
             put(ws, row, 2, x.item)
             put(ws, row, 3, x.catalog_id)
             put(ws, row, 4, x.qty, number_format=INTEGER)
@@ -77,7 +79,7 @@ def bom_sheet(ws: Worksheet, title: str, table: BomTable) -> BomLayout:
             put(ws, row, 6, Formula(f"=D{row}*E{row}"), number_format=USD)
             lines.append(row)
             row += 1
-        put(ws, row, 2, f"Subtotal: {section.category}", font=BOLD, fill=SUBTOTAL_FILL)
+        put(ws, row, 2, f"Subtotal: {section.label}", font=BOLD, fill=SUBTOTAL_FILL)
         for col in (1, 3, 4, 5):
             put(ws, row, col, None, fill=SUBTOTAL_FILL)
         put(ws, row, 6, Formula(f"=SUM(F{first}:F{row - 1})"), number_format=USD, font=BOLD,
@@ -95,10 +97,24 @@ def bom_sheet(ws: Worksheet, title: str, table: BomTable) -> BomLayout:
     put(ws, per_gpu, 2, f"Per GPU ({table.gpus:,} GPUs)")
     put(ws, per_gpu, 6, Formula(f"=F{grand}/{table.gpus}") if table.gpus else 0,
         number_format=USD)
+    compute_rows: list[int] = []
+    if table.compute:
+        row = per_gpu + 2
+        put(ws, row, 1, "For information, not in the total above (compute, not network):",
+            font=MUTED)
+        for x in table.compute:
+            row += 1
+            put(ws, row, 1, category_label(x.category))
+            put(ws, row, 2, x.item)
+            put(ws, row, 3, x.catalog_id)
+            put(ws, row, 4, x.qty, number_format=INTEGER)
+            put(ws, row, 5, x.unit_usd, number_format=USD, fill=INPUT_FILL)
+            put(ws, row, 6, Formula(f"=D{row}*E{row}"), number_format=USD)
+            compute_rows.append(row)
     ws.auto_filter.ref = f"A4:F{max(lines[-1] if lines else 4, 4)}"
     ws.print_title_rows = "4:4"
     _page(ws)
-    return BomLayout(tuple(lines), tuple(subtotals), grand, per_gpu)
+    return BomLayout(tuple(lines), tuple(subtotals), grand, per_gpu, tuple(compute_rows))
 
 
 def facts_sheet(ws: Worksheet, title: str, sections: Sequence[FactSection],
@@ -127,8 +143,10 @@ def facts_sheet(ws: Worksheet, title: str, sections: Sequence[FactSection],
 def _fact_row(ws: Worksheet, row: int, fact: Fact) -> None:
     strong = BOLD if fact.strong else None
     put(ws, row, 1, fact.label, font=strong)
+    # short text sits right like the numbers; long text reads left and spills to the right
+    text = fact.kind == "text"
     put(ws, row, 2, fact.value, number_format=FORMATS.get(fact.kind), font=strong,
-        alignment=RIGHT if fact.kind == "text" else None)
+        alignment=(LEFT if len(str(fact.value)) > 14 else RIGHT) if text else None)
     for col, text in ((3, fact.detail), (4, fact.note), (5, fact.extra)):
         if text:
             put(ws, row, col, text, font=MUTED if col == 4 else None)

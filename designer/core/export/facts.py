@@ -142,6 +142,8 @@ def assumption_sections(project: Project, catalog: Catalog,
 
 def ratio(value: object) -> str:
     """Oversubscription as people write it: 1:1, 2:1, 7:1 (down:up)."""
+    if isinstance(value, dict):  # a tier's entry: {"worst": 2.0, "ratio": "2:1", ...}
+        return str(value.get("ratio") or ratio(value.get("worst")))
     try:
         v = float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
@@ -149,6 +151,14 @@ def ratio(value: object) -> str:
     if v <= 0:
         return "n/a"
     return f"{v:.2f}".rstrip("0").rstrip(".") + ":1"
+
+
+def message_label(project: Project) -> str:
+    n = project.analysis.message_bytes
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size and n % size == 0:
+            return f"{n // size} {unit}"
+    return f"{n:,} B"
 
 
 def histogram_pairs(hist: object) -> list[tuple[int, float]]:
@@ -198,20 +208,25 @@ def summary_sections(project: Project, data: dict, *, app_version: str,
     fraction = bis.get("fraction_of_full")
     performance = [
         Fact("Bisection bandwidth", (bis.get("gbps") or 0) / 1000, "dec", "Tb/s",
-             f"{'exact' if bis.get('exact') else 'upper bound'} ({bis.get('method', '')})",
+             f"{'proven exact' if bis.get('exact') else 'upper bound'} ({bis.get('method', '')})",
              key="bisection_tbps", strong=True),
         Fact("Bisection per GPU", bis.get("per_gpu_gbps") or 0, "dec", "Gb/s",
              key="bisection_per_gpu"),
         Fact("Fraction of full bisection", fraction if fraction is not None else 0, "pct",
              key="bisection_fraction"),
-        Fact("Oversubscription, worst end to end", ratio(over.get("worst")), "text", "down:up",
-             ", ".join(f"{k} {ratio(v)}" for k, v in (over.get("by_tier") or {}).items()),
+        Fact("Oversubscription, worst end to end",
+             over.get("worst_ratio") or ratio(over.get("worst")), "text",
+             note=("per tier: " + ", ".join(f"{k} {ratio(v)}" for k, v in
+                                            (over.get("by_tier") or {}).items())
+                   + (f"; blocking: {', '.join(over['blocking_tiers'])}"
+                      if over.get("blocking_tiers") else "")),
              key="oversubscription"),
         Fact("Switch hops between GPUs", f"{hops.get('min', 0)}-{hops.get('max', 0)}", "text",
              note=f"mean {float(hops.get('mean') or 0):.2f}", key="hops"),
         Fact("Latency, mean", float(lat.get("mean") or 0), "dec2", "µs",
              f"min {float(lat.get('min') or 0):.2f}, p99 {float(lat.get('p99') or 0):.2f}, "
-             f"max {float(lat.get('max') or 0):.2f} µs", key="latency_mean"),
+             f"max {float(lat.get('max') or 0):.2f} µs, for a {message_label(project)} message",
+             key="latency_mean"),
     ]
     cost = [
         Fact("Total cost", float(bom.get("total_usd") or 0), "usd", "estimate",
@@ -219,6 +234,8 @@ def summary_sections(project: Project, data: dict, *, app_version: str,
         Fact("Cost per GPU", float(bom.get("per_gpu_usd") or 0), "usd", key="per_gpu_usd"),
         Fact("Power (switches, NICs, optics)", float(g("power_w") or 0) / 1000, "dec", "kW",
              key="power_kw"),
+        Fact("Rack units (switches, appliances)", float(g("rack_units") or 0), "dec", "U",
+             key="rack_units"),
     ]
     problems = g("problems") or []
     errors = sum(1 for p in problems if p.get("severity") == "error")

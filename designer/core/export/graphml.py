@@ -70,7 +70,8 @@ def _attr(value: str) -> str:
 
 
 def _text(value: str) -> str:
-    return escape(xml_text(value))
+    # a bare CR would be read back as LF (XML line-end rules): keep it as a reference
+    return escape(xml_text(value), {"\r": "&#13;"})
 
 
 def pair_edges(project: Project, media: CableMedia) -> dict:

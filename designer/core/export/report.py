@@ -18,6 +18,7 @@ from designer.core.export.facts import (
     FactSection,
     assumption_sections,
     histogram_pairs,
+    message_label,
     summary_sections,
 )
 from designer.core.export.report_html import Chart, ReportData, headline
@@ -43,26 +44,21 @@ def charts(data: dict, table: BomTable) -> list[Chart]:
             [100 * v / total for _, v in hops], x_title="switches on the shortest path",
             y_title="% of GPU pairs", value_format="{:.1f}%", y_max=100)))
     lat = data.get("latency_us") or {}
-    lat_hist = histogram_pairs(lat.get("histogram")) if isinstance(lat, dict) else []
-    if lat_hist:
-        total = sum(v for _, v in lat_hist) or 1
-        out.append(("latency", "Latency between GPU pairs", column_chart(
-            "Latency between GPU pairs", [str(k) for k, _ in lat_hist],
-            [100 * v / total for _, v in lat_hist], x_title="µs", y_title="% of GPU pairs",
-            value_format="{:.1f}%", y_max=100)))
-    elif lat:
-        keys = [k for k in ("min", "mean", "p99", "max") if k in lat]
-        out.append(("latency", "Latency between GPUs (µs)", column_chart(
-            "Latency between GPUs (µs)", keys, [float(lat[k]) for k in keys],
-            value_format="{:.2f}", colors=[BAR, BAR, BAR_ALT, BAR_ALT])))
+    by_hops = lat.get("mean_by_hops") or {}
+    if by_hops:
+        keys = sorted(by_hops, key=lambda k: int(k))
+        out.append(("latency", "Mean latency by switch hops (µs)", column_chart(
+            "Mean latency by switch hops (µs)", keys, [float(by_hops[k]) for k in keys],
+            x_title="switches on the path", value_format="{:.2f}", colors=[BAR_ALT] * len(keys))))
     if table.sections:
         sections = sorted(table.sections, key=lambda s: -s.total_usd)
         out.append(("cost", "Cost by category (USD)", bar_chart(
-            "Cost by category (USD)", [s.category for s in sections],
+            "Cost by category (USD)", [s.label for s in sections],
             [s.total_usd for s in sections], value_format="${:,.0f}")))
     by_tier = (data.get("oversubscription") or {}).get("by_tier") or {}
     if by_tier:
-        values = [float(v or 0) for v in by_tier.values()]
+        values = [float((v.get("worst") if isinstance(v, dict) else v) or 0)
+                  for v in by_tier.values()]
         out.append(("oversubscription", "Oversubscription per tier (down:up)", column_chart(
             "Oversubscription per tier (down:up)", [str(k) for k in by_tier], values,
             value_format="{:.2g}:1", reference=1.0, reference_label="1:1 non-blocking",
@@ -83,12 +79,14 @@ def report_data(project: Project, catalog: Catalog, result: Any,
     summary = summary_sections(project, data, app_version=__version__, date=when)
     facts: dict[str, Fact] = {f.key: f for s in summary for f in s.facts if f.key}
     # the report's key facts skip what the cards above them already say
-    shown = [FactSection(s.title, s.facts) for s in summary if s.title != "About this file"]
+    # (and the design's name, which is the report's title)
+    shown = [FactSection(s.title, tuple(f for f in s.facts if f.key != "name"))
+             for s in summary if s.title != "About this file"]
     return ReportData(
         title=project.name,
         subtitle=f"Fabric design report · gear profile {project.profile} · {when} · "
                  f"Fabric Designer {__version__}",
-        headline=headline(facts, data),
+        headline=headline(facts, data, message_label(project)),
         summary=shown,
         charts=charts(data, table),
         problems=list(data.get("problems") or []),

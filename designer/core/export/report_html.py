@@ -157,14 +157,14 @@ def _bom(table: BomTable) -> str:
     rows = [f'<table class="grid" {TABLE}><tr><th>Item</th><th>Catalog id</th>'
             '<th class="n">Qty</th><th class="n">Unit price</th><th class="n">Line total</th></tr>']
     for s in table.sections:
-        rows.append(f'<tr><td colspan="5"><b>{_e(s.category)}</b></td></tr>')
+        rows.append(f'<tr><td colspan="5"><b>{_e(s.label)}</b></td></tr>')
         for x in s.lines:
             rows.append(
                 f"<tr><td>{_e(x.item)}</td><td>{_e(x.catalog_id)}</td>"
-                f'<td class="n">{x.qty:,}</td><td class="n">{usd(x.unit_usd)}</td>'
+                f'<td class="n">{x.qty:,}</td><td class="n">&nbsp;&nbsp;{usd(x.unit_usd)}</td>'
                 f'<td class="n">{usd(x.total_usd)}</td></tr>'
             )
-        rows.append(f'<tr class="subtotal"><td colspan="4">Subtotal: {_e(s.category)}</td>'
+        rows.append(f'<tr class="subtotal"><td colspan="4">Subtotal: {_e(s.label)}</td>'
                     f'<td class="n">{usd(s.total_usd)}</td></tr>')
     rows.append(f'<tr class="total"><td colspan="4">Grand total</td>'
                 f'<td class="n">{usd(table.total_usd)}</td></tr>')
@@ -174,7 +174,7 @@ def _bom(table: BomTable) -> str:
 
 
 def _assumption_table(section: FactSection) -> str:
-    num = ' class="n"'
+    num = ' class="n" style="padding-right: 12px"'
     n_cols = sum(1 for i, c in enumerate(section.columns) if c or i < 4)
     head = "".join(f"<th{num if i == 1 else ''}>{_e(c)}</th>"
                    for i, c in enumerate(section.columns[:n_cols]))
@@ -214,7 +214,8 @@ def report_html(data: ReportData, image: Callable[[Chart], str] | None = None) -
     )
 
 
-def headline(facts: dict[str, Fact], data: dict) -> list[tuple[str, str, str]]:
+def headline(facts: dict[str, Fact], data: dict,
+             message: str = "1 MiB") -> list[tuple[str, str, str]]:
     """The six cards at the top of the report."""
     bis = data.get("bisection") or {}
     over = data.get("oversubscription") or {}
@@ -228,12 +229,13 @@ def headline(facts: dict[str, Fact], data: dict) -> list[tuple[str, str, str]]:
         ("Bisection per GPU", f"{float(bis.get('per_gpu_gbps') or 0):,.0f} Gb/s",
          f"{float(frac or 0) * 100:.0f}% of full, "
          f"{float(bis.get('gbps') or 0) / 1000:,.1f} Tb/s in all"),
-        ("Oversubscription (worst)", ratio(over.get("worst")),
-         ", ".join(f"{k} {ratio(v)}" for k, v in (over.get("by_tier") or {}).items())),
+        ("Oversubscription (worst)", over.get("worst_ratio") or ratio(over.get("worst")),
+         ", ".join(f"{k} {ratio(v)}" for k, v in (over.get("by_tier") or {}).items())
+         or "no switch tiers"),
         ("Latency, GPU to GPU", f"{float(lat.get('mean') or 0):.2f} µs",
-         f"mean; p99 {float(lat.get('p99') or 0):.2f} µs, max {float(lat.get('max') or 0):.2f}"),
+         f"mean for a {message} message; p99 {float(lat.get('p99') or 0):.2f} µs"),
         ("Total cost (estimate)", usd(float(bom.get("total_usd") or 0)),
          f"{usd(float(bom.get('per_gpu_usd') or 0))} per GPU"),
         ("Power", f"{float(data.get('power_w') or 0) / 1000:,.1f} kW",
-         "switches, NICs and optics"),
+         f"switches, NICs and optics; {float(data.get('rack_units') or 0):,.0f} U of switches"),
     ]

@@ -29,19 +29,21 @@ DECIMAL = "#,##0.0"
 DECIMAL2 = "#,##0.00"
 PERCENT = "0.0%"
 
-HEADER_FONT = Font(bold=True, color="FFFFFF")
+FONT = "Calibri"  # LibreOffice substitutes the metric-compatible Carlito
+HEADER_FONT = Font(name=FONT, bold=True, color="FFFFFF")
 HEADER_FILL = PatternFill("solid", fgColor="1F3B5C")
 SUBTOTAL_FILL = PatternFill("solid", fgColor="EEF2F7")
 TOTAL_FILL = PatternFill("solid", fgColor="C9D7E8")
 INPUT_FILL = PatternFill("solid", fgColor="FFF8E1")  # cells a buyer is expected to edit
-TITLE_FONT = Font(bold=True, size=14)
-SECTION_FONT = Font(bold=True, size=12, color="1F3B5C")
-BOLD = Font(bold=True)
-MUTED = Font(italic=True, color="555555")
+TITLE_FONT = Font(name=FONT, bold=True, size=14)
+SECTION_FONT = Font(name=FONT, bold=True, size=12, color="1F3B5C")
+BOLD = Font(name=FONT, bold=True)
+MUTED = Font(name=FONT, italic=True, color="555555")
 _THIN = Side(style="thin", color="8899AA")
 TOP_RULE = Border(top=_THIN)
 WRAP = Alignment(wrap_text=True, vertical="top")
 RIGHT = Alignment(horizontal="right")
+LEFT = Alignment(horizontal="left")
 
 
 @dataclass(frozen=True)

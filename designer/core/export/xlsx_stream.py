@@ -25,6 +25,7 @@ from designer.core.export.output import write_bytes
 from designer.core.export.safety import is_formula_like, xlsx_text
 
 MAX_ROWS = 1_048_576
+_CR = {"\r": "&#13;"}
 PROGRESS_EVERY = 5000
 
 # cell styles (indexes into cellXfs below)
@@ -101,7 +102,8 @@ def _text_xml(value: str, style: int = DEFAULT) -> str:
         style = QUOTED
     space = ' xml:space="preserve"' if text != text.strip() else ""
     s = f' s="{style}"' if style else ""
-    return f'<c t="inlineStr"{s}><is><t{space}>{escape(text)}</t></is></c>'
+    # a bare CR would be read back as LF (XML line-end rules): keep it as a character reference
+    return f'<c t="inlineStr"{s}><is><t{space}>{escape(text, _CR)}</t></is></c>'
 
 
 def _cell_xml(value: object, style: int) -> str:
