@@ -118,6 +118,8 @@ def check_ib(
         if not (pib.fabric.kind[p] != SWITCH).any()
         for n in p
     )
+    for nodes in subnets:  # refuse a subnet past the LID space before starting anything
+        SimLimits.for_fabric(subfabric(pib.fabric, nodes)).check()
     t = lap("export", t)
 
     folder = Path(tempfile.mkdtemp(prefix="designer-ibcheck-"))

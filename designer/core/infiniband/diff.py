@@ -240,13 +240,13 @@ def diff_projects(plan: Project, built: Project, catalog: Catalog | None = None)
     code = {n: i for i, n in enumerate(names)}
     P = _cables(plan, code, plan_keys)
     B = _cables(built, code, built_keys)
-    ends = np.unique(
+    ends = _sorted_unique(
         np.concatenate([_end_keys(P, 0), _end_keys(P, 1), _end_keys(B, 0), _end_keys(B, 1)])
     )
     pk = _cable_keys(P, ends)
     bk = _cable_keys(B, ends)
-    p_only = P[~np.isin(pk, bk)]
-    b_only = B[~np.isin(bk, pk)]
+    p_only = P[~_member(pk, bk)]
+    b_only = B[~_member(bk, pk)]
     matched = len(P) - len(p_only)
 
     # Explanations, most specific first: (a) the same two devices with one end as planned,
@@ -294,6 +294,21 @@ def diff_projects(plan: Project, built: Project, catalog: Catalog | None = None)
         devices_missing=tuple(k for k in plan_keys if k not in built_set),
         devices_extra=tuple(k for k in built_keys if k not in plan_set),
     )
+
+
+def _sorted_unique(x: np.ndarray) -> np.ndarray:
+    """Sorted distinct values (a plain sort: faster than np.unique's hashing on int64)."""
+    s = np.sort(x)
+    return s[np.r_[True, s[1:] != s[:-1]]] if s.size else s
+
+
+def _member(x: np.ndarray, pool: np.ndarray) -> np.ndarray:
+    """Which values of ``x`` are in ``pool`` (a sorted search, no hashing)."""
+    if not pool.size:
+        return np.zeros(x.size, bool)
+    srt = np.sort(pool)
+    at = np.minimum(np.searchsorted(srt, x), srt.size - 1)
+    return srt[at] == x
 
 
 def _row_order(rows: np.ndarray) -> np.ndarray:
