@@ -102,9 +102,11 @@ def column_chart(
         out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar_w:.1f}" height="{h:.1f}" '
                    f'fill="{color}" rx="1.5"/>')
         if n <= 16:
+            text = value_format.format(value)
+            if 0 < value < 0.05 and value_format.endswith("%"):
+                text = "<0.1%"  # a sliver, not nothing
             out.append(f'<text x="{x + bar_w / 2:.1f}" y="{y - 3:.1f}" font-size="9" '
-                       f'fill="{TEXT}" text-anchor="middle">{_t(value_format.format(value))}'
-                       "</text>")
+                       f'fill="{TEXT}" text-anchor="middle">{_t(text)}</text>')
         if n <= 24 or i % math.ceil(n / 24) == 0:
             out.append(f'<text x="{left + slot * i + slot / 2:.1f}" y="{top + plot_h + 12:.1f}" '
                        f'font-size="9" fill="{MUTED}" text-anchor="middle">{_t(label)}</text>')
@@ -112,9 +114,9 @@ def column_chart(
         y = top + plot_h - plot_h * reference / y_top
         out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" '
                    f'stroke="{WARN}" stroke-width="1" stroke-dasharray="4 3"/>')
-        if reference_label:
-            out.append(f'<text x="{left + plot_w}" y="{y - 3:.1f}" font-size="9" fill="{WARN}" '
-                       f'text-anchor="end">{_t(reference_label)}</text>')
+        if reference_label:  # a legend above the plot, clear of the bars' labels
+            out.append(f'<text x="{left + plot_w}" y="{top - 6}" font-size="9" fill="{WARN}" '
+                       f'text-anchor="end">- - {_t(reference_label)}</text>')
     out.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" '
                f'stroke="{AXIS}" stroke-width="1"/>')
     if x_title:
@@ -144,7 +146,7 @@ def bar_chart(
     height = height or 34 + row * n + 10
     out = _head(width, height, title)
     label_w = min(max((len(s) for s in labels), default=4) * 6.2 + 8, width * 0.42)
-    value_w = 66
+    value_w = max((len(value_format.format(v)) for v in values), default=4) * 6.4 + 8
     left = label_w
     plot_w = width - left - value_w - 6
     peak = max([*values, 0]) or 1

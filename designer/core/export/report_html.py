@@ -77,6 +77,7 @@ h3 { font-size: 10.5pt; color: #1f3b5c; margin: 10pt 0 4pt 0; }
 .sub { color: #5d6876; margin: 0 0 10pt 0; }
 .newpage { page-break-before: always; }
 table { border-collapse: collapse; width: 100%; }
+table.cards { border-collapse: separate; border-spacing: 5pt; }
 table.cards td { width: 33%; border: 1pt solid #d5dce5; background: #f4f7fa;
                  padding: 6pt 8pt; vertical-align: top; }
 .card-label { color: #5d6876; font-size: 8.5pt; }
@@ -111,7 +112,8 @@ def _cards(headline: Sequence[tuple[str, str, str]]) -> str:
             for label, value, detail in headline[i:i + 3]
         )
         rows.append(f"<tr>{cells}</tr>")
-    return f'<table class="cards" {TABLE} cellpadding="6">{"".join(rows)}</table>'
+    table = 'width="100%" cellspacing="5" cellpadding="6"'
+    return f'<table class="cards" {table}>{"".join(rows)}</table>'
 
 
 def _facts(section: FactSection) -> str:
@@ -161,7 +163,8 @@ def _bom(table: BomTable) -> str:
         for x in s.lines:
             rows.append(
                 f"<tr><td>{_e(x.item)}</td><td>{_e(x.catalog_id)}</td>"
-                f'<td class="n">{x.qty:,}</td><td class="n">&nbsp;&nbsp;{usd(x.unit_usd)}</td>'
+                f'<td class="n">&nbsp;&nbsp;{x.qty:,}</td>'
+            f'<td class="n">&nbsp;&nbsp;{usd(x.unit_usd)}</td>'
                 f'<td class="n">{usd(x.total_usd)}</td></tr>'
             )
         rows.append(f'<tr class="subtotal"><td colspan="4">Subtotal: {_e(s.label)}</td>'

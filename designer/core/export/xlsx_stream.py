@@ -128,6 +128,8 @@ def _sheet_xml(sheet: StreamSheet, first_sheet: bool,
         '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
         '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
         'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+        # print all columns across one page width
+        '<sheetPr><pageSetUpPr fitToPage="1"/></sheetPr>'
     ]
     header_row = len(sheet.preamble) + (2 if sheet.preamble else 1)
     pane = (
@@ -147,7 +149,8 @@ def _sheet_xml(sheet: StreamSheet, first_sheet: bool,
     if sheet.preamble:
         r += 1  # a blank line between the notes and the table
     r += 1
-    out.append(f'<row r="{r}">' + "".join(_text_xml(c.header, HEADER) for c in cols) + "</row>")
+    out.append(f'<row r="{r}" ht="30" customHeight="1">'
+               + "".join(_text_xml(c.header, HEADER) for c in cols) + "</row>")
     styles = [KIND_STYLE[c.kind] for c in cols]
     caches: list[dict] = [{} for _ in cols]
     n = 0
