@@ -222,6 +222,18 @@ def test_dragonfly_is_routed_by_dfsssp():
 
 
 @needs_stack
+def test_opensm_fallback_is_reported_in_its_own_words():
+    # ftree cannot rank a dragonfly (no tree), so OpenSM falls back to minhop and says why
+    r = check_ib(_design("dragonfly", a=4, p=2, h=2), engine="ftree")
+    (s,) = r.subnets
+    assert s.subnet_up and s.fell_back and s.engine_used == "minhop"
+    assert any("ERR AB2B" in m for m in s.sm_messages)
+    assert any(
+        "could not route with ftree" in f.message and "ERR AB2B" in f.message for f in r.findings
+    )
+
+
+@needs_stack
 def test_superpod_4su_is_checked_within_a_minute():
     r = check_ib(_design("rail", sus=4))  # 1,024 GPUs, 32 leaves, 16 spines
     assert r.ok and r.diff.matched == 2048

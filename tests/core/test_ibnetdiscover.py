@@ -334,6 +334,12 @@ def test_diff_two_swapped_and_one_missing(rail2, catalog):
     # the other way round the missing cable is extra
     back = diff_projects(built, rail2, catalog).counts
     assert (back["miswired"], back["missing"], back["extra"]) == (2, 0, 1)
+    # for the window: problems naming the plan's device ids (to mark them on the canvas)
+    problems = diff.problems(rail2)
+    assert [p.code for p in problems] == ["as-built-miswired"] * 2 + ["as-built-missing"]
+    assert problems[0].devices == ("su1-node01", "su1-leaf-r1")
+    assert problems[2].devices == ("su1-leaf-r2", "spine1")
+    assert all(p.severity.value == "error" for p in problems)
 
 
 def test_diff_wrong_device(rail2, catalog):

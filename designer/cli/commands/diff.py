@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from designer.cli.commands._common import add_catalog_option, catalog_from, print_json
-from designer.core.catalog import Catalog
-from designer.core.fileformat import load_project
-from designer.core.infiniband.asbuilt import project_from_ib
+from designer.core.infiniband.asbuilt import load_as_built
 from designer.core.infiniband.diff import diff_projects
-from designer.core.infiniband.netfile import read_netfile
-from designer.core.model import Project
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:
@@ -39,23 +34,10 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     p.set_defaults(run=run)
 
 
-def load_either(path: str, catalog: Catalog) -> Project:
-    """A project file, or ibnetdiscover output turned into a project."""
-    p = Path(path)
-    try:
-        with open(p, "rb") as fh:
-            head = fh.read(4096).lstrip()
-    except OSError:
-        return load_project(p, catalog)  # its error names the problem
-    if head.startswith(b"{"):
-        return load_project(p, catalog)
-    return project_from_ib(read_netfile(p), catalog, name=p.name, source=p.name)
-
-
 def run(args: argparse.Namespace) -> int:
     cat = catalog_from(args)
-    plan = load_either(args.plan, cat)
-    built = load_either(args.as_built, cat)
+    plan = load_as_built(args.plan, cat)
+    built = load_as_built(args.as_built, cat)
     diff = diff_projects(plan, built, cat)
     if args.json:
         print_json({"plan": args.plan, "as_built": args.as_built, **diff.to_json()})

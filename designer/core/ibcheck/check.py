@@ -57,7 +57,8 @@ from designer.core.model import Project, Role
 Progress = Callable[[float, str], None]
 ENGINES = ("ftree", "minhop", "updn", "dfsssp", "sssp", "lash", "nue")
 _CONFIGURED = re.compile(r"(\w[\w-]*) tables configured on all switches")
-_ERR = re.compile(r"-> (.*\bERR [0-9A-F]{4}:.*)$")
+# OpenSM's error lines: log level 0x01, most with an "ERR xxxx:" code
+_ERR = re.compile(r"\] 0x01 -> (.*)$|-> (.*\bERR [0-9A-F]{4}:.*)$", re.M)
 
 
 def choose_engine(project: Project) -> tuple[str, str]:
@@ -258,7 +259,7 @@ def _check_subnet(
         text = log.read_text(errors="replace") if log.exists() else ""
         up = "SUBNET UP" in text
         used = _CONFIGURED.findall(text)
-        messages = tuple(dict.fromkeys(m.strip() for m in _ERR.findall(text)))
+        messages = tuple(dict.fromkeys((a or b).strip() for a, b in _ERR.findall(text)))
         if not up and not messages:
             messages = (f"OpenSM exited with status {run.returncode}: {run.stderr_tail()}",)
         step(0.5, "reading the fabric back (ibnetdiscover)")

@@ -6,7 +6,7 @@ descriptions), ``netfile`` writes and reads the topology text that ``ibnetdiscov
 plan with an as-built cable by cable. Nothing here runs a tool; ``designer.core.ibcheck`` does.
 """
 
-from designer.core.infiniband.asbuilt import project_from_ib
+from designer.core.infiniband.asbuilt import load_as_built, project_from_ib
 from designer.core.infiniband.diff import CableDiff, diff_projects
 from designer.core.infiniband.netfile import parse_netfile, read_netfile, write_netfile
 from designer.core.infiniband.topology import (
@@ -25,6 +25,7 @@ __all__ = [
     "check_infiniband",
     "diff_projects",
     "ib_fabric_of",
+    "load_as_built",
     "parse_netfile",
     "project_from_ib",
     "read_netfile",

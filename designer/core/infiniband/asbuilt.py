@@ -12,6 +12,7 @@ from the chip's device id when the file gives it, else from the port count (64 p
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 from pydantic import TypeAdapter
@@ -370,3 +371,19 @@ def project_from_ib(
         fabric=fabric,
         overrides=Overrides(gear=tuple(added.values())),
     )
+
+
+def load_as_built(path: str | Path, catalog: Catalog) -> Project:
+    """A project file, or ``ibnetdiscover`` output turned into a project (by its content)."""
+    from designer.core.fileformat import load_project
+    from designer.core.infiniband.netfile import read_netfile
+
+    p = Path(path)
+    try:
+        with open(p, "rb") as fh:
+            head = fh.read(4096).lstrip()
+    except OSError:
+        return load_project(p, catalog)  # its error names the problem
+    if head.startswith(b"{"):
+        return load_project(p, catalog)
+    return project_from_ib(read_netfile(p), catalog, name=f"As-built {p.name}", source=p.name)

@@ -24,6 +24,7 @@ from designer.core.errors import DesignerError
 from designer.core.infiniband.topology import node_descriptions
 from designer.core.model import Project
 from designer.core.ports import port_layout
+from designer.core.problems import MAX_NAMED_DEVICES, Problem, Severity
 
 WRONG_PORTS, WRONG_DEVICE = 0, 1
 KIND_NAMES = {WRONG_PORTS: "wrong-ports", WRONG_DEVICE: "wrong-device"}
@@ -154,6 +155,59 @@ class CableDiff:
             out.append(
                 f"devices found but not in the plan: {shown}"
                 + (f" and {rest} more" if rest > 0 else "")
+            )
+        return out
+
+    def problems(self, plan: Project, limit: int | None = 500) -> list[Problem]:
+        """The differences as problems naming the plan's device ids, for the problems panel
+        and for marking the canvas (at most ``limit`` of each kind; None: all)."""
+        keys = device_keys(plan)
+        id_of = {k: d.id for k, d in zip(keys, plan.fabric.devices, strict=True)}
+
+        def ids(*rows: np.ndarray) -> tuple[str, ...]:
+            names = [self.names[int(r[c])] for r in rows for c in (0, 2)]
+            return tuple(dict.fromkeys(id_of[n] for n in names if n in id_of))
+
+        def cap(n: int) -> int:
+            return n if limit is None else min(n, limit)
+
+        out: list[Problem] = []
+        for i in range(cap(len(self.miswired_plan))):
+            out.append(
+                Problem(
+                    Severity.ERROR,
+                    "as-built-miswired",
+                    "miswired: " + self.miswire_text(i),
+                    ids(self.miswired_plan[i], self.miswired_built[i]),
+                )
+            )
+        for i in range(cap(len(self.missing))):
+            out.append(
+                Problem(
+                    Severity.ERROR,
+                    "as-built-missing",
+                    "missing: " + self.cable_text(self.missing[i]),
+                    ids(self.missing[i]),
+                )
+            )
+        for i in range(cap(len(self.extra))):
+            out.append(
+                Problem(
+                    Severity.WARNING,
+                    "as-built-extra",
+                    "not in the plan: " + self.cable_text(self.extra[i]),
+                    ids(self.extra[i]),
+                )
+            )
+        if self.devices_missing:
+            names = self.devices_missing
+            out.append(
+                Problem(
+                    Severity.WARNING,
+                    "as-built-device-missing",
+                    f"{len(names):,} device(s) of the plan were not found",
+                    tuple(id_of[n] for n in names[:MAX_NAMED_DEVICES]),
+                )
             )
         return out
 
