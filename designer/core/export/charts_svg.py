@@ -72,7 +72,7 @@ def column_chart(
     colors: Sequence[str] | None = None,
     reference: float | None = None,
     reference_label: str = "",
-    width: int = 340,
+    width: int = 320,
     height: int = 220,
     y_max: float | None = None,
 ) -> str:
@@ -136,7 +136,7 @@ def bar_chart(
     values: Sequence[float],
     *,
     value_format: str = "{:,.0f}",
-    width: int = 340,
+    width: int = 320,
     height: int | None = None,
     color: str = BAR,
 ) -> str:
