@@ -409,3 +409,91 @@ def test_cli_export_import_diff(rail2, tmp_path, capsys):
     ]
     # bad input: exit 2 with one line
     assert main(["diff", str(plan), str(tmp_path / "nope.topo")]) == 2
+
+
+# --- properties and the route walk (no tools needed) --------------------------------------------
+
+
+@st.composite
+def ib_fabrics(draw):
+    """Random switches and single-port HCAs, every port used at most once."""
+    from designer.core.infiniband.topology import CA, IbFabric
+
+    n_sw = draw(st.integers(1, 6))
+    n_ca = draw(st.integers(0, 12))
+    ports = [draw(st.integers(2, 16)) for _ in range(n_sw)] + [1] * n_ca
+    free = [(n, p) for n in range(n_sw + n_ca) for p in range(1, ports[n] + 1)]
+    order = draw(st.permutations(free))
+    cables, used = [], set()
+    for (n, p), (m, q) in zip(order[0::2], order[1::2], strict=False):
+        if n == m or (n >= n_sw and m >= n_sw):  # no loops, no HCA-to-HCA cables
+            continue
+        if (n, p) in used or (m, q) in used:
+            continue
+        used |= {(n, p), (m, q)}
+        cables.append((n, p, m, q))
+    names = [f"sw{i}" for i in range(n_sw)] + [f"host{i // 2} mlx5_{i % 2}" for i in range(n_ca)]
+    col = np.array(cables, dtype=np.int32).reshape(-1, 4)
+    n = n_sw + n_ca
+    return IbFabric(
+        nodeid=tuple(names),
+        desc=tuple(names),
+        kind=np.array([SWITCH] * n_sw + [CA] * n_ca, np.int8),
+        nports=np.array(ports, np.int32),
+        guid=np.arange(1, n + 1, dtype=np.uint64) << 8,
+        devid=np.zeros(n, np.int32),
+        lid=np.zeros(n, np.int32),
+        a=col[:, 0],
+        a_port=col[:, 1],
+        b=col[:, 2],
+        b_port=col[:, 3],
+        speed_gbps=np.full(len(col), 400, np.int32),
+    )
+
+
+def _cable_set(ib):
+    return {
+        frozenset(((ib.desc[a], ap), (ib.desc[b], bp)))
+        for a, ap, b, bp in zip(
+            ib.a.tolist(), ib.a_port.tolist(), ib.b.tolist(), ib.b_port.tolist(), strict=True
+        )
+    }
+
+
+@settings(max_examples=40, deadline=None)
+@given(ib_fabrics())
+def test_write_then_read_keeps_every_node_and_cable(ib):
+    back = parse_netfile(write_netfile(ib))
+    assert back.desc == ib.desc and back.nports.tolist() == ib.nports.tolist()
+    assert back.guid.tolist() == ib.guid.tolist()
+    assert _cable_set(back) == _cable_set(ib)
+
+
+def test_route_walk_counts_switches_and_finds_loops():
+    from designer.core.ibcheck.routes import UNREACHED, parse_dump_fts, port_loads, route_hops
+
+    # h1 - s1 =(ports 3,4)= s2 - h2, LIDs: s1 1, s2 2, h1 3, h2 4
+    text = (
+        'Switch 8 "s1"  # "s1" lid 1\n[1] "h1"[1]\n[3] "s2"[3]\n[4] "s2"[4]\n\n'
+        'Switch 8 "s2"  # "s2" lid 2\n[1] "h2"[1]\n[3] "s1"[3]\n[4] "s1"[4]\n\n'
+        'Ca 1 "h1"  # "h1"\n[1] "s1"[1]  # lid 3 lmc 0 "s1" lid 1 4xNDR\n\n'
+        'Ca 1 "h2"  # "h2"\n[1] "s2"[1]  # lid 4 lmc 0 "s2" lid 2 4xNDR\n'
+    )
+    ib = parse_netfile(text)
+    ib = type(ib)(**{**ib.__dict__, "guid": np.array([10, 20, 30, 40], np.uint64)})
+    head = "Unicast lids [0x0-0x4] of switch DR path slid 0; dlid 0; 0 guid 0x{:016x} ({}):\n"
+    fts = (
+        head.format(10, "s1") + "0x0001 000 \n0x0002 003 \n0x0003 001 \n0x0004 004 \n"
+        "4 lids dumped\n" + head.format(20, "s2") + "0x0001 003 \n0x0002 000 \n0x0003 003 \n"
+        "0x0004 001 \n"
+    )
+    lfts = parse_dump_fts(fts, ib)
+    hosts = np.array([2, 3])  # h1, h2
+    hops = route_hops(ib, lfts, hosts)
+    assert hops.tolist() == [[1, 2], [2, 1]]
+    loads = port_loads(lfts, ib.lid[hosts].astype(np.int64))
+    assert loads[0, 4] == 1 and loads[0, 3] == 0 and loads[1, 3] == 1
+    # s2 sends h2's LID back up to s1, which sends it to s2 again: a loop, never arrives
+    looped = fts.replace("0x0004 001", "0x0004 003")
+    hops = route_hops(ib, parse_dump_fts(looped, ib), hosts)
+    assert hops[0, 1] == UNREACHED and hops[1, 1] == UNREACHED

@@ -84,12 +84,15 @@ def check_ib(
     cancelled: Callable[[], bool] | None = None,
     engine: str | None = None,
     keep_folder: Path | None = None,
+    solver_hops: object = None,
 ) -> IbCheckReport:
     """Check ``project`` on OpenSM over ibsim. Raises ``IbToolsMissing`` (what to install),
     ``NotInfiniBand``, ``IbSimError`` (the tool's words) or ``CheckCancelled``.
 
     ``progress(fraction, message)`` is called between stages; ``cancelled()`` is polled.
     ``keep_folder``: copy the working files (topology, logs, dumps) there for a closer look.
+    ``solver_hops``: the solver's hop statistics when the caller has them (the window's
+    current result), so the check does not solve again; else it runs the solver's path stage.
     """
     t_start = time.perf_counter()
     say = progress or (lambda f, m: None)
@@ -151,7 +154,7 @@ def check_ib(
         built = project_from_ib(merge(discovered), cat, name="as discovered")
         diff = diff_projects(project, built, cat)
     t = lap("diff", t)
-    solver, solver_note = solver_hop_stats(project, reports)
+    solver, solver_note = solver_hop_stats(project, reports, cat, solver_hops)
     t = lap("solver", t)
     findings = _findings(reports, diff, solver, skipped)
     times["total"] = time.perf_counter() - t_start

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.ibcheck.routes import HopStats
 from designer.core.model import Project
 
@@ -53,18 +54,37 @@ def same_distribution(a: HopStats, b: HopStats) -> bool:
     return all(abs(fa.get(k, 0) / na - fb.get(k, 0) / nb) < 1e-6 for k in set(fa) | set(fb))
 
 
-def solver_hop_stats(project: Project, reports: Sequence[Any] = ()) -> tuple[HopStats | None, str]:
-    """(the solver's distribution or None, a sentence saying what the routes were compared
-    with)."""
+def _solver_hops(project: Project, catalog: Catalog | None) -> Any:
+    """The solver's hop statistics: its path stage alone when it exposes one (no bisection,
+    so no METIS in a worker thread), else a whole ``solve``."""
     try:
-        from designer.core.solver import solve  # type: ignore[attr-defined]
+        from designer.core.solver.compile import compile_project
+        from designer.core.solver.paths import path_stats
     except ImportError:
-        return None, f"not available yet; {BFS_NOTE}"
-    try:
-        result = solve(project)
-    except Exception as exc:  # the check must still report when the solver trips
-        return None, f"failed on this design ({exc}); {BFS_NOTE}"
-    hist = _histogram(getattr(result, "hops", None))
+        from designer.core.solver import solve  # type: ignore[attr-defined]
+
+        return getattr(solve(project, catalog=catalog), "hops", None)
+    cat = catalog if catalog is not None else project.catalog(builtin_catalog())
+    return path_stats(compile_project(project, cat)).hops
+
+
+def solver_hop_stats(
+    project: Project,
+    reports: Sequence[Any] = (),
+    catalog: Catalog | None = None,
+    given: Any = None,
+) -> tuple[HopStats | None, str]:
+    """(the solver's distribution or None, a sentence saying what the routes were compared
+    with). ``given``: hop statistics the caller already has (a window's current result)."""
+    hops = given
+    if hops is None:
+        try:
+            hops = _solver_hops(project, catalog)
+        except ImportError:
+            return None, f"not available yet; {BFS_NOTE}"
+        except Exception as exc:  # the check must still report when the solver trips
+            return None, f"failed on this design ({exc}); {BFS_NOTE}"
+    hist = _histogram(hops)
     if not hist:
         return None, f"gave no hop histogram; {BFS_NOTE}"
     stats = HopStats(pairs=sum(hist.values()), histogram=hist)
