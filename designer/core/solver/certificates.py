@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.core.model import Role
-from designer.core.solver.compile import ROLE_CODE, Compiled
+from designer.core.solver.compile import ROLE_CODE, Compiled, _mix64
 
 REL_TOL = 1e-9
 DP_WORK = 4_000_000  # exact split-group arithmetic below this many operations per case
@@ -70,29 +70,28 @@ def _component_rates(c: Compiled, in_comp: np.ndarray) -> tuple[np.ndarray, np.n
     return rate, term
 
 
-def layered_bound(c: Compiled, in_comp: np.ndarray, seed: int = 7) -> Bound | None:
-    rate, term = _component_rates(c, in_comp)
-    cl = c.classes
-    if not (rate > 0).any():
-        return Bound(0.0, "no GPUs")
-    entries = np.flatnonzero(term > 0)
-    base = smallest_half_sum(rate, cl.count, c.n_gpus)
-    if entries.size == 1:
-        return Bound(base, "single switch")
+def _up_edges(c: Compiled, in_comp: np.ndarray):
     tier = c.switch_tier.astype(np.int64)
     eu, ev, cap = c.edge_u, c.edge_v, c.edge_cap
     sel = in_comp[eu] & (tier[eu] != tier[ev])
     lo = np.where(tier[eu] < tier[ev], eu, ev)[sel]
     hi = np.where(tier[eu] < tier[ev], ev, eu)[sel]
-    cap = cap[sel]
+    return lo, hi, cap[sel].astype(np.float64)
+
+
+def _spreading_rho(c: Compiled, in_comp: np.ndarray, term: np.ndarray, entries: np.ndarray,
+                   lo: np.ndarray, hi: np.ndarray, cap: np.ndarray, seed: int) -> float | None:
+    """rho of the proportional up/down routing on these up-links, or None when the GPU
+    switches do not all reach the top tier with the same distribution."""
     S = c.n_switches
+    tier = c.switch_tier.astype(np.int64)
     up = np.bincount(lo, weights=cap, minlength=S)
     top = in_comp & (up <= 0)
     if top[entries].any():
         return None  # GPUs on a top switch: the spreading argument does not apply
-    # mu: worst load per unit of GPU rate, bottom-up
+    tiers = np.unique(tier[in_comp]).tolist()
     mu = np.zeros(S)
-    for t in np.unique(tier[in_comp]):
+    for t in tiers:
         at = in_comp & (tier == t) & (up > 0)
         inflow = np.bincount(hi, weights=cap * mu[lo], minlength=S)
         mu[at] = (term[at] + inflow[at]) / up[at]
@@ -103,7 +102,7 @@ def layered_bound(c: Compiled, in_comp: np.ndarray, seed: int = 7) -> Bound | No
     share = cap / up[lo]
     for _ in range(3):
         f = np.where(top, rng.standard_normal(S) + 2.0, 0.0)
-        for t in sorted(np.unique(tier[in_comp]).tolist(), reverse=True):
+        for t in sorted(tiers, reverse=True):
             at = in_comp & (tier == t) & (up > 0)
             if at.any():
                 val = np.bincount(lo, weights=share * f[hi], minlength=S)
@@ -111,8 +110,109 @@ def layered_bound(c: Compiled, in_comp: np.ndarray, seed: int = 7) -> Bound | No
         fe = f[entries]
         if np.ptp(fe) > REL_TOL * max(1.0, float(np.abs(fe).max())):
             return None
-    return Bound(rho * base, "layered hose routing" if rho >= 1 else
-                 f"layered hose routing at {rho:.4g} of line rate")
+    return rho
+
+
+def _augment(c: Compiled, lo: np.ndarray, hi: np.ndarray, cap: np.ndarray):
+    """``_augment_tier`` on the up-links of each tier in turn."""
+    tier = c.switch_tier.astype(np.int64)
+    parts = []
+    added = 0.0
+    for t in np.unique(tier[lo]).tolist():
+        sel = tier[lo] == t
+        lo_t, hi_t, cap_t, add_t = _augment_tier(c, lo[sel], hi[sel], cap[sel])
+        parts.append((lo_t, hi_t, cap_t))
+        added += add_t
+    if not parts:
+        return lo, hi, cap, 0.0
+    return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+            np.concatenate([p[2] for p in parts]), added)
+
+
+def _augment_tier(c: Compiled, lo: np.ndarray, hi: np.ndarray, cap: np.ndarray):
+    """Up-links of one tier made regular: in every block of switches sharing uplink targets,
+    each switch spreads its uplinks the way most of the block does, with capacity added where
+    it is short.
+    Returns the new up-links and the capacity added (a cut of the real fabric is at least the
+    same cut of this one minus the added capacity)."""
+    S = c.n_switches
+    if lo.size == 0:
+        return lo, hi, cap, 0.0
+    # blocks: connected components of the lower-to-upper bipartite graph
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    g = csr_matrix((np.ones(lo.size), (lo, hi)), shape=(S, S))
+    _, block = connected_components(g, directed=False)
+    up = np.bincount(lo, weights=cap, minlength=S)
+    share = cap / up[lo]
+    key = _mix64(hi.astype(np.uint64) ^ _mix64(np.round(share * 1e9).astype(np.uint64)))
+    with np.errstate(over="ignore"):
+        sig = np.zeros(S, np.uint64)
+        np.add.at(sig, lo, key)
+    lows = np.unique(lo)
+    # the most common signature in each block, weighted by switch count
+    pair = np.stack([block[lows], sig[lows].view(np.int64)], axis=1)
+    uniq, inv, cnt = np.unique(pair, axis=0, return_inverse=True, return_counts=True)
+    inv = inv.reshape(-1)
+    best_of_block: dict[int, int] = {}
+    for k in np.argsort(-cnt, kind="stable").tolist():
+        best_of_block.setdefault(int(uniq[k, 0]), k)
+    chosen = np.array([best_of_block[int(block[x])] for x in lows.tolist()])
+    model_sw = np.full(uniq.shape[0], -1, np.int64)
+    model_sw[inv] = lows  # any switch carrying that signature
+    ref = model_sw[chosen]  # per low switch: the switch whose pattern it should follow
+    ref_of = np.full(S, -1, np.int64)
+    ref_of[lows] = ref
+    # pi of the reference switch, looked up per (low switch, target)
+    pi_key = lo * S + hi
+    order = np.argsort(pi_key)
+    sk = pi_key[order]
+    # targets of every low switch's reference
+    ref_lo = ref_of[lows]
+    starts = np.searchsorted(lo[np.argsort(lo, kind="stable")], ref_lo)
+    lo_sorted_idx = np.argsort(lo, kind="stable")
+    n_out = np.bincount(lo, minlength=S)
+    lens = n_out[ref_lo]
+    rows = np.repeat(starts, lens) + (np.arange(lens.sum()) - np.repeat(np.cumsum(lens) - lens,
+                                                                      lens))
+    src_e = lo_sorted_idx[rows]  # reference edges
+    new_lo = np.repeat(lows, lens)
+    new_hi = hi[src_e]
+    new_pi = share[src_e]
+    # the low switch's own capacity to each target (0 when it has no link there)
+    want = new_lo * S + new_hi
+    pos = np.searchsorted(sk, want)
+    pos = np.minimum(pos, sk.size - 1)
+    have = np.where(sk[pos] == want, cap[order][pos], 0.0)
+    need_total = np.zeros(S)
+    np.maximum.at(need_total, new_lo, have / new_pi)
+    new_cap = need_total[new_lo] * new_pi
+    added = float((new_cap - have).sum())
+    return new_lo, new_hi, new_cap, max(0.0, added)
+
+
+def layered_bound(c: Compiled, in_comp: np.ndarray, seed: int = 7) -> Bound | None:
+    rate, term = _component_rates(c, in_comp)
+    cl = c.classes
+    if not (rate > 0).any():
+        return Bound(0.0, "no GPUs")
+    entries = np.flatnonzero(term > 0)
+    base = smallest_half_sum(rate, cl.count, c.n_gpus)
+    if entries.size == 1:
+        return Bound(base, "single switch")
+    lo, hi, cap = _up_edges(c, in_comp)
+    rho = _spreading_rho(c, in_comp, term, entries, lo, hi, cap, seed)
+    if rho is not None:
+        return Bound(rho * base, "layered hose routing" if rho >= 1 else
+                     f"layered hose routing at {rho:.4g} of line rate")
+    # irregular uplinks (a link removed): regularise, then subtract what was added
+    lo2, hi2, cap2, added = _augment(c, lo, hi, cap)
+    rho2 = _spreading_rho(c, in_comp, term, entries, lo2, hi2, cap2, seed)
+    if rho2 is None:
+        return None
+    return Bound(max(0.0, rho2 * base - added),
+                 f"layered hose routing after regularising uplinks ({added:,.0f} Gb/s added)")
 
 
 def _lower_hull(xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -134,11 +134,25 @@ def index_sides(c: Compiled, weight: np.ndarray, comp: np.ndarray) -> Sides:
     side = _prefix_by_group(np.arange(c.n_switches), weight, comp, hold)
     yield "leaf halves", majority_fill(c, side, hold)
     yield "leaf halves, rest on one side", side
+    # the switches with the least uplink per GPU first: damaged or oversubscribed leaves
+    tier = c.switch_tier
+    eu, ev, cap = c.edge_u, c.edge_v, c.edge_cap
+    up = np.bincount(np.where(tier[eu] < tier[ev], eu, ev)[tier[eu] != tier[ev]],
+                     weights=cap[tier[eu] != tier[ev]], minlength=c.n_switches)
+    key = np.where(hold, up / np.maximum(weight, 1e-9), np.inf)
+    if np.ptp(key[hold]) > 0:
+        order = np.argsort(np.argsort(key, kind="stable"), kind="stable")
+        side = _prefix_by_group(order, weight, comp, hold)
+        yield "weakest leaves first", side
+        yield "weakest leaves first, majority", majority_fill(c, side, hold)
 
 
 def metis_side(c: Compiled, weight: np.ndarray, comp: np.ndarray, n_comp: int,
-               control=None) -> np.ndarray | None:
-    """METIS two-way partition of every component with GPUs, GPUs folded into weights."""
+               control=None, seed: int = 1, ufactor: int = 1) -> np.ndarray | None:
+    """METIS two-way partition of every component with GPUs, GPUs folded into weights.
+
+    ``ufactor`` is METIS' allowed imbalance in thousandths: a looser balance lets it find
+    cheaper cuts, which the evaluator then rebalances exactly by moving GPUs."""
     try:
         import pymetis
     except ImportError:  # pragma: no cover - a dependency, but keep the solver usable
@@ -163,11 +177,33 @@ def metis_side(c: Compiled, weight: np.ndarray, comp: np.ndarray, n_comp: int,
         )
         xadj = np.r_[0, np.cumsum(lens)]
         adjncy = local[c.indices[rows]]
-        opts = pymetis.Options(seed=1, ufactor=1)
+        opts = pymetis.Options(seed=seed, ufactor=ufactor)
+        graph = _csr_adjacency(pymetis, xadj, adjncy)
         _, parts = pymetis.part_graph(
-            2, xadj=xadj, adjncy=adjncy, vweights=vw_all[nodes], eweights=ew[rows], options=opts
+            2, graph, vweights=vw_all[nodes], eweights=ew[rows], options=opts
         )
         side[nodes] = np.asarray(parts, dtype=np.int64) == 0
         if control is not None:
             control.check()
     return side
+
+
+def _csr_adjacency(pymetis, xadj: np.ndarray, adjncy: np.ndarray):
+    """pymetis' CSR graph object (newer releases), else the plain arrays as a tuple."""
+    cls = getattr(pymetis, "CSRAdjacency", None)
+    if cls is not None:
+        return cls(adj_starts=xadj, adjacent=adjncy)
+    return _LegacyCSR(xadj, adjncy)
+
+
+class _LegacyCSR:
+    """Adjacency lists for pymetis releases without CSRAdjacency."""
+
+    def __init__(self, xadj: np.ndarray, adjncy: np.ndarray) -> None:
+        self.xadj, self.adjncy = xadj, adjncy
+
+    def __len__(self) -> int:
+        return len(self.xadj) - 1
+
+    def __getitem__(self, i: int):
+        return self.adjncy[self.xadj[i]:self.xadj[i + 1]]

@@ -22,10 +22,12 @@ from scipy.sparse.csgraph import dijkstra
 
 from designer.core.solver.compile import HOP_WEIGHT, Compiled
 from designer.core.solver.control import Control
-from designer.core.solver.symmetry import class_colours
+from designer.core.solver.symmetry import ball2_sizes, class_colours
 
 SCOPE = "ordered pairs of GPUs in different servers, counted once per unordered pair"
-SAMPLES = 2  # extra members of each colour checked against its representative
+SAMPLES = 16  # other members of each colour checked against its representative
+SEARCH_BUDGET = 1500  # class searches allowed after symmetry failed on the first try
+SEARCH_ALL_WORK = 4_000_000  # classes x switch-graph entries below which every class is searched
 BATCH = 4  # sources per shortest-path call: keeps each native call short
 
 
@@ -91,6 +93,7 @@ class PathStats:
     searches: int  # shortest-path searches run
     colours: int  # classes of alike GPU classes
     verified: bool  # every sampled member agreed with its representative
+    method: str = ""  # how the classes were searched
 
 
 class _Accumulator:
@@ -177,7 +180,6 @@ def path_stats(c: Compiled, control: Control | None = None) -> PathStats:
     if cl.n == 0 or c.n_switches == 0:
         return PathStats(_hop_stats(_Accumulator()), _latency_stats(_Accumulator(), assumptions),
                          0, 0, True)
-    colours = class_colours(c, control=ctl)
     graph = _graph(c)
     same = _same_server(c)
     ser_bits = st.message_bytes * 8.0
@@ -225,31 +227,79 @@ def path_stats(c: Compiled, control: Control | None = None) -> PathStats:
             searches += len(part)
             ctl.check()
 
-    total = _Accumulator()
-    verified = True
-    order = np.argsort(colours, kind="stable")
-    bounds = np.flatnonzero(np.r_[True, np.diff(colours[order]) != 0, True])
-    n_col = bounds.size - 1
-    for gi in range(n_col):
-        members = order[bounds[gi]:bounds[gi + 1]]
-        rep = int(members[0])
-        samples = sorted({int(members[-1]), int(members[members.size // 2])} - {rep})
-        samples = samples[:SAMPLES]
-        ensure([rep, *samples])
-        acc = row(rep, cache)
-        agree = all(row(s, cache).signature() == acc.signature() for s in samples)
-        if agree:
-            total.merge(acc, float(members.size))
-        else:
-            verified = False
-            for u in members.tolist():
+    if cl.n * max(1, c.indices.size) <= SEARCH_ALL_WORK:
+        # small enough to search from every class: exact without any symmetry argument
+        total = _Accumulator()
+        for u in range(cl.n):
+            ensure([u])
+            total.merge(row(u, cache), 1.0)
+            _evict(cache, cl, u)
+            ctl.step((u + 1) / cl.n)
+        return PathStats(_hop_stats(total), _latency_stats(total, assumptions), searches,
+                         cl.n, True, "searched from every GPU class")
+
+    def by_colour(colours: np.ndarray, final: bool):
+        """Search one class per colour and check it on other members. On a disagreement:
+        first pass, give up (None); final pass, search the colour class by class when the
+        search budget allows, else estimate it from the members searched."""
+        total = _Accumulator()
+        order = np.argsort(colours, kind="stable")
+        bounds = np.flatnonzero(np.r_[True, np.diff(colours[order]) != 0, True])
+        n_col = bounds.size - 1
+        per_colour = SAMPLES if not final else max(
+            1, min(SAMPLES, SEARCH_BUDGET // max(n_col, 1)))
+        split, estimated = 0, 0
+        for gi in range(n_col):
+            members = order[bounds[gi]:bounds[gi + 1]]
+            k = min(per_colour, members.size - 1)
+            # random members (fixed seed): evenly spaced picks can alias with the structure
+            rng = np.random.default_rng(1_000_003 * gi + 17)
+            picks = np.r_[0, 1 + rng.choice(members.size - 1, size=k, replace=False)] \
+                if k > 0 else np.zeros(1, np.int64)
+            accs = []
+            agree = True
+            for i in picks.tolist():
+                u = int(members[i])
                 ensure([u])
-                total.merge(row(u, cache), 1.0)
+                accs.append(row(u, cache))
                 _evict(cache, cl, u)
-        _trim(cache)
-        ctl.step((gi + 1) / n_col)
+                if accs[-1].signature() != accs[0].signature():
+                    agree = False
+                    if not final:
+                        return None  # refine the colours and start again
+            if agree:
+                total.merge(accs[0], float(members.size))
+            elif searches + members.size * _per_class(cl) <= SEARCH_BUDGET + SAMPLES:
+                split += 1
+                for u in members.tolist():
+                    ensure([u])
+                    total.merge(row(u, cache), 1.0)
+                    _evict(cache, cl, u)
+            else:
+                estimated += 1
+                for acc in accs:
+                    total.merge(acc, members.size / len(accs))
+            _trim(cache)
+            ctl.step((gi + 1) / n_col)
+        note = f"one search per colour, checked on up to {per_colour} other member(s) each"
+        if split:
+            note += f"; {split} colour(s) searched class by class"
+        if estimated:
+            note += (f"; {estimated} colour(s) too large to search class by class: estimated "
+                     "from the members searched")
+        return total, n_col, note, estimated == 0
+
+    out = by_colour(class_colours(c, control=ctl), final=False)
+    if out is None:
+        # colour refinement merged classes that differ: add a stronger invariant, retry
+        out = by_colour(class_colours(c, control=ctl, extra=ball2_sizes(c, ctl)), final=True)
+    total, n_col, note, verified = out
     return PathStats(_hop_stats(total), _latency_stats(total, assumptions), searches, n_col,
-                     verified)
+                     verified, note)
+
+
+def _per_class(cl) -> int:
+    return max(1, round(cl.att_switch.size / max(cl.n, 1)))
 
 
 def _evict(cache: dict, cl, u: int) -> None:

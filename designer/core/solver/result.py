@@ -55,6 +55,7 @@ class Result:
     path_searches: int = 0
     path_colours: int = 0
     path_verified: bool = True
+    path_method: str = ""
 
     def to_json(self) -> dict:
         """The stable JSON object of ``designer solve --json`` (keys users script against)."""
@@ -80,6 +81,6 @@ class Result:
                 for p in self.problems
             ],
             "path_search": {"searches": self.path_searches, "colours": self.path_colours,
-                            "verified": self.path_verified},
+                            "verified": self.path_verified, "method": self.path_method},
             "timings_ms": {k: round(v * 1000, 3) for k, v in self.timings.items()},
         }

@@ -83,4 +83,5 @@ def solve(
         path_searches=paths.searches,
         path_colours=paths.colours,
         path_verified=paths.verified,
+        path_method=paths.method,
     )

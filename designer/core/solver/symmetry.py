@@ -24,8 +24,33 @@ def _q(x: np.ndarray, scale: float = 1000.0) -> np.ndarray:
     return np.round(np.asarray(x, dtype=np.float64) * scale).astype(np.int64).view(np.uint64)
 
 
-def class_colours(c: Compiled, max_rounds: int = 32, control=None) -> np.ndarray:
-    """A colour id (0..) per GPU class; classes with equal colours are presumed alike."""
+def ball2_sizes(c: Compiled, control=None) -> np.ndarray:
+    """Switches within two links of each switch: tells apart switches colour refinement
+    cannot (dragonfly routers whose global neighbours' links overlap differently)."""
+    from scipy.sparse import csr_matrix
+
+    S = c.n_switches
+    a = csr_matrix((np.ones(c.indices.size), c.indices, c.indptr), shape=(S, S))
+    deg = np.diff(c.indptr)
+    out = np.zeros(S, np.int64)
+    # rows in chunks so no single sparse product runs long (it holds the GIL)
+    start = 0
+    while start < S:
+        work = np.cumsum(deg[start:] * np.maximum(1, deg[start:].mean()))
+        stop = start + max(1, int(np.searchsorted(work, 2_000_000)))
+        block = a[start:stop]
+        two = block @ a + block
+        out[start:stop] = np.diff(two.indptr)
+        start = stop
+        if control is not None:
+            control.check()
+    return out
+
+
+def class_colours(c: Compiled, max_rounds: int = 32, control=None,
+                  extra: np.ndarray | None = None) -> np.ndarray:
+    """A colour id (0..) per GPU class; classes with equal colours are presumed alike.
+    ``extra``: an additional per-switch invariant for the initial colours."""
     cl = c.classes
     S, C = c.n_switches, cl.n
     if C == 0:
@@ -56,6 +81,8 @@ def class_colours(c: Compiled, max_rounds: int = 32, control=None) -> np.ndarray
     # initial colours: kind, tier, latency, GPUs, NIC latency
     init = np.zeros(V, np.uint64)
     init[:S] = _mix64(c.switch_tier.astype(np.uint64) * np.uint64(7) + _q(c.switch_ns[c.sw]))
+    if extra is not None:
+        init[:S] = _mix64(init[:S] ^ _mix64(extra.astype(np.uint64) + np.uint64(17)))
     rate = np.bincount(cl.owner, weights=cl.att_cap, minlength=C)
     init[S:S + C] = _mix64(
         _q(cl.count, 1) ^ _mix64(_q(cl.nic_ns)) ^ _mix64(_q(rate, 1) + np.uint64(11))

@@ -1,0 +1,128 @@
+"""Slow, independent references for the solver tests (small fabrics only).
+
+* ``exact_bisection``: the minimum balanced cut as a mixed-integer program (HiGHS through
+  scipy), GPUs of a class as one integer variable;
+* ``brute_paths``: hops and latency by a shortest-path search from every GPU on a networkx
+  graph of switches and GPUs, pair by pair.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import networkx as nx
+import numpy as np
+from scipy.optimize import Bounds, LinearConstraint, milp
+from scipy.sparse import coo_matrix
+
+from designer.core.catalog import builtin_catalog
+from designer.core.model import Project
+from designer.core.solver.compile import HOP_WEIGHT, compile_project
+
+
+def exact_bisection(project: Project, time_limit: float = 60.0) -> float:
+    c = compile_project(project, project.catalog(builtin_catalog()))
+    cl = c.classes
+    S, C = c.n_switches, cl.n
+    app_t, app_sw, app_cap = c.appliance_att
+    _, app_i = np.unique(app_t, return_inverse=True)
+    n_app = int(app_i.max()) + 1 if app_t.size else 0
+    E, A, P = c.edge_u.size, cl.att_switch.size, app_t.size
+    # variables: x (S switches, binary), y (C classes, integer), a (appliances, binary),
+    # cut of each switch edge (E), of each class attachment (A), of each appliance link (P)
+    nx_, ny, na = S, C, n_app
+    off_e = nx_ + ny + na
+    off_a = off_e + E
+    off_p = off_a + A
+    nvar = off_p + P
+    cost = np.zeros(nvar)
+    cost[off_e:off_a] = c.edge_cap
+    cost[off_a:off_p] = cl.att_cap
+    cost[off_p:] = app_cap
+    rows, cols, vals, lo, hi = [], [], [], [], []
+    r = 0
+
+    def add(entries, lb):
+        nonlocal r
+        for col, val in entries:
+            rows.append(r)
+            cols.append(col)
+            vals.append(val)
+        lo.append(lb)
+        hi.append(np.inf)
+        r += 1
+
+    for i in range(E):
+        u, v = int(c.edge_u[i]), int(c.edge_v[i])
+        add([(off_e + i, 1), (u, -1), (v, 1)], 0)
+        add([(off_e + i, 1), (u, 1), (v, -1)], 0)
+    owner = cl.owner
+    for j in range(A):
+        k, s, n = int(owner[j]), int(cl.att_switch[j]), float(cl.count[owner[j]])
+        add([(off_a + j, 1), (nx_ + k, -1), (s, n)], 0)
+        add([(off_a + j, 1), (nx_ + k, 1), (s, -n)], 0)
+    for j in range(P):
+        t, s = int(app_i[j]), int(app_sw[j])
+        add([(off_p + j, 1), (nx_ + ny + t, -1), (s, 1)], 0)
+        add([(off_p + j, 1), (nx_ + ny + t, 1), (s, -1)], 0)
+    unconnected = c.n_gpus - int(cl.count.sum())
+    k = c.n_gpus // 2
+    for i in range(C):
+        rows.append(r)
+        cols.append(nx_ + i)
+        vals.append(1)
+    lo.append(max(0, k - unconnected))
+    hi.append(k)
+    r += 1
+    a_mat = coo_matrix((vals, (rows, cols)), shape=(r, nvar))
+    integrality = np.r_[np.ones(nx_ + ny + na), np.zeros(E + A + P)]
+    upper = np.r_[np.ones(nx_), cl.count.astype(float), np.ones(na), np.full(E + A + P, np.inf)]
+    res = milp(cost, constraints=LinearConstraint(a_mat, lo, hi), integrality=integrality,
+               bounds=Bounds(np.zeros(nvar), upper), options={"time_limit": time_limit})
+    assert res.status == 0, res.message
+    exact_bisection.last_sides = res.x[:S] > 0.5
+    return float(res.fun)
+
+
+def brute_paths(project: Project) -> tuple[Counter, Counter]:
+    """(hops histogram, latency histogram in 0.001 ns) over unordered GPU pairs in
+    different servers, from one Dijkstra per GPU on the full graph."""
+    c = compile_project(project, project.catalog(builtin_catalog()))
+    st = project.analysis
+    cl = c.classes
+    g = nx.DiGraph()
+    sw_ns = c.switch_ns[c.sw]
+    for u, v, prop in zip(c.edge_u.tolist(), c.edge_v.tolist(), c.edge_prop_ns.tolist(),
+                          strict=True):
+        g.add_edge(("s", u), ("s", v), w=HOP_WEIGHT + prop + sw_ns[v])
+        g.add_edge(("s", v), ("s", u), w=HOP_WEIGHT + prop + sw_ns[u])
+    gpus = np.flatnonzero(c.gpu_class >= 0)
+    server_of = np.repeat(np.arange(len(c.fabric.devices)),
+                          np.where(c.is_server, c.table.gpus, 0))
+    for gpu in gpus.tolist():
+        k = int(c.gpu_class[gpu])
+        for j in range(cl.ptr[k], cl.ptr[k + 1]):
+            s, prop = int(cl.att_switch[j]), float(cl.att_prop_ns[j])
+            g.add_edge(("g", gpu), ("s", s), w=HOP_WEIGHT + prop + sw_ns[s], speed=cl.att_speed[j])
+            g.add_edge(("s", s), ("g", gpu), w=prop, speed=cl.att_speed[j])
+    hops: Counter = Counter()
+    lat: Counter = Counter()
+    bits = st.message_bytes * 8.0
+    for src in gpus.tolist():
+        dist, paths = nx.single_source_dijkstra(g, ("g", src), weight="w")
+        for dst in gpus.tolist():
+            if dst <= src or server_of[dst] == server_of[src]:
+                continue
+            key = ("g", dst)
+            if key not in dist:
+                hops["unreachable"] += 1
+                continue
+            d = dist[key]
+            h = int(np.floor(d / HOP_WEIGHT + 1e-9))
+            path = paths[key]
+            speed = min(g.edges[path[0], path[1]]["speed"], g.edges[path[-2], path[-1]]["speed"])
+            ns = (d - h * HOP_WEIGHT) + cl.nic_ns[c.gpu_class[src]] + cl.nic_ns[c.gpu_class[dst]]
+            ns += bits / speed
+            hops[h] += 1
+            lat[round(ns * 1000)] += 1
+    return hops, lat

@@ -1,0 +1,87 @@
+"""Hops and latency against a pair-by-pair search on small fabrics, edited at random.
+
+The solver searches once per class of alike GPUs; the reference runs Dijkstra from every
+GPU over a graph of switches and GPUs and counts each pair of GPUs in different servers.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from designer.core.catalog import builtin_catalog
+from designer.core.generators import generate, params_from_dict
+from designer.core.solver import paths, solve
+from designer.core.solver.compile import compile_project
+from designer.core.solver.paths import path_stats
+
+from .solver_cases import SMALL, base, edited_small_fabrics
+from .solver_reference import brute_paths
+
+
+def _compare(p):
+    r = solve(p)
+    hops, lat = brute_paths(p)
+    unreachable = hops.pop("unreachable", 0)
+    assert r.hops.histogram == dict(hops)
+    assert r.hops.unreachable_pairs == unreachable
+    assert r.hops.pairs == sum(hops.values())
+    if hops:
+        assert r.hops.max == max(hops) and r.hops.min == min(hops)
+        lat_us = Counter({k / 1e6: v for k, v in lat.items()})
+        assert r.latency.min_us == pytest.approx(min(lat_us), abs=1e-5)
+        assert r.latency.max_us == pytest.approx(max(lat_us), abs=1e-5)
+        mean = sum(k * v for k, v in lat_us.items()) / sum(lat_us.values())
+        assert r.latency.mean_us == pytest.approx(mean, rel=1e-9, abs=1e-5)
+        assert sum(r.latency.counts) == pytest.approx(sum(lat.values()), abs=len(r.latency.counts))
+    return r
+
+
+@pytest.mark.parametrize("i", range(len(SMALL)))
+def test_generated_small_fabrics(i):
+    r = _compare(base(i))
+    assert r.path_verified
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edited_small_fabrics())
+def test_edited_fabrics(p):
+    _compare(p)
+
+
+@pytest.mark.parametrize("i", range(len(SMALL)))
+def test_the_symmetry_shortcut_agrees_with_the_reference(i, monkeypatch):
+    # force the colour-refinement path even on small fabrics; the absolute-arrangement
+    # dragonfly has routers colour refinement cannot tell apart, which sampling must catch
+    monkeypatch.setattr(paths, "SEARCH_ALL_WORK", 0)
+    r = _compare(base(i))
+    assert r.path_verified
+
+
+def test_symmetry_needs_few_searches_on_a_large_tree():
+    p = generate(params_from_dict("fat-tree", {"gpus": 16384, "tiers": 3}))
+    c = compile_project(p, builtin_catalog())
+    s = path_stats(c)
+    assert s.colours == 1 and s.verified and s.searches <= 1 + paths.SAMPLES
+    n = 16384
+    assert s.hops.pairs == n * (n - 1) // 2 - 2048 * 28  # minus same-server pairs
+    assert s.hops.max == 5
+
+
+def test_latency_follows_the_gear_and_settings():
+    ib = solve(generate(params_from_dict("rail", {"sus": 2})))
+    roce = solve(generate(params_from_dict("rail", {"sus": 2, "gear": "roce-400"})))
+    # same topology and cables: RoCE NICs and Ethernet switches are slower per hop
+    assert roce.hops.histogram == ib.hops.histogram
+    assert roce.latency.min_us > ib.latency.min_us
+    # a 3-switch path adds two switch hops and two 30 m leaf-spine cables to a 1-switch path
+    p = generate(params_from_dict("rail", {"sus": 2}))
+    small = p.model_copy(update={"analysis": p.analysis.model_copy(
+        update={"message_bytes": 8})})
+    r = solve(small)
+    d = r.latency.by_hops_us[3] - r.latency.by_hops_us[1]
+    assert d == pytest.approx((2 * 130 + 2 * 30 * 5) / 1000)
+    # one 1-switch path: NIC 300 ns x 2 + leaf 130 ns + 2 x 10 m + 8 bytes at 400G
+    assert r.latency.min_us == pytest.approx((600 + 130 + 100 + 8 * 8 / 400) / 1000)
