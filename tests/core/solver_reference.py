@@ -86,41 +86,57 @@ def exact_bisection(project: Project, time_limit: float = 60.0) -> float:
 
 def brute_paths(project: Project) -> tuple[Counter, Counter]:
     """(hops histogram, latency histogram in 0.001 ns) over unordered GPU pairs in
-    different servers, from one Dijkstra per GPU on the full graph."""
+    different servers, from one Dijkstra per GPU. GPUs do not forward: a search starts at
+    one GPU's switches and ends at the other GPU's switches."""
     c = compile_project(project, project.catalog(builtin_catalog()))
     st = project.analysis
     cl = c.classes
     g = nx.DiGraph()
     sw_ns = c.switch_ns[c.sw]
+    g.add_nodes_from(range(c.n_switches))
     for u, v, prop in zip(c.edge_u.tolist(), c.edge_v.tolist(), c.edge_prop_ns.tolist(),
                           strict=True):
-        g.add_edge(("s", u), ("s", v), w=HOP_WEIGHT + prop + sw_ns[v])
-        g.add_edge(("s", v), ("s", u), w=HOP_WEIGHT + prop + sw_ns[u])
+        g.add_edge(u, v, w=HOP_WEIGHT + prop + sw_ns[v])
+        g.add_edge(v, u, w=HOP_WEIGHT + prop + sw_ns[u])
     gpus = np.flatnonzero(c.gpu_class >= 0)
     server_of = np.repeat(np.arange(len(c.fabric.devices)),
                           np.where(c.is_server, c.table.gpus, 0))
-    for gpu in gpus.tolist():
+
+    def ports(gpu: int):
         k = int(c.gpu_class[gpu])
-        for j in range(cl.ptr[k], cl.ptr[k + 1]):
-            s, prop = int(cl.att_switch[j]), float(cl.att_prop_ns[j])
-            g.add_edge(("g", gpu), ("s", s), w=HOP_WEIGHT + prop + sw_ns[s], speed=cl.att_speed[j])
-            g.add_edge(("s", s), ("g", gpu), w=prop, speed=cl.att_speed[j])
+        return [(int(cl.att_switch[j]), float(cl.att_prop_ns[j]), float(cl.att_speed[j]))
+                for j in range(cl.ptr[k], cl.ptr[k + 1])]
+
     hops: Counter = Counter()
     lat: Counter = Counter()
     bits = st.message_bytes * 8.0
     for src in gpus.tolist():
-        dist, paths = nx.single_source_dijkstra(g, ("g", src), weight="w")
+        best_from: dict[int, tuple[float, float]] = {}  # switch -> (distance, first speed)
+        for s, prop, speed in ports(src):
+            dist = nx.single_source_dijkstra_path_length(g, s, weight="w")
+            for node, d in dist.items():
+                total = d + HOP_WEIGHT + prop + sw_ns[s]
+                old = best_from.get(node)
+                if old is None or total < old[0] - 1e-6 or (abs(total - old[0]) <= 1e-6
+                                                            and speed > old[1]):
+                    best_from[node] = (total, speed)
         for dst in gpus.tolist():
             if dst <= src or server_of[dst] == server_of[src]:
                 continue
-            key = ("g", dst)
-            if key not in dist:
+            best = None
+            for s, prop, speed in ports(dst):
+                if s not in best_from:
+                    continue
+                d, sp = best_from[s]
+                cand = (d + prop, min(sp, speed))
+                if best is None or cand[0] < best[0] - 1e-6 or (abs(cand[0] - best[0]) <= 1e-6
+                                                                and cand[1] > best[1]):
+                    best = cand
+            if best is None:
                 hops["unreachable"] += 1
                 continue
-            d = dist[key]
+            d, speed = best
             h = int(np.floor(d / HOP_WEIGHT + 1e-9))
-            path = paths[key]
-            speed = min(g.edges[path[0], path[1]]["speed"], g.edges[path[-2], path[-1]]["speed"])
             ns = (d - h * HOP_WEIGHT) + cl.nic_ns[c.gpu_class[src]] + cl.nic_ns[c.gpu_class[dst]]
             ns += bits / speed
             hops[h] += 1

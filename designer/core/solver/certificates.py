@@ -108,7 +108,7 @@ def _spreading_rho(c: Compiled, in_comp: np.ndarray, term: np.ndarray, entries: 
                 val = np.bincount(lo, weights=share * f[hi], minlength=S)
                 f[at] = val[at]
         fe = f[entries]
-        if np.ptp(fe) > REL_TOL * max(1.0, float(np.abs(fe).max())):
+        if not np.isfinite(fe).all() or np.ptp(fe) > REL_TOL * max(1.0, float(np.abs(fe).max())):
             return None
     return rho
 
@@ -189,7 +189,8 @@ def _augment_tier(c: Compiled, lo: np.ndarray, hi: np.ndarray, cap: np.ndarray):
     np.maximum.at(need_total, new_lo, have / new_pi)
     new_cap = need_total[new_lo] * new_pi
     added = float((new_cap - have).sum())
-    return new_lo, new_hi, new_cap, max(0.0, added)
+    keep = new_cap > 0
+    return new_lo[keep], new_hi[keep], new_cap[keep], max(0.0, added)
 
 
 def layered_bound(c: Compiled, in_comp: np.ndarray, seed: int = 7) -> Bound | None:

@@ -1,0 +1,139 @@
+"""A broken design yields problems, not exceptions; progress and cancellation work."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from designer.core.generators import generate, params_from_dict
+from designer.core.links import LinkTable
+from designer.core.model import Device, Fabric, Project, Role
+from designer.core.solver import SolveCancelled, solve
+
+from .solver_cases import base
+
+
+def codes(r) -> set[str]:
+    return {p.code for p in r.problems}
+
+
+def test_empty_project():
+    r = solve(Project())
+    assert r.gpus == 0 and r.switches.total == 0 and r.links.total == 0
+    assert r.bisection.gbps == 0 and r.hops.pairs == 0 and r.bom.total_usd == 0
+    assert r.to_json()["hops"]["max"] is None
+
+
+def test_servers_without_a_fabric():
+    devices = tuple(Device(id=f"n{i}", name=f"n{i}", model="dgx-h100", role=Role.GPU_SERVER)
+                    for i in range(3))
+    r = solve(Project(fabric=Fabric(devices=devices)))
+    assert r.gpus == 24 and r.unconnected_gpus == 24
+    assert "gpu-unconnected" in codes(r)
+    assert r.bisection.gbps == 0 and r.bisection.exact
+
+
+def test_unknown_gear_and_bad_ports():
+    p = generate(params_from_dict("rail", {"sus": 1}))
+    devices = list(p.fabric.devices)
+    leaf = p.fabric.index["su1-leaf-r1"]
+    devices[leaf] = devices[leaf].model_copy(update={"model": "no-such-switch"})
+    f = Fabric(devices=tuple(devices), links=p.fabric.links)
+    # a link on port 500 of a 64-port switch, and one faster than the ports
+    extra = LinkTable(a=[p.fabric.index["spine1"]], a_port=[500], b=[p.fabric.index["spine2"]],
+                      b_port=[500], speed_gbps=800)
+    f = f.with_links(LinkTable.concat([f.links, extra]))
+    r = solve(p.with_fabric(f))
+    assert {"unknown-gear", "ports-over-used", "speed-mismatch"} <= codes(r)
+
+
+def test_technology_mismatch_is_a_problem():
+    # an Ethernet leaf among InfiniBand spines
+    ib = generate(params_from_dict("rail", {"sus": 1}))
+    devices = list(ib.fabric.devices)
+    leaf = ib.fabric.index["su1-leaf-r1"]
+    devices[leaf] = devices[leaf].model_copy(update={"model": "sn5600", "port_speed_gbps": 400})
+    r = solve(ib.with_fabric(ib.fabric.with_devices(tuple(devices))))
+    assert "technology-mismatch" in codes(r)
+    assert r.bom.total_usd > 0 and r.bisection.gbps > 0
+
+
+@st.composite
+def scrambled(draw):
+    p = base(draw(st.integers(0, 7)))
+    f = p.fabric
+    n = len(f.devices)
+    k = draw(st.integers(1, 6))
+    a = draw(st.lists(st.integers(0, n - 1), min_size=k, max_size=k))
+    b = draw(st.lists(st.integers(0, n - 1), min_size=k, max_size=k))
+    pairs = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    if not pairs:
+        return p
+    used = np.zeros(0, int)
+    extra = LinkTable(
+        a=[x for x, _ in pairs], a_port=[900 + i for i in range(len(pairs))],
+        b=[y for _, y in pairs], b_port=[950 + i for i in range(len(pairs))],
+        speed_gbps=draw(st.sampled_from([100, 400, 800])),
+        medium=draw(st.integers(0, 4)),
+        length_m=draw(st.sampled_from([np.nan, 0.0, 3.0, 60000.0])),
+    )
+    del used
+    drop = draw(st.lists(st.integers(0, len(f.links) - 1), max_size=5, unique=True))
+    keep = np.ones(len(f.links), bool)
+    keep[drop] = False
+    return p.with_fabric(Fabric(devices=f.devices,
+                                links=LinkTable.concat([f.links.take(keep), extra])))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scrambled())
+def test_scrambled_wiring_gives_problems_not_exceptions(p):
+    r = solve(p)
+    data = r.to_json()
+    assert data["gpus"] == r.gpus
+    assert r.bisection.lower_gbps <= r.bisection.gbps + 1e-6
+    assert r.bom.total_usd >= 0
+
+
+def test_progress_is_monotone_and_reaches_one():
+    seen: list[tuple[float, str]] = []
+    solve(generate(params_from_dict("rail", {"sus": 4})), progress=lambda f, s: seen.append((f, s)))
+    fractions = [f for f, _ in seen]
+    assert fractions == sorted(fractions)
+    assert fractions[-1] == 1.0
+    stages = {s for _, s in seen}
+    assert {"compile", "bisection", "hops and latency", "bill of materials"} <= stages
+
+
+@pytest.mark.parametrize("after", [0, 1, 3, 8, 20])
+def test_cancellation_stops_the_solve(after):
+    p = generate(params_from_dict("fat-tree", {"gpus": 16384, "tiers": 3}))
+    calls = 0
+
+    def cancelled() -> bool:
+        nonlocal calls
+        calls += 1
+        return calls > after
+
+    with pytest.raises(SolveCancelled):
+        solve(p, cancelled=cancelled)
+
+
+def test_cancel_checks_are_frequent():
+    # the window cancels a running solve: checks must come often, never seconds apart
+    import time
+
+    p = generate(params_from_dict("fat-tree", {"gpus": 16384, "tiers": 3}))
+    stamps: list[float] = []
+
+    def cancelled() -> bool:
+        stamps.append(time.perf_counter())
+        return False
+
+    start = time.perf_counter()
+    solve(p, cancelled=cancelled)
+    gaps = np.diff([start, *stamps, time.perf_counter()])
+    assert len(stamps) > 10
+    assert gaps.max() < 0.5  # generous: the bench measures 65,536 GPUs against 100 ms
