@@ -191,6 +191,7 @@ def find_problems(
                 )
             )
         out.extend(_uneven_planes(fabric, t, servers))
+        out.extend(_mixed_rails(fabric, t, servers))
 
     idle = np.flatnonzero(t.is_switch & (used == 0))
     if idle.size:
@@ -234,5 +235,44 @@ def _uneven_planes(fabric: Fabric, t: DeviceTable, servers: np.ndarray) -> list[
             "uneven-planes",
             f"{uneven.size:,} server(s) have more GPUs on one plane than another{_more(uneven)}",
             _names(fabric, uneven),
+        )
+    ]
+
+
+def _mixed_rails(fabric: Fabric, t: DeviceTable, servers: np.ndarray) -> list[Problem]:
+    """A rail leaf (a switch with a "rail" label) should carry one GPU index of every server:
+    GPU i of each server on rail i. Flag rail leaves that mix GPU indices."""
+    links = fabric.links
+    if not len(links) or not servers.size:
+        return []
+    n = len(fabric.devices)
+    rail = np.fromiter((d.groups.get("rail", 0) for d in fabric.devices), np.int64, n)
+    if not (rail[t.is_switch] > 0).any():
+        return []
+    e = links.expand()
+    is_server = np.zeros(n, bool)
+    is_server[servers] = True
+    a, b = e["a"].astype(np.int64), e["b"].astype(np.int64)
+    sa = is_server[a] & (rail[b] > 0)
+    sb = is_server[b] & (rail[a] > 0)
+    srv = np.r_[a[sa], b[sb]]
+    port = np.r_[e["a_port"][sa], e["b_port"][sb]].astype(np.int64)
+    leaf = np.r_[b[sa], a[sb]]
+    per = np.maximum(t.per_gpu[srv], 1)
+    gpu = (port - 1) // per
+    lo = np.full(n, np.iinfo(np.int64).max)
+    hi = np.full(n, -1)
+    np.minimum.at(lo, leaf, gpu)
+    np.maximum.at(hi, leaf, gpu)
+    mixed = np.flatnonzero((hi >= 0) & (hi != lo))
+    if not mixed.size:
+        return []
+    return [
+        Problem(
+            Severity.WARNING,
+            "uneven-rails",
+            f"{mixed.size:,} rail leaf switch(es) carry GPUs of different rails (GPU i of every "
+            f"server belongs on rail i){_more(mixed)}",
+            _names(fabric, mixed),
         )
     ]

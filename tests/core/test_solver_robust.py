@@ -137,3 +137,21 @@ def test_cancel_checks_are_frequent():
     gaps = np.diff([start, *stamps, time.perf_counter()])
     assert len(stamps) > 10
     assert gaps.max() < 0.5  # generous: the bench measures 65,536 GPUs against 100 ms
+
+
+def test_a_gpu_on_the_wrong_rail_is_flagged():
+    p = generate(params_from_dict("rail", {"sus": 1}))
+    f = p.fabric
+    links = f.links
+    # swap the leaf ends of GPU 1 and GPU 2 of the first server
+    s0 = f.index["su1-node01"]
+    rows = np.flatnonzero(links.a == s0)[:2]
+    b = links.b.copy()
+    b_port = links.b_port.copy()
+    b[rows] = b[rows[::-1]]
+    b_port[rows] = b_port[rows[::-1]]
+    swapped = links.replace(rows, b=b[rows], b_port=b_port[rows])
+    r = solve(p.with_fabric(f.with_links(swapped)))
+    problem = next(x for x in r.problems if x.code == "uneven-rails")
+    assert set(problem.devices) == {"su1-leaf-r1", "su1-leaf-r2"}
+    assert "uneven-rails" not in codes(solve(p))
