@@ -28,7 +28,8 @@ SCOPE = "ordered pairs of GPUs in different servers, counted once per unordered 
 SAMPLES = 16  # other members of each colour checked against its representative
 SEARCH_BUDGET = 1500  # class searches allowed after symmetry failed on the first try
 SEARCH_ALL_WORK = 4_000_000  # classes x switch-graph entries below which every class is searched
-BATCH = 4  # sources per shortest-path call: keeps each native call short
+BATCH = 12  # sources per shortest-path call: keeps each native call short (< 50 ms)
+PREFETCH = 16  # colours whose picked classes are searched together
 
 
 @dataclass(frozen=True)
@@ -249,13 +250,25 @@ def path_stats(c: Compiled, control: Control | None = None) -> PathStats:
         per_colour = SAMPLES if not final else max(
             1, min(SAMPLES, SEARCH_BUDGET // max(n_col, 1)))
         split, estimated = 0, 0
-        for gi in range(n_col):
+
+        def picks_of(gi: int) -> np.ndarray:
             members = order[bounds[gi]:bounds[gi + 1]]
             k = min(per_colour, members.size - 1)
             # random members (fixed seed): evenly spaced picks can alias with the structure
             rng = np.random.default_rng(1_000_003 * gi + 17)
-            picks = np.r_[0, 1 + rng.choice(members.size - 1, size=k, replace=False)] \
+            return np.r_[0, 1 + rng.choice(members.size - 1, size=k, replace=False)] \
                 if k > 0 else np.zeros(1, np.int64)
+
+        for gi in range(n_col):
+            members = order[bounds[gi]:bounds[gi + 1]]
+            picks = picks_of(gi)
+            if gi % PREFETCH == 0:
+                # search the next colours' picks together: fewer, fuller native calls
+                _trim(cache, force=True)
+                ahead = [int(order[bounds[g]:bounds[g + 1]][i])
+                         for g in range(gi, min(n_col, gi + PREFETCH))
+                         for i in picks_of(g).tolist()]
+                ensure(ahead)
             accs = []
             agree = True
             for i in picks.tolist():
@@ -308,8 +321,8 @@ def _evict(cache: dict, cl, u: int) -> None:
             cache.pop(int(x), None)
 
 
-def _trim(cache: dict) -> None:
-    if len(cache) > 512:
+def _trim(cache: dict, force: bool = False) -> None:
+    if force or len(cache) > 512:
         cache.clear()
 
 
