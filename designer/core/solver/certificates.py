@@ -25,6 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
 
 from designer.core.model import Role
 from designer.core.solver.compile import ROLE_CODE, Compiled, _mix64
@@ -139,9 +141,6 @@ def _augment_tier(c: Compiled, lo: np.ndarray, hi: np.ndarray, cap: np.ndarray):
     if lo.size == 0:
         return lo, hi, cap, 0.0
     # blocks: connected components of the lower-to-upper bipartite graph
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import connected_components
-
     g = csr_matrix((np.ones(lo.size), (lo, hi)), shape=(S, S))
     _, block = connected_components(g, directed=False)
     up = np.bincount(lo, weights=cap, minlength=S)

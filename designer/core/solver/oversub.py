@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from designer.core.model import Role
-from designer.core.solver.compile import ROLE_CODE, Compiled
+from designer.core.solver.compile import ROLE_CODE, ROLES, Compiled
 
 
 def ratio_text(x: float | None) -> str:
@@ -66,8 +66,6 @@ class Oversubscription:
 
 
 def tier_name(role_code: int) -> str:
-    from designer.core.solver.compile import ROLES
-
     return ROLES[role_code].value
 
 

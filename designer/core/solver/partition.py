@@ -13,6 +13,11 @@ from collections.abc import Iterator
 
 import numpy as np
 
+try:  # imported here, at start-up: a first import of a native library inside a worker
+    import pymetis  # thread has hung Qt applications
+except ImportError:  # pragma: no cover
+    pymetis = None
+
 from designer.core.solver.compile import Compiled
 from designer.core.solver.cuts import majority_fill
 
@@ -153,9 +158,7 @@ def metis_side(c: Compiled, weight: np.ndarray, comp: np.ndarray, n_comp: int,
 
     ``ufactor`` is METIS' allowed imbalance in thousandths: a looser balance lets it find
     cheaper cuts, which the evaluator then rebalances exactly by moving GPUs."""
-    try:
-        import pymetis
-    except ImportError:  # pragma: no cover - a dependency, but keep the solver usable
+    if pymetis is None:  # pragma: no cover - a dependency, but keep the solver usable
         return None
     S = c.n_switches
     side = np.zeros(S, bool)
@@ -178,7 +181,7 @@ def metis_side(c: Compiled, weight: np.ndarray, comp: np.ndarray, n_comp: int,
         xadj = np.r_[0, np.cumsum(lens)]
         adjncy = local[c.indices[rows]]
         opts = pymetis.Options(seed=seed, ufactor=ufactor)
-        graph = _csr_adjacency(pymetis, xadj, adjncy)
+        graph = _csr_adjacency(xadj, adjncy)
         _, parts = pymetis.part_graph(
             2, graph, vweights=vw_all[nodes], eweights=ew[rows], options=opts
         )
@@ -188,7 +191,7 @@ def metis_side(c: Compiled, weight: np.ndarray, comp: np.ndarray, n_comp: int,
     return side
 
 
-def _csr_adjacency(pymetis, xadj: np.ndarray, adjncy: np.ndarray):
+def _csr_adjacency(xadj: np.ndarray, adjncy: np.ndarray):
     """pymetis' CSR graph object (newer releases), else the plain arrays as a tuple."""
     cls = getattr(pymetis, "CSRAdjacency", None)
     if cls is not None:

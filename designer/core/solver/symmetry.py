@@ -14,6 +14,7 @@ same-server pairs, which are left out of the statistics, are alike too).
 from __future__ import annotations
 
 import numpy as np
+from scipy.sparse import csr_matrix
 
 from designer.core.solver.compile import Compiled, _mix64
 
@@ -27,8 +28,6 @@ def _q(x: np.ndarray, scale: float = 1000.0) -> np.ndarray:
 def ball2_sizes(c: Compiled, control=None) -> np.ndarray:
     """Switches within two links of each switch: tells apart switches colour refinement
     cannot (dragonfly routers whose global neighbours' links overlap differently)."""
-    from scipy.sparse import csr_matrix
-
     S = c.n_switches
     a = csr_matrix((np.ones(c.indices.size), c.indices, c.indptr), shape=(S, S))
     deg = np.diff(c.indptr)
