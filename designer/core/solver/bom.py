@@ -95,7 +95,7 @@ def _sum_by(item: np.ndarray, qty: np.ndarray) -> Counter:
     return out
 
 
-def bill_of_materials(c: Compiled, media: MediaPlan) -> Bom:
+def bill_of_materials(c: Compiled, media: MediaPlan, control=None) -> Bom:
     cat = c.catalog
     devices = c.fabric.devices
     lines: list[BomLine] = []
@@ -131,6 +131,8 @@ def bill_of_materials(c: Compiled, media: MediaPlan) -> Bom:
             nics[d.nic or spec.nic] += d.nics or spec.nics
         else:
             appliances[d.model] += 1
+    if control is not None:
+        control.check()
     for m, q in sorted(switches.items()):
         line("switch", m, q, lines)
     for m, q in sorted(nics.items()):
@@ -169,6 +171,8 @@ def bill_of_materials(c: Compiled, media: MediaPlan) -> Bom:
         np.where(both[cu], ot_dev[cu], -1),
         np.where(both[cu], ot_cage[cu], -1),
     ], 1)
+    if control is not None:
+        control.check()
     cables = _count(key, media.cable[cu], per_item)
     # one fibre per optical link
     fib = media.fibre[media.fibre >= 0].astype(np.int64)

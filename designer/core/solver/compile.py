@@ -179,9 +179,16 @@ def _layers(c_role: np.ndarray, a: np.ndarray, b: np.ndarray, tier: np.ndarray,
     return out.astype(np.int16), tuple(layer_names)
 
 
-def compile_project(project: Project, catalog: Catalog) -> Compiled:
+def compile_project(project: Project, catalog: Catalog, control=None) -> Compiled:
+    """``control``: an object with ``check()`` (raises to cancel), called between steps."""
+
+    def check() -> None:
+        if control is not None:
+            control.check()
+
     fabric = project.fabric
     t = device_table(fabric, catalog)
+    check()
     n = len(fabric.devices)
     roles = fabric.roles if n else np.empty(0, dtype=object)
     role = np.zeros(n, np.int8)
@@ -200,12 +207,14 @@ def compile_project(project: Project, catalog: Catalog) -> Compiled:
         if k in present
     }
     switch_ns, nic_ns, tech = _device_props(fabric, catalog, t)
+    check()
 
     sw = np.flatnonzero(is_switch)
     sw_index = np.full(n, -1, np.int64)
     sw_index[sw] = np.arange(sw.size)
 
     cab = fabric.links.expand()
+    check()
     a = cab["a"].astype(np.int64)
     b = cab["b"].astype(np.int64)
     layer, layer_names = _layers(role, a, b, tier, is_endpoint, groups.get("group"))
@@ -241,6 +250,7 @@ def compile_project(project: Project, catalog: Catalog) -> Compiled:
     adj_cap = np.concatenate([edge_cap, edge_cap])[order]
     adj_prop = np.concatenate([edge_prop, edge_prop])[order]
 
+    check()
     # GPU endpoints ------------------------------------------------------------------------
     gpus = np.where(is_server, t.gpus, 0)
     gpu_base = np.cumsum(gpus) - gpus

@@ -37,7 +37,7 @@ def solve(
     ctl = Control(progress, cancelled)
     ctl.stage("compile", 0.0, 0.1)
     cat = catalog if catalog is not None else project.catalog(builtin_catalog())
-    c = compile_project(project, cat)
+    c = compile_project(project, cat, ctl)
     ctl.stage("oversubscription", 0.1, 0.15)
     over = oversubscription(c)
     ctl.stage("bisection", 0.15, 0.55)
@@ -47,9 +47,10 @@ def solve(
     ctl.stage("media", 0.8, 0.88)
     media = choose_media(project, compiled=c)
     ctl.stage("bill of materials", 0.88, 0.94)
-    bom = bill_of_materials(c, media)
+    bom = bill_of_materials(c, media, ctl)
     ctl.stage("problems", 0.94, 1.0)
     problems = find_problems(c.fabric, cat, c.table)
+    ctl.check()
     problems += solver_problems(c, media, over, paths)
 
     sw_roles = c.role[c.sw]
