@@ -302,10 +302,19 @@ def path_stats(c: Compiled, control: Control | None = None) -> PathStats:
                      "from the members searched")
         return total, n_col, note, estimated == 0
 
-    out = by_colour(class_colours(c, control=ctl), final=False)
+    colours = class_colours(c, control=ctl)
+    out = by_colour(colours, final=False)
     if out is None:
-        # colour refinement merged classes that differ: add a stronger invariant, retry
-        out = by_colour(class_colours(c, control=ctl, extra=ball2_sizes(c, ctl)), final=True)
+        # colour refinement merged classes that differ. Split the colours by a stronger
+        # invariant (switches within two links) of their switches, first without refining
+        # further (few colours), then refined (many colours, the last resort)
+        ball = ball2_sizes(c, ctl)
+        att = np.zeros(cl.n, np.int64)
+        np.add.at(att, owner, ball[cl.att_switch] * 1_000_003 + cl.att_switch.size)
+        split = np.unique(np.stack([colours, att], 1), axis=0, return_inverse=True)[1]
+        out = by_colour(split.reshape(-1), final=False)
+        if out is None:
+            out = by_colour(class_colours(c, control=ctl, extra=ball), final=True)
     total, n_col, note, verified = out
     return PathStats(_hop_stats(total), _latency_stats(total, assumptions), searches, n_col,
                      verified, note)
