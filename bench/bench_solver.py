@@ -13,6 +13,7 @@ Run: python bench/bench_solver.py [--quick] [--no-baseline] [--no-dragonfly]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import subprocess
@@ -48,10 +49,8 @@ def _vm(field: str) -> float:
 
 
 def _reset_peak() -> None:
-    try:
+    with contextlib.suppress(OSError):
         Path("/proc/self/clear_refs").write_text("5")
-    except OSError:
-        pass
 
 
 def child(kind: str, values: dict, repeat: int) -> dict:
@@ -96,7 +95,7 @@ def cancel_latency(project, delays_ms=(20, 80, 150, 250, 400, 600)) -> float:
         flag = threading.Event()
         done: dict[str, float] = {}
 
-        def work() -> None:
+        def work(flag: threading.Event = flag, done: dict = done) -> None:
             try:
                 solve(project, cancelled=flag.is_set)
             except SolveCancelled:

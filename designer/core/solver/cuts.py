@@ -113,17 +113,3 @@ def majority_fill(c: Compiled, side: np.ndarray, known: np.ndarray, rounds: int 
         side[decide] = a_cap[decide] > b_cap[decide]
         known |= decide
     return side
-
-
-def prefix_side(order_key: np.ndarray, weight: np.ndarray, comp: np.ndarray,
-                eligible: np.ndarray) -> np.ndarray:
-    """Within each component, the eligible switches first in ``order_key`` up to half weight."""
-    side = np.zeros(order_key.size, bool)
-    for k in np.unique(comp[eligible]):
-        idx = np.flatnonzero(eligible & (comp == k))
-        idx = idx[np.argsort(order_key[idx], kind="stable")]
-        cum = np.cumsum(weight[idx])
-        if cum.size == 0 or cum[-1] <= 0:
-            continue
-        side[idx[cum <= cum[-1] / 2 + 1e-9]] = True
-    return side

@@ -69,7 +69,7 @@ def label_sides(c: Compiled, weight: np.ndarray, comp: np.ndarray) -> Sides:
         yield f"{key} halves", majority_fill(c, side, has)
         yield f"{key} halves, rest on one side", side
         # split the first group of side B too, its switches in index order
-        straddle = _straddling(gid, has, side, gw, comp)
+        straddle = _first_b_group(gid, has, side)
         if straddle is not None:
             half = _prefix_by_group(np.arange(sw.size), weight + 1e-6, comp,
                                     has & (gid == straddle))
@@ -77,7 +77,7 @@ def label_sides(c: Compiled, weight: np.ndarray, comp: np.ndarray) -> Sides:
             yield f"{key} halves, split group", majority_fill(c, s2, has)
 
 
-def _straddling(gid, has, side, gw, comp) -> int | None:
+def _first_b_group(gid: np.ndarray, has: np.ndarray, side: np.ndarray) -> int | None:
     b_groups = np.unique(gid[has & ~side])
     if b_groups.size == 0:
         return None
