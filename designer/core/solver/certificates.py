@@ -82,9 +82,10 @@ def _up_edges(c: Compiled, in_comp: np.ndarray):
 
 
 def _spreading_rho(c: Compiled, in_comp: np.ndarray, term: np.ndarray, entries: np.ndarray,
-                   lo: np.ndarray, hi: np.ndarray, cap: np.ndarray, seed: int) -> float | None:
-    """rho of the proportional up/down routing on these up-links, or None when the GPU
-    switches do not all reach the top tier with the same distribution."""
+                   lo: np.ndarray, hi: np.ndarray, cap: np.ndarray,
+                   seed: int) -> tuple[float, bool] | None:
+    """(rho of the proportional up/down routing on these up-links, whether every GPU switch
+    reaches the top tier with the same distribution); None when GPUs sit on a top switch."""
     S = c.n_switches
     tier = c.switch_tier.astype(np.int64)
     up = np.bincount(lo, weights=cap, minlength=S)
@@ -111,8 +112,49 @@ def _spreading_rho(c: Compiled, in_comp: np.ndarray, term: np.ndarray, entries: 
                 f[at] = val[at]
         fe = f[entries]
         if not np.isfinite(fe).all() or np.ptp(fe) > REL_TOL * max(1.0, float(np.abs(fe).max())):
-            return None
-    return rho
+            return rho, False
+    return rho, True
+
+
+def _scale_up(c: Compiled, in_comp: np.ndarray, term: np.ndarray, lo: np.ndarray,
+              hi: np.ndarray, cap: np.ndarray) -> float:
+    """Capacity to add so that no switch forwards more up than it can (rho = 1): each switch
+    short of uplink gets all its uplinks scaled up alike (its distribution is kept).
+    A cut of the real fabric is then at least the full bisection minus what was added."""
+    S = c.n_switches
+    tier = c.switch_tier.astype(np.int64)
+    scale = np.ones(S)
+    up = np.bincount(lo, weights=cap, minlength=S)
+    added = 0.0
+    for t in np.unique(tier[in_comp]).tolist():
+        at = in_comp & (tier == t) & (up > 0)
+        down = term + np.bincount(hi, weights=cap * scale[lo], minlength=S)
+        short = at & (down > up * (1 + REL_TOL))
+        scale[short] = down[short] / up[short]
+        added += float((down[short] - up[short]).sum())
+    return added
+
+
+def _common_share(c: Compiled, in_comp: np.ndarray, entries: np.ndarray, lo: np.ndarray,
+                  hi: np.ndarray, cap: np.ndarray, max_cells: int = 20_000_000) -> float | None:
+    """beta = sum over top switches of the least share any GPU switch sends there.
+
+    Every source can route a beta fraction of its traffic along the common distribution
+    (each top switch t gets min over sources of D(t)), each link then carrying at most 1/beta
+    of its proportional load: the hose rate scales by beta."""
+    S = c.n_switches
+    up = np.bincount(lo, weights=cap, minlength=S)
+    tops = np.flatnonzero(in_comp & (up <= 0))
+    if tops.size == 0 or entries.size * tops.size > max_cells:
+        return None
+    step = csr_matrix((np.r_[cap / up[lo], np.ones(tops.size)],
+                       (np.r_[lo, tops], np.r_[hi, tops])), shape=(S, S))
+    mass = csr_matrix((np.ones(entries.size), (np.arange(entries.size), entries)),
+                      shape=(entries.size, S))
+    for _ in range(8):  # tiers are few; mass settles on the top switches
+        mass = mass @ step
+    dist = mass[:, tops].toarray()
+    return float(dist.min(axis=0).sum())
 
 
 def _augment(c: Compiled, lo: np.ndarray, hi: np.ndarray, cap: np.ndarray):
@@ -202,17 +244,36 @@ def layered_bound(c: Compiled, in_comp: np.ndarray, seed: int = 7) -> Bound | No
     if entries.size == 1:
         return Bound(base, "single switch")
     lo, hi, cap = _up_edges(c, in_comp)
-    rho = _spreading_rho(c, in_comp, term, entries, lo, hi, cap, seed)
-    if rho is not None:
-        return Bound(rho * base, "layered hose routing" if rho >= 1 else
-                     f"layered hose routing at {rho:.4g} of line rate")
+    plain = _spreading_rho(c, in_comp, term, entries, lo, hi, cap, seed)
+    if plain is None:
+        return None  # GPUs on a top switch: the spreading argument does not apply
+    rho, same = plain
+    found: list[Bound] = []
+    if same:
+        found.append(Bound(rho * base, "layered hose routing" if rho >= 1 else
+                           f"layered hose routing at {rho:.4g} of line rate"))
+        if rho < 1:  # a damaged switch may hold rho down: top up its uplinks instead
+            extra = _scale_up(c, in_comp, term, lo, hi, cap)
+            found.append(Bound(max(0.0, base - extra), "layered hose routing after adding "
+                                                       f"{extra:,.0f} Gb/s of uplink"))
+        return max(found, key=lambda b: b.gbps)
     # irregular uplinks (a link removed): regularise, then subtract what was added
     lo2, hi2, cap2, added = _augment(c, lo, hi, cap)
-    rho2 = _spreading_rho(c, in_comp, term, entries, lo2, hi2, cap2, seed)
-    if rho2 is None:
-        return None
-    return Bound(max(0.0, rho2 * base - added),
-                 f"layered hose routing after regularising uplinks ({added:,.0f} Gb/s added)")
+    regular = _spreading_rho(c, in_comp, term, entries, lo2, hi2, cap2, seed)
+    if regular is not None and regular[1]:
+        found.append(Bound(max(0.0, regular[0] * base - added),
+                           f"layered hose routing after regularising uplinks "
+                           f"({added:,.0f} Gb/s added)"))
+        if regular[0] < 1:
+            extra = added + _scale_up(c, in_comp, term, lo2, hi2, cap2)
+            found.append(Bound(max(0.0, base - extra), "layered hose routing after adding "
+                                                       f"{extra:,.0f} Gb/s of uplink"))
+    # a switch removed: only the distribution every GPU switch shares is used
+    beta = _common_share(c, in_comp, entries, lo, hi, cap)
+    if beta is not None and beta > 0:
+        found.append(Bound(beta * rho * base, f"layered hose routing over the common {beta:.4g}"
+                                              " of the top tier"))
+    return max(found, key=lambda b: b.gbps) if found else None
 
 
 def _lower_hull(xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

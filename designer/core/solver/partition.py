@@ -68,6 +68,19 @@ def label_sides(c: Compiled, weight: np.ndarray, comp: np.ndarray) -> Sides:
         side = np.where(has, g_side[gid], False)
         yield f"{key} halves", majority_fill(c, side, has)
         yield f"{key} halves, rest on one side", side
+        # groups with the least capacity leaving them per GPU first (damaged pods), and each
+        # group alone (the rest of the balance is made by moving GPUs)
+        ext = _external_capacity(c, np.where(has, gid, -1), gw.size)
+        ratio = np.where(gw > 0, ext / np.maximum(gw, 1e-9), np.inf)
+        if np.ptp(ratio[gw > 0]) > 0:
+            rank = np.argsort(np.argsort(ratio, kind="stable"), kind="stable")
+            w_side = _prefix_by_group(rank, gw, np.arange(gw.size) // (int(lab.max()) + 1),
+                                      gw > 0)
+            yield f"weakest {key}s first", np.where(has, w_side[gid], False)
+        groups = np.flatnonzero(gw > 0)
+        if groups.size <= 32:
+            for g in groups[np.argsort(ratio[groups], kind="stable")][:8].tolist():
+                yield f"one {key}", has & (gid == g)
         # split the first group of side B too, its switches in index order
         straddle = _first_b_group(gid, has, side)
         if straddle is not None:
@@ -75,6 +88,17 @@ def label_sides(c: Compiled, weight: np.ndarray, comp: np.ndarray) -> Sides:
                                     has & (gid == straddle))
             s2 = side | half
             yield f"{key} halves, split group", majority_fill(c, s2, has)
+
+
+def _external_capacity(c: Compiled, group: np.ndarray, n_groups: int) -> np.ndarray:
+    """Switch-link capacity leaving each group (group -1: no group)."""
+    gu, gv = group[c.edge_u], group[c.edge_v]
+    cross = gu != gv
+    out = np.zeros(n_groups)
+    for g in (gu, gv):
+        sel = cross & (g >= 0)
+        out += np.bincount(g[sel], weights=c.edge_cap[sel], minlength=n_groups)
+    return out
 
 
 def _first_b_group(gid: np.ndarray, has: np.ndarray, side: np.ndarray) -> int | None:
