@@ -11,7 +11,12 @@ bound is a sum of per-component bounds. Two certificates:
   ratios on the way up. For a balanced cut (S, T), pair the GPUs of S with those of T: each
   pair's flow crosses the cut, so the cut carries at least rho x (sum of the N/2 smallest GPU
   rates). Exact for non-blocking and uniformly oversubscribed trees, and after removing
-  whole spines.
+  whole spines of a 2-tier fabric. After damage the argument runs on a repaired copy: a
+  cut of the real fabric is at least the same cut of a copy with capacity added, minus what
+  was added. Repairs: a switch whose uplinks are spread unlike its peers' gets them evened
+  out (a removed link: exact again); a switch short of uplink gets them scaled up; and when
+  GPU switches reach the top tier differently (a removed spine of a 3-tier fabric), only the
+  share of the top tier they all reach is used (rho scaled by that share).
 * **Dragonflies.** Every cut either keeps a group whole on one side or splits it. Counting
   only links that must be cut (all global links between whole groups on opposite sides, the
   local links and GPU links a split group cuts, and the global links a split group cannot
