@@ -1,0 +1,331 @@
+"""Menus, toolbar and keyboard shortcuts of the main window, in one table-like place."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
+from PySide6.QtWidgets import QComboBox, QLabel, QMenu, QStyle, QToolBar, QWidget
+
+from designer.core.generators import KIND_LABELS
+from designer.core.generators.params import GEAR_PROFILES
+from designer.gui import icons
+
+if TYPE_CHECKING:
+    from designer.gui.main_window import MainWindow
+
+Std = QKeySequence.StandardKey
+
+
+class WindowActions:
+    def __init__(self, w: MainWindow) -> None:
+        self.w = w
+        sv = w.view
+        sc = w.scene
+        doc = w.doc
+        st = w.style()
+
+        def act(
+            text, slot: Callable | None, keys=(), tip="", icon: QIcon | None = None, checkable=False
+        ) -> QAction:
+            a = QAction(text, w)
+            if keys:
+                seqs = [k if isinstance(k, QKeySequence) else QKeySequence(k) for k in keys]
+                expanded = []
+                for k in seqs:
+                    expanded.append(k)
+                a.setShortcuts(expanded)
+            if tip:
+                shortcut = a.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+                a.setToolTip(f"{tip} ({shortcut})" if shortcut else tip)
+                a.setStatusTip(tip)
+            if icon is not None:
+                a.setIcon(icon)
+            a.setCheckable(checkable)
+            if slot is not None:
+                a.triggered.connect(slot)
+            w.addAction(a)
+            return a
+
+        def keys(std) -> list[QKeySequence]:
+            return QKeySequence.keyBindings(std)
+
+        # file
+        self.new = act(
+            "&New",
+            w.new_design,
+            keys(Std.New),
+            "Start an empty design",
+            st.standardIcon(QStyle.StandardPixmap.SP_FileIcon),
+        )
+        self.open = act(
+            "&Open…",
+            w.open_dialog,
+            keys(Std.Open),
+            "Open a design file",
+            st.standardIcon(QStyle.StandardPixmap.SP_DialogOpenButton),
+        )
+        self.save = act(
+            "&Save",
+            w.save,
+            keys(Std.Save),
+            "Save the design",
+            st.standardIcon(QStyle.StandardPixmap.SP_DialogSaveButton),
+        )
+        self.save_as = act("Save &As…", w.save_as, ["Ctrl+Shift+S"], "Save under a new name")
+        self.quit = act("&Quit", w.close, ["Ctrl+Q"], "Close the window")
+        self.recent_menu = QMenu("Open &Recent", w)
+        self.recent_menu.aboutToShow.connect(w.fill_recent_menu)
+
+        # edit
+        stack = doc.undo_stack
+        self.undo = stack.createUndoAction(w, "&Undo")
+        self.undo.setShortcuts([QKeySequence("Ctrl+Z")])
+        self.undo.setIcon(icons.arrow(left=True))
+        self.undo.setToolTip("Undo (Ctrl+Z)")
+        self.redo = stack.createRedoAction(w, "&Redo")
+        self.redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        self.redo.setIcon(icons.arrow(left=False))
+        self.redo.setToolTip("Redo (Ctrl+Shift+Z)")
+        w.addAction(self.undo)
+        w.addAction(self.redo)
+        # the toolbar keeps short labels; the menu items say what will be undone
+        self.tb_undo = QAction(icons.arrow(left=True), "Undo", w)
+        self.tb_undo.setToolTip("Undo (Ctrl+Z)")
+        self.tb_undo.triggered.connect(stack.undo)
+        self.tb_undo.setEnabled(False)
+        stack.canUndoChanged.connect(self.tb_undo.setEnabled)
+        stack.undoTextChanged.connect(lambda t: self.tb_undo.setToolTip(f"Undo {t} (Ctrl+Z)"))
+        self.tb_redo = QAction(icons.arrow(left=False), "Redo", w)
+        self.tb_redo.setToolTip("Redo (Ctrl+Shift+Z)")
+        self.tb_redo.triggered.connect(stack.redo)
+        self.tb_redo.setEnabled(False)
+        stack.canRedoChanged.connect(self.tb_redo.setEnabled)
+        stack.redoTextChanged.connect(lambda t: self.tb_redo.setToolTip(f"Redo {t} (Ctrl+Shift+Z)"))
+        self.cut = act("Cu&t", w.cut, ["Ctrl+X"], "Copy the selected devices and delete them")
+        self.copy = act("&Copy", w.copy, ["Ctrl+C"], "Copy the selected devices and their links")
+        self.paste = act(
+            "&Paste", w.paste, ["Ctrl+V"], "Paste devices (at the mouse when over the canvas)"
+        )
+        self.duplicate = act(
+            "&Duplicate", w.duplicate, ["Ctrl+D"], "Copy the selection beside itself"
+        )
+        self.delete = act(
+            "&Delete",
+            w.delete_selection,
+            ["Delete", "Backspace"],
+            "Delete the selected devices or link",
+        )
+        self.select_all = act("Select &All", sc.select_all, ["Ctrl+A"], "Select everything shown")
+        self.find = act(
+            "&Find Device…",
+            w.find_device,
+            ["Ctrl+F"],
+            "Find devices by id or name; expands their groups and selects them",
+        )
+
+        # tools
+        self.tools = QActionGroup(w)
+        self.select_tool = act(
+            "Select",
+            lambda: w.set_link_tool(False),
+            ["V"],
+            "Select and move (drag the dot on a device's edge to link)",
+            icons.pointer(),
+            checkable=True,
+        )
+        self.link_tool = act(
+            "Link",
+            lambda: w.set_link_tool(True),
+            ["L"],
+            "Link tool: drag from one device to another",
+            icons.link(),
+            checkable=True,
+        )
+        self.tools.addAction(self.select_tool)
+        self.tools.addAction(self.link_tool)
+        self.select_tool.setChecked(True)
+
+        # view
+        self.zoom_in = act("Zoom &In", sv.zoom_in, ["Ctrl+=", "Ctrl++"], "Zoom in", icons.zoom("+"))
+        self.zoom_out = act("Zoom &Out", sv.zoom_out, ["Ctrl+-"], "Zoom out", icons.zoom("-"))
+        self.fit = act(
+            "&Fit Design", sv.fit_all, ["Ctrl+0", "F"], "Show the whole design", icons.fit()
+        )
+        self.actual = act("Actual Si&ze", sv.zoom_actual, ["Ctrl+1"], "Zoom to 100%")
+        self.expand_level = act(
+            "&Expand One Level",
+            sc.expand_one_level,
+            ["E"],
+            "Open the collapsed boxes shown now",
+            icons.expand(),
+        )
+        self.collapse_level = act(
+            "&Collapse One Level",
+            sc.collapse_one_level,
+            ["Shift+E"],
+            "Fold the innermost open groups",
+            icons.collapse(),
+        )
+        self.expand_all = act(
+            "Expand All",
+            w.expand_all,
+            ["Ctrl+Shift+E"],
+            "Show every device (slow to draw for very large designs)",
+        )
+        self.collapse_all = act(
+            "Collapse All", sc.collapse_all, ["Ctrl+Shift+C"], "Fold every group into its box"
+        )
+        self.grid = act(
+            "Show &Grid", w.toggle_grid, ["Ctrl+'"], "Show the snapping grid", checkable=True
+        )
+        self.grid.setChecked(True)
+        self.reset_layout = act("Reset Panel Layout", w.reset_layout, (), "Put the panels back")
+
+        # design
+        self.gen = {
+            kind: act(
+                f"{label}…",
+                lambda _=False, k=kind: w.show_generate(k),
+                (),
+                f"Generate a {label.lower()} fabric from a few parameters",
+            )
+            for kind, label in KIND_LABELS.items()
+        }
+        self.gen["rail"].setShortcut(QKeySequence("Ctrl+G"))
+        self.gen["rail"].setToolTip("Generate a rail-optimized fabric (Ctrl+G)")
+        self.gen_multi = act(
+            "Multi-plane…",
+            lambda: w.show_generate("rail", True),
+            (),
+            "Generate parallel planes (each GPU has a port on every plane)",
+        )
+        self.profile_group = QActionGroup(w)
+        self.profile_actions: dict[str, QAction] = {}
+        for pid in GEAR_PROFILES:
+            try:
+                name = doc.base_catalog.profile(pid).name
+            except Exception:  # a user catalog may lack a profile
+                continue
+            a = act(
+                name,
+                lambda _=False, p=pid: w.switch_profile(p),
+                (),
+                f"Switch the whole design to {name}",
+                checkable=True,
+            )
+            self.profile_group.addAction(a)
+            self.profile_actions[pid] = a
+
+        # help
+        self.shortcuts = act(
+            "&Keyboard and Mouse…", w.show_shortcuts, ["F1"], "Every shortcut and gesture"
+        )
+        self.about = act("&About Fabric Designer", w.show_about)
+
+    # menus and toolbar ----------------------------------------------------------------------
+    def build_menus(self) -> None:
+        w = self.w
+        bar = w.menuBar()
+        m = bar.addMenu("&File")
+        m.addActions([self.new, self.open])
+        m.addMenu(self.recent_menu)
+        m.addSeparator()
+        m.addActions([self.save, self.save_as])
+        m.addSeparator()
+        m.addAction(self.quit)
+
+        m = bar.addMenu("&Edit")
+        m.addActions([self.undo, self.redo])
+        m.addSeparator()
+        m.addActions([self.cut, self.copy, self.paste, self.duplicate, self.delete])
+        m.addSeparator()
+        m.addActions([self.select_all, self.find])
+        m.addSeparator()
+        m.addActions([self.select_tool, self.link_tool])
+
+        m = bar.addMenu("&View")
+        m.addActions([self.zoom_in, self.zoom_out, self.fit, self.actual])
+        m.addSeparator()
+        m.addActions([self.expand_level, self.collapse_level, self.expand_all, self.collapse_all])
+        m.addSeparator()
+        m.addAction(self.grid)
+        self.panels_menu = m.addMenu("&Panels")
+        m.addAction(self.reset_layout)
+
+        m = bar.addMenu("&Design")
+        g = m.addMenu("&Generate")
+        g.addActions(list(self.gen.values()))
+        g.addSeparator()
+        g.addAction(self.gen_multi)
+        p = m.addMenu("Gear &Profile")
+        p.addActions(list(self.profile_actions.values()))
+
+        m = bar.addMenu("&Help")
+        m.addActions([self.shortcuts, self.about])
+
+    def build_toolbar(self) -> QToolBar:
+        w = self.w
+        tb = QToolBar("Main toolbar", w)
+        tb.setObjectName("mainToolbar")
+        tb.setMovable(False)
+        tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        tb.addActions([self.new, self.open, self.save])
+        tb.addSeparator()
+        tb.addActions([self.tb_undo, self.tb_redo])
+        tb.addSeparator()
+        tb.addActions([self.select_tool, self.link_tool])
+        tb.addSeparator()
+        for a in (self.zoom_in, self.zoom_out, self.fit, self.expand_level, self.collapse_level):
+            tb.addAction(a)
+        for a in (self.zoom_in, self.zoom_out, self.expand_level, self.collapse_level):
+            tb.widgetForAction(a).setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        tb.addSeparator()
+        gen_menu = QMenu(w)
+        gen_menu.addActions(list(self.gen.values()))
+        gen_menu.addSeparator()
+        gen_menu.addAction(self.gen_multi)
+        gen = QAction(icons.generate(), "Generate", w)
+        gen.setToolTip("Generate a fabric: rail-optimized, fat-tree, dragonfly, multi-plane")
+        gen.setMenu(gen_menu)
+        gen.triggered.connect(lambda: w.show_generate("rail"))
+        tb.addAction(gen)
+        from PySide6.QtWidgets import QToolButton
+
+        button = tb.widgetForAction(gen)
+        if isinstance(button, QToolButton):
+            button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        tb.addSeparator()
+        label = QLabel(" Gear ")
+        label.setToolTip("Gear profile of the whole design")
+        tb.addWidget(label)
+        self.profile_combo = QComboBox()
+        self.profile_combo.setToolTip(
+            "Switch the whole design to another gear profile (one undo step); generated "
+            "designs are generated again when the switch radix changes"
+        )
+        for pid in self.profile_actions:
+            self.profile_combo.addItem(w.doc.base_catalog.profile(pid).name, pid)
+        self.profile_combo.setMinimumContentsLength(22)
+        self.profile_combo.activated.connect(
+            lambda i: w.switch_profile(self.profile_combo.itemData(i))
+        )
+        tb.addWidget(self.profile_combo)
+        spacer = QWidget()
+        spacer.setSizePolicy(
+            spacer.sizePolicy().horizontalPolicy().Expanding,
+            spacer.sizePolicy().verticalPolicy().Preferred,
+        )
+        tb.addWidget(spacer)
+        return tb
+
+    def all_shortcuts(self) -> list[tuple[str, str]]:
+        rows = []
+        for a in self.w.actions():
+            seqs = [s.toString(QKeySequence.SequenceFormat.NativeText) for s in a.shortcuts()]
+            seqs = [s for s in seqs if s]
+            if seqs and a.text():
+                rows.append((a.text().replace("&", "").rstrip("…"), ", ".join(seqs)))
+        return sorted(set(rows), key=lambda r: r[0])

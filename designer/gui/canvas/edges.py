@@ -1,0 +1,189 @@
+"""Links on the canvas: a handful of layer items, each one painter path for many lines.
+
+A 16,384-GPU fabric has about 37,000 link bundles; one QGraphicsItem each would make the
+scene crawl. Lines are grouped by colour (fabric layer) and width (cables in the line) into
+at most a few dozen paths built straight from numpy arrays, count labels are painted only
+for the lines in view when there is room, and hit tests are numpy distance computations.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
+
+from designer.gui import style
+from designer.gui.canvas.items import Z_EDGES, Z_LABELS, Z_OVERLAY, draw_screen_text, lod_of
+
+# screen width of a line by the cables it carries
+WIDTH_STEPS = ((1, 1.0), (16, 1.6), (256, 2.4), (1 << 62, 3.4))
+MAX_LABELS = 400
+
+
+def width_class(count: np.ndarray) -> np.ndarray:
+    bounds = np.array([w[0] for w in WIDTH_STEPS[:-1]])
+    return np.searchsorted(bounds, count, side="left")
+
+
+class EdgeLayer(QGraphicsItem):
+    """Every line of one colour and width, as one path (not selectable: hits are numpy)."""
+
+    def __init__(self, color, width_px: float) -> None:
+        super().__init__()
+        self._pen = QPen(color, width_px)
+        self._pen.setCosmetic(True)
+        self._pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        self._path = QPainterPath()
+        self._rect = QRectF()
+        self.setZValue(Z_EDGES)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def set_segments(self, seg: np.ndarray) -> None:
+        """``seg``: (n, 4) array of x1, y1, x2, y2."""
+        self.prepareGeometryChange()
+        if not len(seg):
+            self._path = QPainterPath()
+            self._rect = QRectF()
+        else:
+            x = seg[:, [0, 2]].ravel()
+            y = seg[:, [1, 3]].ravel()
+            self._path = pg.functions.arrayToQPath(x, y, connect="pairs")
+            self._rect = QRectF(
+                float(x.min()),
+                float(y.min()),
+                float(x.max() - x.min()) or 1.0,
+                float(y.max() - y.min()) or 1.0,
+            )
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._rect.adjusted(-2, -2, 2, 2)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setPen(self._pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(self._path)
+
+
+class EdgeLabelLayer(QGraphicsItem):
+    """Cable counts at the middle of the lines in view, when they fit."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.mid = np.empty((0, 2))
+        self.length = np.empty(0)
+        self.count = np.empty(0, np.int64)
+        self.speed = np.empty(0, np.int64)
+        self.single = np.empty(0, bool)
+        self._rect = QRectF()
+        self.setZValue(Z_LABELS)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def set_labels(
+        self, seg: np.ndarray, count: np.ndarray, speed: np.ndarray, single: np.ndarray
+    ) -> None:
+        """Counts per line; ``single`` marks lines between two devices (labelled with speed)."""
+        self.prepareGeometryChange()
+        self.count, self.speed, self.single = count, speed, single
+        if len(seg):
+            self.mid = np.column_stack([(seg[:, 0] + seg[:, 2]) / 2, (seg[:, 1] + seg[:, 3]) / 2])
+            self.length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
+            lo, hi = self.mid.min(axis=0), self.mid.max(axis=0)
+            self._rect = QRectF(lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1]).adjusted(
+                -400, -200, 400, 200
+            )
+        else:
+            self.mid = np.empty((0, 2))
+            self.length = np.empty(0)
+            self._rect = QRectF()
+        self.update()
+
+    def text(self, i: int) -> str:
+        n = int(self.count[i])
+        if self.single[i]:
+            return f"{n} x {int(self.speed[i])}G" if n > 1 else f"{int(self.speed[i])}G"
+        return f"{n:,}"
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        if not len(self.count):
+            return
+        lod = lod_of(painter)
+        r = option.exposedRect
+        m = self.mid
+        inside = (
+            (m[:, 0] >= r.left())
+            & (m[:, 0] <= r.right())
+            & (m[:, 1] >= r.top())
+            & (m[:, 1] <= r.bottom())
+            & (self.length * lod >= 70)
+        )
+        idx = np.flatnonzero(inside)
+        if idx.size > MAX_LABELS:
+            return
+        for i in idx.tolist():
+            text = self.text(i)
+            painter.save()
+            painter.translate(QPointF(m[i, 0], m[i, 1]))
+            painter.scale(1 / lod, 1 / lod)
+            w = 7.0 * len(text) + 8
+            painter.setPen(QPen(style.FRAME_OUTLINE, 1))
+            painter.setBrush(style.CANVAS_BG)
+            painter.drawRoundedRect(QRectF(-w / 2, -8, w, 16), 3, 3)
+            painter.restore()
+            draw_screen_text(
+                painter,
+                lod,
+                QPointF(m[i, 0], m[i, 1]),
+                text,
+                px=10,
+                color=style.TEXT_MUTED,
+                align=Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignVCenter,
+            )
+
+
+class EdgeHighlight(QGraphicsPathItem):
+    """The selected or hovered line, drawn over the layers."""
+
+    def __init__(self, color, width_px: float) -> None:
+        super().__init__()
+        pen = QPen(color, width_px)
+        pen.setCosmetic(True)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        self.setPen(pen)
+        self.setZValue(Z_OVERLAY - 1)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def show_segment(self, seg: np.ndarray | None) -> None:
+        path = QPainterPath()
+        if seg is not None:
+            path.moveTo(float(seg[0]), float(seg[1]))
+            path.lineTo(float(seg[2]), float(seg[3]))
+        self.setPath(path)
+
+
+def nearest_segment(seg: np.ndarray, x: float, y: float, tolerance: float) -> int | None:
+    """Index of the segment closest to (x, y) within ``tolerance`` (scene units), or None."""
+    if not len(seg):
+        return None
+    x1, y1, x2, y2 = seg[:, 0], seg[:, 1], seg[:, 2], seg[:, 3]
+    near = (
+        (np.minimum(x1, x2) - tolerance <= x)
+        & (x <= np.maximum(x1, x2) + tolerance)
+        & (np.minimum(y1, y2) - tolerance <= y)
+        & (y <= np.maximum(y1, y2) + tolerance)
+    )
+    idx = np.flatnonzero(near)
+    if not idx.size:
+        return None
+    dx, dy = x2[idx] - x1[idx], y2[idx] - y1[idx]
+    len2 = dx * dx + dy * dy
+    t = np.clip(((x - x1[idx]) * dx + (y - y1[idx]) * dy) / np.where(len2 > 0, len2, 1), 0, 1)
+    px, py = x1[idx] + t * dx, y1[idx] + t * dy
+    d = np.hypot(px - x, py - y)
+    best = int(np.argmin(d))
+    return int(idx[best]) if d[best] <= tolerance else None

@@ -1,0 +1,240 @@
+"""Groups of devices the canvas can collapse, and the links drawn between what is visible.
+
+No Qt here: plain numpy over the project's arrays, so it is cheap at 100k GPUs and testable
+without a window.
+
+A device's *chain* is the nested groups it belongs to, outermost first, built from its group
+labels in the order plane > pod > su > group (a leaf of SU 3 in pod 1 of plane 2 has the chain
+plane=2, plane=2/pod=1, plane=2/pod=1/su=3). A device with no label below the plane joins a
+tier group of its role ("Core switches"), so an unlabelled tier of hundreds of switches also
+folds into one box. When groups are collapsed, each device is shown by the outermost collapsed
+group of its chain, else by itself; link bundles between two shown things are summed into one
+line with numpy (never one Python object per cable).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from designer.core.links import LinkTable
+from designer.core.model import Device, Role
+
+LEVELS = ("plane", "pod", "su", "group")
+LEVEL_LABELS = {"plane": "Plane", "pod": "Pod", "su": "SU", "group": "Group", "tier": ""}
+TIER_LABELS = {
+    Role.GPU_SERVER.value: "GPU servers",
+    Role.APPLIANCE.value: "Appliances",
+    Role.LEAF.value: "Leaf switches",
+    Role.SPINE.value: "Spine switches",
+    Role.CORE.value: "Core switches",
+    Role.ROUTER.value: "Routers",
+}
+GroupKey = str  # "pod=1/su=3", "tier=core", "plane=2/tier=spine"
+
+# Link classes, for colours: which layer of the fabric a bundle belongs to.
+EDGE_ENDPOINT, EDGE_LEAF_SPINE, EDGE_SPINE_CORE, EDGE_LOCAL, EDGE_GLOBAL, EDGE_OTHER = range(6)
+EDGE_CLASS_NAMES = ("endpoint", "leaf-spine", "spine-core", "local", "global", "other")
+_ROLE_CODE = {
+    Role.GPU_SERVER.value: 0,
+    Role.APPLIANCE.value: 0,
+    Role.LEAF.value: 1,
+    Role.SPINE.value: 2,
+    Role.CORE.value: 3,
+    Role.ROUTER.value: 4,
+}
+
+
+def key_label(key: GroupKey) -> str:
+    """ "pod=1/su=3" -> "SU 3"; "tier=core" -> "Core switches"."""
+    last = key.rsplit("/", 1)[-1]
+    level, _, value = last.partition("=")
+    if level == "tier":
+        return TIER_LABELS.get(value, value)
+    return f"{LEVEL_LABELS.get(level, level)} {value}"
+
+
+def key_path_label(key: GroupKey) -> str:
+    """ "plane=2/pod=1/su=3" -> "Plane 2 / Pod 1 / SU 3"."""
+    parts = key.split("/")
+    return " / ".join(key_label("/".join(parts[: i + 1])) for i in range(len(parts)))
+
+
+def parent_key(key: GroupKey) -> GroupKey | None:
+    return key.rsplit("/", 1)[0] if "/" in key else None
+
+
+def device_chain(d: Device) -> tuple[GroupKey, ...]:
+    parts: list[str] = []
+    chain: list[str] = []
+    for level in LEVELS:
+        value = d.groups.get(level)
+        if value is not None:
+            parts.append(f"{level}={value}")
+            chain.append("/".join(parts))
+    if len(parts) == (1 if "plane" in d.groups else 0):
+        parts.append(f"tier={d.role.value}")
+        chain.append("/".join(parts))
+    return tuple(chain)
+
+
+@dataclass
+class GroupIndex:
+    """Groups of one device list: who belongs where, at every depth of the chains."""
+
+    keys: list[GroupKey]  # group id -> key
+    key_id: dict[GroupKey, int]
+    depth_gid: np.ndarray  # (depth, n_devices) group id at each depth, -1 past the chain
+    members: list[np.ndarray]  # group id -> device indices (every depth below it too)
+    is_tier: np.ndarray  # group id -> tier pseudo-group (drawn only when collapsed)
+    depth: np.ndarray  # group id -> depth (0 outermost)
+    role_code: np.ndarray  # per device, for edge classes
+    group_label: np.ndarray  # per device: dragonfly group label (-1 none), local vs global
+
+    @classmethod
+    def build(cls, devices: tuple[Device, ...]) -> GroupIndex:
+        n = len(devices)
+        key_id: dict[GroupKey, int] = {}
+        chains: list[tuple[int, ...]] = []
+        cache: dict[tuple, tuple[int, ...]] = {}
+        for d in devices:
+            ck = (tuple(sorted(d.groups.items())), d.role)
+            ids = cache.get(ck)
+            if ids is None:
+                ids = tuple(key_id.setdefault(k, len(key_id)) for k in device_chain(d))
+                cache[ck] = ids
+            chains.append(ids)
+        keys = list(key_id)
+        max_depth = max((len(c) for c in chains), default=0)
+        depth_gid = np.full((max_depth, n), -1, dtype=np.int32)
+        for i, c in enumerate(chains):
+            depth_gid[: len(c), i] = c
+        members = []
+        if keys:
+            flat_dev = np.concatenate([np.flatnonzero(depth_gid[k] >= 0) for k in range(max_depth)])
+            flat_gid = np.concatenate([depth_gid[k][depth_gid[k] >= 0] for k in range(max_depth)])
+            order = np.argsort(flat_gid, kind="stable")
+            bounds = np.searchsorted(flat_gid[order], np.arange(len(keys) + 1))
+            members = [
+                np.sort(flat_dev[order[bounds[g] : bounds[g + 1]]]) for g in range(len(keys))
+            ]
+        is_tier = np.array([k.rsplit("/", 1)[-1].startswith("tier=") for k in keys], dtype=bool)
+        depth = np.array([k.count("/") for k in keys], dtype=np.int32)
+        role_code = np.array([_ROLE_CODE.get(d.role.value, 5) for d in devices], dtype=np.int8)
+        glabel = np.array([d.groups.get("group", -1) for d in devices], dtype=np.int64)
+        return cls(keys, key_id, depth_gid, members, is_tier, depth, role_code, glabel)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def chain_of(self, device: int) -> list[GroupKey]:
+        return [self.keys[g] for g in self.depth_gid[:, device].tolist() if g >= 0]
+
+    def real_keys(self) -> list[GroupKey]:
+        """Groups named by labels (not tier pseudo-groups)."""
+        return [k for k, t in zip(self.keys, self.is_tier.tolist(), strict=True) if not t]
+
+    def default_collapsed(self) -> set[GroupKey]:
+        """Every group, so a large design opens as its outermost boxes."""
+        return {k for k, m in zip(self.keys, self.members, strict=True) if len(m) > 1}
+
+
+@dataclass
+class VisibleGraph:
+    """What the canvas shows: devices not folded away, collapsed boxes, and summed links."""
+
+    n_devices: int
+    node_of: np.ndarray  # device -> node (a device's own index, or n_devices + group id)
+    shown_devices: np.ndarray  # device indices drawn as themselves
+    boxes: list[GroupKey]  # collapsed groups drawn as boxes
+    frames: list[GroupKey]  # expanded labelled groups drawn as frames
+    # aggregated edges between nodes
+    edge_u: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    edge_v: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    edge_count: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    edge_bundles: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    edge_speed: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    edge_class: np.ndarray = field(default_factory=lambda: np.empty(0, np.int8))
+
+
+def visible_graph(
+    index: GroupIndex, links: LinkTable, collapsed: set[GroupKey], n_devices: int
+) -> VisibleGraph:
+    node_of = np.full(n_devices, -1, dtype=np.int64)
+    flag = np.zeros(len(index) + 1, dtype=bool)  # last slot: "no group" (gid -1)
+    for k in collapsed:
+        g = index.key_id.get(k)
+        if g is not None:
+            flag[g] = True
+    for depth in range(index.depth_gid.shape[0]):
+        gid = index.depth_gid[depth]
+        hit = (node_of < 0) & flag[gid]
+        node_of[hit] = n_devices + gid[hit]
+    shown = np.flatnonzero(node_of < 0)
+    node_of[shown] = shown
+    box_ids = np.unique(node_of[node_of >= n_devices] - n_devices)
+    boxes = [index.keys[g] for g in box_ids.tolist()]
+    # frames: expanded labelled groups that hold something shown (a device or a box)
+    frame_ids = np.unique(index.depth_gid[:, shown]) if shown.size else np.empty(0, np.int32)
+    open_keys = {index.keys[g] for g in frame_ids.tolist() if g >= 0}
+    for k in boxes:
+        parent = parent_key(k)
+        while parent is not None:
+            open_keys.add(parent)
+            parent = parent_key(parent)
+    frames = sorted(
+        k for k in open_keys if k not in collapsed and not index.is_tier[index.key_id[k]]
+    )
+    vg = VisibleGraph(n_devices, node_of, shown, boxes, frames)
+    _aggregate(vg, index, links)
+    return vg
+
+
+def _aggregate(vg: VisibleGraph, index: GroupIndex, links: LinkTable) -> None:
+    if not len(links):
+        return
+    u = vg.node_of[links.a]
+    v = vg.node_of[links.b]
+    keep = u != v
+    if not keep.any():
+        return
+    u, v = u[keep], v[keep]
+    lo, hi = np.minimum(u, v), np.maximum(u, v)
+    key = lo * (vg.n_devices + len(index) + 1) + hi
+    uniq, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    count = np.bincount(inverse, weights=links.count[keep]).astype(np.int64)
+    bundles = np.bincount(inverse).astype(np.int64)
+    speed = np.zeros(uniq.size, np.int64)
+    np.maximum.at(speed, inverse, links.speed_gbps[keep].astype(np.int64))
+    cls = _link_class(index, links.a[keep], links.b[keep])
+    edge_cls = np.zeros(uniq.size, np.int8)
+    np.maximum.at(edge_cls, inverse, cls)
+    vg.edge_u, vg.edge_v = lo[first], hi[first]
+    vg.edge_count, vg.edge_bundles, vg.edge_speed, vg.edge_class = count, bundles, speed, edge_cls
+
+
+def _link_class(index: GroupIndex, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    ra, rb = index.role_code[a], index.role_code[b]
+    lo, hi = np.minimum(ra, rb), np.maximum(ra, rb)
+    out = np.full(a.shape, EDGE_OTHER, np.int8)
+    out[(lo == 0) & (hi >= 1)] = EDGE_ENDPOINT
+    out[(lo == 1) & (hi == 2)] = EDGE_LEAF_SPINE
+    out[(lo == 2) & (hi == 3)] = EDGE_SPINE_CORE
+    routers = (ra == 4) & (rb == 4)
+    same = index.group_label[a] == index.group_label[b]
+    out[routers & same] = EDGE_LOCAL
+    out[routers & ~same] = EDGE_GLOBAL
+    return out
+
+
+def group_bounds(
+    members: list[np.ndarray], keys_ids: list[int], xs: np.ndarray, ys: np.ndarray
+) -> np.ndarray:
+    """(len(keys_ids), 4) array of min x, min y, max x, max y of each group's device centres."""
+    out = np.zeros((len(keys_ids), 4))
+    for row, g in enumerate(keys_ids):
+        m = members[g]
+        if m.size:
+            out[row] = xs[m].min(), ys[m].min(), xs[m].max(), ys[m].max()
+    return out

@@ -1,0 +1,457 @@
+"""Canvas items: views only. They draw what the scene tells them and know no document.
+
+Text is drawn at a constant screen size (scaled by the level of detail), so labels stay
+readable when zoomed out and vanish when there is no room; far out, a device is one filled
+rectangle, which keeps thousands of them cheap to paint.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem, QStyle, QStyleOptionGraphicsItem
+
+from designer.core.model import Role
+from designer.gui import style
+
+SERVER_SIZE = (50.0, 28.0)
+SWITCH_SIZE = (84.0, 28.0)
+ROUTER_SIZE = (74.0, 28.0)
+HANDLE_R = 5.0
+Z_FRAME, Z_EDGES, Z_BOX, Z_DEVICE, Z_LABELS, Z_OVERLAY = -20, -10, 0, 5, 8, 20
+
+_PREFIX = re.compile(r"^(?:p\d+|su\d+|pod\d+|g\d+|rack\d+)-")
+
+
+def device_size(role: str) -> tuple[float, float]:
+    if role in (Role.GPU_SERVER.value, Role.APPLIANCE.value):
+        return SERVER_SIZE
+    if role == Role.ROUTER.value:
+        return ROUTER_SIZE
+    return SWITCH_SIZE
+
+
+def short_label(name: str) -> str:
+    """ "p1-su3-leaf-r2" -> "leaf-r2": the frame around the device already says the rest."""
+    out = name
+    while True:
+        m = _PREFIX.match(out)
+        if not m or len(out) == m.end():
+            return out
+        out = out[m.end() :]
+
+
+@functools.cache
+def _font(px: float, bold: bool = False) -> QFont:
+    f = QFont(style.ui_font())
+    f.setPixelSize(max(1, round(px)))
+    f.setBold(bold)
+    return f
+
+
+def lod_of(painter: QPainter) -> float:
+    return QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+
+
+def draw_screen_text(
+    painter: QPainter,
+    lod: float,
+    anchor: QPointF,
+    text: str,
+    px: float = 11.0,
+    color: QColor = style.TEXT,
+    bold: bool = False,
+    align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
+    max_width_px: float | None = None,
+) -> float:
+    """Draw ``text`` at ``anchor`` (scene units) in a ``px`` pixel font; returns its width."""
+    painter.save()
+    painter.translate(anchor)
+    painter.scale(1.0 / lod, 1.0 / lod)
+    font = _font(px, bold)
+    painter.setFont(font)
+    painter.setPen(color)
+    fm = QFontMetricsF(font)
+    if max_width_px is not None:
+        text = fm.elidedText(text, Qt.TextElideMode.ElideRight, max_width_px)
+    w = fm.horizontalAdvance(text)
+    h = fm.height()
+    x = 0.0
+    if align & Qt.AlignmentFlag.AlignHCenter:
+        x = -w / 2
+    elif align & Qt.AlignmentFlag.AlignRight:
+        x = -w
+    y = 0.0
+    if align & Qt.AlignmentFlag.AlignVCenter:
+        y = -h / 2
+    elif align & Qt.AlignmentFlag.AlignBottom:
+        y = -h
+    painter.drawText(QRectF(x, y, w + 2, h), Qt.AlignmentFlag.AlignLeft, text)
+    painter.restore()
+    return w
+
+
+@dataclass
+class DeviceLook:
+    """What a device item shows; the scene fills it from the project and catalog."""
+
+    device_id: str
+    label: str
+    role: str
+    tech: str | None
+    subtitle: str = ""
+
+
+class DeviceItem(QGraphicsItem):
+    """One switch, server or appliance, centred on its (x, y)."""
+
+    kind = "device"
+
+    def __init__(self, look: DeviceLook) -> None:
+        super().__init__()
+        self.look = look
+        self.device_id = look.device_id
+        self._w, self._h = device_size(look.role)
+        self._hover = False
+        self.link_target: bool | None = None  # None, True (can link), False (refused)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setAcceptHoverEvents(True)
+        self.setZValue(Z_DEVICE)
+
+    def set_look(self, look: DeviceLook) -> None:
+        if look != self.look:
+            size = device_size(look.role)
+            if size != (self._w, self._h):
+                self.prepareGeometryChange()
+                self._w, self._h = size
+            self.look = look
+            self.update()
+
+    def body(self) -> QRectF:
+        return QRectF(-self._w / 2, -self._h / 2, self._w, self._h)
+
+    def boundingRect(self) -> QRectF:
+        return self.body().adjusted(-4, -4, 4 + HANDLE_R, 4)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRect(self.body().adjusted(-2, -2, 2 + HANDLE_R, 2))
+        return path
+
+    def handle_center(self) -> QPointF:
+        return QPointF(self._w / 2, 0.0)
+
+    def on_handle(self, local: QPointF, lod: float) -> bool:
+        """Whether a press at ``local`` grabs the connect handle (right edge, on hover)."""
+        r = max(HANDLE_R, 6.0 / max(lod, 1e-6))
+        d = local - self.handle_center()
+        return d.x() * d.x() + d.y() * d.y() <= r * r
+
+    def hoverEnterEvent(self, event) -> None:
+        self._hover = True
+        self.update()
+
+    def hoverLeaveEvent(self, event) -> None:
+        self._hover = False
+        self.update()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        lod = lod_of(painter)
+        fill, outline = style.ROLE_COLORS.get(self.look.role, style.ROLE_COLORS["leaf"])
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        body = self.body()
+        if lod < 0.12:  # a few pixels: one rectangle, no pen, no text
+            painter.fillRect(body, style.SELECTION if selected else outline)
+            return
+        pen = QPen(outline, 0)
+        painter.setPen(pen)
+        painter.setBrush(QBrush(fill))
+        painter.drawRoundedRect(body, 3, 3)
+        tech = style.TECH_COLORS.get(self.look.tech or "", style.UNKNOWN_TECH)
+        painter.fillRect(QRectF(body.left() + 0.5, body.top() + 0.5, 4, body.height() - 1), tech)
+        if lod * self._h >= 12:
+            px = min(11.0, max(8.0, 9.0 * lod))
+            draw_screen_text(
+                painter,
+                lod,
+                QPointF(body.left() + 7, body.center().y()),
+                self.look.label,
+                px=px,
+                color=style.TEXT,
+                align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                max_width_px=(self._w - 10) * lod,
+            )
+        if self.link_target is not None:
+            color = style.OK if self.link_target else style.ERROR
+            painter.setPen(QPen(color, 2.5 / lod))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(body.adjusted(-2, -2, 2, 2), 4, 4)
+        elif selected:
+            painter.setPen(QPen(style.SELECTION, 2.5 / lod))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(body.adjusted(-2, -2, 2, 2), 4, 4)
+        elif self._hover:
+            painter.setPen(QPen(style.HOVER, 1.5 / lod))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(body.adjusted(-1.5, -1.5, 1.5, 1.5), 4, 4)
+        if self._hover and lod > 0.35:
+            painter.setPen(QPen(style.HOVER, 1.2 / lod))
+            painter.setBrush(QBrush(QColor("#ffffff")))
+            painter.drawEllipse(self.handle_center(), HANDLE_R, HANDLE_R)
+
+
+@dataclass
+class TierBar:
+    """One row of a collapsed group: its devices of one role, where they sit."""
+
+    role: str
+    count: int
+    rect: QRectF  # in the box's coordinates
+
+
+@dataclass
+class BoxLook:
+    key: str
+    title: str
+    summary: str
+    bars: list[TierBar]
+    tech: str | None
+
+
+class GroupBoxItem(QGraphicsItem):
+    """A collapsed group: one box over where its members are, a bar per tier inside, and a
+    title tab above it (kept at screen size: the scene passes the view scale)."""
+
+    kind = "box"
+    TAB_PX = 20.0
+
+    def __init__(self, look: BoxLook, rect: QRectF) -> None:
+        super().__init__()
+        self.key = look.key
+        self.look = look
+        self._rect = QRectF(0, 0, rect.width(), rect.height())
+        self._lod = 1.0
+        self._tab = QRectF()
+        self.setPos(rect.topLeft())
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setAcceptHoverEvents(True)
+        self.setZValue(Z_BOX)
+        self._hover = False
+        self._layout_tab()
+
+    def set_geometry(self, look: BoxLook, rect: QRectF) -> None:
+        local = QRectF(0, 0, rect.width(), rect.height())
+        if (
+            local != self._rect
+            or look.title != self.look.title
+            or look.summary != self.look.summary
+        ):
+            self.prepareGeometryChange()
+            self._rect = local
+            self.look = look
+            self._layout_tab()
+        self.look = look
+        self.setPos(rect.topLeft())
+        self.update()
+
+    def set_view_scale(self, lod: float) -> None:
+        if abs(lod - self._lod) > 1e-9:
+            self.prepareGeometryChange()
+            self._lod = lod
+            self._layout_tab()
+
+    def _layout_tab(self) -> None:
+        lod = self._lod
+        title_w = QFontMetricsF(_font(12, True)).horizontalAdvance("▸ " + self.look.title)
+        summary_w = QFontMetricsF(_font(10.5)).horizontalAdvance(self.look.summary)
+        width = min((title_w + summary_w + 34) / lod, self._rect.width())
+        h = self.TAB_PX / lod
+        self._tab = QRectF(0, -h, width, h)
+
+    def scene_rect(self) -> QRectF:
+        return self._rect.translated(self.pos())
+
+    def boundingRect(self) -> QRectF:
+        return self._rect.adjusted(-3, -3, 3, 3).united(self._tab)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRect(self._rect)
+        path.addRect(self._tab)
+        return path
+
+    def hoverEnterEvent(self, event) -> None:
+        self._hover = True
+        self.update()
+
+    def hoverLeaveEvent(self, event) -> None:
+        self._hover = False
+        self.update()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        lod = lod_of(painter)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        r = self._rect
+        outline = (
+            style.SELECTION if selected else (style.HOVER if self._hover else style.BOX_OUTLINE)
+        )
+        radius = min(6 / lod, r.height() / 4, r.width() / 4)
+        painter.setPen(QPen(outline, (2.5 if selected else 1.2) / lod))
+        painter.setBrush(QBrush(style.BOX_FILL))
+        painter.drawRoundedRect(r, radius, radius)
+        tech = style.TECH_COLORS.get(self.look.tech or "", None)
+        if tech is not None and r.height() * lod > 12:
+            painter.fillRect(
+                QRectF(r.left() + 1 / lod, r.top() + radius, 4 / lod, r.height() - 2 * radius), tech
+            )
+        for bar in self.look.bars:
+            fill, line = style.ROLE_COLORS.get(bar.role, style.ROLE_COLORS["leaf"])
+            painter.setPen(QPen(line, 1 / lod))
+            painter.setBrush(QBrush(fill))
+            br = min(3 / lod, bar.rect.height() / 3)
+            painter.drawRoundedRect(bar.rect, br, br)
+            if bar.rect.height() * lod >= 13 and bar.rect.width() * lod >= 60:
+                draw_screen_text(
+                    painter,
+                    lod,
+                    QPointF(bar.rect.left() + 6 / lod, bar.rect.center().y()),
+                    f"{bar.count:,} {_role_word(bar.role, bar.count)}",
+                    px=10.5,
+                    color=style.TEXT,
+                    align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                    max_width_px=bar.rect.width() * lod - 10,
+                )
+        tab = self._tab
+        if tab.width() * lod < 24:
+            return
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QBrush(outline if selected else QColor("#dfe5ec")))
+        painter.drawRoundedRect(tab, 4 / lod, 4 / lod)
+        w = draw_screen_text(
+            painter,
+            lod,
+            QPointF(tab.left() + 7 / lod, tab.center().y()),
+            "▸ " + self.look.title,
+            px=12,
+            bold=True,
+            align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            max_width_px=tab.width() * lod - 10,
+        )
+        room = tab.width() * lod - w - 24
+        if room > 40:
+            draw_screen_text(
+                painter,
+                lod,
+                QPointF(tab.left() + (w + 17) / lod, tab.center().y()),
+                self.look.summary,
+                px=10.5,
+                color=style.TEXT_MUTED,
+                align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                max_width_px=room,
+            )
+
+
+_ROLE_WORDS = {
+    Role.GPU_SERVER.value: ("GPU server", "GPU servers"),
+    Role.APPLIANCE.value: ("appliance", "appliances"),
+    Role.LEAF.value: ("leaf", "leaves"),
+    Role.SPINE.value: ("spine", "spines"),
+    Role.CORE.value: ("core switch", "core switches"),
+    Role.ROUTER.value: ("router", "routers"),
+}
+
+
+def _role_word(role: str, n: int) -> str:
+    one, many = _ROLE_WORDS.get(role, (role, role + "s"))
+    return one if n == 1 else many
+
+
+def role_count_text(counts: dict[str, int]) -> str:
+    order = [r.value for r in Role]
+    return " · ".join(f"{counts[r]:,} {_role_word(r, counts[r])}" for r in order if counts.get(r))
+
+
+class GroupFrameItem(QGraphicsItem):
+    """An expanded group: a light frame around its members with a title tab above it.
+
+    Only the tab takes the mouse (double-click collapses), so a rubber band can start
+    anywhere inside the frame. The tab keeps its screen size: the scene passes the view
+    scale in ``set_view_scale``.
+    """
+
+    kind = "frame"
+    TAB_PX = 18.0
+
+    def __init__(self, key: str, title: str, rect: QRectF, depth: int) -> None:
+        super().__init__()
+        self.key = key
+        self.title = title
+        self.depth = depth
+        self._rect = QRectF(rect)
+        self._lod = 1.0
+        self._tab = QRectF()
+        self.setZValue(Z_FRAME + depth)
+        self._layout_tab()
+
+    def set_geometry(self, title: str, rect: QRectF) -> None:
+        if rect != self._rect or title != self.title:
+            self.prepareGeometryChange()
+            self._rect = QRectF(rect)
+            self.title = title
+            self._layout_tab()
+        self.update()
+
+    def set_view_scale(self, lod: float) -> None:
+        if abs(lod - self._lod) > 1e-9:
+            self.prepareGeometryChange()
+            self._lod = lod
+            self._layout_tab()
+
+    def _layout_tab(self) -> None:
+        lod = self._lod
+        tw = QFontMetricsF(_font(11, True)).horizontalAdvance("▾ " + self.title) + 14
+        width = min(tw / lod, self._rect.width())
+        h = self.TAB_PX / lod
+        self._tab = QRectF(self._rect.left(), self._rect.top() - h, width, h)
+
+    def frame_rect(self) -> QRectF:
+        return QRectF(self._rect)
+
+    def tab_rect(self) -> QRectF:
+        return QRectF(self._tab)
+
+    def boundingRect(self) -> QRectF:
+        return self._rect.adjusted(-2, -2, 2, 2).united(self._tab)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRect(self._tab)
+        return path
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        lod = lod_of(painter)
+        r = self._rect
+        painter.setPen(QPen(style.FRAME_OUTLINE, 1.0 / lod, Qt.PenStyle.DashLine))
+        painter.setBrush(QBrush(style.FRAME_FILL))
+        painter.drawRoundedRect(r, 8 / lod, 8 / lod)
+        if r.width() * lod < 40:
+            return
+        tab = self._tab
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QBrush(QColor("#e2e7ee")))
+        painter.drawRoundedRect(tab, 4 / lod, 4 / lod)
+        draw_screen_text(
+            painter,
+            lod,
+            QPointF(tab.left() + 6 / lod, tab.center().y()),
+            "▾ " + self.title,
+            px=11,
+            bold=True,
+            color=style.TEXT_MUTED,
+            align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            max_width_px=tab.width() * lod - 8,
+        )

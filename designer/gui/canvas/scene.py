@@ -1,0 +1,754 @@
+"""The canvas scene: mirrors the document's project as items, keyed by device id and group key.
+
+It listens to the document and patches itself: a move only repositions the moved devices, a
+link edit only redraws the lines, a new design rebuilds. Devices folded into collapsed groups
+have no item at all; link bundles are summed between what is shown (``groups.py``) and drawn
+by a few layer items (``edges.py``). Gestures (``interactions.py``) drive the mouse.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QTransform
+from PySide6.QtWidgets import QGraphicsScene, QGraphicsSceneHelpEvent, QToolTip
+
+from designer.core.catalog import TECH_LABELS, Catalog
+from designer.core.editing import bundle_info
+from designer.core.errors import CatalogError, DesignerError
+from designer.core.links import MEDIA
+from designer.core.model import Fabric
+from designer.core.ports import port_layout, used_port_counts
+from designer.gui import style
+from designer.gui.canvas import interactions
+from designer.gui.canvas.edges import (
+    WIDTH_STEPS,
+    EdgeHighlight,
+    EdgeLabelLayer,
+    EdgeLayer,
+    nearest_segment,
+    width_class,
+)
+from designer.gui.canvas.groups import (
+    EDGE_CLASS_NAMES,
+    GroupIndex,
+    VisibleGraph,
+    key_label,
+    key_path_label,
+    visible_graph,
+)
+from designer.gui.canvas.items import (
+    BoxLook,
+    DeviceItem,
+    DeviceLook,
+    GroupBoxItem,
+    GroupFrameItem,
+    TierBar,
+    device_size,
+    role_count_text,
+    short_label,
+)
+from designer.gui.document import Document, Selection
+
+GRID = 10.0
+COLLAPSE_ABOVE = 300  # designs with more devices open with their groups collapsed
+BOX_PAD = 26.0
+FRAME_PAD = 20.0
+FRAME_STEP = 16.0
+SCENE_MARGIN = 2000.0
+
+
+def snap(v: float) -> float:
+    return round(v / GRID) * GRID
+
+
+class CanvasScene(QGraphicsScene):
+    """Items for one document. Ask it, not the items, what is where."""
+
+    collapsedChanged = Signal()
+    contextMenuWanted = Signal(object, object, object)  # item or None, screen pos, scene pos
+    centreOn = Signal(QRectF)
+    refused = Signal(str, QPointF)  # a gesture was refused: message, where (scene)
+
+    def __init__(self, document: Document) -> None:
+        super().__init__(document)  # owned by the document, so Qt deletes it in order
+        self.doc = document
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        self.index = GroupIndex.build(())
+        self.collapsed: set[str] = set()
+        self.vg: VisibleGraph = visible_graph(self.index, document.project.fabric.links, set(), 0)
+        self.xs = np.empty(0)
+        self.ys = np.empty(0)
+        self.tech = np.empty(0, dtype=object)
+        self.gpus = np.empty(0, dtype=np.int64)
+        self.device_items: dict[str, DeviceItem] = {}
+        self.box_items: dict[str, GroupBoxItem] = {}
+        self.frame_items: dict[str, GroupFrameItem] = {}
+        self.edge_layers: dict[tuple[int, int], EdgeLayer] = {}
+        self.edge_seg = np.empty((0, 4))
+        self.node_keys: list[str] = []  # per visible edge endpoint lookups
+        self.labels = EdgeLabelLayer()
+        self.addItem(self.labels)
+        self.hover_edge = EdgeHighlight(style.HOVER, 3.0)
+        self.sel_edge_item = EdgeHighlight(style.SELECTION, 3.5)
+        self.addItem(self.hover_edge)
+        self.addItem(self.sel_edge_item)
+        self.selected_edge: tuple[str, str] | None = None
+        self.gesture: interactions.Gesture | None = None
+        self.connect_mode = False
+        self.view_lod = 1.0
+        self._devices_ref: tuple | None = None
+        self._links_ref = None
+        self._catalog_ref: Catalog | None = None
+        self._syncing = False
+        self._geometry_timer = QTimer(self)
+        self._geometry_timer.setSingleShot(True)
+        self._geometry_timer.setInterval(15)
+        self._geometry_timer.timeout.connect(self.refresh_geometry)
+        document.projectChanged.connect(self._on_project_changed)
+        document.projectReplaced.connect(self._on_replaced)
+        document.selectionChanged.connect(self._on_doc_selection)
+        document.focusRequested.connect(self.focus_devices)
+        self.selectionChanged.connect(self._on_scene_selection)
+        self._on_replaced()
+
+    # -- syncing with the document -------------------------------------------------------------
+    @property
+    def fabric(self) -> Fabric:
+        return self.doc.project.fabric
+
+    def _on_replaced(self) -> None:
+        self._devices_ref = None
+        saved = self.doc.view_state.get("collapsed")
+        self._full_sync(initial_collapsed=list(saved) if isinstance(saved, list) else None)
+
+    def _on_project_changed(self, _revision: int) -> None:
+        fabric = self.fabric
+        old = self._devices_ref
+        if self.doc.catalog is not self._catalog_ref or old is None:
+            self._full_sync()
+            return
+        new = fabric.devices
+        if new is not old:
+            if len(new) != len(old):
+                self._full_sync()
+                return
+            changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a is not b]
+            if any(
+                old[i].id != new[i].id
+                or old[i].groups != new[i].groups
+                or old[i].role != new[i].role
+                for i in changed
+            ):
+                self._full_sync()
+                return
+            self._devices_ref = new
+            self._update_devices(changed)
+        if fabric.links is not self._links_ref:
+            self._links_ref = fabric.links
+            self._refresh_visible()
+        else:
+            self.refresh_geometry()
+
+    def _full_sync(self, initial_collapsed: list[str] | None = None) -> None:
+        fabric = self.fabric
+        old_keys = set(self.index.keys)
+        self.index = GroupIndex.build(fabric.devices)
+        self._devices_ref = fabric.devices
+        self._links_ref = fabric.links
+        self._catalog_ref = self.doc.catalog
+        n = len(fabric.devices)
+        self.xs = np.fromiter((d.x for d in fabric.devices), float, n)
+        self.ys = np.fromiter((d.y for d in fabric.devices), float, n)
+        self._compute_device_info(range(n), fresh=True)
+        keys = set(self.index.keys)
+        if initial_collapsed is not None:
+            self.collapsed = {k for k in initial_collapsed if k in keys}
+        elif not old_keys and n > COLLAPSE_ABOVE:
+            self.collapsed = self.index.default_collapsed()
+        else:
+            self.collapsed &= keys
+            if n > COLLAPSE_ABOVE:  # new groups of a large design arrive folded
+                self.collapsed |= self.index.default_collapsed() - old_keys
+        self._store_collapsed()
+        self._refresh_visible()
+
+    def _compute_device_info(self, indices, fresh: bool = False) -> None:
+        fabric = self.fabric
+        cat = self.doc.catalog
+        n = len(fabric.devices)
+        if fresh:
+            self.tech = np.empty(n, dtype=object)
+            self.gpus = np.zeros(n, dtype=np.int64)
+        cache: dict[tuple, tuple[str | None, int]] = {}
+        try:
+            preferred = cat.profile(self.doc.project.profile).tech
+        except DesignerError:
+            preferred = None
+        for i in indices:
+            d = fabric.devices[i]
+            key = (d.model, d.port_speed_gbps, d.nic, d.nics)
+            info = cache.get(key)
+            if info is None:
+                try:
+                    lay = port_layout(d, cat)
+                    tech = preferred if preferred in lay.techs else None
+                    info = (tech or (lay.techs[0] if lay.techs else None), lay.gpus)
+                except (CatalogError, DesignerError):
+                    info = (None, 0)
+                cache[key] = info
+            self.tech[i], self.gpus[i] = info
+
+    def _update_devices(self, changed: list[int]) -> None:
+        fabric = self.fabric
+        self._compute_device_info(changed)
+        for i in changed:
+            d = fabric.devices[i]
+            self.xs[i], self.ys[i] = d.x, d.y
+            item = self.device_items.get(d.id)
+            if item is not None:
+                item.setPos(d.x, d.y)
+                item.set_look(self._look(i))
+
+    def _look(self, i: int) -> DeviceLook:
+        d = self.fabric.devices[i]
+        return DeviceLook(d.id, short_label(d.name), d.role.value, self.tech[i])
+
+    def _store_collapsed(self) -> None:
+        self.doc.view_state["collapsed"] = sorted(self.collapsed)
+
+    # -- what is shown ----------------------------------------------------------------------------
+    def _refresh_visible(self) -> None:
+        fabric = self.fabric
+        self.vg = visible_graph(self.index, fabric.links, self.collapsed, len(fabric.devices))
+        shown = {fabric.devices[i].id: i for i in self.vg.shown_devices.tolist()}
+        self._syncing = True
+        try:
+            for dev_id in [k for k in self.device_items if k not in shown]:
+                self.removeItem(self.device_items.pop(dev_id))
+            selected = self.doc.selection.devices
+            for dev_id, i in shown.items():
+                item = self.device_items.get(dev_id)
+                if item is None:
+                    item = DeviceItem(self._look(i))
+                    self.device_items[dev_id] = item
+                    self.addItem(item)
+                    if dev_id in selected:
+                        item.setSelected(True)
+                else:
+                    item.set_look(self._look(i))
+                item.setPos(self.xs[i], self.ys[i])
+            boxes = set(self.vg.boxes)
+            for key in [k for k in self.box_items if k not in boxes]:
+                self.removeItem(self.box_items.pop(key))
+            frames = set(self.vg.frames)
+            for key in [k for k in self.frame_items if k not in frames]:
+                self.removeItem(self.frame_items.pop(key))
+        finally:
+            self._syncing = False
+        self.refresh_geometry()
+        self._on_scene_selection()
+
+    def _box_rect(self, members: np.ndarray) -> QRectF:
+        roles = self.fabric.roles[members]
+        half_w = np.where(np.isin(roles, ["gpu-server", "appliance"]), 25.0, 42.0)
+        x0 = float((self.xs[members] - half_w).min()) - BOX_PAD
+        x1 = float((self.xs[members] + half_w).max()) + BOX_PAD
+        y0 = float(self.ys[members].min()) - 14 - BOX_PAD
+        y1 = float(self.ys[members].max()) + 14 + BOX_PAD
+        return QRectF(x0, y0, x1 - x0, y1 - y0)
+
+    def _box_look(self, key: str, members: np.ndarray, rect: QRectF) -> BoxLook:
+        roles = self.fabric.roles[members]
+        bars = []
+        counts: dict[str, int] = {}
+        for role in ("core", "spine", "leaf", "router", "appliance", "gpu-server"):
+            sel = members[roles == role]
+            if not sel.size:
+                continue
+            counts[role] = int(sel.size)
+            w, h = device_size(role)
+            bx0 = float(self.xs[sel].min()) - w / 2
+            bx1 = float(self.xs[sel].max()) + w / 2
+            by0 = float(self.ys[sel].min()) - h / 2
+            by1 = float(self.ys[sel].max()) + h / 2
+            local = QRectF(bx0 - rect.left(), by0 - rect.top(), bx1 - bx0, by1 - by0)
+            bars.append(TierBar(role, int(sel.size), local))
+        gpus = int(self.gpus[members].sum())
+        # a tier group's title already says what it holds
+        summary = "" if key.rsplit("/", 1)[-1].startswith("tier=") else role_count_text(counts)
+        if gpus:
+            summary = f"{gpus:,} GPUs" + (f" · {summary}" if summary else "")
+        techs = Counter(t for t in self.tech[members].tolist() if t)
+        tech = techs.most_common(1)[0][0] if techs else None
+        return BoxLook(key, key_label(key), summary, bars, tech)
+
+    def refresh_geometry(self) -> None:
+        """Place boxes and frames from their members and redraw the lines (cheap, numpy)."""
+        self._geometry_timer.stop()
+        index, vg = self.index, self.vg
+        n = vg.n_devices
+        centres = np.zeros((n + len(index), 2))
+        if n:
+            centres[:n, 0], centres[:n, 1] = self.xs, self.ys
+        for key in vg.boxes:
+            g = index.key_id[key]
+            members = index.members[g]
+            rect = self._box_rect(members)
+            look = self._box_look(key, members, rect)
+            item = self.box_items.get(key)
+            if item is None:
+                item = GroupBoxItem(look, rect)
+                item.set_view_scale(self.view_lod)
+                self.box_items[key] = item
+                self.addItem(item)
+                if key in self.doc.selection.groups:
+                    item.setSelected(True)
+            else:
+                item.set_geometry(look, rect)
+            c = rect.center()
+            centres[n + g] = c.x(), c.y()
+        max_depth = int(index.depth.max()) if len(index) else 0
+        for key in vg.frames:
+            g = index.key_id[key]
+            members = index.members[g]
+            depth = int(index.depth[g])
+            pad = FRAME_PAD + FRAME_STEP * (max_depth - depth)
+            r = self._box_rect(members).adjusted(
+                BOX_PAD - pad, BOX_PAD - pad, pad - BOX_PAD, pad - BOX_PAD
+            )
+            title = key_label(key)
+            item = self.frame_items.get(key)
+            if item is None:
+                item = GroupFrameItem(key, title, r, depth)
+                item.set_view_scale(self.view_lod)
+                self.frame_items[key] = item
+                self.addItem(item)
+            else:
+                item.set_geometry(title, r)
+        self._draw_edges(centres)
+        self._update_scene_rect()
+
+    def _draw_edges(self, centres: np.ndarray) -> None:
+        vg = self.vg
+        seg = (
+            np.column_stack([centres[vg.edge_u], centres[vg.edge_v]])
+            if vg.edge_u.size
+            else np.empty((0, 4))
+        )
+        self.edge_seg = seg
+        wcls = width_class(vg.edge_count) if vg.edge_u.size else np.empty(0, np.int64)
+        wanted = set()
+        if seg.size:
+            combo = vg.edge_class.astype(np.int64) * 8 + wcls
+            for c in np.unique(combo).tolist():
+                key = (c // 8, c % 8)
+                wanted.add(key)
+                layer = self.edge_layers.get(key)
+                if layer is None:
+                    layer = EdgeLayer(style.EDGE_COLORS[key[0]], WIDTH_STEPS[key[1]][1])
+                    self.edge_layers[key] = layer
+                    self.addItem(layer)
+                layer.set_segments(seg[combo == c])
+        for key in [k for k in self.edge_layers if k not in wanted]:
+            self.removeItem(self.edge_layers.pop(key))
+        self.labels.set_labels(seg, vg.edge_count, vg.edge_speed, vg.edge_v < vg.n_devices)
+        self.hover_edge.show_segment(None)
+        self._show_selected_edge()
+
+    def _update_scene_rect(self) -> None:
+        r = self.itemsBoundingRect()
+        if r.isNull():
+            r = QRectF(-500, -400, 1000, 800)
+        self.setSceneRect(r.adjusted(-SCENE_MARGIN, -SCENE_MARGIN, SCENE_MARGIN, SCENE_MARGIN))
+
+    def content_rect(self) -> QRectF:
+        """Where the design is (without the margin the scene keeps for panning)."""
+        r = self.sceneRect()
+        return r.adjusted(SCENE_MARGIN, SCENE_MARGIN, -SCENE_MARGIN, -SCENE_MARGIN)
+
+    def set_view_scale(self, lod: float) -> None:
+        self.view_lod = lod
+        for item in self.frame_items.values():
+            item.set_view_scale(lod)
+        for item in self.box_items.values():
+            item.set_view_scale(lod)
+
+    # -- live previews while dragging -------------------------------------------------------------
+    def preview_positions(self, idx: np.ndarray, x: np.ndarray, y: np.ndarray) -> None:
+        """Show devices ``idx`` at (x, y) before the move is committed."""
+        self.xs[idx], self.ys[idx] = x, y
+        devices = self.fabric.devices
+        for i, xi, yi in zip(idx.tolist(), x.tolist(), y.tolist(), strict=True):
+            item = self.device_items.get(devices[i].id)
+            if item is not None:
+                item.setPos(xi, yi)
+        if not self._geometry_timer.isActive():
+            self._geometry_timer.start()
+
+    # -- collapse and expand ----------------------------------------------------------------------
+    def set_collapsed(self, keys: set[str]) -> None:
+        keys = {k for k in keys if k in self.index.key_id}
+        if keys == self.collapsed:
+            return
+        self.collapsed = keys
+        self._store_collapsed()
+        self._refresh_visible()
+        self.collapsedChanged.emit()
+
+    def collapse(self, key: str) -> None:
+        self.set_collapsed(self.collapsed | {key})
+
+    def expand(self, key: str) -> None:
+        self.set_collapsed(self.collapsed - {key})
+
+    def collapse_all(self) -> None:
+        self.set_collapsed(self.index.default_collapsed())
+
+    def expand_all(self) -> None:
+        self.set_collapsed(set())
+
+    def expand_one_level(self) -> None:
+        """Open the outermost collapsed boxes shown now."""
+        self.set_collapsed(self.collapsed - set(self.vg.boxes))
+
+    def collapse_one_level(self) -> None:
+        """Fold the innermost open groups that still show devices."""
+        frames = [k for k in self.vg.frames]
+        if not frames:
+            self.collapse_all()
+            return
+        deepest = max(k.count("/") for k in frames)
+        self.set_collapsed(self.collapsed | {k for k in frames if k.count("/") == deepest})
+
+    def group_of(self, device_id: str) -> list[str]:
+        i = self.fabric.index.get(device_id)
+        return [] if i is None else self.index.chain_of(i)
+
+    def focus_devices(self, device_ids: list[str]) -> None:
+        """Expand what hides these devices, select them and centre the view on them."""
+        idx = [self.fabric.index[d] for d in device_ids if d in self.fabric.index]
+        if not idx:
+            return
+        hide = set()
+        for i in idx:
+            hide.update(self.index.chain_of(i))
+        self.set_collapsed(self.collapsed - hide)
+        self.doc.set_selection(Selection(devices=frozenset(device_ids)))
+        xs, ys = self.xs[idx], self.ys[idx]
+        rect = QRectF(
+            xs.min() - 80, ys.min() - 60, xs.max() - xs.min() + 160, ys.max() - ys.min() + 120
+        )
+        self.centreOn.emit(rect)
+
+    # -- selection --------------------------------------------------------------------------------
+    def _on_scene_selection(self) -> None:
+        if self._syncing:
+            return
+        devices = frozenset(i.device_id for i in self.selectedItems() if isinstance(i, DeviceItem))
+        groups = frozenset(i.key for i in self.selectedItems() if isinstance(i, GroupBoxItem))
+        link = aggregate = None
+        if self.selected_edge is not None:
+            if devices or groups:
+                self.selected_edge = None
+                self._show_selected_edge()
+            else:
+                a, b = self.selected_edge
+                if a.startswith("box:") or b.startswith("box:"):
+                    aggregate = (a, b)
+                else:
+                    link = (a, b)
+        self.doc.set_selection(Selection(devices, link, groups, aggregate))
+
+    def _on_doc_selection(self) -> None:
+        sel = self.doc.selection
+        self._syncing = True
+        try:
+            for dev_id, item in self.device_items.items():
+                want = dev_id in sel.devices
+                if item.isSelected() != want:
+                    item.setSelected(want)
+            for key, item in self.box_items.items():
+                want = key in sel.groups
+                if item.isSelected() != want:
+                    item.setSelected(want)
+            self.selected_edge = sel.link or sel.aggregate
+            self._show_selected_edge()
+        finally:
+            self._syncing = False
+
+    def select_edge(self, edge: int | None) -> None:
+        self._syncing = True
+        try:
+            self.clearSelection()
+        finally:
+            self._syncing = False
+        self.selected_edge = None if edge is None else self.edge_nodes(edge)
+        self._show_selected_edge()
+        self._on_scene_selection()
+
+    def _show_selected_edge(self) -> None:
+        i = self.find_edge(*self.selected_edge) if self.selected_edge else None
+        self.sel_edge_item.show_segment(None if i is None else self.edge_seg[i])
+
+    def node_key(self, node: int) -> str:
+        n = self.vg.n_devices
+        if node < n:
+            return self.fabric.devices[node].id
+        return "box:" + self.index.keys[node - n]
+
+    def node_of_key(self, key: str) -> int | None:
+        if key.startswith("box:"):
+            g = self.index.key_id.get(key[4:])
+            return None if g is None else self.vg.n_devices + g
+        i = self.fabric.index.get(key)
+        return None if i is None else int(self.vg.node_of[i])
+
+    def edge_nodes(self, edge: int) -> tuple[str, str]:
+        return self.node_key(int(self.vg.edge_u[edge])), self.node_key(int(self.vg.edge_v[edge]))
+
+    def find_edge(self, a: str, b: str) -> int | None:
+        u, v = self.node_of_key(a), self.node_of_key(b)
+        if u is None or v is None:
+            return None
+        lo, hi = min(u, v), max(u, v)
+        hit = np.flatnonzero((self.vg.edge_u == lo) & (self.vg.edge_v == hi))
+        return int(hit[0]) if hit.size else None
+
+    def select_all(self) -> None:
+        self._syncing = True
+        try:
+            for item in [*self.device_items.values(), *self.box_items.values()]:
+                item.setSelected(True)
+            self.selected_edge = None
+            self._show_selected_edge()
+        finally:
+            self._syncing = False
+        self._on_scene_selection()
+
+    def selected_device_ids(self, include_groups: bool = True) -> list[str]:
+        """Selected devices, and every member of selected collapsed groups, in design order."""
+        sel = self.doc.selection
+        want = set(sel.devices)
+        if include_groups:
+            for key in sel.groups:
+                g = self.index.key_id.get(key)
+                if g is not None:
+                    want.update(self.fabric.devices[i].id for i in self.index.members[g].tolist())
+        return [d.id for d in self.fabric.devices if d.id in want]
+
+    # -- hit tests --------------------------------------------------------------------------------
+    def node_item_at(self, pos: QPointF, exclude=None):
+        for item in self.items(
+            pos,
+            Qt.ItemSelectionMode.IntersectsItemShape,
+            Qt.SortOrder.DescendingOrder,
+            QTransform(),
+        ):
+            if item is exclude:
+                continue
+            if isinstance(item, (DeviceItem, GroupBoxItem, GroupFrameItem)):
+                return item
+        return None
+
+    def edge_at(self, pos: QPointF, tolerance_px: float = 5.0) -> int | None:
+        return nearest_segment(
+            self.edge_seg, pos.x(), pos.y(), tolerance_px / max(self.view_lod, 1e-9)
+        )
+
+    # -- mouse and keys: delegated to gestures ----------------------------------------------------
+    def mousePressEvent(self, event) -> None:
+        if self.gesture is not None:
+            event.accept()
+            return
+        if event.button() == Qt.MouseButton.LeftButton:
+            pos = event.scenePos()
+            item = self.node_item_at(pos)
+            if isinstance(item, DeviceItem) and (
+                self.connect_mode or item.on_handle(item.mapFromScene(pos), self.view_lod)
+            ):
+                self.gesture = interactions.LinkGesture(self, item.device_id, pos)
+                event.accept()
+                return
+            if isinstance(item, (DeviceItem, GroupBoxItem)):
+                super().mousePressEvent(event)
+                self.gesture = interactions.MoveGesture(self, pos, self.view_lod)
+                event.accept()
+                return
+            if isinstance(item, GroupFrameItem):
+                self._select_members(item.key, event.modifiers())
+                event.accept()
+                return
+            edge = self.edge_at(pos)
+            if edge is not None:
+                self.select_edge(edge)
+                event.accept()
+                return
+            if self.selected_edge is not None and not (
+                event.modifiers() & Qt.KeyboardModifier.ControlModifier
+            ):
+                self.select_edge(None)
+        super().mousePressEvent(event)
+
+    def _select_members(self, key: str, modifiers) -> None:
+        g = self.index.key_id[key]
+        members = {self.fabric.devices[i].id for i in self.index.members[g].tolist()}
+        self._syncing = True
+        try:
+            if not modifiers & Qt.KeyboardModifier.ControlModifier:
+                self.clearSelection()
+            for dev_id in members:
+                item = self.device_items.get(dev_id)
+                if item is not None:
+                    item.setSelected(True)
+            for bkey, item in self.box_items.items():
+                if bkey.startswith(key + "/"):
+                    item.setSelected(True)
+        finally:
+            self._syncing = False
+        self._on_scene_selection()
+
+    def mouseMoveEvent(self, event) -> None:
+        if self.gesture is not None:
+            self.gesture.move(event.scenePos(), event.modifiers())
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+        if event.buttons() == Qt.MouseButton.NoButton:
+            pos = event.scenePos()
+            edge = None if self.node_item_at(pos) else self.edge_at(pos)
+            self.hover_edge.show_segment(None if edge is None else self.edge_seg[edge])
+
+    def mouseReleaseEvent(self, event) -> None:
+        gesture = self.gesture
+        if gesture is not None and event.button() == Qt.MouseButton.LeftButton:
+            self.gesture = None
+            gesture.release(event.scenePos())
+        super().mouseReleaseEvent(event)
+
+    def mouseDoubleClickEvent(self, event) -> None:
+        item = self.node_item_at(event.scenePos())
+        if isinstance(item, GroupBoxItem):
+            self.expand(item.key)
+            event.accept()
+            return
+        if isinstance(item, GroupFrameItem):
+            self.collapse(item.key)
+            event.accept()
+            return
+        super().mouseDoubleClickEvent(event)
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() == Qt.Key.Key_Escape:
+            if self.gesture is not None:
+                gesture, self.gesture = self.gesture, None
+                gesture.cancel()
+                grabber = self.mouseGrabberItem()
+                if grabber is not None:
+                    grabber.ungrabMouse()
+            else:
+                self.select_edge(None)
+                self.clearSelection()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def cancel_gesture(self) -> None:
+        if self.gesture is not None:
+            gesture, self.gesture = self.gesture, None
+            gesture.cancel()
+
+    def contextMenuEvent(self, event) -> None:
+        item = self.node_item_at(event.scenePos())
+        if item is None:
+            edge = self.edge_at(event.scenePos())
+            if edge is not None:
+                self.select_edge(edge)
+        elif not item.isSelected() and isinstance(item, (DeviceItem, GroupBoxItem)):
+            self.clearSelection()
+            item.setSelected(True)
+        self.contextMenuWanted.emit(item, event.screenPos(), event.scenePos())
+        event.accept()
+
+    # -- tooltips ---------------------------------------------------------------------------------
+    def helpEvent(self, event: QGraphicsSceneHelpEvent) -> None:
+        pos = event.scenePos()
+        item = self.node_item_at(pos)
+        text = ""
+        if isinstance(item, DeviceItem):
+            text = self.device_tooltip(item.device_id)
+        elif isinstance(item, GroupBoxItem):
+            text = self.box_tooltip(item.key)
+        elif isinstance(item, GroupFrameItem):
+            text = (
+                f"<b>{key_path_label(item.key)}</b><br>"
+                "Click: select its devices · double-click: collapse"
+            )
+        else:
+            edge = self.edge_at(pos)
+            if edge is not None:
+                text = self.edge_tooltip(edge)
+        if text:
+            QToolTip.showText(event.screenPos(), text)
+        else:
+            QToolTip.hideText()
+        event.accept()
+
+    def device_tooltip(self, device_id: str) -> str:
+        fabric = self.fabric
+        i = fabric.index[device_id]
+        d = fabric.devices[i]
+        cat = self.doc.catalog
+        lines = [f"<b>{d.name}</b> &nbsp;<span style='color:#5d6876'>{d.role.label}</span>"]
+        try:
+            spec = cat.get(d.model)
+            lay = port_layout(d, cat)
+            used = int(used_port_counts(fabric)[i])
+            techs = "/".join(TECH_LABELS.get(t, t) for t in lay.techs)
+            lines.append(f"{spec.name}")
+            lines.append(f"{lay.count} x {lay.speed_gbps}G ports ({techs})")
+            lines.append(f"Ports: <b>{used}</b> used, <b>{lay.count - used}</b> free")
+            if lay.gpus:
+                lines.append(f"{lay.gpus} GPUs, {lay.per_gpu or '?'} port(s) per GPU")
+        except DesignerError as exc:
+            lines.append(f"<span style='color:#c62828'>{exc}</span>")
+        if d.groups:
+            lines.append(", ".join(f"{k} {v}" for k, v in d.groups.items()))
+        if d.id != d.name:
+            lines.append(f"id {d.id}")
+        lines.append("<span style='color:#5d6876'>Drag the dot on its right edge to link it</span>")
+        return "<br>".join(lines)
+
+    def box_tooltip(self, key: str) -> str:
+        g = self.index.key_id[key]
+        members = self.index.members[g]
+        look = self._box_look(key, members, self._box_rect(members))
+        return (
+            f"<b>{key_path_label(key)}</b> (collapsed)<br>{look.summary}<br>"
+            "<span style='color:#5d6876'>Double-click to expand</span>"
+        )
+
+    def edge_tooltip(self, edge: int) -> str:
+        a, b = self.edge_nodes(edge)
+        vg = self.vg
+        count, speed = int(vg.edge_count[edge]), int(vg.edge_speed[edge])
+        layer = EDGE_CLASS_NAMES[int(vg.edge_class[edge])]
+        name = lambda k: key_path_label(k[4:]) if k.startswith("box:") else k  # noqa: E731
+        head = f"<b>{name(a)}</b> — <b>{name(b)}</b>"
+        if a.startswith("box:") or b.startswith("box:"):
+            return (
+                f"{head}<br>{count:,} links of up to {speed}G in {int(vg.edge_bundles[edge]):,} "
+                f"bundle(s) ({layer})"
+            )
+        info = bundle_info(self.doc.project, self.doc.catalog, a, b)
+        length = f"{info.length_m:g} m" if info.length_m is not None else "default length"
+        return (
+            f"{head}<br><b>{info.count}</b> x {info.speed_gbps}G, medium {info.medium}, {length}"
+            f"<br>ports {a}: {info.a_ports} · {b}: {info.b_ports}"
+        )
+
+
+def medium_names() -> tuple[str, ...]:
+    return MEDIA

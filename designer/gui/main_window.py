@@ -1,0 +1,663 @@
+"""The main window: canvas in the middle, palette and inspector docks, menus, toolbar,
+status bar, files (open, save, recent, autosave and recovery), generate and gear switching.
+
+Room for the analysis panels: ``add_panel`` docks any widget (bottom by default) and lists
+it under View > Panels; ``document.projectChanged(revision)`` and ``document.snapshot()``
+feed a solver; ``document.focus_devices(ids)`` selects and centres devices on the canvas.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import shiboken6
+from PySide6.QtCore import QByteArray, QPointF, Qt, QTimer
+from PySide6.QtGui import QAction, QGuiApplication
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QDockWidget,
+    QHeaderView,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QTableWidget,
+    QTableWidgetItem,
+    QUndoView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from designer import __version__
+from designer.core import editing
+from designer.core.catalog import Catalog
+from designer.core.errors import DesignerError
+from designer.core.fileformat import SUFFIX
+from designer.core.generators import generate, plan
+from designer.core.model import Project
+from designer.gui import commands, dialogs, icons, settings
+from designer.gui.actions import WindowActions
+from designer.gui.canvas.interactions import devices_mime, project_from_mime
+from designer.gui.canvas.items import DeviceItem, GroupBoxItem, GroupFrameItem
+from designer.gui.canvas.scene import CanvasScene
+from designer.gui.canvas.view import CanvasView
+from designer.gui.document import Document
+from designer.gui.generate_dialog import GenerateDialog
+from designer.gui.panels.inspector import InspectorPanel
+from designer.gui.panels.palette import PalettePanel
+from designer.gui.recovery import AUTOSAVE_INTERVAL_MS, RecoveryStore
+
+DEFAULT_NAME = Project.model_fields["name"].default
+PASTE_STEP = 40.0
+LARGE_EXPAND = 6000  # devices: ask before showing them all
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, catalog: Catalog | None = None, data_dir: Path | None = None) -> None:
+        super().__init__()
+        self.setObjectName("FabricDesignerMainWindow")
+        self.setWindowIcon(icons.app_icon())
+        self.doc = Document(catalog, self)
+        self.scene = CanvasScene(self.doc)
+        self.view = CanvasView(self.scene, self)
+        self.setCentralWidget(self.view)
+        self.setDockOptions(
+            QMainWindow.DockOption.AnimatedDocks
+            | QMainWindow.DockOption.AllowTabbedDocks
+            | QMainWindow.DockOption.AllowNestedDocks
+        )
+        self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.docks: dict[str, QDockWidget] = {}
+        self.palette_panel = PalettePanel(self.doc.base_catalog)
+        self.palette_panel.gearActivated.connect(self.add_gear_at_centre)
+        self.inspector = InspectorPanel(self.doc)
+        self.inspector.expandRequested.connect(self.scene.expand)
+        self.history = QUndoView(self.doc.undo_stack)
+        self.history.setEmptyLabel("Opened design")
+        self.add_panel(
+            self.palette_panel, "Palette", "paletteDock", Qt.DockWidgetArea.LeftDockWidgetArea
+        )
+        self.add_panel(
+            self.inspector, "Inspector", "inspectorDock", Qt.DockWidgetArea.RightDockWidgetArea
+        )
+        self.add_panel(
+            self.history, "History", "historyDock", Qt.DockWidgetArea.RightDockWidgetArea
+        )
+        self.resizeDocks(
+            [self.docks["paletteDock"], self.docks["inspectorDock"]],
+            [270, 310],
+            Qt.Orientation.Horizontal,
+        )
+        self.resizeDocks(
+            [self.docks["inspectorDock"], self.docks["historyDock"]],
+            [520, 200],
+            Qt.Orientation.Vertical,
+        )
+
+        self.actions_ = WindowActions(self)
+        self.actions_.build_menus()
+        self.addToolBar(self.actions_.build_toolbar())
+        self._fill_panels_menu()
+        self._build_status_bar()
+        self._default_state = self.saveState()
+
+        self._paste_count = 0
+        self._last_copied: list[str] = []
+        self.doc.projectChanged.connect(self._on_project_changed)
+        self.doc.pathChanged.connect(lambda _p: self._update_title())
+        self.doc.undo_stack.cleanChanged.connect(lambda _c: self._update_title())
+        self.doc.message.connect(self._on_message)
+        self.doc.selectionChanged.connect(self._update_selection_status)
+        self.scene.contextMenuWanted.connect(self._context_menu)
+        self.view.zoomChanged.connect(lambda s: self.zoom_label.setText(f"{s * 100:.0f}%"))
+        self.view.cursorMoved.connect(
+            lambda x, y: self.pos_label.setText(f"x {x:,.0f}  y {y:,.0f}")
+        )
+
+        self.recovery = RecoveryStore(data_dir or settings.data_dir())
+        self.autosave_timer = QTimer(self)
+        self.autosave_timer.setInterval(AUTOSAVE_INTERVAL_MS)
+        self.autosave_timer.timeout.connect(self.autosave)
+        self.autosave_timer.start()
+        self._restore_settings()
+        self._on_project_changed(self.doc.revision)
+        self._update_title()
+
+    # -- layout ------------------------------------------------------------------------------
+    def add_panel(
+        self,
+        widget: QWidget,
+        title: str,
+        object_name: str,
+        area: Qt.DockWidgetArea = Qt.DockWidgetArea.BottomDockWidgetArea,
+        tabify_with: str | None = None,
+    ) -> QDockWidget:
+        """Dock ``widget``; it can be moved, floated and hidden, and its place is remembered."""
+        dock = QDockWidget(title, self)
+        dock.setObjectName(object_name)
+        dock.setWidget(widget)
+        dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+            | QDockWidget.DockWidgetFeature.DockWidgetClosable
+        )
+        self.addDockWidget(area, dock)
+        if tabify_with and tabify_with in self.docks:
+            self.tabifyDockWidget(self.docks[tabify_with], dock)
+        self.docks[object_name] = dock
+        if hasattr(self, "actions_"):
+            self._fill_panels_menu()
+        return dock
+
+    def _fill_panels_menu(self) -> None:
+        menu = self.actions_.panels_menu
+        menu.clear()
+        for dock in self.docks.values():
+            a = dock.toggleViewAction()
+            a.setStatusTip(f"Show or hide the {dock.windowTitle()} panel")
+            menu.addAction(a)
+
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.selection_label = QLabel()
+        self.size_label = QLabel()
+        self.size_label.setToolTip("Devices, GPUs, switches and cables of the design")
+        self.pos_label = QLabel()
+        self.pos_label.setMinimumWidth(120)
+        self.zoom_label = QLabel("100%")
+        self.zoom_label.setToolTip("Zoom (wheel, Ctrl+= / Ctrl+-, F fits)")
+        self.zoom_label.setMinimumWidth(52)
+        for w in (self.selection_label, self.size_label, self.pos_label, self.zoom_label):
+            bar.addPermanentWidget(w)
+
+    def reset_layout(self) -> None:
+        self.restoreState(self._default_state)
+        for dock in self.docks.values():
+            dock.show()
+
+    def toggle_grid(self, on: bool) -> None:
+        self.view.grid_visible = on
+        self.view.resetCachedContent()
+        self.view.viewport().update()
+
+    # -- settings ------------------------------------------------------------------------------
+    def _restore_settings(self) -> None:
+        s = settings.settings()
+        geometry = s.value("window/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            screen = QGuiApplication.primaryScreen()
+            avail = screen.availableGeometry() if screen else None
+            if avail is not None and avail.width() > 400:
+                self.resize(
+                    min(1500, int(avail.width() * 0.9)), min(920, int(avail.height() * 0.9))
+                )
+            else:
+                self.resize(1400, 860)
+        state = s.value("window/state")
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            self.restoreState(state)
+        grid = s.value("view/grid", True)
+        on = grid not in (False, "false", "0", 0)
+        self.actions_.grid.setChecked(on)
+        self.view.grid_visible = on
+
+    def save_settings(self) -> None:
+        s = settings.settings()
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/state", self.saveState())
+        s.setValue("view/grid", self.view.grid_visible)
+        s.sync()
+
+    # -- status and title ----------------------------------------------------------------------
+    def _update_title(self) -> None:
+        if not shiboken6.isValid(self):  # the undo stack signals while the window is deleted
+            return
+        name = self.doc.project.name
+        file = f" — {self.doc.path.name}" if self.doc.path else ""
+        self.setWindowTitle(f"{name}{file}[*] — Fabric Designer")
+        self.setWindowModified(self.doc.modified)
+
+    def _on_project_changed(self, _revision: int) -> None:
+        fabric = self.doc.project.fabric
+        n = len(fabric.devices)
+        switches = int((self.scene.index.role_code > 0).sum()) if n else 0
+        gpus = int(self.scene.gpus.sum()) if n else 0
+        self.size_label.setText(
+            f"{n:,} devices · {gpus:,} GPUs · {switches:,} switches · "
+            f"{fabric.links.n_cables:,} cables"
+        )
+        pid = self.doc.project.profile
+        combo = self.actions_.profile_combo
+        i = combo.findData(pid)
+        if i >= 0 and combo.currentIndex() != i:
+            combo.setCurrentIndex(i)
+        if pid in self.actions_.profile_actions:
+            self.actions_.profile_actions[pid].setChecked(True)
+        self._update_title()
+
+    def _update_selection_status(self) -> None:
+        sel = self.doc.selection
+        n = len(sel.devices) + len(sel.groups)
+        if sel.link:
+            self.selection_label.setText("1 link selected")
+        elif n:
+            self.selection_label.setText(f"{n:,} selected")
+        else:
+            self.selection_label.setText("")
+
+    def _on_message(self, text: str, refusal: bool) -> None:
+        self.statusBar().showMessage(
+            ("Refused: " if refusal else "") + text, 8000 if refusal else 5000
+        )
+
+    # -- files ---------------------------------------------------------------------------------
+    def maybe_save(self) -> bool:
+        """True when it is fine to drop the current design (saved, discarded or unchanged)."""
+        if not self.doc.modified:
+            return True
+        answer = dialogs.ask_save_changes(self, self.doc.project.name)
+        if answer == "save":
+            return self.save()
+        return answer == "discard"
+
+    def new_design(self) -> None:
+        if not self.maybe_save():
+            return
+        self.doc.replace(Project())
+        self.recovery.clear()
+        self.view.zoom_actual()
+        self.view.centerOn(QPointF(0, -200))
+
+    def open_dialog(self) -> None:
+        start = str(self.doc.path.parent) if self.doc.path else str(Path.cwd())
+        path = dialogs.ask_open_path(self, start)
+        if path:
+            self.open_path(path)
+
+    def open_path(self, path: str | Path, ask: bool = True) -> bool:
+        if ask and not self.maybe_save():
+            return False
+        t0 = time.perf_counter()
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            self.doc.open(path)
+        except DesignerError as exc:
+            QApplication.restoreOverrideCursor()
+            dialogs.show_error(self, "Cannot open the design", str(exc))
+            return False
+        finally:
+            if QApplication.overrideCursor() is not None:
+                QApplication.restoreOverrideCursor()
+        settings.add_recent_file(path)
+        self.recovery.clear()
+        self.view.fit_readable()
+        dt = time.perf_counter() - t0
+        n = len(self.doc.project.fabric.devices)
+        self.doc.say(f"Opened {Path(path).name}: {n:,} devices in {dt:.2f} s")
+        return True
+
+    def save(self) -> bool:
+        if self.doc.path is None:
+            return self.save_as()
+        return self._save_to(self.doc.path)
+
+    def save_as(self) -> bool:
+        base = self.doc.path or Path.cwd() / (editing.clean_id(self.doc.project.name) + SUFFIX)
+        path = dialogs.ask_save_path(self, str(base))
+        if not path:
+            return False
+        return self._save_to(Path(path))
+
+    def _save_to(self, path: Path) -> bool:
+        try:
+            self.doc.save(path)
+        except DesignerError as exc:
+            dialogs.show_error(self, "Cannot save the design", str(exc))
+            return False
+        settings.add_recent_file(path)
+        self.recovery.clear()
+        self.doc.say(f"Saved {path.name}")
+        return True
+
+    def fill_recent_menu(self) -> None:
+        menu = self.actions_.recent_menu
+        menu.clear()
+        files = settings.recent_files()
+        for i, f in enumerate(files):
+            a = menu.addAction(f"&{i + 1} {Path(f).name}")
+            a.setToolTip(f)
+            a.setStatusTip(f)
+            a.triggered.connect(lambda _=False, p=f: self._open_recent(p))
+        if not files:
+            a = menu.addAction("No recent designs")
+            a.setEnabled(False)
+        else:
+            menu.addSeparator()
+            menu.addAction("Clear Recent", settings.clear_recent_files)
+
+    def _open_recent(self, path: str) -> None:
+        if not Path(path).exists():
+            dialogs.show_error(self, "Cannot open the design", f"{path}: no such file")
+            settings.remove_recent_file(path)
+            return
+        self.open_path(path)
+
+    # -- autosave and recovery ------------------------------------------------------------------
+    def autosave(self) -> bool:
+        if not self.doc.modified:
+            self.recovery.clear()
+            return False
+        try:
+            return self.recovery.autosave(
+                self.doc.project_to_save(), self.doc.revision, self.doc.path
+            )
+        except (OSError, DesignerError) as exc:
+            self.doc.say(f"autosave failed: {exc}", True)
+            return False
+
+    def check_recovery(self) -> bool:
+        """Offer the design a crashed session left unsaved; True when one was recovered."""
+        recovered = False
+        for orphan in self.recovery.orphans():
+            if recovered:
+                orphan.lock.unlock()  # one design per window; offer the others next time
+                continue
+            answer = dialogs.ask_recover(self, orphan.name, orphan.saved_at, orphan.original_path)
+            if answer == "recover":
+                try:
+                    project = orphan.load(self.doc.base_catalog)
+                except DesignerError as exc:
+                    dialogs.show_error(self, "Cannot recover the design", str(exc))
+                    orphan.discard()
+                    continue
+                original = orphan.original_path
+                path = Path(original) if original else None
+                self.doc.replace(project, path, modified=True)
+                orphan.discard()
+                self.view.fit_readable()
+                self.autosave()
+                self.doc.say(
+                    f"Recovered “{project.name}” from {orphan.saved_at}; save it to keep it"
+                )
+                recovered = True
+            elif answer == "discard":
+                orphan.discard()
+            else:
+                orphan.lock.unlock()
+        return recovered
+
+    def closeEvent(self, event) -> None:
+        self.scene.cancel_gesture()
+        if not self.maybe_save():
+            event.ignore()
+            return
+        self.save_settings()
+        self.autosave_timer.stop()
+        self.recovery.close()
+        event.accept()
+
+    # -- editing ---------------------------------------------------------------------------------
+    def _push(self, build) -> bool:
+        try:
+            self.doc.push(build())
+        except DesignerError as exc:
+            self.view.toast(str(exc), error=True)
+            self.doc.say(str(exc), True)
+            return False
+        return True
+
+    def add_gear_at_centre(self, gear_id: str) -> None:
+        self.view.add_gear_at(gear_id, self.view.viewport_center_scene())
+
+    def delete_selection(self) -> None:
+        ids = self.scene.selected_device_ids()
+        sel = self.doc.selection
+        pairs = [sel.link] if sel.link else []
+        if not ids and not pairs:
+            return
+        self._push(lambda: commands.delete(self.doc, ids, pairs))
+
+    def copy(self) -> bool:
+        ids = self.scene.selected_device_ids()
+        if not ids:
+            self.doc.say("Nothing to copy: select devices first")
+            return False
+        QGuiApplication.clipboard().setMimeData(devices_mime(self.doc.project, ids))
+        self._last_copied = ids
+        self._paste_count = 0
+        self.doc.say(f"Copied {len(ids):,} device(s)")
+        return True
+
+    def cut(self) -> None:
+        if self.copy():
+            ids = self.scene.selected_device_ids()
+            self._push(lambda: commands.delete(self.doc, ids))
+
+    def paste(self) -> None:
+        clip = project_from_mime(QGuiApplication.clipboard().mimeData(), self.doc.base_catalog)
+        if clip is None or not clip.fabric.devices:
+            self.doc.say("The clipboard holds no devices")
+            return
+        at = self.view.cursor_scene_pos()
+        b = editing.bounds(clip.fabric)
+        assert b is not None
+        if at is not None:
+            from designer.gui.canvas.scene import snap
+
+            dx, dy = snap(at.x() - b[0]), snap(at.y() - b[1])
+        else:
+            self._paste_count += 1
+            dx = dy = PASTE_STEP * self._paste_count
+        self._push(lambda: commands.paste(self.doc, clip, dx, dy))
+
+    def duplicate(self) -> None:
+        ids = self.scene.selected_device_ids()
+        if not ids:
+            return
+        clip = editing.extract(self.doc.project, ids)
+        self._push(lambda: commands.paste(self.doc, clip, PASTE_STEP, PASTE_STEP, "Duplicate"))
+
+    def set_link_tool(self, on: bool) -> None:
+        self.scene.connect_mode = on
+        self.actions_.link_tool.setChecked(on)
+        self.actions_.select_tool.setChecked(not on)
+        cursor = Qt.CursorShape.CrossCursor if on else Qt.CursorShape.ArrowCursor
+        self.view.viewport().setCursor(cursor)
+        if on:
+            self.doc.say(
+                "Link tool: drag from one device to another (V or Esc for the select tool)"
+            )
+
+    def keyPressEvent(self, event) -> None:
+        if (
+            event.key() == Qt.Key.Key_Escape
+            and self.scene.connect_mode
+            and self.scene.gesture is None
+        ):
+            self.set_link_tool(False)
+            return
+        super().keyPressEvent(event)
+
+    def expand_all(self) -> None:
+        n = len(self.doc.project.fabric.devices)
+        if n > LARGE_EXPAND and not dialogs.confirm(
+            self,
+            "Expand everything",
+            f"Show all {n:,} devices one by one? Drawing that many is slow; expanding the "
+            "groups you work on keeps the canvas fast.",
+        ):
+            return
+        self.scene.expand_all()
+
+    def find_device(self) -> None:
+        text = dialogs.ask_text(self, "Find device", "Id or name (part of it):")
+        if not text:
+            return
+        needle = text.strip().lower()
+        hits = [
+            d.id
+            for d in self.doc.project.fabric.devices
+            if needle in d.id.lower() or needle in d.name.lower()
+        ]
+        if not hits:
+            self.doc.say(f"No device matches “{text}”", True)
+            return
+        self.doc.focus_devices(hits[:500])
+        more = f" (first 500 of {len(hits):,})" if len(hits) > 500 else ""
+        self.doc.say(f"{min(len(hits), 500):,} device(s) match “{text}”{more}")
+
+    def _context_menu(self, item, screen_pos, scene_pos) -> None:
+        a = self.actions_
+        menu = QMenu(self)
+        if isinstance(item, DeviceItem):
+            menu.addAction(a.copy)
+            menu.addAction(a.duplicate)
+            menu.addAction(a.delete)
+            chain = self.scene.group_of(item.device_id)
+            if chain:
+                menu.addSeparator()
+                from designer.gui.canvas.groups import key_path_label
+
+                for key in chain:
+                    act = menu.addAction(f"Collapse {key_path_label(key)}")
+                    act.triggered.connect(lambda _=False, k=key: self.scene.collapse(k))
+        elif isinstance(item, GroupBoxItem):
+            act = menu.addAction("Expand")
+            act.triggered.connect(lambda: self.scene.expand(item.key))
+            menu.addAction(a.copy)
+            menu.addAction(a.delete)
+        elif isinstance(item, GroupFrameItem):
+            act = menu.addAction("Collapse")
+            act.triggered.connect(lambda: self.scene.collapse(item.key))
+        else:
+            if self.doc.selection.link:
+                menu.addAction(a.delete)
+                menu.addSeparator()
+            paste_here = menu.addAction("Paste Here")
+            paste_here.triggered.connect(self.paste)
+            menu.addSeparator()
+            menu.addActions([a.fit, a.expand_level, a.collapse_level])
+        menu.exec(screen_pos)
+
+    # -- generate and gear -------------------------------------------------------------------------
+    def show_generate(self, kind: str, multi_plane: bool = False) -> GenerateDialog:
+        gear = "roce-800" if multi_plane else self.doc.project.profile
+        dlg = GenerateDialog(
+            kind,
+            self.doc.catalog,
+            self,
+            multi_plane=multi_plane,
+            gear=gear,
+            has_design=bool(self.doc.project.fabric.devices),
+        )
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dlg.accepted.connect(lambda: self.apply_generated(dlg.params(), dlg.mode))
+        dlg.open()
+        return dlg
+
+    def apply_generated(self, params, mode: str = GenerateDialog.REPLACE) -> bool:
+        cat = self.doc.catalog
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            pl = plan(params, cat)
+            if mode == GenerateDialog.REPLACE:
+                base = self.doc.project
+                after = generate(params, cat, base=base)
+                if base.name == DEFAULT_NAME and not params.name:
+                    after = after.model_copy(update={"name": pl.title[:200]})
+                cmd = commands.generated(self.doc, after, f"Generate {pl.title}")
+            else:
+                fresh = generate(params, cat)
+                here = editing.bounds(self.doc.project.fabric)
+                there = editing.bounds(fresh.fabric)
+                dx = (here[2] - there[0] + 800.0) if here and there else 0.0
+                prefix = self._free_prefix()
+                after, _ids = editing.merge(self.doc.project, fresh, dx, 0.0, prefix)
+                after = after.model_copy(update={"generator": None})
+                cmd = commands.generated(self.doc, after, f"Add {pl.title}")
+        except DesignerError as exc:
+            QApplication.restoreOverrideCursor()
+            dialogs.show_error(self, "Cannot generate", str(exc))
+            return False
+        QApplication.restoreOverrideCursor()
+        self.doc.push(cmd)
+        self.view.fit_readable()
+        self.doc.say(f"{cmd.text()}: {len(after.fabric.devices):,} devices")
+        return True
+
+    def _free_prefix(self) -> str:
+        ids = self.doc.project.fabric.index
+        k = 2
+        while any(i.startswith(f"f{k}-") for i in ids):
+            k += 1
+        return f"f{k}-"
+
+    def switch_profile(self, profile_id: str) -> bool:
+        if not profile_id or profile_id == self.doc.project.profile:
+            return False
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            cmd, conv = commands.switch_profile(self.doc, profile_id)
+        except DesignerError as exc:
+            QApplication.restoreOverrideCursor()
+            self.view.toast(str(exc), error=True)
+            self.doc.say(str(exc), True)
+            self._on_project_changed(self.doc.revision)  # put the combo back
+            return False
+        QApplication.restoreOverrideCursor()
+        self.doc.push(cmd)
+        if conv.regenerated:
+            self.view.fit_readable()
+        self.doc.say(f"{cmd.text()}: " + "; ".join(conv.notes))
+        return True
+
+    # -- help ---------------------------------------------------------------------------------
+    def show_shortcuts(self) -> QDialog:
+        dlg = QDialog(self)
+        dlg.setWindowTitle("Keyboard and mouse")
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        lay = QVBoxLayout(dlg)
+        gestures = [
+            ("Add gear", "Drag it from the palette onto the canvas (or double-click it)"),
+            ("Select", "Click; Ctrl+click adds; drag on empty canvas for a rubber band"),
+            ("Move", "Drag selected devices or boxes (snaps to a 10 px grid); arrows nudge"),
+            ("Link two devices", "Drag the dot on a device's right edge to another device, or L"),
+            ("Cancel a drag", "Esc"),
+            ("Zoom", "Mouse wheel (around the pointer)"),
+            ("Pan", "Middle-drag, or hold Space and drag; Shift+wheel scrolls sideways"),
+            ("Expand / collapse a group", "Double-click its box / the tab of its frame"),
+            ("Details", "Hover a device (ports used/free) or a line (cables, speed)"),
+        ]
+        rows = gestures + self.actions_.all_shortcuts()
+        table = QTableWidget(len(rows), 2)
+        table.setHorizontalHeaderLabels(["Action", "Keys or gesture"])
+        table.verticalHeader().setVisible(False)
+        table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        for r, (what, keys) in enumerate(rows):
+            table.setItem(r, 0, QTableWidgetItem(what))
+            table.setItem(r, 1, QTableWidgetItem(keys))
+        table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        table.horizontalHeader().setStretchLastSection(True)
+        lay.addWidget(table)
+        dlg.resize(640, 620)
+        dlg.show()
+        return dlg
+
+    def show_about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        QMessageBox.about(
+            self,
+            "About Fabric Designer",
+            f"<b>Fabric Designer {__version__}</b><p>Design, generate and analyse the back-end "
+            "network fabric of GPU training clusters: rail-optimized, fat-tree, dragonfly and "
+            "multi-plane fabrics on InfiniBand or RoCE Ethernet.</p><p>Prices and latencies in "
+            "the catalog are estimates; override them per project.</p>",
+        )
+
+    def action(self, name: str) -> QAction:
+        return getattr(self.actions_, name)

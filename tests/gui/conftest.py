@@ -1,0 +1,80 @@
+"""GUI fixtures: a real main window, offscreen, with settings and app data in a temp folder."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _isolated_settings(tmp_path, monkeypatch):
+    """Never touch the user's QSettings or app-data folder."""
+    from PySide6.QtCore import QSettings
+
+    from designer.gui import settings
+
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "cfg"))
+    monkeypatch.setenv(settings.DATA_DIR_ENV, str(tmp_path / "data"))
+    yield
+
+
+@pytest.fixture
+def app(qapp):
+    from PySide6.QtGui import QGuiApplication
+
+    from designer.gui.app import make_app
+
+    yield make_app()
+    # mime data left on the offscreen clipboard crashes the interpreter at exit
+    QGuiApplication.clipboard().clear()
+
+
+@pytest.fixture
+def window(app, qtbot, tmp_path):
+    from designer.gui.main_window import MainWindow
+
+    w = MainWindow(data_dir=tmp_path / "data")
+    # pytest-qt closes the window before fixtures end: drop unsaved work so closing never asks
+    qtbot.addWidget(w, before_close_func=lambda win: win.doc.undo_stack.setClean())
+    w.resize(1400, 900)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+@pytest.fixture
+def answers(monkeypatch):
+    """Scripted answers for the window's questions; records what was asked."""
+    from designer.gui import dialogs
+
+    class Answers:
+        open_path = None
+        save_path = None
+        save_changes = "discard"
+        recover = "recover"
+        confirm = True
+        text = None
+
+        def __init__(self):
+            self.errors: list[tuple[str, str]] = []
+            self.asked: list[str] = []
+
+    a = Answers()
+    monkeypatch.setattr(dialogs, "ask_open_path", lambda *args: a.open_path)
+    monkeypatch.setattr(dialogs, "ask_save_path", lambda *args: a.save_path)
+    monkeypatch.setattr(
+        dialogs, "show_error", lambda _p, title, text: a.errors.append((title, text))
+    )
+
+    def save_changes(*args):
+        a.asked.append("save_changes")
+        return a.save_changes
+
+    def recover(*args):
+        a.asked.append("recover")
+        return a.recover
+
+    monkeypatch.setattr(dialogs, "ask_save_changes", save_changes)
+    monkeypatch.setattr(dialogs, "ask_recover", recover)
+    monkeypatch.setattr(dialogs, "confirm", lambda *args: a.confirm)
+    monkeypatch.setattr(dialogs, "ask_text", lambda *args, **kw: a.text)
+    return a
