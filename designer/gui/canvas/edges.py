@@ -18,7 +18,7 @@ from designer.gui import style
 from designer.gui.canvas.items import Z_EDGES, Z_LABELS, Z_OVERLAY, draw_screen_text, lod_of
 
 # screen width of a line by the cables it carries
-WIDTH_STEPS = ((1, 1.0), (16, 1.6), (256, 2.4), (1 << 62, 3.4))
+WIDTH_STEPS = ((16, 1.0), (256, 2.0), (4096, 3.0), (1 << 62, 4.0))
 MAX_LABELS = 400
 
 
@@ -28,43 +28,101 @@ def width_class(count: np.ndarray) -> np.ndarray:
 
 
 class EdgeLayer(QGraphicsItem):
-    """Every line of one colour and width, as one path (not selectable: hits are numpy)."""
+    """Every line of one colour and width (not selectable: hits are numpy).
+
+    On screen, each paint keeps only the lines that cross the exposed area, rounds them to
+    device pixels and drops duplicates, then strokes one path in device coordinates: a
+    zoomed-out 16,384-GPU fabric has ~37,000 lines but far fewer distinct pixel lines. Other
+    devices (SVG, PDF) get every line in scene coordinates.
+    """
 
     def __init__(self, color, width_px: float) -> None:
         super().__init__()
         self._pen = QPen(color, width_px)
         self._pen.setCosmetic(True)
         self._pen.setCapStyle(Qt.PenCapStyle.FlatCap)
-        self._path = QPainterPath()
+        self._device_pen = QPen(self._pen)
+        self._device_pen.setCosmetic(False)
+        self._seg = np.empty((0, 4))
+        self._path: QPainterPath | None = None
         self._rect = QRectF()
+        self._cache_key: tuple | None = None
+        self._cache_path = QPainterPath()
         self.setZValue(Z_EDGES)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
     def set_segments(self, seg: np.ndarray) -> None:
         """``seg``: (n, 4) array of x1, y1, x2, y2."""
         self.prepareGeometryChange()
+        self._seg = np.asarray(seg, dtype=np.float64)
+        self._path = None
+        self._cache_key = None
         if not len(seg):
-            self._path = QPainterPath()
             self._rect = QRectF()
         else:
-            x = seg[:, [0, 2]].ravel()
-            y = seg[:, [1, 3]].ravel()
-            self._path = pg.functions.arrayToQPath(x, y, connect="pairs")
-            self._rect = QRectF(
-                float(x.min()),
-                float(y.min()),
-                float(x.max() - x.min()) or 1.0,
-                float(y.max() - y.min()) or 1.0,
-            )
+            x = self._seg[:, [0, 2]]
+            y = self._seg[:, [1, 3]]
+            x0, y0 = float(x.min()), float(y.min())
+            self._rect = QRectF(x0, y0, float(x.max()) - x0 or 1.0, float(y.max()) - y0 or 1.0)
         self.update()
 
     def boundingRect(self) -> QRectF:
         return self._rect.adjusted(-2, -2, 2, 2)
 
+    def _scene_path(self) -> QPainterPath:
+        if self._path is None:
+            seg = self._seg
+            self._path = pg.functions.arrayToQPath(
+                seg[:, [0, 2]].ravel(), seg[:, [1, 3]].ravel(), connect="pairs"
+            )
+        return self._path
+
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        painter.setPen(self._pen)
+        if not len(self._seg):
+            return
+        t = painter.worldTransform()
+        engine = painter.paintEngine()
+        raster = engine is not None and engine.type() == engine.Type.Raster
+        if not raster or t.isRotating():
+            painter.setPen(self._pen)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawPath(self._scene_path())
+            return
+        exposed = t.mapRect(option.exposedRect).adjusted(-2, -2, 2, 2)
+        key = (t.m11(), t.m22(), t.dx(), t.dy(), exposed.getRect())
+        if key != self._cache_key:
+            self._cache_key = key
+            self._cache_path = self._device_path(t, exposed)
+        painter.save()
+        painter.resetTransform()
+        painter.setPen(self._device_pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.drawPath(self._path)
+        painter.drawPath(self._cache_path)
+        painter.restore()
+
+    def _device_path(self, t, r: QRectF) -> QPainterPath:
+        s = self._seg
+        sx, sy, dx, dy = t.m11(), t.m22(), t.dx(), t.dy()
+        x1, x2 = s[:, 0] * sx + dx, s[:, 2] * sx + dx
+        y1, y2 = s[:, 1] * sy + dy, s[:, 3] * sy + dy
+        keep = (
+            (np.maximum(x1, x2) >= r.left()) & (np.minimum(x1, x2) <= r.right())
+            & (np.maximum(y1, y2) >= r.top()) & (np.minimum(y1, y2) <= r.bottom())
+        )  # fmt: skip
+        if not keep.any():
+            return QPainterPath()
+        # far outside the view, clamp (the raster engine clips; huge values overflow)
+        lim = 1 << 20
+        q = np.clip(np.rint(np.column_stack([x1[keep], y1[keep], x2[keep], y2[keep]])), -lim, lim)
+        q = q.astype(np.int64)
+        swap = (q[:, 0] > q[:, 2]) | ((q[:, 0] == q[:, 2]) & (q[:, 1] > q[:, 3]))
+        q[swap] = q[swap][:, [2, 3, 0, 1]]
+        q = np.unique(q, axis=0) if len(q) > 64 else q
+        return pg.functions.arrayToQPath(
+            q[:, [0, 2]].ravel().astype(np.float64),
+            q[:, [1, 3]].ravel().astype(np.float64),
+            connect="pairs",
+        )
 
 
 class EdgeLabelLayer(QGraphicsItem):

@@ -53,6 +53,13 @@ def _font(px: float, bold: bool = False) -> QFont:
     return f
 
 
+def _cpen(color: QColor, width_px: float) -> QPen:
+    """A cosmetic pen: its width is in screen pixels, and it strokes fast at any zoom."""
+    pen = QPen(color, width_px)
+    pen.setCosmetic(True)
+    return pen
+
+
 def lod_of(painter: QPainter) -> float:
     return QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
 
@@ -116,6 +123,7 @@ class DeviceItem(QGraphicsItem):
         self.look = look
         self.device_id = look.device_id
         self._w, self._h = device_size(look.role)
+        self._cache_rects()
         self._hover = False
         self.link_target: bool | None = None  # None, True (can link), False (refused)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
@@ -128,14 +136,19 @@ class DeviceItem(QGraphicsItem):
             if size != (self._w, self._h):
                 self.prepareGeometryChange()
                 self._w, self._h = size
+                self._cache_rects()
             self.look = look
             self.update()
 
     def body(self) -> QRectF:
-        return QRectF(-self._w / 2, -self._h / 2, self._w, self._h)
+        return QRectF(self._body)
+
+    def _cache_rects(self) -> None:
+        self._body = QRectF(-self._w / 2, -self._h / 2, self._w, self._h)
+        self._bounds = self._body.adjusted(-4, -4, 4 + HANDLE_R, 4)
 
     def boundingRect(self) -> QRectF:
-        return self.body().adjusted(-4, -4, 4 + HANDLE_R, 4)
+        return self._bounds
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
@@ -163,7 +176,7 @@ class DeviceItem(QGraphicsItem):
         lod = lod_of(painter)
         fill, outline = style.ROLE_COLORS.get(self.look.role, style.ROLE_COLORS["leaf"])
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        body = self.body()
+        body = self._body
         if lod < 0.12:  # a few pixels: one rectangle, no pen, no text
             painter.fillRect(body, style.SELECTION if selected else outline)
             return
@@ -187,19 +200,19 @@ class DeviceItem(QGraphicsItem):
             )
         if self.link_target is not None:
             color = style.OK if self.link_target else style.ERROR
-            painter.setPen(QPen(color, 2.5 / lod))
+            painter.setPen(_cpen(color, 2.5))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(body.adjusted(-2, -2, 2, 2), 4, 4)
         elif selected:
-            painter.setPen(QPen(style.SELECTION, 2.5 / lod))
+            painter.setPen(_cpen(style.SELECTION, 2.5))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(body.adjusted(-2, -2, 2, 2), 4, 4)
         elif self._hover:
-            painter.setPen(QPen(style.HOVER, 1.5 / lod))
+            painter.setPen(_cpen(style.HOVER, 1.5))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(body.adjusted(-1.5, -1.5, 1.5, 1.5), 4, 4)
         if self._hover and lod > 0.35:
-            painter.setPen(QPen(style.HOVER, 1.2 / lod))
+            painter.setPen(_cpen(style.HOVER, 1.2))
             painter.setBrush(QBrush(QColor("#ffffff")))
             painter.drawEllipse(self.handle_center(), HANDLE_R, HANDLE_R)
 
@@ -300,7 +313,7 @@ class GroupBoxItem(QGraphicsItem):
             style.SELECTION if selected else (style.HOVER if self._hover else style.BOX_OUTLINE)
         )
         radius = min(6 / lod, r.height() / 4, r.width() / 4)
-        painter.setPen(QPen(outline, (2.5 if selected else 1.2) / lod))
+        painter.setPen(_cpen(outline, 2.5 if selected else 1.2))
         painter.setBrush(QBrush(style.BOX_FILL))
         painter.drawRoundedRect(r, radius, radius)
         tech = style.TECH_COLORS.get(self.look.tech or "", None)
@@ -310,7 +323,10 @@ class GroupBoxItem(QGraphicsItem):
             )
         for bar in self.look.bars:
             fill, line = style.ROLE_COLORS.get(bar.role, style.ROLE_COLORS["leaf"])
-            painter.setPen(QPen(line, 1 / lod))
+            if bar.rect.height() * lod < 6:  # a thin stripe on screen: no outline, no text
+                painter.fillRect(bar.rect, line)
+                continue
+            painter.setPen(_cpen(line, 1))
             painter.setBrush(QBrush(fill))
             br = min(3 / lod, bar.rect.height() / 3)
             painter.drawRoundedRect(bar.rect, br, br)
