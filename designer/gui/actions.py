@@ -202,6 +202,12 @@ class WindowActions:
             (),
             "Generate parallel planes (each GPU has a port on every plane)",
         )
+        self.arrange = act(
+            "&Arrange Compactly",
+            w.arrange_compact,
+            ["Ctrl+Shift+A"],
+            "Wrap the pods (or SUs, or groups) of a wide design into rows so it fits a screen",
+        )
         self.profile_group = QActionGroup(w)
         self.profile_actions: dict[str, QAction] = {}
         for pid in GEAR_PROFILES:
@@ -260,6 +266,7 @@ class WindowActions:
         g.addActions(list(self.gen.values()))
         g.addSeparator()
         g.addAction(self.gen_multi)
+        m.addAction(self.arrange)
         p = m.addMenu("Gear &Profile")
         p.addActions(list(self.profile_actions.values()))
 

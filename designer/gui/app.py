@@ -26,9 +26,10 @@ def make_app(argv: list[str] | None = None):
     app.setOrganizationName(settings.ORGANIZATION)
     app.setApplicationName(settings.APPLICATION)
     app.setApplicationDisplayName("Fabric Designer")
-    style.apply_app_style(app)
     if not app.property("fabricDesignerReady"):
+        # once: restyling a running app re-polishes every widget it has
         app.setProperty("fabricDesignerReady", True)
+        style.apply_app_style(app)
         app.aboutToQuit.connect(_release_clipboard)
     return app
 

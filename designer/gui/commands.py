@@ -141,6 +141,14 @@ def switch_profile(doc: Document, profile_id: str) -> tuple[ProjectCommand, Conv
     return ProjectCommand(doc, conv.project, f"Switch gear to {name}"), conv
 
 
+def arrange_compact(doc: Document) -> MoveDevices:
+    from designer.core.layout import arrange_compact as arrange
+
+    positions = arrange(doc.project.fabric)
+    after = editing.move_devices(doc.project, positions)
+    return MoveDevices(doc, after, "Arrange compactly", frozenset(positions))
+
+
 def rename_project(doc: Document, name: str) -> ProjectCommand:
     after = doc.project.evolve(name=name)
     return ProjectCommand(doc, after, f"Rename design to {name}")

@@ -225,7 +225,7 @@ class GenerateDialog(QDialog):
         self.fields: dict[str, Field] = {}
         title = "Multi-plane fabric" if multi_plane else KIND_LABELS[kind]
         self.setWindowTitle(f"Generate: {title}")
-        self.setMinimumWidth(780)
+        self.setMinimumSize(880, 540)
 
         outer = QHBoxLayout(self)
         left = QVBoxLayout()
@@ -281,6 +281,7 @@ class GenerateDialog(QDialog):
         self._timer.setInterval(120)
         self._timer.timeout.connect(self.update_preview)
         self.update_preview()
+        self.adjustSize()
 
     # -- fields --------------------------------------------------------------------------------
     def _add_field(self, form: QFormLayout, f: Field) -> None:

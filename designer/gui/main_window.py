@@ -34,7 +34,7 @@ from designer.core import editing
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
 from designer.core.fileformat import SUFFIX
-from designer.core.generators import generate, plan
+from designer.core.generators import generate, params_from_dict, plan
 from designer.core.model import Project
 from designer.gui import commands, dialogs, icons, settings
 from designer.gui.actions import WindowActions
@@ -298,7 +298,22 @@ class MainWindow(QMainWindow):
         dt = time.perf_counter() - t0
         n = len(self.doc.project.fabric.devices)
         self.doc.say(f"Opened {Path(path).name}: {n:,} devices in {dt:.2f} s")
+        self._hint_if_wide()
         return True
+
+    def _hint_if_wide(self) -> None:
+        rect = self.scene.content_rect()
+        if rect.height() > 0 and rect.width() / rect.height() > 12:
+            self.view.toast(
+                f"This design is {rect.width() / rect.height():.0f} times wider than tall. "
+                "Design > Arrange Compactly (Ctrl+Shift+A) wraps it into rows; F fits it."
+            )
+
+    def arrange_compact(self) -> None:
+        if self._push(lambda: commands.arrange_compact(self.doc)):
+            self.view.hide_toast()
+            self.view.fit_all()
+            self.doc.say("Arranged compactly (Ctrl+Z puts it back)")
 
     def save(self) -> bool:
         if self.doc.path is None:
@@ -567,7 +582,7 @@ class MainWindow(QMainWindow):
             if mode == GenerateDialog.REPLACE:
                 base = self.doc.project
                 after = generate(params, cat, base=base)
-                if base.name == DEFAULT_NAME and not params.name:
+                if not params.name and self._auto_named(base):
                     after = after.model_copy(update={"name": pl.title[:200]})
                 cmd = commands.generated(self.doc, after, f"Generate {pl.title}")
             else:
@@ -587,7 +602,20 @@ class MainWindow(QMainWindow):
         self.doc.push(cmd)
         self.view.fit_readable()
         self.doc.say(f"{cmd.text()}: {len(after.fabric.devices):,} devices")
+        self._hint_if_wide()
         return True
+
+    def _auto_named(self, project: Project) -> bool:
+        """Whether the design's name is a default (not one the user chose)."""
+        if project.name == DEFAULT_NAME:
+            return True
+        if project.generator is None:
+            return False
+        try:
+            old = params_from_dict(project.generator.kind, dict(project.generator.params))
+            return project.name == plan(old, self.doc.catalog).title[:200]
+        except DesignerError:
+            return False
 
     def _free_prefix(self) -> str:
         ids = self.doc.project.fabric.index

@@ -29,7 +29,7 @@ def app(qapp):
 
 
 @pytest.fixture
-def window(app, qtbot, tmp_path):
+def window(app, qapp, qtbot, tmp_path):
     from designer.gui.main_window import MainWindow
 
     w = MainWindow(data_dir=tmp_path / "data")
@@ -37,7 +37,7 @@ def window(app, qtbot, tmp_path):
     qtbot.addWidget(w, before_close_func=lambda win: win.doc.undo_stack.setClean())
     w.resize(1400, 900)
     w.show()
-    qtbot.waitExposed(w)
+    qapp.processEvents()
     return w
 
 

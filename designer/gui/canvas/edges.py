@@ -179,10 +179,22 @@ class EdgeLabelLayer(QGraphicsItem):
             & (m[:, 1] >= r.top())
             & (m[:, 1] <= r.bottom())
             & (self.length * lod >= 70)
+            & (self.count > 1)  # single cables say nothing a label would add
         )
         idx = np.flatnonzero(inside)
-        if idx.size > MAX_LABELS:
+        if idx.size > 20 * MAX_LABELS:
             return
+        if idx.size:
+            # one label per screen cell, the biggest bundle first, so labels never pile up
+            t = painter.worldTransform()
+            sx = m[idx, 0] * t.m11() + t.dx()
+            sy = m[idx, 1] * t.m22() + t.dy()
+            order = np.argsort(-self.count[idx], kind="stable")
+            cell = np.floor(sx[order] / 64).astype(np.int64) * 1_000_003 + np.floor(
+                sy[order] / 22
+            ).astype(np.int64)
+            _u, first = np.unique(cell, return_index=True)
+            idx = idx[order[np.sort(first)]][:MAX_LABELS]
         for i in idx.tolist():
             text = self.text(i)
             painter.save()

@@ -22,7 +22,10 @@ SERVER_SIZE = (50.0, 28.0)
 SWITCH_SIZE = (84.0, 28.0)
 ROUTER_SIZE = (74.0, 28.0)
 HANDLE_R = 5.0
-Z_FRAME, Z_EDGES, Z_BOX, Z_DEVICE, Z_LABELS, Z_OVERLAY = -20, -10, 0, 5, 8, 20
+# lines, then their count labels, then frames (tabs stay readable), boxes and devices on top
+Z_EDGES, Z_LABELS, Z_FRAME, Z_BOX, Z_DEVICE, Z_OVERLAY = -10, -9, -8, 0, 5, 20
+BOX_MIN_PAD_PX = 4.0  # a collapsed box keeps this much room around its bars on screen
+BAR_MIN_PX = 6.0  # and its tier bars stay this tall
 
 _PREFIX = re.compile(r"^(?:p\d+|su\d+|pod\d+|g\d+|rack\d+)-")
 
@@ -277,23 +280,33 @@ class GroupBoxItem(QGraphicsItem):
             self._lod = lod
             self._layout_tab()
 
+    def _extra(self) -> float:
+        """Scene units added around the box so it keeps some height on screen when far out."""
+        return max(0.0, BOX_MIN_PAD_PX / self._lod - 26.0)
+
+    def _drawn(self) -> QRectF:
+        e = self._extra()
+        return self._rect.adjusted(-e, -e, e, e)
+
     def _layout_tab(self) -> None:
         lod = self._lod
         title_w = QFontMetricsF(_font(12, True)).horizontalAdvance("▸ " + self.look.title)
         summary_w = QFontMetricsF(_font(10.5)).horizontalAdvance(self.look.summary)
-        width = min((title_w + summary_w + 34) / lod, self._rect.width())
+        drawn = self._drawn()
+        width = min((title_w + summary_w + 34) / lod, drawn.width())
         h = self.TAB_PX / lod
-        self._tab = QRectF(0, -h, width, h)
+        self._tab = QRectF(drawn.left(), drawn.top() - h, width, h)
 
     def scene_rect(self) -> QRectF:
         return self._rect.translated(self.pos())
 
     def boundingRect(self) -> QRectF:
-        return self._rect.adjusted(-3, -3, 3, 3).united(self._tab)
+        e = self._extra() + 3
+        return self._rect.adjusted(-e, -e, e, e).united(self._tab)
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
-        path.addRect(self._rect)
+        path.addRect(self._drawn())
         path.addRect(self._tab)
         return path
 
@@ -308,7 +321,7 @@ class GroupBoxItem(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         lod = lod_of(painter)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        r = self._rect
+        r = self._drawn()
         outline = (
             style.SELECTION if selected else (style.HOVER if self._hover else style.BOX_OUTLINE)
         )
@@ -323,26 +336,30 @@ class GroupBoxItem(QGraphicsItem):
             )
         for bar in self.look.bars:
             fill, line = style.ROLE_COLORS.get(bar.role, style.ROLE_COLORS["leaf"])
-            if bar.rect.height() * lod < 6:  # a thin stripe on screen: no outline, no text
-                painter.fillRect(bar.rect, line)
+            rect = bar.rect
+            grow = (BAR_MIN_PX / lod - rect.height()) / 2
+            if grow > 0:
+                rect = rect.adjusted(0, -grow, 0, grow)
+            if rect.height() * lod < 9:  # a thin stripe on screen: no outline, no text
+                painter.fillRect(rect, line)
                 continue
             painter.setPen(_cpen(line, 1))
             painter.setBrush(QBrush(fill))
-            br = min(3 / lod, bar.rect.height() / 3)
-            painter.drawRoundedRect(bar.rect, br, br)
-            if bar.rect.height() * lod >= 13 and bar.rect.width() * lod >= 60:
+            br = min(3 / lod, rect.height() / 3)
+            painter.drawRoundedRect(rect, br, br)
+            if rect.height() * lod >= 13 and rect.width() * lod >= 60:
                 draw_screen_text(
                     painter,
                     lod,
-                    QPointF(bar.rect.left() + 6 / lod, bar.rect.center().y()),
+                    QPointF(rect.left() + 6 / lod, rect.center().y()),
                     f"{bar.count:,} {_role_word(bar.role, bar.count)}",
                     px=10.5,
                     color=style.TEXT,
                     align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                    max_width_px=bar.rect.width() * lod - 10,
+                    max_width_px=rect.width() * lod - 10,
                 )
         tab = self._tab
-        if tab.width() * lod < 24:
+        if tab.width() * lod < 36:  # no room for a title: the tooltip has it
             return
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QBrush(outline if selected else QColor("#dfe5ec")))
@@ -410,7 +427,7 @@ class GroupFrameItem(QGraphicsItem):
         self._rect = QRectF(rect)
         self._lod = 1.0
         self._tab = QRectF()
-        self.setZValue(Z_FRAME + depth)
+        self.setZValue(Z_FRAME + 0.1 * depth)
         self._layout_tab()
 
     def set_geometry(self, title: str, rect: QRectF) -> None:
@@ -451,8 +468,10 @@ class GroupFrameItem(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         lod = lod_of(painter)
         r = self._rect
-        painter.setPen(QPen(style.FRAME_OUTLINE, 1.0 / lod, Qt.PenStyle.DashLine))
-        painter.setBrush(QBrush(style.FRAME_FILL))
+        pen = _cpen(style.FRAME_OUTLINE, 1.0)
+        pen.setStyle(Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRoundedRect(r, 8 / lod, 8 / lod)
         if r.width() * lod < 40:
             return

@@ -102,6 +102,7 @@ class CanvasScene(QGraphicsScene):
         self._devices_ref: tuple | None = None
         self._links_ref = None
         self._catalog_ref: Catalog | None = None
+        self._generator_ref = None
         self._syncing = False
         self._geometry_timer = QTimer(self)
         self._geometry_timer.setSingleShot(True)
@@ -121,6 +122,9 @@ class CanvasScene(QGraphicsScene):
 
     def _on_replaced(self) -> None:
         self._devices_ref = None
+        self._generator_ref = self.doc.project.generator
+        self.selected_edge = None
+        self.cancel_gesture()
         saved = self.doc.view_state.get("collapsed")
         self._full_sync(initial_collapsed=list(saved) if isinstance(saved, list) else None)
 
@@ -155,6 +159,11 @@ class CanvasScene(QGraphicsScene):
     def _full_sync(self, initial_collapsed: list[str] | None = None) -> None:
         fabric = self.fabric
         old_keys = set(self.index.keys)
+        generator = self.doc.project.generator
+        if generator is not None and generator != self._generator_ref:
+            old_keys = set()  # a newly generated design: fold it like a freshly opened one
+            self.collapsed = set()
+        self._generator_ref = generator
         self.index = GroupIndex.build(fabric.devices)
         self._devices_ref = fabric.devices
         self._links_ref = fabric.links

@@ -114,6 +114,10 @@ class CanvasView(QGraphicsView):
             self.fit_all()
             return
         s = min(0.7 * vh / max(rect.height(), 1.0), 1.0)
+        widths = sorted(b.scene_rect().width() for b in self.canvas.box_items.values())
+        if widths:  # a few collapsed boxes across the view, so the overview reads
+            s = min(s, vw / (3.2 * widths[len(widths) // 2]))
+        s = max(s, s_all)
         self.set_scale(s)
         left = rect.left() + (self.viewport().width() / s) / 2 - 20 / s
         self.centerOn(QPointF(left, rect.center().y()))
@@ -278,6 +282,9 @@ class CanvasView(QGraphicsView):
         self._toast.show()
         self._toast.raise_()
         self._toast_timer.start(4500)
+
+    def hide_toast(self) -> None:
+        self._toast.hide()
 
     def toast_text(self) -> str:
         return self._toast.text() if self._toast.isVisible() else ""
