@@ -235,15 +235,17 @@ class WindowActions:
     def build_menus(self) -> None:
         w = self.w
         bar = w.menuBar()
-        m = bar.addMenu("&File")
+        # other features add their entries here (e.g. File > Export before Quit)
+        self.menus: dict[str, QMenu] = {}
+        m = self.menus["file"] = bar.addMenu("&File")
         m.addActions([self.new, self.open])
         m.addMenu(self.recent_menu)
         m.addSeparator()
         m.addActions([self.save, self.save_as])
-        m.addSeparator()
+        self.file_end = m.addSeparator()  # insert further file actions before this
         m.addAction(self.quit)
 
-        m = bar.addMenu("&Edit")
+        m = self.menus["edit"] = bar.addMenu("&Edit")
         m.addActions([self.undo, self.redo])
         m.addSeparator()
         m.addActions([self.cut, self.copy, self.paste, self.duplicate, self.delete])
@@ -252,7 +254,7 @@ class WindowActions:
         m.addSeparator()
         m.addActions([self.select_tool, self.link_tool])
 
-        m = bar.addMenu("&View")
+        m = self.menus["view"] = bar.addMenu("&View")
         m.addActions([self.zoom_in, self.zoom_out, self.fit, self.actual])
         m.addSeparator()
         m.addActions([self.expand_level, self.collapse_level, self.expand_all, self.collapse_all])
@@ -261,7 +263,7 @@ class WindowActions:
         self.panels_menu = m.addMenu("&Panels")
         m.addAction(self.reset_layout)
 
-        m = bar.addMenu("&Design")
+        m = self.menus["design"] = bar.addMenu("&Design")
         g = m.addMenu("&Generate")
         g.addActions(list(self.gen.values()))
         g.addSeparator()
@@ -270,7 +272,7 @@ class WindowActions:
         p = m.addMenu("Gear &Profile")
         p.addActions(list(self.profile_actions.values()))
 
-        m = bar.addMenu("&Help")
+        m = self.menus["help"] = bar.addMenu("&Help")
         m.addActions([self.shortcuts, self.about])
 
     def build_toolbar(self) -> QToolBar:

@@ -190,8 +190,8 @@ class EdgeLabelLayer(QGraphicsItem):
             sx = m[idx, 0] * t.m11() + t.dx()
             sy = m[idx, 1] * t.m22() + t.dy()
             order = np.argsort(-self.count[idx], kind="stable")
-            cell = np.floor(sx[order] / 64).astype(np.int64) * 1_000_003 + np.floor(
-                sy[order] / 22
+            cell = np.floor(sx[order] / 96).astype(np.int64) * 1_000_003 + np.floor(
+                sy[order] / 24
             ).astype(np.int64)
             _u, first = np.unique(cell, return_index=True)
             idx = idx[order[np.sort(first)]][:MAX_LABELS]

@@ -38,6 +38,14 @@ def device_size(role: str) -> tuple[float, float]:
     return SWITCH_SIZE
 
 
+def tiny_label(label: str) -> str:
+    """ "node01" -> "01", "leaf-r3" -> "r3": what still fits a device drawn small."""
+    if "-" in label:
+        return label.rsplit("-", 1)[-1]
+    m = re.search(r"\d+$", label)
+    return m.group(0) if m else label
+
+
 def short_label(name: str) -> str:
     """ "p1-su3-leaf-r2" -> "leaf-r2": the frame around the device already says the rest."""
     out = name
@@ -191,11 +199,15 @@ class DeviceItem(QGraphicsItem):
         painter.fillRect(QRectF(body.left() + 0.5, body.top() + 0.5, 4, body.height() - 1), tech)
         if lod * self._h >= 12:
             px = min(11.0, max(8.0, 9.0 * lod))
+            room = (self._w - 10) * lod
+            label = self.look.label
+            if QFontMetricsF(_font(px)).horizontalAdvance(label) > room:
+                label = tiny_label(label)
             draw_screen_text(
                 painter,
                 lod,
                 QPointF(body.left() + 7, body.center().y()),
-                self.look.label,
+                label,
                 px=px,
                 color=style.TEXT,
                 align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,

@@ -121,8 +121,11 @@ class CanvasScene(QGraphicsScene):
         return self.doc.project.fabric
 
     def _on_replaced(self) -> None:
+        # another document: nothing of the previous one's folding carries over
         self._devices_ref = None
         self._generator_ref = self.doc.project.generator
+        self.index = GroupIndex.build(())
+        self.collapsed = set()
         self.selected_edge = None
         self.cancel_gesture()
         saved = self.doc.view_state.get("collapsed")

@@ -430,12 +430,43 @@ class InspectorPanel(QScrollArea):
         keys = sorted(sel.groups)
         self.g_title.setText(key_path_label(keys[0]) if len(keys) == 1 else f"{len(keys)} groups")
         self._group_keys = keys
+        if len(keys) == 1:
+            head = self._group_summary(keys[0])
+        else:
+            head = "<br>".join(f"<b>{key_path_label(k)}</b>" for k in keys[:12])
+            head += "<br>…" if len(keys) > 12 else ""
         self.g_text.setText(
-            "<br>".join(f"<b>{key_path_label(k)}</b>" for k in keys[:12])
-            + ("<br>…" if len(keys) > 12 else "")
-            + "<br><br>Collapsed: its devices and the links inside it are summed in one box."
+            head + "<br><br>Collapsed: its devices and the links inside it are summed in one "
+            "box; lines to other boxes carry the summed cable count."
         )
         self.g_expand.setText("Expand" if len(keys) == 1 else f"Expand {len(keys)} groups")
+
+    def _group_summary(self, key: str) -> str:
+        """Devices, GPUs and cables of one group (what its collapsed box stands for)."""
+        from designer.gui.canvas.groups import device_chain
+        from designer.gui.canvas.items import role_count_text
+
+        fabric = self.doc.project.fabric
+        cat = self.doc.catalog
+        members = [i for i, d in enumerate(fabric.devices) if key in device_chain(d)]
+        roles: dict[str, int] = {}
+        gpus = 0
+        for i in members:
+            d = fabric.devices[i]
+            roles[d.role.value] = roles.get(d.role.value, 0) + 1
+            spec = cat.get(d.model) if d.model in cat else None
+            gpus += getattr(spec, "gpus", 0) or 0
+        import numpy as np
+
+        inside = np.zeros(len(fabric.devices), bool)
+        inside[members] = True
+        links = fabric.links
+        internal = int(links.count[inside[links.a] & inside[links.b]].sum())
+        leaving = int(links.count[inside[links.a] ^ inside[links.b]].sum())
+        return (
+            f"{role_count_text(roles)}<br>{gpus:,} GPUs<br>{internal:,} cables inside, "
+            f"{leaving:,} to the rest of the design"
+        )
 
     def _show_aggregate(self, sel: Selection) -> None:
         self.stack.setCurrentWidget(self.group_page)
