@@ -49,6 +49,8 @@ class Document(QObject):
     focusRequested = Signal(list)
     # a short message for the status bar (and a flag: is it a refusal?)
     message = Signal(str, bool)
+    # devices flagged on the canvas (problems list): id -> "error" | "warning" | "info"
+    marksChanged = Signal()
 
     def __init__(self, catalog: Catalog | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -58,6 +60,7 @@ class Document(QObject):
         self._revision = 0
         self._path: Path | None = None
         self._selection = Selection()
+        self._marks: dict[str, str] = {}
         self.undo_stack = QUndoStack(self)
         self.undo_stack.setUndoLimit(200)
         # the canvas keeps view state (collapsed groups) here so saving can record it
@@ -177,6 +180,17 @@ class Document(QObject):
         known = [d for d in device_ids if d in self._project.fabric.index]
         if known:
             self.focusRequested.emit(known)
+
+    @property
+    def marks(self) -> dict[str, str]:
+        return dict(self._marks)
+
+    def set_marks(self, marks: dict[str, str]) -> None:
+        """Flag devices on the canvas (a ring in the severity's colour; a collapsed group
+        holding one shows the worst). Not an edit: no undo step, not saved."""
+        if marks != self._marks:
+            self._marks = dict(marks)
+            self.marksChanged.emit()
 
     def say(self, text: str, refusal: bool = False) -> None:
         self.message.emit(text, refusal)

@@ -75,7 +75,7 @@ class MainWindow(QMainWindow):
         self.inspector = InspectorPanel(self.doc)
         self.inspector.expandRequested.connect(self.scene.expand)
         self.history = QUndoView(self.doc.undo_stack)
-        self.history.setEmptyLabel("Opened design")
+        self.history.setEmptyLabel("Start")
         self.add_panel(
             self.palette_panel, "Palette", "paletteDock", Qt.DockWidgetArea.LeftDockWidgetArea
         )

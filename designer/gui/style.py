@@ -55,6 +55,13 @@ EDGE_COLORS: dict[int, QColor] = {
     EDGE_OTHER: QColor(110, 110, 110, 160),
 }
 
+MARK_COLORS: dict[str, QColor] = {
+    "error": QColor("#d32f2f"),
+    "warning": QColor("#ef8f00"),
+    "info": QColor("#1976d2"),
+}
+MARK_ORDER = ("info", "warning", "error")
+
 BOX_FILL = QColor("#eef1f5")
 BOX_OUTLINE = QColor("#7d8896")
 FRAME_OUTLINE = QColor("#aab3bf")

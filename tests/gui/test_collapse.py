@@ -64,3 +64,16 @@ def test_selecting_a_box_and_moving_it_moves_its_members(window, catalog):
     assert scene.box_items["pod=2"].pos().y() == box.pos().y()
     window.inspector.g_expand.click()
     assert "pod=2" in scene.frame_items
+
+
+def test_marks_ring_devices_and_their_boxes(window, catalog):
+    window.apply_generated(params_from_dict("rail", {"sus": 16}))
+    doc, scene = window.doc, window.scene
+    doc.set_marks({"su2-node05": "warning", "su3-leaf-r1": "error"})
+    assert scene.box_items["pod=1"].mark == "error"  # the worst member shows
+    assert scene.box_items["pod=2"].mark is None
+    scene.expand("pod=1")
+    assert scene.box_items["pod=1/su=2"].mark == "warning"
+    doc.focus_devices(["su3-leaf-r1"])
+    assert scene.device_items["su3-leaf-r1"].mark == "error"
+    assert doc.undo_stack.count() == 1  # marks are not edits

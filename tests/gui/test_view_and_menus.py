@@ -127,3 +127,25 @@ def test_missing_recent_file_is_reported(window, answers, tmp_path):
     window._open_recent(str(gone.resolve()))
     assert answers.errors and "no such file" in answers.errors[0][1]
     assert str(gone.resolve()) not in settings.recent_files()
+
+
+def test_hover_tooltips_come_from_the_scene(window):
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QApplication, QToolTip
+
+    from designer.gui import commands
+
+    view, doc = window.view, window.doc
+    view.add_gear_at("dgx-h100", QPointF(0, 0))
+    view.add_gear_at("qm9700", QPointF(0, -260))
+    doc.push(commands.connect(doc, "node1", "leaf1", count=3))
+    vp = view.viewport()
+    for at, expected in (
+        (QPointF(0, -260), "<b>3</b> used"),
+        (QPointF(0, -130), "<b>3</b> x 400G"),
+    ):
+        p = view.mapFromScene(at)
+        QApplication.sendEvent(vp, QHelpEvent(QEvent.Type.ToolTip, p, vp.mapToGlobal(p)))
+        assert expected in QToolTip.text()
+    QToolTip.hideText()

@@ -137,6 +137,7 @@ class DeviceItem(QGraphicsItem):
         self._cache_rects()
         self._hover = False
         self.link_target: bool | None = None  # None, True (can link), False (refused)
+        self.mark: str | None = None  # a problem's severity, drawn as a ring
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setAcceptHoverEvents(True)
         self.setZValue(Z_DEVICE)
@@ -213,6 +214,10 @@ class DeviceItem(QGraphicsItem):
                 align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                 max_width_px=(self._w - 10) * lod,
             )
+        if self.mark is not None:
+            painter.setPen(_cpen(style.MARK_COLORS.get(self.mark, style.ERROR), 2.0))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(body.adjusted(-4, -4, 4, 4), 5, 5)
         if self.link_target is not None:
             color = style.OK if self.link_target else style.ERROR
             painter.setPen(_cpen(color, 2.5))
@@ -269,6 +274,7 @@ class GroupBoxItem(QGraphicsItem):
         self.setAcceptHoverEvents(True)
         self.setZValue(Z_BOX)
         self._hover = False
+        self.mark: str | None = None  # the worst problem among its members
         self._layout_tab()
 
     def set_geometry(self, look: BoxLook, rect: QRectF) -> None:
@@ -338,7 +344,9 @@ class GroupBoxItem(QGraphicsItem):
             style.SELECTION if selected else (style.HOVER if self._hover else style.BOX_OUTLINE)
         )
         radius = min(6 / lod, r.height() / 4, r.width() / 4)
-        painter.setPen(_cpen(outline, 2.5 if selected else 1.2))
+        if self.mark is not None and not selected:
+            outline = style.MARK_COLORS.get(self.mark, style.ERROR)
+        painter.setPen(_cpen(outline, 2.5 if selected or self.mark else 1.2))
         painter.setBrush(QBrush(style.BOX_FILL))
         painter.drawRoundedRect(r, radius, radius)
         tech = style.TECH_COLORS.get(self.look.tech or "", None)

@@ -112,6 +112,7 @@ class CanvasScene(QGraphicsScene):
         document.projectReplaced.connect(self._on_replaced)
         document.selectionChanged.connect(self._on_doc_selection)
         document.focusRequested.connect(self.focus_devices)
+        document.marksChanged.connect(self.apply_marks)
         self.selectionChanged.connect(self._on_scene_selection)
         self._on_replaced()
 
@@ -261,7 +262,35 @@ class CanvasScene(QGraphicsScene):
         finally:
             self._syncing = False
         self.refresh_geometry()
+        self.apply_marks()
         self._on_scene_selection()
+
+    def apply_marks(self) -> None:
+        """Rings on flagged devices; a collapsed box shows the worst of its members."""
+        marks = self.doc.marks
+        for dev_id, item in self.device_items.items():
+            want = marks.get(dev_id)
+            if item.mark != want:
+                item.mark = want
+                item.update()
+        rank = {s: k for k, s in enumerate(style.MARK_ORDER)}
+        worst: dict[str, str] = {}
+        index = self.fabric.index
+        for dev_id, severity in marks.items():
+            i = index.get(dev_id)
+            if i is None:
+                continue
+            node = int(self.vg.node_of[i])
+            if node < self.vg.n_devices:
+                continue
+            key = self.index.keys[node - self.vg.n_devices]
+            if rank.get(severity, 0) >= rank.get(worst.get(key, ""), -1):
+                worst[key] = severity
+        for key, item in self.box_items.items():
+            want = worst.get(key)
+            if item.mark != want:
+                item.mark = want
+                item.update()
 
     def _box_rect(self, members: np.ndarray) -> QRectF:
         roles = self.fabric.roles[members]

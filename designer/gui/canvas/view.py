@@ -289,6 +289,24 @@ class CanvasView(QGraphicsView):
     def toast_text(self) -> str:
         return self._toast.text() if self._toast.isVisible() else ""
 
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        """An empty design says how to start."""
+        if self.canvas.fabric.devices:
+            return
+        painter.save()
+        painter.resetTransform()
+        vp = self.viewport().rect()
+        painter.setPen(style.TEXT_MUTED)
+        font = style.ui_font(11.0)
+        painter.setFont(font)
+        text = (
+            "Drag gear from the palette onto the canvas,\n"
+            "or generate a fabric: Design > Generate (Ctrl+G).\n"
+            "Open a design with Ctrl+O."
+        )
+        painter.drawText(vp, Qt.AlignmentFlag.AlignCenter, text)
+        painter.restore()
+
     # -- grid ---------------------------------------------------------------------------------
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
         painter.fillRect(rect, style.CANVAS_BG)
