@@ -15,14 +15,12 @@ from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QTransform
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsSceneHelpEvent, QToolTip
 
-from designer.core.catalog import TECH_LABELS, Catalog
-from designer.core.editing import bundle_info
+from designer.core.catalog import Catalog
 from designer.core.errors import CatalogError, DesignerError
-from designer.core.links import MEDIA
 from designer.core.model import Fabric
-from designer.core.ports import port_layout, used_port_counts
+from designer.core.ports import port_layout
 from designer.gui import style
-from designer.gui.canvas import interactions
+from designer.gui.canvas import interactions, tooltips
 from designer.gui.canvas.edges import (
     WIDTH_STEPS,
     EdgeHighlight,
@@ -32,7 +30,6 @@ from designer.gui.canvas.edges import (
     width_class,
 )
 from designer.gui.canvas.groups import (
-    EDGE_CLASS_NAMES,
     GroupIndex,
     VisibleGraph,
     key_label,
@@ -738,58 +735,10 @@ class CanvasScene(QGraphicsScene):
         event.accept()
 
     def device_tooltip(self, device_id: str) -> str:
-        fabric = self.fabric
-        i = fabric.index[device_id]
-        d = fabric.devices[i]
-        cat = self.doc.catalog
-        lines = [f"<b>{d.name}</b> &nbsp;<span style='color:#5d6876'>{d.role.label}</span>"]
-        try:
-            spec = cat.get(d.model)
-            lay = port_layout(d, cat)
-            used = int(used_port_counts(fabric)[i])
-            techs = "/".join(TECH_LABELS.get(t, t) for t in lay.techs)
-            lines.append(f"{spec.name}")
-            lines.append(f"{lay.count} x {lay.speed_gbps}G ports ({techs})")
-            lines.append(f"Ports: <b>{used}</b> used, <b>{lay.count - used}</b> free")
-            if lay.gpus:
-                lines.append(f"{lay.gpus} GPUs, {lay.per_gpu or '?'} port(s) per GPU")
-        except DesignerError as exc:
-            lines.append(f"<span style='color:#c62828'>{exc}</span>")
-        if d.groups:
-            lines.append(", ".join(f"{k} {v}" for k, v in d.groups.items()))
-        if d.id != d.name:
-            lines.append(f"id {d.id}")
-        lines.append("<span style='color:#5d6876'>Drag the dot on its right edge to link it</span>")
-        return "<br>".join(lines)
+        return tooltips.device(self, device_id)
 
     def box_tooltip(self, key: str) -> str:
-        g = self.index.key_id[key]
-        members = self.index.members[g]
-        look = self._box_look(key, members, self._box_rect(members))
-        return (
-            f"<b>{key_path_label(key)}</b> (collapsed)<br>{look.summary}<br>"
-            "<span style='color:#5d6876'>Double-click to expand</span>"
-        )
+        return tooltips.box(self, key)
 
     def edge_tooltip(self, edge: int) -> str:
-        a, b = self.edge_nodes(edge)
-        vg = self.vg
-        count, speed = int(vg.edge_count[edge]), int(vg.edge_speed[edge])
-        layer = EDGE_CLASS_NAMES[int(vg.edge_class[edge])]
-        name = lambda k: key_path_label(k[4:]) if k.startswith("box:") else k  # noqa: E731
-        head = f"<b>{name(a)}</b> — <b>{name(b)}</b>"
-        if a.startswith("box:") or b.startswith("box:"):
-            return (
-                f"{head}<br>{count:,} links of up to {speed}G in {int(vg.edge_bundles[edge]):,} "
-                f"bundle(s) ({layer})"
-            )
-        info = bundle_info(self.doc.project, self.doc.catalog, a, b)
-        length = f"{info.length_m:g} m" if info.length_m is not None else "default length"
-        return (
-            f"{head}<br><b>{info.count}</b> x {info.speed_gbps}G, medium {info.medium}, {length}"
-            f"<br>ports {a}: {info.a_ports} · {b}: {info.b_ports}"
-        )
-
-
-def medium_names() -> tuple[str, ...]:
-    return MEDIA
+        return tooltips.edge(self, edge)
