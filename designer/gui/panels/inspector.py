@@ -69,6 +69,21 @@ def groups_text(groups: dict[str, int]) -> str:
     return ", ".join(f"{k}={v}" for k, v in groups.items())
 
 
+def generator_text(kind: str, params: dict) -> str:
+    """ "rail · sus 64 · gear ib-ndr": the parameters that differ from the defaults."""
+    parts = [kind]
+    for key, value in params.items():
+        if key == "name" or value in (None, "", 0):
+            continue
+        if key == "oversubscription" and isinstance(value, list):
+            ratios = [f"{r['down']}:{r['up']}" for r in value if isinstance(r, dict)]
+            if all(r == "1:1" for r in ratios):
+                continue
+            value = ",".join(ratios)
+        parts.append(f"{key.replace('_', ' ')} {value}")
+    return " · ".join(parts)
+
+
 class _NotesEdit(QPlainTextEdit):
     committed = Signal()
 
@@ -315,9 +330,7 @@ class InspectorPanel(QScrollArea):
         if p.generator is None:
             self.p_generator.setText("no (drawn by hand or edited)")
         else:
-            params = {k: v for k, v in p.generator.params.items() if v not in (None, "", 0, "1:1")}
-            text = " · ".join(f"{k.replace('_', ' ')} {v}" for k, v in params.items())
-            self.p_generator.setText(f"{p.generator.kind} · {text}")
+            self.p_generator.setText(generator_text(p.generator.kind, p.generator.params))
         if not self.p_notes.hasFocus() and self.p_notes.toPlainText() != p.notes:
             self.p_notes.setPlainText(p.notes)
 
