@@ -206,7 +206,9 @@ DEFAULT_LENGTHS_M = {
 class AnalysisSettings(_Frozen):
     """Assumptions of the solver that the user may edit."""
 
-    message_bytes: int = Field(default=1_048_576, ge=1, le=1 << 40)
+    # A small message by default (one 4 KiB MTU), so latency shows the fabric, not the
+    # serialisation of a bulk transfer; users raise it to see a collective's chunk.
+    message_bytes: int = Field(default=4096, ge=1, le=1 << 40)
     propagation_ns_per_m: float = Field(default=5.0, ge=0, le=100)
     default_length_m: dict[str, Annotated[float, Field(ge=0, le=100_000)]] = Field(
         default_factory=lambda: dict(DEFAULT_LENGTHS_M), max_length=32

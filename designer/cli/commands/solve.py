@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--message-bytes", type=_positive_int(1 << 40), metavar="N",
                    help="message size for the latency figures (default: the project's, "
-                   "1 MiB unless set)")
+                   "4 KiB unless set)")
     p.add_argument("--propagation-ns-per-m", type=_ns_per_m, metavar="NS",
                    help="signal propagation in cables (default: the project's, 5 ns/m)")
     p.add_argument("--strict", action="store_true", help="exit 1 when the design has errors")

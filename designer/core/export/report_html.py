@@ -218,7 +218,7 @@ def report_html(data: ReportData, image: Callable[[Chart], str] | None = None) -
 
 
 def headline(facts: dict[str, Fact], data: dict,
-             message: str = "1 MiB") -> list[tuple[str, str, str]]:
+             message: str = "4 KiB") -> list[tuple[str, str, str]]:
     """The six cards at the top of the report."""
     bis = data.get("bisection") or {}
     over = data.get("oversubscription") or {}

@@ -137,7 +137,35 @@ def _device_props(fabric: Fabric, catalog: Catalog, t: DeviceTable):
                 pass
             cache[key] = row
         switch_ns[i], nic_ns[i], tech[i] = row
+    is_switch = np.array([d.role.is_switch for d in fabric.devices], dtype=bool)
+    _nic_tech_from_switches(fabric, catalog, is_switch, nic_ns, tech)
     return switch_ns, nic_ns, tech
+
+
+def _nic_tech_from_switches(fabric: Fabric, catalog: Catalog, is_switch: np.ndarray,
+                            nic_ns: np.ndarray, tech: np.ndarray) -> None:
+    """A NIC runs the technology of the switch it is cabled to (a ConnectX-7 under an
+    Ethernet leaf is a RoCE NIC), and takes that technology's latency."""
+    links = fabric.links
+    if not len(links):
+        return
+    sw_tech = np.where(is_switch, tech, -1)
+    wired = np.full(tech.shape, -1, np.int8)
+    for end, other in ((links.a, links.b), (links.b, links.a)):
+        m = (nic_ns[end] > 0) & (sw_tech[other] >= 0)
+        wired[end[m]] = sw_tech[other[m]]
+    change = np.flatnonzero((wired >= 0) & (wired != tech))
+    cache: dict[tuple[str, int], float] = {}
+    for i in change.tolist():
+        d = fabric.devices[i]
+        spec = catalog.get(d.model)
+        nic = catalog.get(d.nic or spec.nic)  # type: ignore[union-attr]
+        key = (nic.id, int(wired[i]))
+        if key not in cache:
+            name = TECHS[int(wired[i])]
+            cache[key] = float(nic.latency_for(name)) if name in nic.techs else nic_ns[i]
+        nic_ns[i] = cache[key]
+        tech[i] = wired[i]
 
 
 def _layers(c_role: np.ndarray, a: np.ndarray, b: np.ndarray, tier: np.ndarray,
