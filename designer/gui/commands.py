@@ -157,3 +157,18 @@ def rename_project(doc: Document, name: str) -> ProjectCommand:
 def edit_notes(doc: Document, notes: str) -> ProjectCommand:
     after = doc.project.evolve(notes=notes)
     return ProjectCommand(doc, after, "Edit notes")
+
+
+def set_price(doc: Document, gear_id: str, price: float | None) -> ProjectCommand:
+    """Override the unit price of ``gear_id`` in this project (None: back to the catalog's)."""
+    project = doc.project
+    prices = dict(project.overrides.prices)
+    name = doc.catalog.get(gear_id).name
+    if price is None:
+        prices.pop(gear_id, None)
+        text = f"Reset price of {name}"
+    else:
+        prices[gear_id] = float(price)
+        text = f"Set price of {name} to ${price:,.2f}"
+    overrides = project.overrides.model_copy(update={"prices": prices})
+    return ProjectCommand(doc, project.evolve(overrides=overrides), text)

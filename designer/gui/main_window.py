@@ -100,6 +100,10 @@ class MainWindow(FileActions, QMainWindow):
         self.addToolBar(self.actions_.build_toolbar())
         self._fill_panels_menu()
         self._build_status_bar()
+        # live analysis: solver service, metrics, charts, BOM, problems, export and IB commands
+        from designer.gui.analysis import install_analysis
+
+        self.analysis = install_analysis(self)
         self._default_state = self.saveState()
 
         self._paste_count = 0
@@ -191,8 +195,9 @@ class MainWindow(FileActions, QMainWindow):
             screen = QGuiApplication.primaryScreen()
             avail = screen.availableGeometry() if screen else None
             if avail is not None and avail.width() > 400:
+                # room for the canvas between the palette, metrics and the analysis strip
                 self.resize(
-                    min(1500, int(avail.width() * 0.9)), min(920, int(avail.height() * 0.9))
+                    min(1760, int(avail.width() * 0.9)), min(1000, int(avail.height() * 0.9))
                 )
             else:
                 self.resize(1400, 860)
@@ -275,6 +280,7 @@ class MainWindow(FileActions, QMainWindow):
         self.save_settings()
         self.autosave_timer.stop()
         self.recovery.close()
+        self.analysis.shutdown()  # no solver or check thread outlives the window
         event.accept()
 
     # -- editing ---------------------------------------------------------------------------------

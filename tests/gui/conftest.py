@@ -17,6 +17,27 @@ def _isolated_settings(tmp_path, monkeypatch):
     yield
 
 
+@pytest.fixture(autouse=True)
+def _no_worker_left():
+    """No worker thread or process started by a test outlives it (windows close first)."""
+    import multiprocessing
+    import threading
+    import time
+
+    before = set(threading.enumerate())
+    yield
+    deadline = time.monotonic() + 5.0
+    while True:
+        left = [t for t in threading.enumerate()
+                if t not in before and t.is_alive() and not isinstance(t, threading._DummyThread)]
+        children = multiprocessing.active_children()
+        if not (left or children) or time.monotonic() > deadline:
+            break
+        time.sleep(0.02)
+    assert not left, f"worker threads left running: {[t.name for t in left]}"
+    assert not children, f"worker processes left running: {children}"
+
+
 @pytest.fixture
 def app(qapp):
     from PySide6.QtGui import QGuiApplication

@@ -1,0 +1,143 @@
+"""Run one slow core call in a worker thread with a progress dialog that can cancel it.
+
+For menu commands that take seconds (the subnet-manager check, reading an as-built): the
+dialog appears only when the work takes longer than a moment, Cancel sets an event the work
+polls, and the outcome arrives in the GUI thread as a signal: ``finished(value)``,
+``failed(message)`` or ``cancelled()``. A crash in the work becomes ``failed`` with its type
+and message, so nothing stops silently.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QProgressDialog, QWidget
+
+from designer.core.errors import DesignerError
+
+SHOW_AFTER_MS = 400
+THREAD_PREFIX = "fd-task"
+
+Work = Callable[[Callable[[float, str], None], Callable[[], bool]], Any]
+
+
+class _Bridge(QObject):
+    progress = Signal(float, str)
+    done = Signal(object)
+    failed = Signal(str)
+    stopped = Signal()
+
+
+class BackgroundTask(QObject):
+    """``work(progress, cancelled)`` in a thread; ``cancel_types`` are the exceptions that
+    mean "stopped because asked" (besides none)."""
+
+    finished = Signal(object)
+    failed = Signal(str)
+    cancelled = Signal()
+
+    def __init__(self, parent: QWidget, title: str, label: str, work: Work,
+                 cancel_types: tuple[type[BaseException], ...] = (),
+                 show_after_ms: int = SHOW_AFTER_MS) -> None:
+        super().__init__(parent)
+        self.work = work
+        self.cancel_types = cancel_types
+        self._cancel = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.running = False
+        self._bridge = _Bridge(self)
+        self._bridge.progress.connect(self._on_progress)
+        self._bridge.done.connect(self._on_done)
+        self._bridge.failed.connect(self._on_failed)
+        self._bridge.stopped.connect(self._on_stopped)
+        dlg = QProgressDialog(label, "Cancel", 0, 1000, parent)
+        dlg.setWindowTitle(title)
+        dlg.setWindowModality(Qt.WindowModality.WindowModal)
+        dlg.setMinimumDuration(show_after_ms)
+        dlg.setAutoClose(False)
+        dlg.setAutoReset(False)
+        dlg.setMinimumWidth(420)
+        dlg.canceled.connect(self.cancel)
+        dlg.setValue(0)
+        self.dialog = dlg
+
+    def start(self) -> None:
+        bridge, cancel = self._bridge, self._cancel
+        last = [0.0]
+
+        def progress(fraction: float, message: str) -> None:
+            now = time.monotonic()
+            if now - last[0] > 0.05 or fraction >= 1.0:
+                last[0] = now
+                _emit(bridge.progress, float(fraction), str(message))
+
+        def run() -> None:
+            try:
+                value = self.work(progress, cancel.is_set)
+            except self.cancel_types:
+                _emit(bridge.stopped)
+            except DesignerError as exc:
+                if cancel.is_set():
+                    _emit(bridge.stopped)
+                else:
+                    _emit(bridge.failed, str(exc))
+            except Exception as exc:  # a bug must reach the user
+                traceback.print_exc()
+                _emit(bridge.failed, f"{type(exc).__name__}: {exc}")
+            else:
+                if cancel.is_set():
+                    _emit(bridge.stopped)
+                else:
+                    _emit(bridge.done, value)
+
+        self.running = True
+        self._thread = threading.Thread(target=run, name=f"{THREAD_PREFIX}-{id(self):x}",
+                                        daemon=True)
+        self._thread.start()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+        self.dialog.setLabelText("Cancelling…")
+
+    def wait(self, timeout: float = 10.0) -> None:
+        """Cancel and wait for the thread (closing the window)."""
+        self._cancel.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    # -- GUI thread --------------------------------------------------------------------------------
+    def _on_progress(self, fraction: float, message: str) -> None:
+        if not self._cancel.is_set():
+            self.dialog.setLabelText(message[:1].upper() + message[1:])
+        self.dialog.setValue(int(fraction * 1000))
+
+    def _end(self) -> None:
+        self.running = False
+        if self._thread is not None:
+            self._thread.join()
+        self.dialog.reset()
+        self.dialog.hide()
+        self.dialog.deleteLater()
+
+    def _on_done(self, value: Any) -> None:
+        self._end()
+        self.finished.emit(value)
+
+    def _on_failed(self, message: str) -> None:
+        self._end()
+        self.failed.emit(message)
+
+    def _on_stopped(self) -> None:
+        self._end()
+        self.cancelled.emit()
+
+
+def _emit(signal, *args) -> None:
+    with contextlib.suppress(RuntimeError):  # the window is gone: nobody to tell
+        signal.emit(*args)

@@ -1,0 +1,417 @@
+"""The bill of materials table: live, sortable, with category subtotals and the grand total.
+
+Rows come from the latest result's BOM. Each category is a bold heading row carrying its
+subtotal; sorting (a ``QSortFilterProxyModel``) orders the items within their category and
+keeps the headings and the grand total (last) in place.
+Editing a unit price overrides that item's price in the project as one undoable command; the
+edited row and the totals follow at once, and the next solve confirms them. Clearing the cell
+(or typing the catalog's price) returns to the catalog's price. GPU servers are listed below
+the total for information, as the solver does: they are compute, not network.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QStyledItemDelegate,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from designer.core.catalog import Catalog
+from designer.core.errors import CatalogError, DesignerError
+from designer.core.solver import Result
+from designer.core.solver.bom import CATEGORY_ORDER, BomLine
+from designer.gui import commands
+from designer.gui.panels import fmt
+
+COLUMNS = ("Item", "Qty", "Unit price", "Total", "Power")
+ITEM, QTY, UNIT, TOTAL, POWER = range(len(COLUMNS))
+NUMERIC = (QTY, UNIT, TOTAL, POWER)
+ITEM_ROW, SUBTOTAL, GRAND, COMPUTE, COMPUTE_SUBTOTAL = range(5)
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+GROUP_ROLE = Qt.ItemDataRole.UserRole + 2
+ID_ROLE = Qt.ItemDataRole.UserRole + 3
+MAX_PRICE = 1e9  # the project file's limit
+CATEGORY_LABELS = {"switch": "Switches", "nic": "NICs", "transceiver": "Transceivers",
+                   "cable": "Cables", "fibre": "Fibre", "appliance": "Appliances",
+                   "server": "GPU servers"}
+
+
+@dataclass(frozen=True)
+class _Row:
+    kind: int
+    category: str
+    item: str = ""
+    catalog_id: str = ""
+    qty: int = 0
+    unit: float = 0.0
+    total: float = 0.0
+    power: float = 0.0
+    catalog_price: float | None = None  # when the project overrides the price
+
+    @property
+    def group(self) -> tuple[int, int]:
+        """(category rank, 0 subtotal heading / 1 item): the order sorting must not change."""
+        if self.kind == GRAND:
+            return (len(CATEGORY_ORDER) + 2, 0)
+        if self.kind in (COMPUTE, COMPUTE_SUBTOTAL):
+            return (len(CATEGORY_ORDER) + 1, int(self.kind == COMPUTE))
+        rank = CATEGORY_ORDER.index(self.category) if self.category in CATEGORY_ORDER else 99
+        return (rank, int(self.kind == ITEM_ROW))
+
+    @property
+    def editable(self) -> bool:
+        return self.kind in (ITEM_ROW, COMPUTE) and bool(self.catalog_id)
+
+
+class BomModel(QAbstractTableModel):
+    """The rows of one BOM. ``priceEdited(catalog_id, price or None)`` asks for an override."""
+
+    priceEdited = Signal(str, object)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.rows: list[_Row] = []
+        self.total_usd = 0.0
+        self.gpus = 0
+
+    # -- filling --------------------------------------------------------------------------------
+    def set_result(self, result: Result, overridden: dict[str, float] | None = None,
+                   catalog_price=None) -> None:
+        """Show ``result``'s BOM; ``overridden``: the project's price overrides;
+        ``catalog_price(id)``: the price without them (for the tooltip)."""
+        overridden = overridden or {}
+
+        def row(line: BomLine, kind: int) -> _Row:
+            base = None
+            if line.catalog_id in overridden and catalog_price is not None:
+                base = catalog_price(line.catalog_id)
+            return _Row(kind, line.category, line.item, line.catalog_id, line.qty,
+                        line.unit_usd, line.total_usd, line.power_w, base)
+
+        rows = self._with_subtotals([row(x, ITEM_ROW) for x in result.bom.lines],
+                                    [row(x, COMPUTE) for x in result.bom.compute_lines])
+        self.gpus = result.gpus
+        if rows == self.rows:
+            return  # most edits leave the BOM as it was: no relayout, no repaint
+        self.beginResetModel()
+        self.rows = rows
+        self.endResetModel()
+
+    def _with_subtotals(self, items: list[_Row], compute: list[_Row]) -> list[_Row]:
+        out: list[_Row] = []
+        grand = grand_power = 0.0
+        for cat in [*CATEGORY_ORDER, *sorted({r.category for r in items} - set(CATEGORY_ORDER))]:
+            mine = [r for r in items if r.category == cat]
+            if not mine:
+                continue
+            tot, pw = sum(r.total for r in mine), sum(r.power for r in mine)
+            out.append(_Row(SUBTOTAL, cat, CATEGORY_LABELS.get(cat, cat),
+                            qty=sum(r.qty for r in mine), total=tot, power=pw))
+            out.extend(mine)
+            grand += tot
+            grand_power += pw
+        self.total_usd = grand
+        if compute:
+            out.append(_Row(COMPUTE_SUBTOTAL, "server", "GPU servers (compute, not in the total)",
+                            qty=sum(r.qty for r in compute), total=sum(r.total for r in compute),
+                            power=sum(r.power for r in compute)))
+            out.extend(compute)
+        out.append(_Row(GRAND, "", "Network total", total=grand, power=grand_power))
+        return out
+
+    def _recount(self) -> None:
+        """Subtotals and total again after a local price change."""
+        items = [r for r in self.rows if r.kind == ITEM_ROW]
+        compute = [r for r in self.rows if r.kind == COMPUTE]
+        self.beginResetModel()
+        self.rows = self._with_subtotals(items, compute)
+        self.endResetModel()
+
+    # -- Qt model ---------------------------------------------------------------------------------
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return COLUMNS[section]
+            if role == Qt.ItemDataRole.TextAlignmentRole and section in NUMERIC:
+                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            if role == Qt.ItemDataRole.ToolTipRole and section == UNIT:
+                return "Double-click to override the price for this project (Ctrl+Z undoes)"
+        return None
+
+    def flags(self, index: QModelIndex):
+        f = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if index.column() == UNIT and self.rows[index.row()].editable:
+            f |= Qt.ItemFlag.ItemIsEditable
+        return f
+
+    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        r = self.rows[index.row()]
+        c = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(r, c)
+        if role == Qt.ItemDataRole.EditRole:
+            return r.unit if c == UNIT else self._text(r, c)
+        if role == SORT_ROLE:
+            return (r.item.lower(), r.qty, r.unit, r.total, r.power)[c]
+        if role == GROUP_ROLE:
+            return r.group
+        if role == ID_ROLE:
+            return r.catalog_id
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            if c in NUMERIC:
+                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.FontRole and (
+                r.kind in (SUBTOTAL, GRAND, COMPUTE_SUBTOTAL)
+                or (c == UNIT and r.catalog_price is not None)):
+                f = QFont()
+                f.setBold(r.kind in (SUBTOTAL, GRAND, COMPUTE_SUBTOTAL))
+                f.setItalic(c == UNIT and r.catalog_price is not None)
+                return f
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if r.kind in (COMPUTE, COMPUTE_SUBTOTAL) and not (c == UNIT and r.catalog_price):
+                return QColor("#7a8491")
+            if c == UNIT and r.catalog_price is not None:
+                return QColor("#1f5fa8")
+        if role == Qt.ItemDataRole.BackgroundRole:
+            if r.kind in (SUBTOTAL, COMPUTE_SUBTOTAL):
+                return QColor("#f1f4f7")
+            if r.kind == GRAND:
+                return QColor("#e1e8f0")
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if c == UNIT and r.catalog_price is not None:
+                return (f"Overridden in this project; catalog price "
+                        f"{fmt.money_exact(r.catalog_price)}. Clear the cell to go back.")
+            if c == UNIT and r.editable:
+                return "Double-click to override this price for the project"
+            if c == ITEM and r.catalog_id:
+                return f"{r.item}\ncatalog id: {r.catalog_id}"
+            if r.kind == COMPUTE_SUBTOTAL:
+                return "GPU servers are compute: listed for information, not in the network total"
+        return None
+
+    @staticmethod
+    def _text(r: _Row, c: int) -> str:
+        if c == ITEM:
+            return ("    " + r.item) if r.kind in (ITEM_ROW, COMPUTE) else r.item
+        if c == QTY:
+            return f"{r.qty:,}" if r.kind != GRAND else ""
+        if c == UNIT:
+            return fmt.money_exact(r.unit) if r.kind in (ITEM_ROW, COMPUTE) else ""
+        if c == TOTAL:
+            return f"${r.total:,.0f}"
+        if c == POWER:
+            return fmt.power(r.power) if r.power else ""
+        return ""
+
+    def setData(self, index: QModelIndex, value, role=Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.EditRole or index.column() != UNIT:
+            return False
+        r = self.rows[index.row()]
+        if not r.editable:
+            return False
+        price = parse_price(value)
+        if price is False:
+            return False
+        self.priceEdited.emit(r.catalog_id, price)
+        return True
+
+    def show_price(self, catalog_id: str, price: float, catalog_price: float | None) -> None:
+        """Show a new unit price at once (the next solve confirms it)."""
+        self.rows = [replace(r, unit=price, total=price * r.qty, catalog_price=catalog_price)
+                     if r.catalog_id == catalog_id and r.kind in (ITEM_ROW, COMPUTE) else r
+                     for r in self.rows]
+        self._recount()
+
+
+def parse_price(value) -> float | bool | None:
+    """A price from what the user typed: a number (``$1,900`` is fine), None for an empty
+    cell (back to the catalog's price), False when it is not a price."""
+    if value is None:
+        return None
+    if isinstance(value, int | float):
+        x = float(value)
+    else:
+        text = str(value).strip().replace("$", "").replace(",", "").replace(" ", "")
+        if not text:
+            return None
+        mult = 1.0
+        if text[-1:].lower() in ("k", "m"):
+            mult = 1e3 if text[-1].lower() == "k" else 1e6
+            text = text[:-1]
+        try:
+            x = float(text) * mult
+        except ValueError:
+            return False
+    if not (0 <= x <= MAX_PRICE):
+        return False
+    return x
+
+
+class BomProxy(QSortFilterProxyModel):
+    """Sorts items within their category; subtotals and the total keep their places."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setSortRole(SORT_ROLE)
+        self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.setFilterKeyColumn(ITEM)
+
+    def lessThan(self, left: QModelIndex, right: QModelIndex) -> bool:
+        src = self.sourceModel()
+        gl = src.data(left, GROUP_ROLE)
+        gr = src.data(right, GROUP_ROLE)
+        if gl != gr:
+            # descending order asks lessThan(right, left): answer so the groups stay put
+            if self.sortOrder() == Qt.SortOrder.DescendingOrder:
+                return gr < gl
+            return gl < gr
+        a, b = src.data(left, SORT_ROLE), src.data(right, SORT_ROLE)
+        try:
+            return a < b
+        except TypeError:
+            return str(a) < str(b)
+
+    def filterAcceptsRow(self, row: int, parent: QModelIndex) -> bool:
+        src = self.sourceModel()
+        r = src.rows[row]
+        if r.kind not in (ITEM_ROW, COMPUTE) or not self.filterRegularExpression().pattern():
+            return True
+        needle = self.filterRegularExpression().pattern().lower()
+        return (needle in r.item.lower() or needle in r.catalog_id.lower()
+                or needle in r.category.lower())
+
+
+class _PriceDelegate(QStyledItemDelegate):
+    """A plain text editor for prices: "$1,900", "1.9k" or empty (the catalog's price)."""
+
+    def createEditor(self, parent, option, index):
+        editor = QLineEdit(parent)
+        editor.setPlaceholderText("catalog price")
+        editor.setAlignment(Qt.AlignmentFlag.AlignRight)
+        return editor
+
+    def setEditorData(self, editor, index) -> None:
+        value = index.data(Qt.ItemDataRole.EditRole)
+        editor.setText(f"{value:.2f}".rstrip("0").rstrip(".") if isinstance(value, float)
+                       else str(value or ""))
+        editor.selectAll()
+
+    def setModelData(self, editor, model, index) -> None:
+        model.setData(index, editor.text(), Qt.ItemDataRole.EditRole)
+
+
+class BomPanel(QWidget):
+    def __init__(self, service, document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc = document
+        self.model = BomModel(self)
+        self.proxy = BomProxy(self)
+        self.proxy.setSourceModel(self.model)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.setSpacing(4)
+        top = QHBoxLayout()
+        self.summary = QLabel("–")
+        self.summary.setObjectName("sectionTitle")
+        self.filter = QLineEdit()
+        self.filter.setObjectName("search")
+        self.filter.setPlaceholderText("Filter items…")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.setMaximumWidth(220)
+        self.filter.textChanged.connect(self.proxy.setFilterFixedString)
+        top.addWidget(self.summary, 1)
+        top.addWidget(self.filter)
+        lay.addLayout(top)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # the BOM's own order
+        self.table.setItemDelegateForColumn(UNIT, _PriceDelegate(self.table))
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
+                                   | QAbstractItemView.EditTrigger.EditKeyPressed
+                                   | QAbstractItemView.EditTrigger.AnyKeyPressed)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.setShowGrid(False)
+        self.table.setAlternatingRowColors(False)
+        self.table.setWordWrap(False)
+        head = self.table.horizontalHeader()
+        head.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        head.setSectionResizeMode(ITEM, QHeaderView.ResizeMode.Stretch)
+        head.setHighlightSections(False)
+        for col, width in ((QTY, 58), (UNIT, 80), (TOTAL, 96), (POWER, 68)):
+            self.table.setColumnWidth(col, width)
+        lay.addWidget(self.table, 1)
+        self.hint = QLabel("Double-click a unit price to override it for this project; "
+                           "Ctrl+Z undoes.")
+        self.hint.setObjectName("hint")
+        lay.addWidget(self.hint)
+        # queued: the override resets the model, which must not happen inside the editor's commit
+        self.model.priceEdited.connect(self.set_price, Qt.ConnectionType.QueuedConnection)
+        service.resultReady.connect(self.show_result)
+
+    def _catalog_price(self, catalog_id: str) -> float | None:
+        project = self.doc.project
+        base: Catalog = self.doc.base_catalog
+        if project.overrides.gear:
+            base = base.with_items(project.overrides.gear)
+        try:
+            return base.price(catalog_id)
+        except CatalogError:
+            return None
+
+    def show_result(self, _revision: int, r: Result) -> None:
+        self.model.set_result(r, dict(self.doc.project.overrides.prices), self._catalog_price)
+        self._summary()
+
+    def _summary(self) -> None:
+        m = self.model
+        n = len(self.doc.project.overrides.prices)
+        per = f" · {fmt.money_exact(round(m.total_usd / m.gpus))} per GPU" if m.gpus else ""
+        over = f" · {fmt.plural(n, 'price')} overridden" if n else ""
+        self.summary.setText(f"Network total {fmt.money_exact(round(m.total_usd))}{per}{over}")
+
+    def set_price(self, catalog_id: str, price: float | None) -> None:
+        """Override (or reset, with None) a unit price: one undoable command."""
+        base = self._catalog_price(catalog_id)
+        if price is not None and base is not None and abs(price - base) < 0.005:
+            price = None  # the catalog's own price: no override needed
+        current = self.doc.project.overrides.prices.get(catalog_id)
+        if price == current:
+            return
+        try:
+            self.doc.push(commands.set_price(self.doc, catalog_id, price))
+        except DesignerError as exc:
+            self.doc.say(str(exc), True)
+            return
+        shown = price if price is not None else base
+        if shown is not None:
+            self.model.show_price(catalog_id, shown, base if price is not None else None)
+            self._summary()

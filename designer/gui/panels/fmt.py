@@ -1,0 +1,70 @@
+"""Numbers as the analysis panels show them: money, power, bandwidth, ratios."""
+
+from __future__ import annotations
+
+import math
+
+
+def money(x: float) -> str:
+    """$812, $81.2k, $12.35M: short enough for a panel, exact enough to compare."""
+    a = abs(x)
+    if a >= 1e9:
+        return f"${x / 1e9:,.2f}B"
+    if a >= 1e6:
+        return f"${x / 1e6:,.2f}M"
+    if a >= 1e4:
+        return f"${x / 1e3:,.1f}k"
+    return f"${x:,.0f}"
+
+
+def money_exact(x: float) -> str:
+    return f"${x:,.2f}" if x != round(x) else f"${x:,.0f}"
+
+
+def power(watts: float) -> str:
+    if watts >= 1e6:
+        return f"{watts / 1e6:,.2f} MW"
+    if watts >= 1e3:
+        return f"{watts / 1e3:,.1f} kW"
+    return f"{watts:,.0f} W"
+
+
+def tbps(gbps: float) -> str:
+    if gbps >= 1000:
+        return f"{gbps / 1000:,.1f} Tb/s"
+    return f"{gbps:,.0f} Gb/s"
+
+
+def gbps(x: float) -> str:
+    return f"{x:,.0f} Gb/s" if x >= 10 else f"{x:,.2f} Gb/s"
+
+
+def percent(fraction: float) -> str:
+    p = fraction * 100
+    if p >= 99.95 or p == 0:
+        return f"{p:.0f}%"
+    return f"{p:.1f}%"
+
+
+def number(x: float | None, digits: int = 2) -> str:
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "–"
+    if float(x) == int(x):
+        return f"{int(x):,}"
+    return f"{x:,.{digits}f}"
+
+
+def micro(us: float | None) -> str:
+    if us is None:
+        return "–"
+    return f"{us:,.2f} µs"
+
+
+def seconds(s: float) -> str:
+    if s < 1:
+        return f"{s * 1000:,.0f} ms"
+    return f"{s:,.1f} s"
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n:,} {word if n == 1 else (many or word + 's')}"

@@ -1,0 +1,313 @@
+"""The metrics panel: the design's key figures, refreshed with every solve.
+
+Size, bisection, oversubscription, hops and latency, cost and power, problems. A figure that
+is poor (a blocking tier, bisection below full, unreachable GPUs, errors) is coloured, with a
+short line saying why. Slow solves show a "computing" state with progress; figures of the
+previous result stay visible until the new ones arrive.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from designer.core.problems import Severity
+from designer.core.solver import Result
+from designer.core.solver.oversub import ratio_text
+from designer.gui.panels import fmt
+
+SHOW_BUSY_AFTER_MS = 300  # quick solves never flash a "computing" state
+GOOD, POOR, BAD = "", "poor", "bad"
+COLOURS = {POOR: "#b35c00", BAD: "#c62828"}
+ROWS = (
+    ("Size", (("gpus", "GPUs"), ("switches", "Switches"), ("cables", "Cables"))),
+    ("Bandwidth", (("bisection", "Bisection"), ("per_gpu", "Per GPU"),
+                   ("oversub", "Oversubscription"), ("tiers", "By tier"))),
+    ("Paths between GPUs", (("hops", "Switch hops"), ("latency", "Latency"))),
+    ("Cost and power", (("cost", "Network"), ("power", "Power"))),
+    ("Checks", (("problems", "Problems"),)),
+)
+
+
+def _us(x: float | None) -> str:
+    return "–" if x is None else f"{x:,.2f}"
+
+
+class _Value(QWidget):
+    """A value with an optional second line (the hint) below it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
+        self.text = QLabel("–")
+        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.text.setWordWrap(True)
+        self.hint = QLabel()
+        self.hint.setWordWrap(True)
+        self.hint.setObjectName("metricHint")
+        self.hint.hide()
+        lay.addWidget(self.text)
+        lay.addWidget(self.hint)
+        self.level = GOOD
+        self._styled = False
+
+    def set(self, text: str, level: str = GOOD, hint: str = "", tip: str = "") -> None:
+        self.text.setText(text)
+        if level != self.level or not self._styled:
+            # restyling is costly on every result: only when the level changes
+            self._styled = True
+            self.level = level
+            colour = COLOURS.get(level)
+            self.text.setStyleSheet(f"color: {colour}; font-weight: 600;" if colour else "")
+            self.hint.setStyleSheet(f"color: {colour};" if colour else "color: #5d6876;")
+        self.hint.setText(hint)
+        self.hint.setVisible(bool(hint))
+        self.setToolTip(tip)
+
+
+class MetricsPanel(QScrollArea):
+    """Figures of the latest result of ``service`` (a ``SolverService``)."""
+
+    problemsClicked = Signal()
+
+    def __init__(self, service, document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.service = service
+        self.doc = document
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        body = QWidget()
+        body.setObjectName("metricsBody")
+        outer = QVBoxLayout(body)
+        outer.setContentsMargins(10, 6, 10, 8)
+        outer.setSpacing(4)
+
+        state = QHBoxLayout()
+        self.state_label = QLabel("No design yet")
+        self.state_label.setObjectName("hint")
+        self.state_label.setWordWrap(True)
+        state.addWidget(self.state_label, 1)
+        outer.addLayout(state)
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 1000)
+        self.bar.setTextVisible(False)
+        self.bar.setFixedHeight(5)
+        self.bar.hide()
+        outer.addWidget(self.bar)
+        self.error_label = QLabel()
+        self.error_label.setObjectName("analysisError")
+        self.error_label.setWordWrap(True)
+        self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.error_label.setStyleSheet(
+            "QLabel { color: #8e1b1b; background: #fdecea; border: 1px solid #f2b8b5;"
+            " border-radius: 3px; padding: 5px; }")
+        self.error_label.hide()
+        outer.addWidget(self.error_label)
+
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(12)
+        grid.setVerticalSpacing(3)
+        grid.setColumnStretch(1, 1)
+        self.values: dict[str, _Value] = {}
+        self._names: dict[str, QLabel] = {}
+        row = 0
+        for section, items in ROWS:
+            title = QLabel(section)
+            title.setObjectName("sectionTitle")
+            grid.addWidget(title, row, 0, 1, 2)
+            row += 1
+            for key, label in items:
+                name = QLabel(label)
+                name.setObjectName("hint")
+                name.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
+                value = _Value()
+                grid.addWidget(name, row, 0)
+                grid.addWidget(value, row, 1)
+                self.values[key] = value
+                self._names[key] = name
+                row += 1
+        outer.addLayout(grid)
+        outer.addStretch(1)
+        self.setWidget(body)
+
+        self._busy_timer = QTimer(self)
+        self._busy_timer.setSingleShot(True)
+        self._busy_timer.setInterval(SHOW_BUSY_AFTER_MS)
+        self._busy_timer.timeout.connect(self._show_busy)
+        service.resultReady.connect(self.show_result)
+        service.solveFailed.connect(self.show_error)
+        service.progress.connect(self._on_progress)
+        service.stateChanged.connect(self._on_state)
+
+    def value(self, key: str) -> QLabel:
+        """The label showing figure ``key`` (see ROWS)."""
+        return self.values[key].text
+
+    # -- states -------------------------------------------------------------------------------
+    def _on_state(self, state: str) -> None:
+        if state == "computing":
+            if not self._busy_timer.isActive() and not self.bar.isVisible():
+                self._busy_timer.start()
+        else:
+            self._busy_timer.stop()
+            self._hide_busy()
+
+    def _show_busy(self) -> None:
+        if self.service.state != "computing":
+            return
+        self.bar.setValue(int(self.service.progress_fraction * 1000))
+        self.bar.show()
+        self._busy_text(self.service.progress_fraction, self.service.progress_stage)
+
+    def _busy_text(self, fraction: float, stage: str) -> None:
+        self.state_label.setText(f"Computing… {fraction * 100:.0f}% ({stage})")
+
+    def _hide_busy(self) -> None:
+        self.bar.hide()
+
+    def _on_progress(self, fraction: float, stage: str) -> None:
+        if self.bar.isVisible():
+            self.bar.setValue(int(fraction * 1000))
+            self._busy_text(fraction, stage)
+
+    def show_error(self, _revision: int, message: str) -> None:
+        self._busy_timer.stop()
+        self._hide_busy()
+        self.error_label.setText(f"The analysis stopped: {message}")
+        self.error_label.show()
+        self.state_label.setText("Figures below are from the last successful analysis")
+
+    # -- figures ----------------------------------------------------------------------------------
+    def show_result(self, _revision: int, r: Result) -> None:
+        self._busy_timer.stop()
+        self._hide_busy()
+        self.error_label.hide()
+        secs = self.service.last_seconds
+        self.state_label.setText(
+            f"Up to date · analysed in {fmt.seconds(secs)}" if r.gpus else
+            "Add GPU servers and switches, or generate a fabric (Design > Generate)")
+        v = self.values
+        # size
+        parts = [fmt.plural(r.servers, "server")]
+        if r.appliances:
+            parts.append(fmt.plural(r.appliances, "appliance"))
+        if r.unconnected_gpus:
+            v["gpus"].set(f"{r.gpus:,}", BAD, f"{r.unconnected_gpus:,} GPU(s) have no link",
+                          "GPUs without a link to the fabric take no part in the analysis")
+        else:
+            v["gpus"].set(f"{r.gpus:,} · {', '.join(parts)}")
+        tiers = ", ".join(f"{n:,} {t}" for t, n in r.switches.by_tier.items())
+        models = "\n".join(f"{n:,} x {m}" for m, n in r.switches.by_model.items())
+        v["switches"].set(f"{r.switches.total:,}" + (f" · {tiers}" if tiers else ""),
+                          tip=models)
+        layers = "\n".join(f"{layer}: {n:,}" for layer, n in r.links.by_layer.items())
+        v["cables"].set(f"{r.links.total:,} links", tip=layers)
+        self._bandwidth(r)
+        self._paths(r)
+        # cost and power
+        bom = r.bom
+        v["cost"].set(fmt.money(bom.total_usd) + (f" · {fmt.money_exact(round(bom.per_gpu_usd))}"
+                                                  " per GPU" if r.gpus else ""),
+                      tip="Switches, NICs, optics, cables and appliances; GPU servers are not "
+                          "included. Catalog prices are estimates: edit them in the BOM panel.")
+        v["power"].set(f"{fmt.power(r.power_w)} · {r.rack_units:,.0f} RU",
+                       tip="\n".join(f"{k}: {fmt.power(w)}"
+                                     for k, w in r.power_by_category.items()))
+        self._problems(r)
+
+    def _bandwidth(self, r: Result) -> None:
+        v = self.values
+        b = r.bisection
+        if r.gpus < 2:
+            v["bisection"].set("–")
+            v["per_gpu"].set("–")
+        else:
+            proof = "exact" if b.exact else "upper bound"
+            tip = (f"Best balanced cut: {b.method}.\nLower bound {fmt.tbps(b.lower_gbps)}: "
+                   f"{b.certificate}.\nFull bisection: {fmt.tbps(b.full_gbps)} "
+                   f"(half the GPUs x {fmt.gbps(b.per_gpu_rate_gbps)}).")
+            frac = b.fraction_of_full
+            low = frac < 1 - 1e-9
+            hint = ""
+            if low:
+                hint = (f"below full bisection: half the GPUs can send at "
+                        f"{fmt.percent(frac)} of their rate to the other half")
+            v["bisection"].set(f"{fmt.tbps(b.gbps)} · {proof}", POOR if low else GOOD, hint,
+                               tip)
+            v["per_gpu"].set(f"{fmt.gbps(b.per_gpu_gbps)} · {fmt.percent(frac)} of full",
+                             POOR if low else GOOD, tip=tip)
+        o = r.oversubscription
+        if not o.by_tier:
+            v["oversub"].set("–")
+            v["tiers"].set("–")
+            return
+        blocking = o.worst > 1 + 1e-9
+        hint = ""
+        if blocking:
+            names = ", ".join(o.blocking_tiers) or "uplinks"
+            hint = f"blocking at {names}: more capacity faces down than up"
+        worst_sw = "\n".join(f"{d}: {ratio_text(x)}" for d, x in o.worst_switches)
+        v["oversub"].set(f"{ratio_text(o.worst)} · " +
+                         ("blocking" if blocking else "non-blocking"),
+                         POOR if blocking else GOOD, hint,
+                         "Worst product of down/up capacity along a path up the tree"
+                         + (f"\nMost oversubscribed switches:\n{worst_sw}" if worst_sw else ""))
+        v["tiers"].set(" · ".join(f"{t} {ratio_text(x.worst)}" for t, x in o.by_tier.items()),
+                       POOR if blocking else GOOD,
+                       tip="\n".join(f"{t}: worst {ratio_text(x.worst)}, typical "
+                                     f"{ratio_text(x.typical)} over {x.switches:,} switches"
+                                     for t, x in o.by_tier.items()))
+
+    def _paths(self, r: Result) -> None:
+        v = self.values
+        h, lat = r.hops, r.latency
+        if h.pairs == 0:
+            v["hops"].set("–", tip="No two GPUs in different servers")
+            v["latency"].set("–")
+            return
+        unreachable = h.unreachable_pairs
+        hint = f"{unreachable:,} GPU pairs cannot reach each other" if unreachable else ""
+        v["hops"].set(f"p50 {fmt.number(h.p50)} · p99 {fmt.number(h.p99)} · "
+                      f"max {fmt.number(h.max)}", BAD if unreachable else GOOD, hint,
+                      f"Switches crossed on a shortest path, {h.scope}; mean "
+                      f"{fmt.number(h.mean)}")
+        a = lat.assumptions or {}
+        size = a.get("message_bytes")
+        tip = "GPU to GPU: 2 x NIC + each switch + cable propagation + serialization"
+        if size:
+            tip += f" of a {int(size):,}-byte message"
+        v["latency"].set(f"p50 {_us(lat.p50_us)} · p99 {_us(lat.p99_us)} · "
+                         f"max {_us(lat.max_us)} µs", tip=tip)
+
+    def _problems(self, r: Result) -> None:
+        counts = {s: 0 for s in Severity}
+        for p in r.problems:
+            counts[p.severity] += 1
+        e, w, i = counts[Severity.ERROR], counts[Severity.WARNING], counts[Severity.INFO]
+        if not (e or w or i):
+            self.values["problems"].set("none")
+            return
+        parts = []
+        if e:
+            parts.append(fmt.plural(e, "error"))
+        if w:
+            parts.append(fmt.plural(w, "warning"))
+        if i:
+            parts.append(fmt.plural(i, "note"))
+        level = BAD if e else POOR if w else GOOD
+        first = next((p for p in r.problems if p.severity == Severity.ERROR), None) or next(
+            (p for p in r.problems if p.severity == Severity.WARNING), None)
+        hint = (first.message[:140] + ("…" if len(first.message) > 140 else "")) if first else ""
+        self.values["problems"].set(" · ".join(parts), level, hint,
+                                    "Listed in the Problems panel: click one to see its devices")
