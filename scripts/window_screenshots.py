@@ -2,7 +2,10 @@
 
 Runs offscreen with throwaway settings; writes window.png (a 512-GPU DGX SuperPOD being
 edited), window-large.png and window-large-all.png (the 16,384-GPU example, collapsed,
-arranged compactly, one pod open) and generate.png (the rail generate dialog).
+arranged compactly, one pod open), generate.png (the rail generate dialog), and the live
+analysis: window-analysis.png (the 1,024-GPU DGX SuperPOD example with metrics, charts and
+BOM), window-analysis-roce-24k.png (the oversubscribed 24,576-GPU RoCE example) and
+window-asbuilt.png (an as-built comparison in the problems panel, marked on the canvas).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -17,11 +21,14 @@ os.environ["FABRIC_DESIGNER_DATA_DIR"] = tempfile.mkdtemp()
 
 from PySide6.QtCore import QRectF, QSettings
 
+from designer.core import editing
 from designer.core.fileformat import save_project
 from designer.core.generators import generate, params_from_dict
+from designer.core.infiniband import ib_fabric_of, write_netfile
 from designer.core.paths import projects_dir
 from designer.gui.app import make_app
 from designer.gui.document import Selection
+from designer.gui.panels.problems import PROBLEM_ROLE
 
 
 def main() -> None:
@@ -32,7 +39,7 @@ def main() -> None:
     from designer.gui.main_window import MainWindow
 
     w = MainWindow()
-    w.resize(1600, 940)
+    w.resize(1728, 972)  # the default window on a 1920 x 1080 screen
     w.show()
     app.processEvents()
 
@@ -41,12 +48,23 @@ def main() -> None:
         w.grab().save(str(out / name))
         print("wrote", out / name)
 
+    def analysed() -> None:
+        """Wait for the live analysis of the current design and its charts."""
+        svc = w.analysis.service
+        deadline = time.monotonic() + 60
+        while not svc.up_to_date and time.monotonic() < deadline:
+            app.processEvents()
+            time.sleep(0.01)
+        for _ in range(20):  # charts draw one per event-loop turn
+            app.processEvents()
+
     tmp = Path(tempfile.mkdtemp())
     small = tmp / "dgx-superpod-2su.fabric.json"
     save_project(generate(params_from_dict("rail", {"sus": 2})), small)
     w.open_path(small, ask=False)
     w.view.show_rect(QRectF(-40, -580, 1500, 640), margin=8)
     w.doc.set_selection(Selection(link=("su1-leaf-r3", "spine3")))
+    analysed()
     shot("window.png")
 
     large = projects_dir() / "dgx-superpod-64su-ib-ndr.fabric.json"
@@ -60,9 +78,44 @@ def main() -> None:
     sc = w.scene
     pod1 = sc.frame_items["pod=1"].frame_rect()
     w.view.show_rect(pod1.adjusted(-100, -700, 1200, 1500), margin=4)
+    analysed()
     shot("window-large.png")
     w.view.fit_all()
     shot("window-large-all.png")
+
+    # live analysis on the examples
+    w.open_path(projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json", ask=False)
+    w.arrange_compact()
+    analysed()
+    w.view.hide_toast()
+    shot("window-analysis.png")
+
+    w.open_path(projects_dir() / "roce-fat-tree-24k-oversubscribed.fabric.json", ask=False)
+    w.arrange_compact()
+    analysed()
+    w.view.hide_toast()
+    shot("window-analysis-roce-24k.png")
+
+    # an as-built with one leaf's cables to spine 2 missing and two server cables swapped
+    plan_path = projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json"
+    w.open_path(plan_path, ask=False)
+    w.arrange_compact()
+    analysed()
+    plan = w.doc.project
+    built = editing.delete(plan, [], [("su2-leaf-r3", "spine2")])
+    topo = tmp / "ibnetdiscover.out"
+    topo.write_text(write_netfile(ib_fabric_of(built, w.doc.catalog).fabric))
+    task = w.analysis.ib.compare_with(topo)
+    deadline = time.monotonic() + 60
+    while task.running and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.01)
+    panel = w.analysis.problems
+    first = panel.tree.topLevelItem(0).child(0)
+    panel.tree.setCurrentItem(first)
+    panel.activate(first.data(0, PROBLEM_ROLE))  # selects and centres its devices
+    shot("window-asbuilt.png")
+    panel.clear_asbuilt()
 
     dlg = w.show_generate("rail")
     dlg.set_value("sus", 16)

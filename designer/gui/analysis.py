@@ -9,7 +9,7 @@ strip along the bottom, so the canvas keeps the middle of the window.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel
 
 from designer.gui import export_actions
@@ -43,13 +43,14 @@ class Analysis:
         window.splitDockWidget(metrics, d["inspectorDock"], Qt.Orientation.Vertical)
         if "historyDock" in d:
             window.tabifyDockWidget(d["inspectorDock"], d["historyDock"])
-            d["inspectorDock"].raise_()
         charts = window.add_panel(self.charts, "Charts", "chartsDock", Area.BottomDockWidgetArea)
         bom = window.add_panel(self.bom, "Bill of Materials", "bomDock", Area.BottomDockWidgetArea)
         window.splitDockWidget(charts, bom, Qt.Orientation.Horizontal)
         window.add_panel(self.problems, "Problems", "problemsDock", Area.BottomDockWidgetArea,
                          tabify_with="bomDock")
-        bom.raise_()
+        # the front tab of each stack, once the window has laid the tabs out
+        QTimer.singleShot(0, d["inspectorDock"].raise_)
+        QTimer.singleShot(0, bom.raise_)
         width = max(window.width(), 1200)
         window.resizeDocks([charts, bom], [int((width - 370) * 0.55), int((width - 370) * 0.45)],
                            Qt.Orientation.Horizontal)

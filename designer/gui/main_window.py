@@ -50,6 +50,9 @@ from designer.gui.recovery import AUTOSAVE_INTERVAL_MS, RecoveryStore
 DEFAULT_NAME = Project.model_fields["name"].default
 PASTE_STEP = 40.0
 LARGE_EXPAND = 6000  # devices: ask before showing them all
+# bumped when the set of panels changes: a saved layout without the new panels would place
+# them oddly, so an older saved layout is ignored and the default one shown
+LAYOUT_VERSION = 2
 
 
 class MainWindow(FileActions, QMainWindow):
@@ -104,7 +107,7 @@ class MainWindow(FileActions, QMainWindow):
         from designer.gui.analysis import install_analysis
 
         self.analysis = install_analysis(self)
-        self._default_state = self.saveState()
+        self._default_state = self.saveState(LAYOUT_VERSION)
 
         self._paste_count = 0
         self._last_copied: list[str] = []
@@ -176,7 +179,7 @@ class MainWindow(FileActions, QMainWindow):
             bar.addPermanentWidget(w)
 
     def reset_layout(self) -> None:
-        self.restoreState(self._default_state)
+        self.restoreState(self._default_state, LAYOUT_VERSION)
         for dock in self.docks.values():
             dock.show()
 
@@ -203,7 +206,7 @@ class MainWindow(FileActions, QMainWindow):
                 self.resize(1400, 860)
         state = s.value("window/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
-            self.restoreState(state)
+            self.restoreState(state, LAYOUT_VERSION)
         grid = s.value("view/grid", True)
         on = grid not in (False, "false", "0", 0)
         self.actions_.grid.setChecked(on)
@@ -212,7 +215,7 @@ class MainWindow(FileActions, QMainWindow):
     def save_settings(self) -> None:
         s = settings.settings()
         s.setValue("window/geometry", self.saveGeometry())
-        s.setValue("window/state", self.saveState())
+        s.setValue("window/state", self.saveState(LAYOUT_VERSION))
         s.setValue("view/grid", self.view.grid_visible)
         s.sync()
 

@@ -81,7 +81,9 @@ def test_window_layout_is_remembered_in_temporary_settings(window, answers, tmp_
     s = settings.settings()
     assert s.fileName().startswith(str(tmp_path))  # never the user's own settings
     stored = QSettings(s.fileName(), QSettings.Format.IniFormat)
-    assert stored.value("window/state") == window.saveState()
+    from designer.gui.main_window import LAYOUT_VERSION
+
+    assert stored.value("window/state") == window.saveState(LAYOUT_VERSION)
     assert stored.value("window/geometry") == window.saveGeometry()
     from designer.gui.main_window import MainWindow
 

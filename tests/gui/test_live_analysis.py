@@ -315,3 +315,21 @@ def test_export_gets_the_latest_result_only_for_its_revision(window, qtbot, su1)
     titles = [a.text().replace("&", "") for a in file_menu.actions()]
     assert "Export" in titles and "Compare with As-Built…" in titles
     assert titles.index("Compare with As-Built…") < titles.index("Export") < titles.index("Quit")
+
+
+def test_a_layout_saved_before_the_analysis_panels_is_not_restored(window, tmp_path):
+    from designer.gui import settings
+    from designer.gui.main_window import MainWindow
+
+    # a layout as the window saved it before it had analysis panels (version 0)
+    window.docks["metricsDock"].hide()
+    settings.settings().setValue("window/state", window.saveState())
+    other = MainWindow(data_dir=tmp_path / "data2")
+    try:
+        assert other.docks["metricsDock"].isVisibleTo(other)  # the default layout instead
+        area = other.dockWidgetArea
+        assert area(other.docks["metricsDock"]) == Qt.DockWidgetArea.RightDockWidgetArea
+        assert area(other.docks["chartsDock"]) == Qt.DockWidgetArea.BottomDockWidgetArea
+    finally:
+        other.analysis.shutdown()
+        other.deleteLater()

@@ -363,11 +363,10 @@ class BomPanel(QWidget):
         self.table.setAlternatingRowColors(False)
         self.table.setWordWrap(False)
         head = self.table.horizontalHeader()
-        head.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        # figures always whole (a BOM is read to the dollar); the item name takes the rest
+        head.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         head.setSectionResizeMode(ITEM, QHeaderView.ResizeMode.Stretch)
         head.setHighlightSections(False)
-        for col, width in ((QTY, 58), (UNIT, 80), (TOTAL, 96), (POWER, 68)):
-            self.table.setColumnWidth(col, width)
         lay.addWidget(self.table, 1)
         self.hint = QLabel("Double-click a unit price to override it for this project; "
                            "Ctrl+Z undoes.")

@@ -69,6 +69,23 @@ def _plot(title: str, x_label: str, y_label: str) -> pg.PlotWidget:
     return w
 
 
+def _empty(item: pg.PlotItem, text: str = "no data") -> None:
+    """A chart with nothing to show says so instead of drawing bare axes."""
+    for name in ("left", "bottom"):
+        item.getAxis(name).setTicks([[]])
+    item.setXRange(0, 1, padding=0)
+    item.setYRange(0, 1, padding=0)
+    label = pg.TextItem(text, color=AXIS.name(), anchor=(0.5, 0.5))
+    label.setFont(_small_font())
+    label.setPos(0.5, 0.5)
+    item.addItem(label)
+
+
+def _ticks_auto(item: pg.PlotItem) -> None:
+    for name in ("left", "bottom"):
+        item.getAxis(name).setTicks(None)
+
+
 class ChartsPanel(QWidget):
     drawn = Signal()  # every chart shows the latest result
 
@@ -81,13 +98,14 @@ class ChartsPanel(QWidget):
         self.latency = _plot("Latency", "µs, GPU to GPU", "% of GPU pairs")
         self.cost = _plot("Network cost", "million $", "")
         self.cost.getPlotItem().showGrid(x=True, y=False, alpha=0.15)
-        self.cost.getPlotItem().getAxis("left").setWidth(6)
+        self.cost.getPlotItem().getAxis("left").setWidth(62)
         self.oversub = _plot("Oversubscription", "tier", "down : up")
         for w in (self.hops, self.latency, self.cost, self.oversub):
             lay.addWidget(w, 1)
         for w in (self.hops, self.latency, self.cost, self.oversub):
             for name in ("left", "bottom"):
                 w.getPlotItem().getAxis(name).enableAutoSIPrefix(False)
+            _empty(w.getPlotItem())
         self.shown: dict[str, object] = {}  # what each chart shows (for tests)
         self._drawn: dict[str, object] = {}  # the data each chart was last drawn from
         self._pending: Result | None = None
@@ -134,8 +152,10 @@ class ChartsPanel(QWidget):
             return
         item = self.hops.getPlotItem()
         item.clear()
+        _ticks_auto(item)
         total = sum(hist.values())
         if not total:
+            _empty(item)
             return
         xs = np.array(sorted(hist), float)
         ys = np.array([hist[int(x)] for x in xs], float) / total * 100
@@ -155,9 +175,11 @@ class ChartsPanel(QWidget):
             return
         item = self.latency.getPlotItem()
         item.clear()
+        _ticks_auto(item)
         edges = np.asarray(lat.edges_us, float)
         counts = np.asarray(lat.counts, float)
         if counts.size == 0 or counts.sum() == 0 or edges.size != counts.size + 1:
+            _empty(item)
             return
         share = counts / counts.sum() * 100
         width = np.diff(edges)
@@ -178,7 +200,7 @@ class ChartsPanel(QWidget):
             f"max {fmt.micro(lat.max_us)}")
 
     def _cost(self, r: Result) -> None:
-        """Horizontal bars, largest category on top, each labelled with its name and cost."""
+        """Horizontal bars, first category on top, named on the axis, cost at the bar's end."""
         by: dict[str, float] = {}
         for line in r.bom.lines:
             by[line.category] = by.get(line.category, 0.0) + line.total_usd
@@ -188,9 +210,11 @@ class ChartsPanel(QWidget):
             return
         item = self.cost.getPlotItem()
         item.clear()
+        _ticks_auto(item)
         if not cats:
+            _empty(item)
             return
-        ys = np.arange(len(cats), dtype=float)[::-1]  # first category at the top
+        ys = np.arange(len(cats), dtype=float)[::-1]
         xs = np.array([by[c] for c in cats]) / 1e6
         brushes = [CATEGORY_COLOURS.get(c, QColor("#6b7787")) for c in cats]
         item.addItem(pg.BarGraphItem(x0=np.zeros(len(cats)), y=ys, width=xs, height=0.62,
@@ -198,14 +222,14 @@ class ChartsPanel(QWidget):
                                      pens=[pg.mkPen(b.darker(120)) for b in brushes]))
         top = float(xs.max())
         for y, x, c in zip(ys, xs, cats, strict=True):
-            label = pg.TextItem(f"{CATEGORY_LABELS.get(c, c)} {fmt.money(by[c])}",
-                                color=TITLE, anchor=(0, 0.5))
+            label = pg.TextItem(fmt.money_short(by[c]), color=TITLE, anchor=(0, 0.5))
             label.setFont(_small_font())
             label.setPos(x + top * 0.03, y)
             item.addItem(label)
-        item.getAxis("left").setTicks([[]])
+        item.getAxis("left").setTicks([[(y, CATEGORY_LABELS.get(c, c))
+                                        for y, c in zip(ys, cats, strict=True)]])
         item.setYRange(-0.6, len(cats) - 0.4, padding=0)
-        item.setXRange(0, top * 2.3, padding=0)
+        item.setXRange(0, top * 1.8, padding=0)
         total = sum(by.values())
         self.cost.setToolTip("\n".join(f"{c}: {fmt.money(by[c])} ({by[c] / total:.0%})"
                                        for c in cats) + f"\ntotal: {fmt.money(total)}")
@@ -218,7 +242,9 @@ class ChartsPanel(QWidget):
             return
         item = self.oversub.getPlotItem()
         item.clear()
+        _ticks_auto(item)
         if not tiers:
+            _empty(item)
             return
         names = list(tiers)
         xs = np.arange(len(names), dtype=float)

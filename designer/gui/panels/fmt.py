@@ -68,3 +68,14 @@ def seconds(s: float) -> str:
 
 def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n:,} {word if n == 1 else (many or word + 's')}"
+
+
+def money_short(x: float) -> str:
+    """Three significant figures: $124M, $44.2M, $6.32M, $812k (chart labels)."""
+    a = abs(x)
+    for scale, unit in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if a >= scale:
+            v = x / scale
+            digits = 0 if abs(v) >= 100 else 1 if abs(v) >= 10 else 2
+            return f"${v:,.{digits}f}{unit}"
+    return f"${x:,.0f}"

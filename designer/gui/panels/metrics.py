@@ -198,6 +198,10 @@ class MetricsPanel(QScrollArea):
             f"Up to date · analysed in {fmt.seconds(secs)}" if r.gpus else
             "Add GPU servers and switches, or generate a fabric (Design > Generate)")
         v = self.values
+        if not (r.gpus or r.switches.total or r.servers or r.appliances):
+            for value in v.values():
+                value.set("–")
+            return
         # size
         parts = [fmt.plural(r.servers, "server")]
         if r.appliances:
@@ -241,8 +245,8 @@ class MetricsPanel(QScrollArea):
             low = frac < 1 - 1e-9
             hint = ""
             if low:
-                hint = (f"below full bisection: half the GPUs can send at "
-                        f"{fmt.percent(frac)} of their rate to the other half")
+                hint = (f"below full bisection: only {fmt.percent(frac)} of the GPUs' "
+                        "rate crosses a balanced cut")
             v["bisection"].set(f"{fmt.tbps(b.gbps)} · {proof}", POOR if low else GOOD, hint,
                                tip)
             v["per_gpu"].set(f"{fmt.gbps(b.per_gpu_gbps)} · {fmt.percent(frac)} of full",
