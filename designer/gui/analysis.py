@@ -49,8 +49,9 @@ class Analysis:
         window.add_panel(self.problems, "Problems", "problemsDock", Area.BottomDockWidgetArea,
                          tabify_with="bomDock")
         # the front tab of each stack, once the window has laid the tabs out
-        QTimer.singleShot(0, d["inspectorDock"].raise_)
-        QTimer.singleShot(0, bom.raise_)
+        inspector = d["inspectorDock"]
+        QTimer.singleShot(0, inspector, inspector.raise_)
+        QTimer.singleShot(0, bom, bom.raise_)
         width = max(window.width(), 1200)
         window.resizeDocks([charts, bom], [int((width - 370) * 0.55), int((width - 370) * 0.45)],
                            Qt.Orientation.Horizontal)
@@ -83,6 +84,11 @@ class Analysis:
         """Stop every worker of the analysis (the window is closing)."""
         self.service.shutdown()
         self.ib.shutdown()
+        # an export still writing stops at its next progress step (a cancelled export
+        # leaves no file)
+        cancel = getattr(self.export, "_cancel", None)
+        if cancel is not None:
+            cancel.set()
 
     # -- status bar --------------------------------------------------------------------------------
     def _state(self, state: str) -> None:

@@ -105,6 +105,7 @@ class IbActions:
             a.menus["tools"] = tools
         tools.setToolTipsVisible(True)  # the greyed check says why
         tools.addAction(self.check)
+        tools.aboutToShow.connect(self.update_check_state)  # tools installed meanwhile
 
     def update_check_state(self) -> None:
         reason = missing_reason()

@@ -333,3 +333,44 @@ def test_a_layout_saved_before_the_analysis_panels_is_not_restored(window, tmp_p
     finally:
         other.analysis.shutdown()
         other.deleteLater()
+
+
+def test_a_long_solve_shows_computing_with_progress(window, qtbot, su1):
+    _load(window, qtbot, su1)
+    a = window.analysis
+    svc, m = a.service, a.metrics
+    release = threading.Event()
+
+    def slow(project, progress=None, cancelled=None, catalog=None):
+        progress(0.0, "compile")
+        time.sleep(0.06)  # past the service's progress throttle
+        progress(0.5, "bisection")
+        while not (release.is_set() or cancelled()):
+            time.sleep(0.002)
+        return solve(project, catalog=catalog)
+
+    svc.solve_fn = slow
+    doc = window.doc
+    try:
+        doc.push(commands.delete(doc, ["spine1"]))
+        qtbot.waitUntil(lambda: m.bar.isVisible() and "50%" in m.state_label.text(),
+                        timeout=WAIT_MS)
+        assert m.state_label.text() == "Computing… 50% (bisection)"
+        assert "Analysing… 50%" in a.state_label.text()
+        with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS):
+            release.set()
+    finally:
+        release.set()
+    assert not m.bar.isVisible()
+    assert m.state_label.text().startswith("Up to date")
+
+
+def test_the_problems_figure_opens_the_problems_panel(window, qtbot, su1, catalog):
+    project, _new = editing.add_device(su1, catalog, "dgx-h100", 0, 600)
+    _load(window, qtbot, project)
+    dock = window.docks["problemsDock"]
+    window.docks["bomDock"].raise_()
+    qtbot.waitUntil(lambda: dock.visibleRegion().isEmpty())
+    label = window.analysis.metrics.value("problems")
+    label.linkActivated.emit("#problems")
+    qtbot.waitUntil(lambda: not dock.visibleRegion().isEmpty())

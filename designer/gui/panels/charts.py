@@ -119,7 +119,7 @@ class ChartsPanel(QWidget):
         self._pending = r
         if not self._queued:
             self._queued = True
-            QTimer.singleShot(0, self._draw_next)
+            QTimer.singleShot(0, self, self._draw_next)
         self._step = 0
 
     def _draw_next(self) -> None:
@@ -130,7 +130,7 @@ class ChartsPanel(QWidget):
         (self._hops, self._latency, self._cost, self._oversub)[self._step](r)
         self._step += 1
         if self._step < 4:
-            QTimer.singleShot(0, self._draw_next)
+            QTimer.singleShot(0, self, self._draw_next)
         else:
             self._queued = False
             self._pending = None

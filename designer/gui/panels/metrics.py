@@ -145,6 +145,9 @@ class MetricsPanel(QScrollArea):
         self._busy_timer.setSingleShot(True)
         self._busy_timer.setInterval(SHOW_BUSY_AFTER_MS)
         self._busy_timer.timeout.connect(self._show_busy)
+        problems = self.values["problems"].text
+        problems.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        problems.linkActivated.connect(lambda _link: self.problemsClicked.emit())
         service.resultReady.connect(self.show_result)
         service.solveFailed.connect(self.show_error)
         service.progress.connect(self._on_progress)
@@ -313,5 +316,8 @@ class MetricsPanel(QScrollArea):
         first = next((p for p in r.problems if p.severity == Severity.ERROR), None) or next(
             (p for p in r.problems if p.severity == Severity.WARNING), None)
         hint = (first.message[:140] + ("…" if len(first.message) > 140 else "")) if first else ""
-        self.values["problems"].set(" · ".join(parts), level, hint,
-                                    "Listed in the Problems panel: click one to see its devices")
+        colour = COLOURS.get(level, "#1f5fa8")
+        link = (f"<a href='#problems' style='color:{colour}; text-decoration:none'>"
+                f"{' · '.join(parts)} ›</a>")
+        self.values["problems"].set(link, level, hint,
+                                    "Open the Problems panel: click a problem to see its devices")
