@@ -85,10 +85,9 @@ class Analysis:
         self.service.shutdown()
         self.ib.shutdown()
         # an export still writing stops at its next progress step (a cancelled export
-        # leaves no file)
-        cancel = getattr(self.export, "_cancel", None)
-        if cancel is not None:
-            cancel.set()
+        # leaves no new file)
+        if self.export is not None:
+            self.export.shutdown()
 
     # -- status bar --------------------------------------------------------------------------------
     def _state(self, state: str) -> None:

@@ -126,9 +126,10 @@ class ExportController(QObject):
         job = {"bom": jobs.export_bom, "cabling": jobs.export_cabling,
                "graphml": jobs.export_graphml, "report": jobs.export_report_html}[fmt.key]
         self._run_in_worker(lambda progress: job(project, catalog, path, result, progress),
-                            fmt.label.replace("&", "").rstrip("…"))
+                            fmt.label.replace("&", "").rstrip("…"), path)
 
-    def _run_in_worker(self, work: Callable[[jobs.ProgressFn], str], title: str) -> None:
+    def _run_in_worker(self, work: Callable[[jobs.ProgressFn], str], title: str,
+                       path: Path) -> None:
         self.busy = True
         self._cancel.clear()
         bridge = _Bridge()
@@ -156,9 +157,15 @@ class ExportController(QObject):
                 last[0] = now
                 bridge.progress.emit(float(fraction), message)
 
+        new_file = not path.exists()
+
         def run() -> None:
             try:
                 text = work(progress)
+                if cancel.is_set():  # cancelled after the last progress step: keep no file
+                    if new_file:
+                        path.unlink(missing_ok=True)
+                    raise ExportCancelled()
             except ExportCancelled:
                 bridge.failed.emit("")
             except DesignerError as exc:
@@ -169,6 +176,10 @@ class ExportController(QObject):
                 bridge.finished.emit(text)
 
         threading.Thread(target=run, name="export", daemon=True).start()
+
+    def shutdown(self) -> None:
+        """Ask a running export to stop (the window is closing)."""
+        self._cancel.set()
 
     def _on_progress(self, fraction: float, message: str) -> None:
         if self._dialog is not None:
