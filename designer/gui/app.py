@@ -14,6 +14,49 @@ def _no_display() -> bool:
     return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+def _missing_x11_libraries() -> list[str]:
+    """Debian packages of the X11 libraries Qt's xcb plugin lacks (Qt aborts without them)."""
+    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
+        return []
+    if not os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return []
+    import importlib.util
+    import re
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("PySide6")
+    ldd = shutil.which("ldd")
+    if spec is None or spec.origin is None or ldd is None:
+        return []
+    qt = Path(spec.origin).parent / "Qt"
+    libs = [qt / "plugins" / "platforms" / "libqxcb.so", *sorted(qt.glob("lib/libQt6XcbQpa.so*"))]
+    missing: dict[str, None] = {}
+    for lib in libs:
+        if not lib.exists():
+            continue
+        try:
+            out = subprocess.run([ldd, str(lib)], capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            return []
+        for name in re.findall(r"^\s*(\S+) => not found", out.stdout, re.M):
+            missing[debian_package(name)] = None
+    return list(missing)
+
+
+def debian_package(soname: str) -> str:
+    """Debian's package name for a library: libxcb-icccm.so.4 -> libxcb-icccm4,
+    libxkbcommon-x11.so.0 -> libxkbcommon-x11-0 (a dash when the name ends in a digit)."""
+    import re
+
+    m = re.match(r"(.+?)\.so\.(\d+)", soname)
+    if not m:
+        return soname
+    base, ver = m.groups()
+    return f"{base}-{ver}" if base[-1].isdigit() else f"{base}{ver}"
+
+
 def make_app(argv: list[str] | None = None):
     """The QApplication with the app's names (for QSettings and app-data) and style."""
     from PySide6.QtWidgets import QApplication
@@ -72,6 +115,16 @@ def run_app(path: str | None = None) -> int:
             "designer: no display found (DISPLAY is not set). Run it on a desktop, under "
             "xvfb-run, or set QT_QPA_PLATFORM=offscreen; the commands work without one "
             "(designer --help).",
+            file=sys.stderr,
+        )
+        return 2
+    missing = _missing_x11_libraries()
+    if missing:
+        names = " ".join(missing)
+        print(
+            f"designer: Qt needs X11 libraries this system lacks to open a window; install "
+            f"them (Debian/Ubuntu: sudo apt-get install {names}) or run with "
+            "QT_QPA_PLATFORM=offscreen",
             file=sys.stderr,
         )
         return 2
