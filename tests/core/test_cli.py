@@ -73,6 +73,9 @@ def test_generate_validate_round_trip(tmp_path, capsys):
     (["generate", "rail", "--switch", "nope", "--plan"], "unknown gear 'nope'"),
     (["generate", "fat-tree", "--oversubscription", "1:3", "--plan"], "more uplink"),
     (["generate", "rail", "--planes", "2", "--plan"], "planes"),
+    (["generate", "rail", "--sus", "0", "--plan"], "--sus: Input should be greater than"),
+    # balanced defaults on a 128-port router and a*h+1 groups would be 4,196,352 GPUs
+    (["generate", "dragonfly", "--gear", "roce-800", "--plan"], "at most 1,048,576: set --groups"),
 ])
 def test_impossible_parameters_exit_2_naming_the_limit(args, message):
     out = run(*args)

@@ -66,15 +66,31 @@ def params_from_dict(kind: str, values: dict[str, Any]) -> GeneratorParams:
         return cls.model_validate({**values, "kind": kind})
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
-        where = ".".join(str(x) for x in err["loc"]) or kind
+        where = ".".join(str(x) for x in err["loc"])
+        option = f"--{where.replace('_', '-')}" if where else kind
         raise GeneratorError(
-            f"{where.replace('_', '-')}: {err['msg'].removeprefix('Value error, ')}"
+            f"{option}: {err['msg'].removeprefix('Value error, ')}"
         ) from None
+
+
+# Beyond this the design no longer fits comfortably in memory (a 262,656-GPU dragonfly takes
+# about 0.5 GB to generate and solve); a million GPUs is past any cluster built so far.
+MAX_GPUS = 1 << 20
 
 
 def plan(params: GeneratorParams, catalog: Catalog | None = None) -> Plan:
     cat = catalog if catalog is not None else builtin_catalog()
-    return KINDS[params.kind](params, cat)
+    pl = KINDS[params.kind](params, cat)
+    if pl.gpus > MAX_GPUS:
+        how = {
+            "dragonfly": "set --groups (or smaller --a, --p, --h)",
+            "rail": "use fewer --sus or --servers",
+            "fat-tree": "use fewer --gpus",
+        }[params.kind]
+        raise GeneratorError(
+            f"this would build {pl.gpus:,} GPUs; the designer builds at most {MAX_GPUS:,}: {how}"
+        )
+    return pl
 
 
 def generate(
