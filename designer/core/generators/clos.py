@@ -27,6 +27,8 @@ from designer.core.generators.plane import LinkChunk, Plane, Servers, SwitchRow,
 from designer.core.model import Role
 
 SERVER_DX = 60.0
+SERVER_DY = 60.0  # between rows of servers in a unit's grid
+MAX_RACK_ROWS = 8  # servers stacked under one ToR before a second column starts
 SWITCH_DX = 110.0
 UNIT_GAP = 120.0
 POD_GAP = 400.0
@@ -148,10 +150,18 @@ def plan_clos(spec: ClosSpec) -> ClosPlan:
     return ClosPlan(spec, Sp, pods, u2, spine_down, C)
 
 
+def server_columns(spec: ClosSpec) -> int:
+    """Servers of a unit stand in a grid, like racks: under the G rail leaves of an SU in G
+    columns, under a ToR in one column (a rack), so a design is not a 100:1 strip."""
+    if spec.placement == "rail":
+        return max(1, min(spec.unit, spec.gpus_per_server))
+    return max(1, math.ceil(spec.unit / MAX_RACK_ROWS))
+
+
 def _unit_layout(spec: ClosSpec) -> tuple[np.ndarray, float]:
     """Left x of every unit (SU or ToR) and a unit's width, with gaps between pods."""
     units_per_pod = max(1, spec.leaves_per_pod // spec.leaves_per_unit)
-    width = max(spec.unit * SERVER_DX, spec.leaves_per_unit * SWITCH_DX)
+    width = max(server_columns(spec) * SERVER_DX, spec.leaves_per_unit * SWITCH_DX)
     gap = UNIT_GAP if spec.placement == "rail" else UNIT_GAP / 4
     idx = np.arange(spec.units)
     left = idx * (width + gap) + (idx // units_per_pod) * POD_GAP
@@ -170,7 +180,9 @@ def build_clos(plan: ClosPlan, gear: GearChoice) -> tuple[Plane, Servers]:
     s = np.arange(spec.servers)
     unit_of = s // spec.unit
     slot = s % spec.unit
-    server_x = left[unit_of] + (slot + 0.5) * (width / spec.unit)
+    cols = server_columns(spec)
+    server_x = left[unit_of] + (slot % cols + 0.5) * (width / cols)
+    server_dy = (slot // cols) * SERVER_DY
     gpu = np.arange(spec.servers * G)
     gs, gi = gpu // G, gpu % G
     if spec.placement == "rail":
@@ -197,7 +209,8 @@ def build_clos(plan: ClosPlan, gear: GearChoice) -> tuple[Plane, Servers]:
         server_ids = [
             f"rack{u + 1}-node{k + 1}" for u, k in zip(unit_of.tolist(), slot.tolist(), strict=True)
         ]
-    servers = Servers(server_ids, [unit_group_list[u] for u in unit_of.tolist()], server_x)
+    servers = Servers(server_ids, [unit_group_list[u] for u in unit_of.tolist()], server_x,
+                      dy=server_dy.astype(float))
 
     # leaves --------------------------------------------------------------------------------
     leaf_idx = np.arange(L)

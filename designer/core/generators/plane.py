@@ -87,11 +87,13 @@ def _plane_prefix(p: int, planes: int) -> str:
     return f"p{p + 1}-" if planes > 1 else ""
 
 
-def _plane_y(tier: int, p: int, planes: int, tiers: int) -> float:
-    """Even planes above the servers, odd planes below, further planes further out."""
+def _plane_y(tier: int, p: int, planes: int, tiers: int, below: float = 0.0) -> float:
+    """Even planes above the servers, odd planes below them (past the ``below`` deep block
+    of server rows), further planes further out."""
     side = -1.0 if p % 2 == 0 else 1.0
     stack = p // 2
-    return side * (tier * ROW_DY + stack * (tiers * ROW_DY + PLANE_DY))
+    offset = side * (tier * ROW_DY + stack * (tiers * ROW_DY + PLANE_DY))
+    return offset + below if side > 0 else offset
 
 
 def assemble(plane: Plane, servers: Servers, gear: GearChoice) -> Fabric:
@@ -111,6 +113,7 @@ def assemble(plane: Plane, servers: Servers, gear: GearChoice) -> Fabric:
         server_extra["port_speed_gbps"] = gear.nic_mode.speed_gbps
 
     server_dy = servers.dy if servers.dy is not None else np.zeros(len(servers.ids))
+    below = float(server_dy.max()) if server_dy.size else 0.0
     raw: list[dict] = [
         {
             "id": sid,
@@ -135,7 +138,7 @@ def assemble(plane: Plane, servers: Servers, gear: GearChoice) -> Fabric:
         prefix = _plane_prefix(p, planes)
         base = n_servers + p * per_plane
         for row in plane.rows:
-            y0 = _plane_y(row.tier, p, planes, tiers)
+            y0 = _plane_y(row.tier, p, planes, tiers, below)
             speed = row.speed_gbps
             dys = row.dy.tolist() if row.dy is not None else [0.0] * len(row.ids)
             for sid, grp, x, dy in zip(row.ids, row.groups, row.x.tolist(), dys, strict=True):
@@ -167,7 +170,7 @@ def assemble(plane: Plane, servers: Servers, gear: GearChoice) -> Fabric:
                     "role": "appliance",
                     "groups": g,
                     "x": float(x),
-                    "y": _plane_y(0, p, planes, tiers) * 0.5 if planes > 1 else 0.0,
+                    "y": _plane_y(0, p, planes, tiers, below) * 0.5 if planes > 1 else 0.0,
                 }
             )
         # GPU g of server g // G, GPU index g % G, plane p -> server port (g%G)*P + p + 1
