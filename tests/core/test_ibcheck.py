@@ -13,7 +13,6 @@ import pytest
 
 from designer.cli.main import main
 from designer.core.fileformat import save_project
-from designer.core.generators import generate, params_from_dict
 from designer.core.ibcheck import (
     CheckCancelled,
     IbSimError,
@@ -28,6 +27,8 @@ from designer.core.infiniband import diff_projects, ib_fabric_of, project_from_i
 from designer.core.infiniband.netfile import write_netfile
 from designer.core.links import LinkTable
 
+from .ib_helpers import cables, design, row
+
 REASON = missing_reason()
 
 
@@ -36,13 +37,11 @@ def needs_stack(test):
     return pytest.mark.ibstack(pytest.mark.skipif(REASON is not None, reason=REASON or "")(test))
 
 
-def _design(kind: str, **params):
-    return generate(params_from_dict(kind, params))
 
 
 @pytest.fixture(scope="module")
 def rail2():
-    return _design("rail", sus=2)
+    return design("rail", sus=2)
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +64,7 @@ def test_missing_tools_name_the_packages(monkeypatch):
 
 
 def test_limits_are_raised_to_fit_and_the_lid_space_is_named(catalog):
-    ib = ib_fabric_of(_design("rail", sus=16), catalog).fabric  # 4,096 HCAs, 320 switches
+    ib = ib_fabric_of(design("rail", sus=16), catalog).fabric  # 4,096 HCAs, 320 switches
     flags = SimLimits.for_fabric(ib).flags()
     values = dict(zip(flags[0::2], map(int, flags[1::2]), strict=True))
     assert values["-N"] >= 4416 > 2048  # ibsim's default node table is 2,048
@@ -98,7 +97,7 @@ def test_rail_design_comes_up_with_ftree_as_designed(rail2_report):
 
 @needs_stack
 def test_k_ary_fat_tree_comes_up_with_ftree_as_designed():
-    r = check_ib(_design("fat-tree", k_ary=8))
+    r = check_ib(design("fat-tree", k_ary=8))
     assert r.ok, r.lines()
     (s,) = r.subnets
     assert s.engine_used == "ftree" and (s.switches, s.hcas) == (80, 128)
@@ -138,27 +137,18 @@ def test_removed_spine_shows_uneven_route_balance(rail2):
     assert r.ok  # a warning, not an error
 
 
-def _cables(project):
-    e = project.fabric.links.expand()
-    return {k: e[k].copy() for k in ("a", "a_port", "b", "b_port", "speed_gbps")}
 
 
-def _row(project, cols, device, port):
-    i = project.fabric.index[device]
-    hit = ((cols["a"] == i) & (cols["a_port"] == port)) | (
-        (cols["b"] == i) & (cols["b_port"] == port)
-    )
-    return int(np.flatnonzero(hit)[0])
 
 
 @needs_stack
 def test_as_built_with_two_swapped_and_one_missing_cable(rail2, catalog, tmp_path, capsys):
     # the fabric as cabled: two node cables swapped at their leaf, one leaf-spine cable missing
-    cols = _cables(rail2)
-    r1, r2 = _row(rail2, cols, "su1-node03", 5), _row(rail2, cols, "su1-node04", 5)
+    cols = cables(rail2)
+    r1, r2 = row(rail2, cols, "su1-node03", 5), row(rail2, cols, "su1-node04", 5)
     cols["b_port"][[r1, r2]] = cols["b_port"][[r2, r1]]
     keep = np.ones(len(cols["a"]), bool)
-    keep[_row(rail2, cols, "spine4", 9)] = False
+    keep[row(rail2, cols, "spine4", 9)] = False
     cabled = rail2.with_fabric(
         rail2.fabric.with_links(LinkTable(**{k: v[keep] for k, v in cols.items()}))
     )
@@ -195,7 +185,7 @@ def test_as_built_with_two_swapped_and_one_missing_cable(rail2, catalog, tmp_pat
 @needs_stack
 def test_xdr_switch_ports_above_127_are_read_back():
     # Q3400 spines of a 2-SU XDR design use ports up to 128 (16 leaves x 8 up-links)
-    r = check_ib(_design("rail", sus=2, gear="ib-xdr"))
+    r = check_ib(design("rail", sus=2, gear="ib-xdr"))
     (s,) = r.subnets
     assert r.ok and s.routed.unreached == 0 and s.longer_pairs == 0, r.lines()
     assert r.diff.equal and s.balance[0].even
@@ -203,7 +193,7 @@ def test_xdr_switch_ports_above_127_are_read_back():
 
 @needs_stack
 def test_multi_plane_design_is_one_subnet_per_plane():
-    r = check_ib(_design("rail", sus=1, planes=2, server="gpu-server-8"))
+    r = check_ib(design("rail", sus=1, planes=2, server="gpu-server-8"))
     assert r.ok, r.lines()
     assert [s.name for s in r.subnets] == ["plane 1", "plane 2"]
     assert all(s.subnet_up and s.engine_used == "ftree" and s.hcas == 256 for s in r.subnets)
@@ -212,7 +202,7 @@ def test_multi_plane_design_is_one_subnet_per_plane():
 
 @needs_stack
 def test_dragonfly_is_routed_by_dfsssp():
-    r = check_ib(_design("dragonfly", a=4, p=2, h=2))
+    r = check_ib(design("dragonfly", a=4, p=2, h=2))
     (s,) = r.subnets
     assert s.subnet_up and s.engine == s.engine_used == "dfsssp"
     assert r.diff.equal and s.longer_pairs == 0 and s.routed.unreached == 0
@@ -224,7 +214,7 @@ def test_dragonfly_is_routed_by_dfsssp():
 @needs_stack
 def test_opensm_fallback_is_reported_in_its_own_words():
     # ftree cannot rank a dragonfly (no tree), so OpenSM falls back to minhop and says why
-    r = check_ib(_design("dragonfly", a=4, p=2, h=2), engine="ftree")
+    r = check_ib(design("dragonfly", a=4, p=2, h=2), engine="ftree")
     (s,) = r.subnets
     assert s.subnet_up and s.fell_back and s.engine_used == "minhop"
     assert any("ERR AB2B" in m for m in s.sm_messages)
@@ -235,7 +225,7 @@ def test_opensm_fallback_is_reported_in_its_own_words():
 
 @needs_stack
 def test_superpod_4su_is_checked_within_a_minute():
-    r = check_ib(_design("rail", sus=4))  # 1,024 GPUs, 32 leaves, 16 spines
+    r = check_ib(design("rail", sus=4))  # 1,024 GPUs, 32 leaves, 16 spines
     assert r.ok and r.diff.matched == 2048
     assert r.subnets[0].balance[0].min == r.subnets[0].balance[0].max == 31
     assert r.times["total"] < 60
@@ -280,6 +270,6 @@ def test_cli_check_ib(rail2, tmp_path, capsys):
     out = capsys.readouterr().out
     assert "SUBNET UP, routed by ftree" in out and "result: OK" in out and "times:" in out
     roce = tmp_path / "roce.fabric.json"
-    save_project(_design("rail", sus=1, gear="roce-400"), roce)
+    save_project(design("rail", sus=1, gear="roce-400"), roce)
     assert main(["check-ib", str(roce), "--quiet"]) == 2
     assert "InfiniBand" in capsys.readouterr().err

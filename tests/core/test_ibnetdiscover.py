@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 
 from designer.cli.main import main
 from designer.core.fileformat import save_project
-from designer.core.generators import generate, params_from_dict
 from designer.core.infiniband import (
     NotInfiniBand,
     diff_projects,
@@ -27,19 +26,16 @@ from designer.core.infiniband import (
 )
 from designer.core.infiniband.netfile import NetfileError
 from designer.core.infiniband.topology import SWITCH, split_hca_description
-from designer.core.links import LinkTable
 from designer.core.model import Role
 from designer.core.ports import port_counts
 
-
-def _design(kind: str, **params):
-    return generate(params_from_dict(kind, params))
+from .ib_helpers import cables, design, row, with_cables
 
 
 @pytest.fixture(scope="module")
 def rail2():
     # DGX SuperPOD, 2 SU: 16 leaves, 8 spines, 512 node-leaf + 512 leaf-spine cables
-    return _design("rail", sus=2)
+    return design("rail", sus=2)
 
 
 def _round_trip(project, catalog):
@@ -79,7 +75,7 @@ def test_export_is_stable_and_guids_unique(rail2, catalog):
 
 def test_multi_plane_hcas_one_per_nic_port(catalog):
     # a 2-plane design: each GPU has one NIC port per plane, each port its own HCA
-    p = _design("rail", sus=1, planes=2, server="gpu-server-8")
+    p = design("rail", sus=1, planes=2, server="gpu-server-8")
     pib = ib_fabric_of(p, p.catalog(catalog))
     ib = pib.fabric
     hcas = [d for d, k in zip(ib.desc, ib.kind, strict=True) if k != SWITCH]
@@ -92,7 +88,7 @@ def test_multi_plane_hcas_one_per_nic_port(catalog):
 
 
 def test_ethernet_design_is_refused(catalog, tmp_path, capsys):
-    p = _design("rail", sus=1, gear="roce-400")
+    p = design("rail", sus=1, gear="roce-400")
     with pytest.raises(NotInfiniBand, match="InfiniBand"):
         ib_fabric_of(p, p.catalog(catalog))
     save_project(p, tmp_path / "roce.fabric.json")
@@ -273,11 +269,11 @@ def test_hca_descriptions(desc, host, index):
     ],
 )
 def test_export_import_round_trip_equals_design(kind, params, catalog):
-    design = _design(kind, **params)
-    built = _round_trip(design, catalog)
-    diff = diff_projects(design, built, catalog)
+    planned = design(kind, **params)
+    built = _round_trip(planned, catalog)
+    diff = diff_projects(planned, built, catalog)
     assert diff.equal, diff.lines()
-    assert diff.matched == design.fabric.links.n_cables
+    assert diff.matched == planned.fabric.links.n_cables
 
     # roles guessed from the wiring, port counts and switch models as designed
     def shape(p):
@@ -287,40 +283,26 @@ def test_export_import_round_trip_equals_design(kind, params, catalog):
             for d, n in zip(p.fabric.devices, counts, strict=True)
         )
 
-    assert shape(built) == shape(design)
+    assert shape(built) == shape(planned)
     if "server" not in params:  # the profile's server (DGX H100) is what the import guesses
         assert sorted(d.model for d in built.fabric.devices) == sorted(
-            d.model for d in design.fabric.devices
+            d.model for d in planned.fabric.devices
         )
 
 
-def _cables(project):
-    e = project.fabric.links.expand()
-    return {k: e[k].copy() for k in ("a", "a_port", "b", "b_port", "speed_gbps")}
 
 
-def _row(project, cols, device, port):
-    i = project.fabric.index[device]
-    hit = ((cols["a"] == i) & (cols["a_port"] == port)) | (
-        (cols["b"] == i) & (cols["b_port"] == port)
-    )
-    return int(np.flatnonzero(hit)[0])
 
 
-def _with_cables(project, cols, keep=None):
-    keep = np.ones(len(cols["a"]), bool) if keep is None else keep
-    return project.with_fabric(
-        project.fabric.with_links(LinkTable(**{k: v[keep] for k, v in cols.items()}))
-    )
 
 
 def test_diff_two_swapped_and_one_missing(rail2, catalog):
-    cols = _cables(rail2)
-    r1, r2 = _row(rail2, cols, "su1-node01", 1), _row(rail2, cols, "su1-node02", 1)
+    cols = cables(rail2)
+    r1, r2 = row(rail2, cols, "su1-node01", 1), row(rail2, cols, "su1-node02", 1)
     cols["b_port"][[r1, r2]] = cols["b_port"][[r2, r1]]  # swapped at the leaf
     keep = np.ones(len(cols["a"]), bool)
-    keep[_row(rail2, cols, "spine1", 5)] = False
-    built = _with_cables(rail2, cols, keep)
+    keep[row(rail2, cols, "spine1", 5)] = False
+    built = with_cables(rail2, cols, keep)
     diff = diff_projects(rail2, built, catalog)
     c = diff.counts
     assert (c["miswired"], c["missing"], c["extra"], c["as_planned"]) == (2, 1, 0, 1021)
@@ -343,16 +325,16 @@ def test_diff_two_swapped_and_one_missing(rail2, catalog):
 
 
 def test_diff_wrong_device(rail2, catalog):
-    cols = _cables(rail2)
-    freed = _row(rail2, cols, "spine1", 5)  # leaf-r2 port 33 <-> spine1 port 5, removed
-    moved = _row(rail2, cols, "spine2", 7)  # a leaf port now cabled to spine1 port 5
+    cols = cables(rail2)
+    freed = row(rail2, cols, "spine1", 5)  # leaf-r2 port 33 <-> spine1 port 5, removed
+    moved = row(rail2, cols, "spine2", 7)  # a leaf port now cabled to spine1 port 5
     leaf_end = "a" if rail2.fabric.devices[cols["a"][moved]].role == Role.LEAF else "b"
     other = "b" if leaf_end == "a" else "a"
     cols[other][moved] = rail2.fabric.index["spine1"]
     cols[other + "_port"][moved] = 5
     keep = np.ones(len(cols["a"]), bool)
     keep[freed] = False
-    diff = diff_projects(rail2, _with_cables(rail2, cols, keep), catalog)
+    diff = diff_projects(rail2, with_cables(rail2, cols, keep), catalog)
     assert diff.counts["miswired"] == 1 and diff.counts["missing"] == 1
     j = diff.to_json()
     assert j["miswired"][0]["found"]["b"] == "spine1" or j["miswired"][0]["found"]["a"] == "spine1"
@@ -363,7 +345,7 @@ def test_diff_wrong_device(rail2, catalog):
 def test_diff_counts_exactly_what_was_changed(data, rail2, catalog):
     """Swapping the leaf ends of m disjoint pairs of GPU cables on one leaf and removing k
     other cables is found as exactly 2m miswired and k missing cables."""
-    cols = _cables(rail2)
+    cols = cables(rail2)
     leaf = data.draw(st.sampled_from([f"su{s}-leaf-r{r}" for s in (1, 2) for r in range(1, 9)]))
     li = rail2.fabric.index[leaf]
     gpu_rows = np.flatnonzero((cols["b"] == li) & (cols["b_port"] <= 32))
@@ -376,7 +358,7 @@ def test_diff_counts_exactly_what_was_changed(data, rail2, catalog):
     gone = data.draw(st.permutations(rest.tolist()))[:k]
     keep = np.ones(len(cols["a"]), bool)
     keep[gone] = False
-    diff = diff_projects(rail2, _with_cables(rail2, cols, keep), catalog)
+    diff = diff_projects(rail2, with_cables(rail2, cols, keep), catalog)
     c = diff.counts
     assert (c["miswired"], c["missing"], c["extra"]) == (2 * m, k, 0)
     assert c["as_planned"] == 1024 - 2 * m - k
@@ -393,11 +375,11 @@ def test_cli_export_import_diff(rail2, tmp_path, capsys):
     assert "equal" in capsys.readouterr().out
     # a topology file compares directly; a difference exits 1 and is listed port by port
     assert main(["diff", str(plan), str(topo)]) == 0
-    cols = _cables(rail2)
+    cols = cables(rail2)
     keep = np.ones(len(cols["a"]), bool)
-    keep[_row(rail2, cols, "su1-node05", 3)] = False
+    keep[row(rail2, cols, "su1-node05", 3)] = False
     cut = tmp_path / "cut.fabric.json"
-    save_project(_with_cables(rail2, cols, keep), cut)
+    save_project(with_cables(rail2, cols, keep), cut)
     capsys.readouterr()
     assert main(["diff", str(plan), str(cut)]) == 1
     out = capsys.readouterr().out
