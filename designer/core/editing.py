@@ -22,7 +22,15 @@ from pydantic import ValidationError
 from designer.core.catalog import TECH_LABELS, Catalog, GearItem, ServerSpec, SwitchSpec
 from designer.core.errors import CatalogError, FabricError, PortsExhausted, SpeedMismatch
 from designer.core.links import MEDIA, MEDIUM_CODE, LinkTable
-from designer.core.model import ENDPOINT_ROLES, Device, Fabric, Overrides, Project, Role
+from designer.core.model import (
+    ENDPOINT_ROLES,
+    TIER_OF_ROLE,
+    Device,
+    Fabric,
+    Overrides,
+    Project,
+    Role,
+)
 from designer.core.ports import PortLayout, port_layout
 
 _ID_CHARS = re.compile(r"[^A-Za-z0-9_.:/+-]+")
@@ -457,9 +465,7 @@ def connect(
 
 
 def _order_key(d: Device) -> int:
-    return (
-        0 if d.role in ENDPOINT_ROLES else {"leaf": 1, "router": 1, "spine": 2, "core": 3}[d.role]
-    )
+    return 0 if d.role in ENDPOINT_ROLES else TIER_OF_ROLE[d.role]
 
 
 @dataclass(frozen=True)

@@ -79,9 +79,6 @@ class Device(_Frozen):
     nic: GearId | None = None
     nics: int | None = Field(default=None, gt=0, le=1024)
 
-    def group(self, key: str) -> int | None:
-        return self.groups.get(key)
-
 
 class Fabric(_Frozen):
     """Devices and the link bundles between their ports."""

@@ -119,16 +119,3 @@ def check_ports_exist(fabric: Fabric, catalog: Catalog) -> None:
             f"device '{d.id}' ({d.model}) has {int(counts[over[0]])} ports, but a link uses "
             f"port {int(top[over[0]])}"
         )
-
-
-def free_ports(fabric: Fabric, device_index: int, catalog: Catalog) -> list[int]:
-    """Ports of one device that no link uses, in ascending order."""
-    layout = port_layout(fabric.devices[device_index], catalog)
-    links = fabric.links
-    used = np.zeros(layout.count + 1, dtype=bool)
-    for side, port in ((links.a, links.a_port), (links.b, links.b_port)):
-        rows = np.flatnonzero(side == device_index)
-        for r in rows:
-            start = int(port[r])
-            used[start : start + int(links.count[r])] = True
-    return [p for p in range(1, layout.count + 1) if not used[p]]
