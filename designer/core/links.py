@@ -153,11 +153,6 @@ class LinkTable:
         cols["b"] = b[keep]
         return LinkTable(**cols)
 
-    def touching(self, devices: np.ndarray | Sequence[int]) -> np.ndarray:
-        """Boolean row mask: bundles with an end on any of ``devices``."""
-        devs = np.asarray(devices, dtype=np.int32)
-        return np.isin(self.a, devs) | np.isin(self.b, devs)
-
     def expand(self) -> dict[str, np.ndarray]:
         """One entry per physical port-to-port cable, with ``row`` naming its bundle."""
         counts = self.count.astype(np.int64)
@@ -183,24 +178,23 @@ class LinkTable:
         port = np.concatenate([e["a_port"], e["b_port"]]).astype(np.int64)
         return dev, port
 
+    def lengths_as_list(self) -> list[float | None]:
+        """Cable lengths for JSON: metres rounded to millimetres, None for the layer default."""
+        lengths = np.round(self.length_m.astype(np.float64), 3).astype(object)
+        lengths[np.isnan(self.length_m)] = None
+        return lengths.tolist()
+
     def to_columns(self) -> dict[str, list]:
-        out: dict[str, list] = {}
-        for name in COLUMNS:
-            arr = getattr(self, name)
-            if name == "length_m":
-                out[name] = [None if np.isnan(v) else round(float(v), 3) for v in arr]
-            else:
-                out[name] = arr.tolist()
+        out: dict[str, list] = {name: getattr(self, name).tolist() for name in _INT_COLUMNS}
+        out["medium"] = self.medium.tolist()
+        out["length_m"] = self.lengths_as_list()
         return out
 
     def to_json_columns(self) -> dict[str, np.ndarray | list]:
         """Columns ready for orjson (numpy arrays serialise natively and fast)."""
         out: dict[str, np.ndarray | list] = {c: getattr(self, c) for c in _INT_COLUMNS}
         out["medium"] = self.medium
-        if np.isnan(self.length_m).all():
-            out["length_m"] = [None] * len(self)
-        else:
-            out["length_m"] = self.to_columns()["length_m"]
+        out["length_m"] = self.lengths_as_list()
         return out
 
     def __eq__(self, other: object) -> bool:
