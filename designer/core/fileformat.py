@@ -110,8 +110,8 @@ def loads_project(
     try:
         raw = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        truncated = exc.pos >= len(data.rstrip()) - 1 and "unexpected end" in exc.msg.lower()
-        if truncated or (exc.pos >= len(data.rstrip()) and data.lstrip()[:1] in (b"{", b"[")):
+        # an object or array that breaks off where the data ends was cut short
+        if exc.pos >= len(data.rstrip()) - 1 and data.lstrip()[:1] in (b"{", b"["):
             msg = "the file ends too early (truncated?)"
         else:
             msg = f"not valid JSON: {exc.msg}"

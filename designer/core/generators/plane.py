@@ -107,9 +107,7 @@ def assemble(plane: Plane, servers: Servers, gear: GearChoice) -> Fabric:
         server_extra["nic"] = gear.nic_id
     if gear.nics is not None:
         server_extra["nics"] = gear.nics
-    if gear.nic.mode(gear.nic_mode.speed_gbps).ports != gear.nic.modes[0].ports or (
-        gear.nic_mode.speed_gbps != gear.nic.modes[0].speed_gbps
-    ):
+    if gear.nic_mode.speed_gbps != gear.nic.modes[0].speed_gbps:  # not the NIC's first mode
         server_extra["port_speed_gbps"] = gear.nic_mode.speed_gbps
 
     server_dy = servers.dy if servers.dy is not None else np.zeros(len(servers.ids))
