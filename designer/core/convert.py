@@ -30,6 +30,7 @@ from designer.core.generators.gear import generic_switch
 from designer.core.links import MEDIA, LinkTable
 from designer.core.model import Device, Fabric, GeneratorSpec, Project, Role
 from designer.core.ports import check_ports_exist, port_layout
+from designer.core.problems import device_table
 
 
 @dataclass(frozen=True)
@@ -305,14 +306,8 @@ def _retune_links(fabric: Fabric, cat: Catalog, target: Profile) -> LinkTable:
     links = fabric.links
     if not len(links):
         return links
-    speed = np.zeros(len(fabric.devices), np.int32)
-    cache: dict[tuple, int] = {}
-    for i, d in enumerate(fabric.devices):
-        key = (d.model, d.port_speed_gbps, d.nic, d.nics)
-        if key not in cache:
-            cache[key] = port_layout(d, cat).speed_gbps
-        speed[i] = cache[key]
-    new_speed = np.minimum(speed[links.a], speed[links.b])
+    speed = device_table(fabric, cat).speed
+    new_speed = np.minimum(speed[links.a], speed[links.b]).astype(np.int32)
     offered = {
         (m.medium_class, m.link_speed_gbps)
         for m in cat.of_kind("transceiver", "cable", "fiber")
