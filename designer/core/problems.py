@@ -13,7 +13,7 @@ import numpy as np
 from designer.core.catalog import Catalog, SwitchSpec
 from designer.core.errors import CatalogError
 from designer.core.model import Fabric, Role
-from designer.core.ports import port_layout
+from designer.core.ports import highest_port, port_layout, used_port_counts
 
 MAX_NAMED_DEVICES = 50  # a problem names at most this many devices (and says how many more)
 
@@ -96,8 +96,13 @@ def device_table(fabric: Fabric, catalog: Catalog) -> DeviceTable:
 
 
 def find_problems(
-    fabric: Fabric, catalog: Catalog, table: DeviceTable | None = None
+    fabric: Fabric,
+    catalog: Catalog,
+    table: DeviceTable | None = None,
+    cables: dict[str, np.ndarray] | None = None,
 ) -> list[Problem]:
+    """``table`` and ``cables`` (``fabric.links.expand()``) may be passed by a caller that
+    already has them (the solver), so they are not computed twice."""
     t = table if table is not None else device_table(fabric, catalog)
     out: list[Problem] = []
     n = len(fabric.devices)
@@ -117,14 +122,8 @@ def find_problems(
             )
         )
 
-    used = np.zeros(n, np.int64)
-    top = np.zeros(n, np.int64)
-    if len(links):
-        np.add.at(used, links.a, links.count)
-        np.add.at(used, links.b, links.count)
-        np.maximum.at(top, links.a, links.a_port.astype(np.int64) + links.count - 1)
-        np.maximum.at(top, links.b, links.b_port.astype(np.int64) + links.count - 1)
-    over = np.flatnonzero(t.known & (top > t.ports))
+    used = used_port_counts(fabric)
+    over = np.flatnonzero(t.known & (highest_port(fabric) > t.ports))
     if over.size:
         out.append(
             Problem(
@@ -190,8 +189,10 @@ def find_problems(
                     _names(fabric, partial),
                 )
             )
-        out.extend(_uneven_planes(fabric, t, servers))
-        out.extend(_mixed_rails(fabric, t, servers))
+        if len(links):
+            e = cables if cables is not None else links.expand()
+            out.extend(_uneven_planes(fabric, t, servers, e))
+            out.extend(_mixed_rails(fabric, t, servers, e))
 
     idle = np.flatnonzero(t.is_switch & (used == 0))
     if idle.size:
@@ -206,12 +207,9 @@ def find_problems(
     return out
 
 
-def _uneven_planes(fabric: Fabric, t: DeviceTable, servers: np.ndarray) -> list[Problem]:
+def _uneven_planes(fabric: Fabric, t: DeviceTable, servers: np.ndarray,
+                   e: dict[str, np.ndarray]) -> list[Problem]:
     """GPUs should reach every plane: count connected ports per (server, port lane)."""
-    links = fabric.links
-    if not len(links):
-        return []
-    e = links.expand()
     is_server = np.zeros(len(fabric.devices), bool)
     is_server[servers] = True
     dev = np.concatenate([e["a"], e["b"]])
@@ -239,17 +237,19 @@ def _uneven_planes(fabric: Fabric, t: DeviceTable, servers: np.ndarray) -> list[
     ]
 
 
-def _mixed_rails(fabric: Fabric, t: DeviceTable, servers: np.ndarray) -> list[Problem]:
+def _mixed_rails(fabric: Fabric, t: DeviceTable, servers: np.ndarray,
+                 e: dict[str, np.ndarray]) -> list[Problem]:
     """A rail leaf (a switch with a "rail" label) should carry one GPU index of every server:
     GPU i of each server on rail i. Flag rail leaves that mix GPU indices."""
-    links = fabric.links
-    if not len(links) or not servers.size:
-        return []
     n = len(fabric.devices)
-    rail = np.fromiter((d.groups.get("rail", 0) for d in fabric.devices), np.int64, n)
-    if not (rail[t.is_switch] > 0).any():
+    switches = np.flatnonzero(t.is_switch)
+    rail = np.zeros(n, np.int64)
+    rail[switches] = np.fromiter(
+        (fabric.devices[i].groups.get("rail", 0) for i in switches.tolist()), np.int64,
+        switches.size,
+    )
+    if not (rail > 0).any():
         return []
-    e = links.expand()
     is_server = np.zeros(n, bool)
     is_server[servers] = True
     a, b = e["a"].astype(np.int64), e["b"].astype(np.int64)

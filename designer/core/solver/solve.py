@@ -49,7 +49,7 @@ def solve(
     ctl.stage("bill of materials", 0.88, 0.94)
     bom = bill_of_materials(c, media, ctl)
     ctl.stage("problems", 0.94, 1.0)
-    problems = find_problems(c.fabric, cat, c.table)
+    problems = find_problems(c.fabric, cat, c.table, c.cables)
     ctl.check()
     problems += solver_problems(c, media, over, paths)
 
