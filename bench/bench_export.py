@@ -17,7 +17,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from designer.core.catalog import builtin_catalog
 from designer.core.export import jobs
 from designer.core.export.cabling import cabling_plan
-from designer.core.export.media_choice import cable_media
 from designer.core.generators import generate, params_from_dict
 from designer.core.solver import solve
 
@@ -61,7 +60,7 @@ def main() -> None:
             t, _ = timed(lambda fn=fn, out=out: fn(project, cat, d / out, result))
             size = (d / out).stat().st_size / 1e6
             print(f"  {name:<22} {t:6.2f} s  {size:7.1f} MB")
-        plan = cabling_plan(project, cat, cable_media(project, cat, result.media))
+        plan = cabling_plan(project, cat, result.media)
         t_ours, _ = timed(lambda: jobs.export_cabling(project, cat, d / "c2.xlsx", result))
         t_base = openpyxl_baseline(plan, d / "base.xlsx")
         print(f"  cabling xlsx: ours {t_ours:.2f} s, openpyxl write-only {t_base:.2f} s "

@@ -5,23 +5,25 @@ the A side (node name, host or switch, port) and the Z side, then what to pull: 
 the cable or optics to use, length, and a label to print on both ends. Ports are named as the
 gear labels them: ``cage/lane`` on twin-port cages (``1/2``), the NIC number on servers.
 
-Rows follow ``LinkTable.expand()``, the order the solver's BOM and medium choice use, and are
-built with numpy over all cables (port names per distinct port layout, never a catalog lookup
-per cable).
+Rows follow ``LinkTable.expand()``, the order of the solver's medium choice
+(``designer.core.solver.media.MediaPlan``, which the BOM counts too), and are built with numpy
+over all cables (port names per distinct port layout, never a catalog lookup per cable).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 from designer.core.catalog import Catalog
 from designer.core.errors import CatalogError
+from designer.core.links import MEDIA
 from designer.core.model import Project
 from designer.core.ports import port_layout
+from designer.core.solver.media import MediaPlan, choose_media
 
 HEADER: tuple[str, ...] = (
     "Cable label",
@@ -54,23 +56,8 @@ MEDIUM_LABELS = {
     "acc": "ACC (active copper)",
     "mmf": "Multimode optics",
     "smf": "Single-mode optics",
-    "auto": "none fits",
-    "": "none fits",
+    "auto": "none fits",  # class code 0: the solver found no medium
 }
-
-
-@dataclass(frozen=True)
-class CableMedia:
-    """What each physical cable is made of, in ``links.expand()`` order (catalog ids; "" for
-    none)."""
-
-    medium: Sequence[str]  # medium class (dac, acc, mmf, smf; "" when none fits)
-    a_optic: Sequence[str]  # transceiver in the A end's port
-    cable: Sequence[str]  # the copper cable or the fibre
-    z_optic: Sequence[str]  # transceiver in the Z end's port
-    length_m: np.ndarray  # float, the length the choice was made for
-    layer: Sequence[str]  # endpoint-leaf, leaf-spine, ...
-    note: Sequence[str]  # e.g. "longer than any catalog medium reaches"
 
 
 @dataclass(frozen=True)
@@ -92,9 +79,6 @@ class CablingPlan:
     length_m: np.ndarray
     layer: np.ndarray
     note: np.ndarray
-    # device index of each end, for tests and tools (not written)
-    a_index: np.ndarray
-    z_index: np.ndarray
 
     header: tuple[str, ...] = HEADER
 
@@ -151,24 +135,46 @@ def port_names(port: np.ndarray, per_cage: np.ndarray) -> np.ndarray:
     return out
 
 
-def cabling_plan(project: Project, catalog: Catalog, media: CableMedia) -> CablingPlan:
+def _ids(items: tuple[str, ...], codes: np.ndarray) -> np.ndarray:
+    """Catalog ids of item codes (-1: "")."""
+    table = np.array([*items, ""], dtype=object)
+    return table[np.where(codes >= 0, codes, len(items))]
+
+
+def _notes(m: MediaPlan) -> np.ndarray:
+    note = np.full(len(m), "", dtype=object)
+    note[~m.reach_ok] = "longer than the medium reaches: shorten the run or pick another"
+    note[m.forced & ~m.forced_ok] = "the medium set on this link does not exist for its gear"
+    note[m.medium_class == 0] = "no catalog cable or optic fits this link"
+    return note
+
+
+def cabling_plan(project: Project, catalog: Catalog, media: MediaPlan | None = None) -> CablingPlan:
+    """The plan of ``project`` (``catalog`` already has its overrides). ``media``: the solver's
+    choice (``Result.media``) when the caller has it, else it is made here."""
+    m = media if media is not None else choose_media(project, catalog)
     fabric = project.fabric
     e = fabric.links.expand()
     n = int(e["a"].shape[0])
-    if len(media.medium) != n or len(media.cable) != n or len(media.length_m) != n:
-        raise ValueError(f"medium choice covers {len(media.medium)} cables, the design has {n}")
+    if len(m) != n:
+        raise ValueError(f"medium choice covers {len(m)} cables, the design has {n}")
     names = unique_names(project)
     per_cage = _port_shapes(project, catalog)
     is_switch = np.array([d.role.is_switch for d in fabric.devices], dtype=bool)
     kind = np.where(is_switch, "Switch", "Host").astype(object)
     a, b = e["a"].astype(np.int64), e["b"].astype(np.int64)
-    layer = np.asarray(media.layer, dtype=object)
+    # per-code lookups: a layer or medium name is looked up once, not once per cable
+    layer_code = m.layer.astype(np.int64)
+    layers = m.layers if m.layers else ("",)
+    layer = np.array(layers, dtype=object)[layer_code]
+    prefix = np.array([LAYER_PREFIX.get(x, "X") for x in layers], dtype=object)[layer_code]
     width = max(len(str(n)), 5)
-    prefix = np.array([LAYER_PREFIX.get(x, "X") for x in layer.tolist()], dtype=object)
     label = np.array(
         [f"{p}-{i:0{width}d}" for p, i in zip(prefix.tolist(), range(1, n + 1), strict=True)],
         dtype=object,
     )
+    medium = np.array([MEDIUM_LABELS[x] for x in MEDIA], dtype=object)
+    cable = _ids(m.items, m.cable)
     return CablingPlan(
         project_name=project.name,
         n=n,
@@ -180,13 +186,11 @@ def cabling_plan(project: Project, catalog: Catalog, media: CableMedia) -> Cabli
         z_type=kind[b],
         z_port=port_names(e["b_port"], per_cage[b]),
         speed_gbps=e["speed_gbps"].astype(np.int64),
-        medium=np.array([MEDIUM_LABELS.get(m, m) for m in media.medium], dtype=object),
-        a_optic=np.asarray(media.a_optic, dtype=object),
-        cable=np.asarray(media.cable, dtype=object),
-        z_optic=np.asarray(media.z_optic, dtype=object),
-        length_m=np.asarray(media.length_m, dtype=np.float64),
+        medium=medium[m.medium_class.astype(np.int64)],
+        a_optic=_ids(m.items, m.a_module),
+        cable=np.where(cable != "", cable, _ids(m.items, m.fibre)),
+        z_optic=_ids(m.items, m.b_module),
+        length_m=np.asarray(m.length_m, dtype=np.float64),
         layer=layer,
-        note=np.asarray(media.note, dtype=object),
-        a_index=a,
-        z_index=b,
+        note=_notes(m),
     )

@@ -16,16 +16,17 @@ would take about as long.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
 from designer.core.catalog import Catalog
-from designer.core.export.cabling import CableMedia
 from designer.core.export.output import write_bytes
 from designer.core.export.safety import xml_text
+from designer.core.links import MEDIA
 from designer.core.model import GROUP_KEYS, TIER_OF_ROLE, Project, Role
+from designer.core.solver.media import MediaPlan, choose_media
 
 # fill, outline per role: the canvas's colours, so a diagram reads the same everywhere
 ROLE_COLORS: dict[str, tuple[str, str]] = {
@@ -74,9 +75,9 @@ def _text(value: str) -> str:
     return escape(xml_text(value), {"\r": "&#13;"})
 
 
-def pair_edges(project: Project, media: CableMedia) -> dict:
-    """Links summed per unordered device pair (numpy, no loop over cables); each edge lists
-    the medium classes its cables use and takes the layer of its first cable."""
+def pair_edges(project: Project, media: MediaPlan) -> dict:
+    """Links summed per unordered device pair (numpy, no loop over cables or pairs); each
+    edge lists the medium classes its cables use and takes the layer of its first cable."""
     links = project.fabric.links
     n = max(len(project.fabric.devices), 1)
     lo = np.minimum(links.a, links.b).astype(np.int64)
@@ -89,16 +90,17 @@ def pair_edges(project: Project, media: CableMedia) -> dict:
     speed_max = np.zeros(len(keys), np.int64)
     np.minimum.at(speed_min, inverse, links.speed_gbps.astype(np.int64))
     np.maximum.at(speed_max, inverse, links.speed_gbps.astype(np.int64))
-    mediums: list[str] = [""] * len(keys)
+    mediums = np.empty(0, dtype=object)
     layer = np.empty(0, dtype=object)
     if len(keys):
+        # one bit per medium class a pair's cables use; the few distinct sets are named once
         cable_edge = np.repeat(inverse, count)
-        codes, labels = _codes(media.medium)
-        seen = np.zeros((len(keys), len(labels)), bool)
-        seen[cable_edge, codes] = True
-        mediums = ["+".join(x for j in np.flatnonzero(row) if (x := labels[j])) for row in seen]
+        used = np.zeros(len(keys), np.int64)
+        np.bitwise_or.at(used, cable_edge, np.left_shift(1, media.medium_class.astype(np.int64)))
+        sets, which = np.unique(used, return_inverse=True)
+        mediums = np.array([_medium_set(int(x)) for x in sets], dtype=object)[which]
         first_cable = np.cumsum(count) - count  # first cable of every bundle
-        layer = np.asarray(media.layer, dtype=object)[first_cable[first]]
+        layer = np.array(media.layers, dtype=object)[media.layer[first_cable[first]]]
     return {
         "a": (keys // n).astype(np.int64),
         "b": (keys % n).astype(np.int64),
@@ -111,9 +113,10 @@ def pair_edges(project: Project, media: CableMedia) -> dict:
     }
 
 
-def _codes(values: Sequence[str]) -> tuple[np.ndarray, list[str]]:
-    labels, codes = np.unique(np.asarray(values, dtype=object).astype(str), return_inverse=True)
-    return codes, [str(x) for x in labels]
+def _medium_set(bits: int) -> str:
+    """``dac+mmf`` for the classes set in ``bits`` (by ``MEDIA`` code), in name order; code 0
+    (no medium found) is left out."""
+    return "+".join(sorted(name for code, name in enumerate(MEDIA) if code and bits >> code & 1))
 
 
 def _hex_rgb(color: str) -> tuple[int, int, int]:
@@ -121,13 +124,12 @@ def _hex_rgb(color: str) -> tuple[int, int, int]:
 
 
 def graphml_chunks(
-    project: Project, catalog: Catalog, media: CableMedia | None = None
+    project: Project, catalog: Catalog, media: MediaPlan | None = None
 ) -> Iterator[str]:
-    """The file as text chunks; ``media`` defaults to the solver's choice."""
+    """The file as text chunks; ``media``: the solver's choice (``Result.media``), made here
+    when not given."""
     if media is None:
-        from designer.core.export.media_choice import cable_media
-
-        media = cable_media(project, catalog)
+        media = choose_media(project, catalog)
     fabric = project.fabric
     yield '<?xml version="1.0" encoding="UTF-8"?>\n'
     yield (
@@ -215,7 +217,7 @@ def graphml_chunks(
     yield "  </graph>\n</graphml>\n"
 
 
-def graphml_bytes(project: Project, catalog: Catalog, media: CableMedia | None = None) -> bytes:
+def graphml_bytes(project: Project, catalog: Catalog, media: MediaPlan | None = None) -> bytes:
     return "".join(graphml_chunks(project, catalog, media)).encode("utf-8")
 
 
@@ -223,7 +225,7 @@ def write_graphml(
     project: Project,
     catalog: Catalog,
     path: str | os.PathLike[str],
-    media: CableMedia | None = None,
+    media: MediaPlan | None = None,
 ) -> dict[str, int]:
     """Write the GraphML file; returns its node and edge counts."""
     data = graphml_bytes(project, catalog, media)

@@ -90,13 +90,10 @@ def export_cabling(project: Project, catalog: Catalog, path: str | os.PathLike[s
                    result: Any = None, progress: ProgressFn | None = None) -> str:
     from designer.core.export.cabling import cabling_plan
     from designer.core.export.cabling_files import write_cabling_csv, write_cabling_xlsx
-    from designer.core.export.media_choice import cable_media
 
     suffix = check_suffix("cabling", path)
-    _report(progress, 0.05, "Choosing cables and optics")
-    media = cable_media(project, catalog, getattr(result, "media", None))
-    _report(progress, 0.25, "Naming ports")
-    plan = cabling_plan(project, catalog, media)
+    _report(progress, 0.05, "Choosing cables and optics, naming ports")
+    plan = cabling_plan(project, catalog, getattr(result, "media", None))
     _report(progress, 0.35, f"Writing {plan.n:,} cables")
     if suffix == ".csv":
         write_cabling_csv(plan, path)
@@ -113,13 +110,10 @@ def export_cabling(project: Project, catalog: Catalog, path: str | os.PathLike[s
 def export_graphml(project: Project, catalog: Catalog, path: str | os.PathLike[str],
                    result: Any = None, progress: ProgressFn | None = None) -> str:
     from designer.core.export.graphml import write_graphml
-    from designer.core.export.media_choice import cable_media
 
     check_suffix("graphml", path)
-    _report(progress, 0.1, "Choosing cables and optics")
-    media = cable_media(project, catalog, getattr(result, "media", None))
-    _report(progress, 0.4, "Writing the graph")
-    counts = write_graphml(project, catalog, path, media)
+    _report(progress, 0.1, "Choosing cables and optics, writing the graph")
+    counts = write_graphml(project, catalog, path, getattr(result, "media", None))
     _report(progress, 1.0, "Done")
     return f"wrote {path}: {counts['nodes']:,} nodes, {counts['edges']:,} edges"
 
