@@ -1,10 +1,10 @@
 """Run one slow core call in a worker thread with a progress dialog that can cancel it.
 
-For menu commands that take seconds (the subnet-manager check, reading an as-built): the
-dialog appears only when the work takes longer than a moment, Cancel sets an event the work
-polls, and the outcome arrives in the GUI thread as a signal: ``finished(value)``,
-``failed(message)`` or ``cancelled()``. A crash in the work becomes ``failed`` with its type
-and message, so nothing stops silently.
+For menu commands that take seconds (exports, the subnet-manager check, reading an
+as-built): the dialog appears only when the work takes longer than a moment, Cancel sets an
+event the work polls, and the outcome arrives in the GUI thread as a signal:
+``finished(value)``, ``failed(message)`` or ``cancelled()``. A crash in the work becomes
+``failed`` with its type and message, so nothing stops silently.
 """
 
 from __future__ import annotations
@@ -75,26 +75,26 @@ class BackgroundTask(QObject):
             now = time.monotonic()
             if now - last[0] > 0.05 or fraction >= 1.0:
                 last[0] = now
-                _emit(bridge.progress, float(fraction), str(message))
+                emit_from_worker(bridge.progress, float(fraction), str(message))
 
         def run() -> None:
             try:
                 value = self.work(progress, cancel.is_set)
             except self.cancel_types:
-                _emit(bridge.stopped)
+                emit_from_worker(bridge.stopped)
             except DesignerError as exc:
                 if cancel.is_set():
-                    _emit(bridge.stopped)
+                    emit_from_worker(bridge.stopped)
                 else:
-                    _emit(bridge.failed, str(exc))
+                    emit_from_worker(bridge.failed, str(exc))
             except Exception as exc:  # a bug must reach the user
                 traceback.print_exc()
-                _emit(bridge.failed, f"{type(exc).__name__}: {exc}")
+                emit_from_worker(bridge.failed, f"{type(exc).__name__}: {exc}")
             else:
                 if cancel.is_set():
-                    _emit(bridge.stopped)
+                    emit_from_worker(bridge.stopped)
                 else:
-                    _emit(bridge.done, value)
+                    emit_from_worker(bridge.done, value)
 
         self.running = True
         self._thread = threading.Thread(target=run, name=f"{THREAD_PREFIX}-{id(self):x}",
@@ -138,6 +138,8 @@ class BackgroundTask(QObject):
         self.cancelled.emit()
 
 
-def _emit(signal, *args) -> None:
-    with contextlib.suppress(RuntimeError):  # the window is gone: nobody to tell
+def emit_from_worker(signal, *args) -> None:
+    """Emit a bridge's signal from a worker thread (queued to the GUI thread); when the
+    window went away meanwhile, there is nobody to tell."""
+    with contextlib.suppress(RuntimeError):
         signal.emit(*args)

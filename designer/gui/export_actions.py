@@ -9,8 +9,6 @@ when it starts, so edits made meanwhile do not leak into a half-written file.
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,12 +16,11 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRectF, Qt, Signal
 from PySide6.QtGui import QAction, QGuiApplication
-from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog, QWidget
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
 
 from designer.core.errors import DesignerError
 from designer.core.export import jobs
-
-SHOW_PROGRESS_AFTER_MS = 400
+from designer.gui.background import BackgroundTask
 
 
 class ExportCancelled(DesignerError):  # the name says what happened
@@ -52,14 +49,6 @@ FORMATS: tuple[Format, ...] = (
 )
 
 
-class _Bridge(QObject):
-    """Carries a worker thread's news to the GUI thread (queued signals)."""
-
-    progress = Signal(float, str)
-    finished = Signal(str)
-    failed = Signal(str)
-
-
 class ExportController(QObject):
     """Owns the export actions of one window. ``result_for`` may return the window's latest
     solver Result for a project snapshot (or None: the export solves)."""
@@ -85,8 +74,7 @@ class ExportController(QObject):
             self.actions.append(a)
         self.menu.insertSeparator(self.actions[2])
         self.menu.insertSeparator(self.actions[3])
-        self._cancel = threading.Event()
-        self._dialog: QProgressDialog | None = None
+        self.task: BackgroundTask | None = None
 
     # -- choosing the file ------------------------------------------------------------------
     def default_path(self, fmt: Format) -> Path:
@@ -131,76 +119,45 @@ class ExportController(QObject):
     def _run_in_worker(self, work: Callable[[jobs.ProgressFn], str], title: str,
                        path: Path) -> None:
         self.busy = True
-        self._cancel.clear()
-        bridge = _Bridge()
-        bridge.progress.connect(self._on_progress)
-        bridge.finished.connect(lambda text: self._done(text, bridge))
-        bridge.failed.connect(lambda text: self._fail(text, bridge))
-        self._bridge = bridge  # keep it alive until the worker reports
-        dlg = QProgressDialog(f"Exporting: {title}", "Cancel", 0, 1000, self.window)
-        dlg.setWindowTitle("Export")
-        dlg.setWindowModality(Qt.WindowModality.WindowModal)
-        dlg.setMinimumDuration(SHOW_PROGRESS_AFTER_MS)  # small designs never see it
-        dlg.setAutoClose(False)
-        dlg.setAutoReset(False)
-        dlg.setValue(0)
-        dlg.canceled.connect(self._cancel.set)
-        self._dialog = dlg
-        cancel = self._cancel
-        last = [0.0]
-
-        def progress(fraction: float, message: str) -> None:
-            if cancel.is_set():
-                raise ExportCancelled()
-            now = time.monotonic()
-            if now - last[0] > 0.05 or fraction >= 1.0:  # at most ~20 updates a second
-                last[0] = now
-                bridge.progress.emit(float(fraction), message)
-
         new_file = not path.exists()
 
-        def run() -> None:
-            try:
-                text = work(progress)
-                if cancel.is_set():  # cancelled after the last progress step: keep no file
-                    if new_file:
-                        path.unlink(missing_ok=True)
+        def run(progress, cancelled) -> str:
+            def step(fraction: float, message: str) -> None:
+                if cancelled():  # the jobs take no cancel callback: stop at their next step
                     raise ExportCancelled()
-            except ExportCancelled:
-                bridge.failed.emit("")
-            except DesignerError as exc:
-                bridge.failed.emit(str(exc))
-            except Exception as exc:  # a bug must reach the user, not vanish with the thread
-                bridge.failed.emit(f"export failed: {type(exc).__name__}: {exc}")
-            else:
-                bridge.finished.emit(text)
+                progress(fraction, message)
 
-        threading.Thread(target=run, name="export", daemon=True).start()
+            text = work(step)
+            if cancelled():  # cancelled after the last progress step: keep no file
+                if new_file:
+                    path.unlink(missing_ok=True)
+                raise ExportCancelled()
+            return text
+
+        task = BackgroundTask(self.window, "Export", f"Exporting: {title}", run,
+                              cancel_types=(ExportCancelled,))
+        task.finished.connect(self._done)
+        task.failed.connect(self._fail)
+        task.cancelled.connect(lambda: self._fail(""))
+        self.task = task
+        task.start()
+
+    def cancel(self) -> None:
+        """Stop a running export (its progress dialog's Cancel)."""
+        if self.task is not None and self.task.running:
+            self.task.cancel()
 
     def shutdown(self) -> None:
         """Ask a running export to stop (the window is closing)."""
-        self._cancel.set()
+        self.cancel()
 
-    def _on_progress(self, fraction: float, message: str) -> None:
-        if self._dialog is not None:
-            self._dialog.setLabelText(message)
-            self._dialog.setValue(int(fraction * 1000))
-
-    def _close_dialog(self) -> None:
-        if self._dialog is not None:
-            self._dialog.reset()
-            self._dialog.deleteLater()
-            self._dialog = None
-
-    def _done(self, text: str, _bridge: Any = None) -> None:
+    def _done(self, text: str) -> None:
         self.busy = False
-        self._close_dialog()
         self.doc.say(text[0].upper() + text[1:] if text else "Exported")
         self.finished.emit(text)
 
-    def _fail(self, text: str, _bridge: Any = None) -> None:
+    def _fail(self, text: str) -> None:
         self.busy = False
-        self._close_dialog()
         if not text:  # cancelled
             self.doc.say("Export cancelled")
             self.failed.emit("")

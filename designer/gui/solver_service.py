@@ -20,7 +20,6 @@ here, at module import, in the main thread: a first import inside a worker threa
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import time
 import traceback
@@ -33,6 +32,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from designer.core.errors import DesignerError
 from designer.core.model import Project
 from designer.core.solver import Result, SolveCancelled, solve  # native imports, main thread
+from designer.gui.background import emit_from_worker
 
 DEBOUNCE_MS = 200
 PROGRESS_INTERVAL_S = 0.05  # at most ~20 progress updates a second cross to the GUI
@@ -57,11 +57,6 @@ class _Bridge(QObject):
     done = Signal(int, object, float)  # revision, Result, seconds
     failed = Signal(int, str)
     stopped = Signal(int)  # cancelled: no result
-
-
-def _emit(signal, *args) -> None:
-    with contextlib.suppress(RuntimeError):  # the window went away meanwhile: nobody to tell
-        signal.emit(*args)
 
 
 class SolverService(QObject):
@@ -179,22 +174,22 @@ class SolverService(QObject):
             now = time.perf_counter()
             if now - last[0] >= PROGRESS_INTERVAL_S:
                 last[0] = now
-                _emit(bridge.progress, revision, float(fraction), stage)
+                emit_from_worker(bridge.progress, revision, float(fraction), stage)
 
         def run() -> None:
             try:
                 result = solve_fn(project, progress=progress, cancelled=job.cancel.is_set,
                                   catalog=catalog)
             except SolveCancelled:
-                _emit(bridge.stopped, revision)
+                emit_from_worker(bridge.stopped, revision)
             except DesignerError as exc:
-                _emit(bridge.failed, revision, str(exc))
+                emit_from_worker(bridge.failed, revision, str(exc))
             except Exception as exc:  # a bug must reach the user, not vanish with the thread
                 traceback.print_exc()
-                _emit(bridge.failed, revision,
+                emit_from_worker(bridge.failed, revision,
                       f"the analysis failed: {type(exc).__name__}: {exc}")
             else:
-                _emit(bridge.done, revision, result, time.perf_counter() - job.started)
+                emit_from_worker(bridge.done, revision, result, time.perf_counter() - job.started)
 
         job.thread = threading.Thread(target=run, name=f"{THREAD_PREFIX}-{revision}",
                                       daemon=True)

@@ -57,7 +57,7 @@ def test_cabling_export_can_be_cancelled(setup, qtbot, tmp_path):
     path = tmp_path / "cables.xlsx"
     with qtbot.waitSignal(ctl.failed, timeout=30_000) as failed:
         ctl.export(fmt("cabling"), path)
-        ctl._cancel.set()  # the Cancel button of the progress dialog
+        ctl.cancel()  # the Cancel button of the progress dialog
     assert failed.args == [""] and not path.exists() and not ctl.busy
     with qtbot.waitSignal(ctl.finished, timeout=30_000):
         ctl.export(fmt("cabling"), path)
