@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-CSV_HEADER = ("Category", "Item", "Catalog id", "Quantity", "Unit price (USD)",
-              "Line total (USD)")
+# the columns of a BOM line, in the CSV and on the workbook's BOM sheet
+HEADER = ("Category", "Item", "Catalog id", "Quantity", "Unit price (USD)", "Line total (USD)")
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from openpyxl.worksheet.worksheet import Worksheet
 
-from designer.core.export.bom_rows import BomTable, category_label
+from designer.core.export.bom_rows import HEADER, BomLine, BomTable, category_label
 from designer.core.export.facts import Fact, FactSection
 from designer.core.export.xlsx import (
     BOLD,
@@ -42,8 +42,6 @@ from designer.core.export.xlsx import (
 
 FORMATS = {"int": INTEGER, "dec": DECIMAL, "dec2": DECIMAL2, "usd": USD, "pct": PERCENT,
            "text": None}
-BOM_HEADER = ("Category", "Item", "Catalog id", "Quantity", "Unit price (USD)",
-              "Line total (USD)")
 FIRST_LINE_ROW = 5
 
 
@@ -63,7 +61,7 @@ def bom_sheet(ws: Worksheet, title: str, table: BomTable) -> BomLayout:
     put(ws, 1, 1, f"Bill of materials: {title}", font=TITLE_FONT)
     put(ws, 2, 1, "Prices are estimates (see Assumptions). Type your quote into a shaded unit "
                   "price: line totals, subtotals and the grand total follow.", font=MUTED)
-    header(ws, 4, BOM_HEADER)
+    header(ws, 4, HEADER)
     ws.freeze_panes = ws.cell(row=FIRST_LINE_ROW, column=1)
     row = FIRST_LINE_ROW
     lines: list[int] = []
@@ -71,12 +69,7 @@ def bom_sheet(ws: Worksheet, title: str, table: BomTable) -> BomLayout:
     for section in table.sections:
         first = row
         for x in section.lines:
-            put(ws, row, 1, section.label)
-            put(ws, row, 2, x.item)
-            put(ws, row, 3, x.catalog_id)
-            put(ws, row, 4, x.qty, number_format=INTEGER)
-            put(ws, row, 5, x.unit_usd, number_format=USD, fill=INPUT_FILL)
-            put(ws, row, 6, Formula(f"=D{row}*E{row}"), number_format=USD)
+            _line_row(ws, row, x)
             lines.append(row)
             row += 1
         put(ws, row, 2, f"Subtotal: {section.label}", font=BOLD, fill=SUBTOTAL_FILL)
@@ -104,17 +97,22 @@ def bom_sheet(ws: Worksheet, title: str, table: BomTable) -> BomLayout:
             font=MUTED)
         for x in table.compute:
             row += 1
-            put(ws, row, 1, category_label(x.category))
-            put(ws, row, 2, x.item)
-            put(ws, row, 3, x.catalog_id)
-            put(ws, row, 4, x.qty, number_format=INTEGER)
-            put(ws, row, 5, x.unit_usd, number_format=USD, fill=INPUT_FILL)
-            put(ws, row, 6, Formula(f"=D{row}*E{row}"), number_format=USD)
+            _line_row(ws, row, x)
             compute_rows.append(row)
     ws.auto_filter.ref = f"A4:F{max(lines[-1] if lines else 4, 4)}"
     ws.print_title_rows = "4:4"
     _page(ws)
     return BomLayout(tuple(lines), tuple(subtotals), grand, per_gpu, tuple(compute_rows))
+
+
+def _line_row(ws: Worksheet, row: int, x: BomLine) -> None:
+    """One BOM line: its total is ``quantity * unit price``, and the price is the cell to edit."""
+    put(ws, row, 1, category_label(x.category))
+    put(ws, row, 2, x.item)
+    put(ws, row, 3, x.catalog_id)
+    put(ws, row, 4, x.qty, number_format=INTEGER)
+    put(ws, row, 5, x.unit_usd, number_format=USD, fill=INPUT_FILL)
+    put(ws, row, 6, Formula(f"=D{row}*E{row}"), number_format=USD)
 
 
 def facts_sheet(ws: Worksheet, title: str, sections: Sequence[FactSection],

@@ -62,7 +62,7 @@ def export_bom(project: Project, catalog: Catalog, path: str | os.PathLike[str],
     from datetime import date
 
     from designer import __version__
-    from designer.core.export.bom_rows import CSV_HEADER, bom_table, csv_rows
+    from designer.core.export.bom_rows import HEADER, bom_table, csv_rows
     from designer.core.export.csv_writer import write_csv
 
     suffix = check_suffix("bom", path)
@@ -71,7 +71,7 @@ def export_bom(project: Project, catalog: Catalog, path: str | os.PathLike[str],
     table = bom_table(result)
     _report(progress, 0.7, "Writing the bill of materials")
     if suffix == ".csv":
-        write_csv(path, CSV_HEADER, csv_rows(table))
+        write_csv(path, HEADER, csv_rows(table))
     else:
         from designer.core.export.bom_xlsx import write_bom_xlsx
         from designer.core.export.facts import assumption_sections, summary_sections

@@ -23,7 +23,6 @@ from designer.core.export.safety import is_formula_like, xlsx_text
 
 # Number formats
 USD = '"$"#,##0.00'
-USD_WHOLE = '"$"#,##0'
 INTEGER = "#,##0"
 DECIMAL = "#,##0.0"
 DECIMAL2 = "#,##0.00"
@@ -41,7 +40,6 @@ BOLD = Font(name=FONT, bold=True)
 MUTED = Font(name=FONT, italic=True, color="555555")
 _THIN = Side(style="thin", color="8899AA")
 TOP_RULE = Border(top=_THIN)
-WRAP = Alignment(wrap_text=True, vertical="top")
 RIGHT = Alignment(horizontal="right")
 LEFT = Alignment(horizontal="left")
 
@@ -55,12 +53,6 @@ class Formula:
     def __post_init__(self) -> None:
         if not self.text.startswith("="):
             raise ValueError(f"a formula starts with '=': {self.text!r}")
-
-
-@dataclass(frozen=True)
-class Column:
-    header: str
-    width: float = 12
 
 
 def put(
