@@ -77,6 +77,18 @@ def make_app(argv: list[str] | None = None):
     return app
 
 
+def ensure_app():
+    """The running QApplication, or a bare offscreen one for drawing without a window (the
+    command line's image and PDF exports)."""
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        app = QApplication([])
+    return app
+
+
 def _release_clipboard() -> None:
     """Drop our devices from the clipboard on exit: PySide6 crashes on exit otherwise."""
     from PySide6.QtGui import QGuiApplication

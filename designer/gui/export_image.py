@@ -10,25 +10,18 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter
+from PySide6.QtCore import QBuffer, QIODevice, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QApplication, QGraphicsScene
+from PySide6.QtWidgets import QGraphicsScene
 
 from designer.core.catalog import Catalog
-from designer.core.export.output import ExportError
+from designer.core.export.output import ExportError, write_bytes
 from designer.core.model import Project
+from designer.gui.app import ensure_app
 
 MARGIN = 40.0
 MAX_PIXELS = 16384  # a side longer than this is more than image viewers open
-
-
-def ensure_app() -> QGuiApplication:
-    app = QApplication.instance()
-    if app is None:
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        app = QApplication([])
-    return app  # type: ignore[return-value]
 
 
 def auto_width(rect: QRectF) -> int:
@@ -42,18 +35,16 @@ def render_scene(scene: QGraphicsScene, rect: QRectF, path: str | os.PathLike[st
     """Render ``rect`` of ``scene`` to a PNG (``width`` pixels wide, by default
     ``auto_width``) or an SVG; returns the picture's size in pixels."""
     width = width or auto_width(rect)
-    target = Path(path)
-    if not target.parent.is_dir():
-        raise ExportError(f"cannot write {target}: folder {target.parent} does not exist")
     src = QRectF(rect).adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN)
     if src.width() <= 0 or src.height() <= 0:
         src = QRectF(-200, -150, 400, 300)
-    suffix = target.suffix.lower()
-    tmp = target.with_name(f".{target.name}.tmp")
+    suffix = Path(path).suffix.lower()
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     if suffix == ".svg":
         w, h = round(src.width()), round(src.height())
         gen = QSvgGenerator()
-        gen.setFileName(str(tmp))
+        gen.setOutputDevice(buffer)
         gen.setSize(QSize(w, h))
         gen.setViewBox(QRectF(0, 0, w, h))
         gen.setTitle(title or "Fabric design")
@@ -74,15 +65,11 @@ def render_scene(scene: QGraphicsScene, rect: QRectF, path: str | os.PathLike[st
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
         scene.render(painter, QRectF(0, 0, w, h), src, Qt.AspectRatioMode.KeepAspectRatio)
         painter.end()
-        if not img.save(str(tmp), "PNG"):
-            raise ExportError(f"cannot write {target}")
+        if not img.save(buffer, "PNG"):
+            raise ExportError(f"cannot write {path}: the PNG encoder failed")
     else:
-        raise ExportError(f"images are .png or .svg (got '{target.name}')")
-    try:
-        os.replace(tmp, target)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise ExportError(f"cannot write {target}: {exc.strerror or exc}") from None
+        raise ExportError(f"images are .png or .svg (got '{Path(path).name}')")
+    write_bytes(path, bytes(buffer.data()))
     return w, h
 
 

@@ -2,17 +2,15 @@
 
 Charts are SVG in the HTML; Qt's rich text does not draw inline SVG, so each chart is rendered
 to an image at print resolution (QtSvg) and handed to the document as a resource. Needs a
-QGuiApplication (the command line makes an offscreen one).
+Qt application (the command line makes an offscreen one).
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QMarginsF, QSizeF, QUrl
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QSizeF, QUrl
 from PySide6.QtGui import (
-    QGuiApplication,
     QImage,
     QPageLayout,
     QPageSize,
@@ -22,19 +20,12 @@ from PySide6.QtGui import (
 )
 from PySide6.QtSvg import QSvgRenderer
 
-from designer.core.export.output import ExportError
+from designer.core.export.output import write_bytes
 from designer.core.export.report_html import Chart, ReportData, report_html
+from designer.gui.app import ensure_app
 
 SCREEN_DPI = 96  # the rich-text engine lays out in pixels of this size, then scales to print
 CHART_SCALE = 3  # chart images at 3x their layout size: sharp when printed
-
-
-def ensure_app() -> QGuiApplication:
-    app = QGuiApplication.instance()
-    if app is None:
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        app = QGuiApplication([])
-    return app  # type: ignore[return-value]
 
 
 def _chart_image(chart: Chart) -> QImage:
@@ -69,11 +60,9 @@ def report_document(data: ReportData) -> QTextDocument:
 def write_report_pdf(data: ReportData, path: str | os.PathLike[str]) -> int:
     """Write the PDF; returns its page count."""
     ensure_app()
-    target = Path(path)
-    if not target.parent.is_dir():
-        raise ExportError(f"cannot write {target}: folder {target.parent} does not exist")
-    tmp = target.with_name(f".{target.name}.tmp")
-    writer = QPdfWriter(str(tmp))
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QPdfWriter(buffer)
     writer.setTitle(data.title)
     writer.setCreator("Fabric Designer")
     writer.setResolution(300)
@@ -90,10 +79,6 @@ def write_report_pdf(data: ReportData, path: str | os.PathLike[str]) -> int:
     doc.setPageSize(QSizeF(rect.width(), rect.height()))
     doc.print_(writer)
     pages = doc.pageCount()
-    del writer  # closes the file
-    try:
-        os.replace(tmp, target)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise ExportError(f"cannot write {target}: {exc.strerror or exc}") from None
+    del writer  # ends the PDF in the buffer
+    write_bytes(path, bytes(buffer.data()))
     return pages

@@ -72,6 +72,15 @@ def test_wrong_suffix_is_refused_with_a_message(setup, qtbot, tmp_path):
     assert ".xlsx or .csv" in failed.args[0]
 
 
+def test_picture_and_pdf_into_a_missing_folder_are_refused(setup, qtbot, tmp_path):
+    _window, _doc, ctl = setup
+    for key, name in (("image", "x.png"), ("image", "x.svg"), ("report", "x.pdf")):
+        with qtbot.waitSignal(ctl.failed) as failed:
+            ctl.export(fmt(key), tmp_path / "gone" / name)
+        assert "does not exist" in failed.args[0] and not ctl.busy
+    assert list(tmp_path.iterdir()) == []  # no temporary file left behind
+
+
 def test_images_of_the_whole_design_and_the_view(setup, qtbot, tmp_path):
     window, _doc, ctl = setup
     window.show()
