@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory
 
-from designer.core.model import Role
+from designer.core.export.graphml import ROLE_COLORS as ROLE_HEX
 from designer.gui.canvas.groups import (
     EDGE_ENDPOINT,
     EDGE_GLOBAL,
@@ -29,14 +29,10 @@ TEXT_MUTED = QColor("#5d6876")
 ERROR = QColor("#c62828")
 OK = QColor("#2e7d32")
 
-# fill, outline per role
+# fill, outline per role: the core's table (GraphML diagrams use it too), so a role reads the
+# same in the window and in every export
 ROLE_COLORS: dict[str, tuple[QColor, QColor]] = {
-    Role.GPU_SERVER.value: (QColor("#ffffff"), QColor("#6b7787")),
-    Role.APPLIANCE.value: (QColor("#fbf6e6"), QColor("#9a8433")),
-    Role.LEAF.value: (QColor("#e3effb"), QColor("#2d6da3")),
-    Role.SPINE.value: (QColor("#ebe7fa"), QColor("#5a4aa6")),
-    Role.CORE.value: (QColor("#f9e6ee"), QColor("#a33a67")),
-    Role.ROUTER.value: (QColor("#e2f4ec"), QColor("#2b7a57")),
+    role: (QColor(fill), QColor(outline)) for role, (fill, outline) in ROLE_HEX.items()
 }
 
 TECH_COLORS: dict[str, QColor] = {
