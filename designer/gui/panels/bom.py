@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from designer.core.catalog import Catalog
 from designer.core.errors import CatalogError, DesignerError
+from designer.core.export.bom_rows import category_label
 from designer.core.solver import Result
 from designer.core.solver.bom import CATEGORY_ORDER, BomLine
 from designer.gui import commands
@@ -48,9 +49,6 @@ SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 GROUP_ROLE = Qt.ItemDataRole.UserRole + 2
 ID_ROLE = Qt.ItemDataRole.UserRole + 3
 MAX_PRICE = 1e9  # the project file's limit
-CATEGORY_LABELS = {"switch": "Switches", "nic": "NICs", "transceiver": "Transceivers",
-                   "cable": "Cables", "fibre": "Fibre", "appliance": "Appliances",
-                   "server": "GPU servers"}
 
 
 @dataclass(frozen=True)
@@ -122,7 +120,7 @@ class BomModel(QAbstractTableModel):
             if not mine:
                 continue
             tot, pw = sum(r.total for r in mine), sum(r.power for r in mine)
-            out.append(_Row(SUBTOTAL, cat, CATEGORY_LABELS.get(cat, cat),
+            out.append(_Row(SUBTOTAL, cat, category_label(cat),
                             qty=sum(r.qty for r in mine), total=tot, power=pw))
             out.extend(mine)
             grand += tot
