@@ -25,9 +25,8 @@ from designer.core.ibcheck.sim import IbSim, SimLimits
 from designer.core.ibcheck.tools import find_tools
 from designer.core.infiniband import diff_projects, ib_fabric_of, project_from_ib
 from designer.core.infiniband.netfile import write_netfile
-from designer.core.links import LinkTable
 
-from .ib_helpers import cables, design, row
+from .ib_helpers import cables, design, row, with_cables
 
 REASON = missing_reason()
 
@@ -35,8 +34,6 @@ REASON = missing_reason()
 def needs_stack(test):
     """Runs on the real stack; skipped, saying what to install, where it is absent."""
     return pytest.mark.ibstack(pytest.mark.skipif(REASON is not None, reason=REASON or "")(test))
-
-
 
 
 @pytest.fixture(scope="module")
@@ -71,6 +68,31 @@ def test_limits_are_raised_to_fit_and_the_lid_space_is_named(catalog):
     assert values["-S"] >= 320 and values["-P"] >= 320 * 65 + 4096 and values["-L"] >= 4417
     with pytest.raises(IbSimError, match="49,151 unicast LIDs"):
         SimLimits(nodes=60_000, switches=1_000, ports=200_000, lids=60_000).check()
+
+
+def test_solver_comparison_says_what_it_compared_with(rail2, monkeypatch):
+    from designer.core.ibcheck import solver_hops
+    from designer.core.ibcheck.routes import HopStats
+
+    stats, note = solver_hops.solver_hop_stats(rail2)  # the solver's path stage, on its own
+    # DGX SuperPOD 2 SU: same rail of one SU crosses one leaf, all else leaf-spine-leaf
+    assert set(stats.histogram) == {1, 3} and "no routes to compare" in note
+    same = HopStats(pairs=10, histogram={k: 5 * v for k, v in stats.histogram.items()})
+    other = HopStats(pairs=10, histogram={1: 5, 3: 5})
+
+    class Routed:
+        def __init__(self, routed):
+            self.routed = routed
+
+    assert "equal the solver's" in solver_hops.solver_hop_stats(rail2, [Routed(same)])[1]
+    assert "DIFFER" in solver_hops.solver_hop_stats(rail2, [Routed(other)])[1]
+
+    def trips(*args):
+        raise ValueError("boom")
+
+    monkeypatch.setattr(solver_hops, "_solver_hops", trips)
+    stats, note = solver_hops.solver_hop_stats(rail2)
+    assert stats is None and "failed on this design (boom)" in note and "breadth-first" in note
 
 
 # --- on the stack ------------------------------------------------------------------------------
@@ -112,16 +134,14 @@ def test_k_ary_fat_tree_comes_up_with_ftree_as_designed():
 
 
 @needs_stack
-def test_routed_hops_match_the_solver_or_bfs(rail2_report):
+def test_routed_hops_match_the_solver(rail2_report):
     r = rail2_report
-    if r.solver_hops is None:  # the solver is not there: the check says so and used BFS
-        assert "breadth-first search" in r.solver_note
-    else:
-        assert "equal the solver's" in r.solver_note
-        routed = r.subnets[0].routed.fractions()
-        assert routed == pytest.approx(
-            {k: v for k, v in r.solver_hops.fractions().items() if k > 0}
-        )
+    assert r.solver_hops is not None, r.solver_note
+    assert "equal the solver's" in r.solver_note
+    routed = r.subnets[0].routed.fractions()
+    assert routed == pytest.approx({k: v for k, v in r.solver_hops.fractions().items() if k > 0})
+    # same rail of one SU: one leaf; every other pair leaf-spine-leaf (DGX SuperPOD 2 SU)
+    assert set(r.solver_hops.histogram) == {1, 3}
 
 
 @needs_stack
@@ -137,10 +157,6 @@ def test_removed_spine_shows_uneven_route_balance(rail2):
     assert r.ok  # a warning, not an error
 
 
-
-
-
-
 @needs_stack
 def test_as_built_with_two_swapped_and_one_missing_cable(rail2, catalog, tmp_path, capsys):
     # the fabric as cabled: two node cables swapped at their leaf, one leaf-spine cable missing
@@ -149,9 +165,7 @@ def test_as_built_with_two_swapped_and_one_missing_cable(rail2, catalog, tmp_pat
     cols["b_port"][[r1, r2]] = cols["b_port"][[r2, r1]]
     keep = np.ones(len(cols["a"]), bool)
     keep[row(rail2, cols, "spine4", 9)] = False
-    cabled = rail2.with_fabric(
-        rail2.fabric.with_links(LinkTable(**{k: v[keep] for k, v in cols.items()}))
-    )
+    cabled = with_cables(rail2, cols, keep)
     # what ibnetdiscover finds on it, written as the tool writes it, then compared
     found = discover(ib_fabric_of(cabled, catalog).fabric)
     assert found.nodeid[0].startswith(("S-", "H-"))  # GUID node ids, as on real fabrics

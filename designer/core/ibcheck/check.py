@@ -463,7 +463,9 @@ def _findings(
         )
     if solver is not None:
         for s in reports:
-            if s.routed is not None and s.routed.fractions() and not _same_shape(s.routed, solver):
+            if s.routed is not None and s.routed.fractions() and not same_distribution(
+                s.routed, solver
+            ):
                 out.append(
                     Finding(
                         "error",
@@ -472,9 +474,3 @@ def _findings(
                     )
                 )
     return out
-
-
-def _same_shape(a: HopStats, b: HopStats) -> bool:
-    """Same distribution over pairs of distinct GPUs (a GPU with itself, 0 hops, left out:
-    counting conventions differ there)."""
-    return same_distribution(a, b)

@@ -70,7 +70,7 @@ class IbCheckReport:
     engine_reason: str
     subnets: tuple[SubnetReport, ...]
     diff: CableDiff | None
-    solver_hops: HopStats | None  # the solver's distribution, when the solver is available
+    solver_hops: HopStats | None  # the solver's distribution (None: it failed or found no pairs)
     solver_note: str
     findings: tuple[Finding, ...]
     times: dict[str, float]
