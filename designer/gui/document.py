@@ -8,7 +8,7 @@ commands (``commands.py``) that call ``set_project``. Analysis panels take
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -29,7 +29,6 @@ class Selection:
     groups: frozenset[str] = frozenset()
     # a summed line between two collapsed boxes (or a box and a device): node labels
     aggregate: tuple[str, str] | None = None
-    extra: dict = field(default_factory=dict, compare=False)
 
     @property
     def empty(self) -> bool:

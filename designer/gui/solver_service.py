@@ -137,10 +137,6 @@ class SolverService(QObject):
             return self.latest
         return None
 
-    def current_result(self) -> Result | None:
-        """The latest Result if it describes the document's current revision."""
-        return self.latest if self.up_to_date else None
-
     def shutdown(self, timeout: float = 5.0) -> None:
         """Stop: no more solves; cancel a running one and wait for its thread to end."""
         self._closed = True

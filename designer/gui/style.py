@@ -61,7 +61,6 @@ MARK_ORDER = ("info", "warning", "error")
 BOX_FILL = QColor("#eef1f5")
 BOX_OUTLINE = QColor("#7d8896")
 FRAME_OUTLINE = QColor("#aab3bf")
-FRAME_FILL = QColor(255, 255, 255, 90)
 
 
 def ui_font(point_size: float = 9.0, bold: bool = False) -> QFont:

@@ -131,10 +131,6 @@ class GroupIndex:
     def chain_of(self, device: int) -> list[GroupKey]:
         return [self.keys[g] for g in self.depth_gid[:, device].tolist() if g >= 0]
 
-    def real_keys(self) -> list[GroupKey]:
-        """Groups named by labels (not tier pseudo-groups)."""
-        return [k for k, t in zip(self.keys, self.is_tier.tolist(), strict=True) if not t]
-
     def default_collapsed(self) -> set[GroupKey]:
         """Every group, so a large design opens as its outermost boxes."""
         return {k for k, m in zip(self.keys, self.members, strict=True) if len(m) > 1}
@@ -227,14 +223,3 @@ def _link_class(index: GroupIndex, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     out[routers & ~same] = EDGE_GLOBAL
     return out
 
-
-def group_bounds(
-    members: list[np.ndarray], keys_ids: list[int], xs: np.ndarray, ys: np.ndarray
-) -> np.ndarray:
-    """(len(keys_ids), 4) array of min x, min y, max x, max y of each group's device centres."""
-    out = np.zeros((len(keys_ids), 4))
-    for row, g in enumerate(keys_ids):
-        m = members[g]
-        if m.size:
-            out[row] = xs[m].min(), ys[m].min(), xs[m].max(), ys[m].max()
-    return out

@@ -474,9 +474,6 @@ class GroupFrameItem(QGraphicsItem):
     def frame_rect(self) -> QRectF:
         return QRectF(self._rect)
 
-    def tab_rect(self) -> QRectF:
-        return QRectF(self._tab)
-
     def boundingRect(self) -> QRectF:
         return self._rect.adjusted(-2, -2, 2, 2).united(self._tab)
 
