@@ -11,6 +11,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyle, QStyleOptionGraphicsItem
@@ -18,9 +19,10 @@ from PySide6.QtWidgets import QGraphicsItem, QStyle, QStyleOptionGraphicsItem
 from designer.core.model import Role
 from designer.gui import style
 
-SERVER_SIZE = (50.0, 28.0)
-SWITCH_SIZE = (84.0, 28.0)
-ROUTER_SIZE = (74.0, 28.0)
+DEVICE_H = 28.0
+SERVER_SIZE = (50.0, DEVICE_H)
+SWITCH_SIZE = (84.0, DEVICE_H)
+ROUTER_SIZE = (74.0, DEVICE_H)
 HANDLE_R = 5.0
 # lines, then their count labels, then frames (tabs stay readable), boxes and devices on top
 Z_EDGES, Z_LABELS, Z_FRAME, Z_BOX, Z_DEVICE, Z_OVERLAY = -10, -9, -8, 0, 5, 20
@@ -36,6 +38,14 @@ def device_size(role: str) -> tuple[float, float]:
     if role == Role.ROUTER.value:
         return ROUTER_SIZE
     return SWITCH_SIZE
+
+
+def half_widths(roles: np.ndarray) -> np.ndarray:
+    """Half the drawn width of each device of ``roles`` (``device_size`` over an array)."""
+    w = np.full(roles.shape, SWITCH_SIZE[0] / 2)
+    w[np.isin(roles, (Role.GPU_SERVER.value, Role.APPLIANCE.value))] = SERVER_SIZE[0] / 2
+    w[roles == Role.ROUTER.value] = ROUTER_SIZE[0] / 2
+    return w
 
 
 def tiny_label(label: str) -> str:
@@ -56,12 +66,27 @@ def short_label(name: str) -> str:
         out = out[m.end() :]
 
 
-@functools.cache
 def _font(px: float, bold: bool = False) -> QFont:
+    # cached per whole pixel size: text scales with the zoom, and a cache keyed on the exact
+    # size would grow with every zoom step
+    return _font_of(max(1, round(px)), bold)
+
+
+def _metrics(px: float, bold: bool = False) -> QFontMetricsF:
+    return _metrics_of(max(1, round(px)), bold)
+
+
+@functools.cache
+def _font_of(px: int, bold: bool) -> QFont:
     f = QFont(style.ui_font())
-    f.setPixelSize(max(1, round(px)))
+    f.setPixelSize(px)
     f.setBold(bold)
     return f
+
+
+@functools.cache
+def _metrics_of(px: int, bold: bool) -> QFontMetricsF:
+    return QFontMetricsF(_font_of(px, bold))
 
 
 def _cpen(color: QColor, width_px: float) -> QPen:
@@ -90,10 +115,9 @@ def draw_screen_text(
     painter.save()
     painter.translate(anchor)
     painter.scale(1.0 / lod, 1.0 / lod)
-    font = _font(px, bold)
-    painter.setFont(font)
+    painter.setFont(_font(px, bold))
     painter.setPen(color)
-    fm = QFontMetricsF(font)
+    fm = _metrics(px, bold)
     if max_width_px is not None:
         text = fm.elidedText(text, Qt.TextElideMode.ElideRight, max_width_px)
     w = fm.horizontalAdvance(text)
@@ -113,6 +137,33 @@ def draw_screen_text(
     return w
 
 
+class _Hover:
+    """Mixin of an item that redraws itself when the mouse enters or leaves it (``_hover``)."""
+
+    _hover = False
+
+    def hoverEnterEvent(self, event) -> None:
+        self._hover = True
+        self.update()
+
+    def hoverLeaveEvent(self, event) -> None:
+        self._hover = False
+        self.update()
+
+
+class _ScreenTab:
+    """Mixin of a group item whose title tab keeps its screen size: the scene passes the view
+    scale, and the tab (``_layout_tab``) is laid out again when it changes."""
+
+    _lod = 1.0
+
+    def set_view_scale(self, lod: float) -> None:
+        if abs(lod - self._lod) > 1e-9:
+            self.prepareGeometryChange()
+            self._lod = lod
+            self._layout_tab()
+
+
 @dataclass
 class DeviceLook:
     """What a device item shows; the scene fills it from the project and catalog."""
@@ -124,7 +175,7 @@ class DeviceLook:
     subtitle: str = ""
 
 
-class DeviceItem(QGraphicsItem):
+class DeviceItem(_Hover, QGraphicsItem):
     """One switch, server or appliance, centred on its (x, y)."""
 
     kind = "device"
@@ -135,7 +186,6 @@ class DeviceItem(QGraphicsItem):
         self.device_id = look.device_id
         self._w, self._h = device_size(look.role)
         self._cache_rects()
-        self._hover = False
         self.link_target: bool | None = None  # None, True (can link), False (refused)
         self.mark: str | None = None  # a problem's severity, drawn as a ring
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
@@ -176,14 +226,6 @@ class DeviceItem(QGraphicsItem):
         d = local - self.handle_center()
         return d.x() * d.x() + d.y() * d.y() <= r * r
 
-    def hoverEnterEvent(self, event) -> None:
-        self._hover = True
-        self.update()
-
-    def hoverLeaveEvent(self, event) -> None:
-        self._hover = False
-        self.update()
-
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         lod = lod_of(painter)
         fill, outline = style.ROLE_COLORS.get(self.look.role, style.ROLE_COLORS["leaf"])
@@ -202,7 +244,7 @@ class DeviceItem(QGraphicsItem):
             px = min(11.0, max(8.0, 9.0 * lod))
             room = (self._w - 10) * lod
             label = self.look.label
-            if QFontMetricsF(_font(px)).horizontalAdvance(label) > room:
+            if _metrics(px).horizontalAdvance(label) > room:
                 label = tiny_label(label)
             draw_screen_text(
                 painter,
@@ -255,7 +297,7 @@ class BoxLook:
     tech: str | None
 
 
-class GroupBoxItem(QGraphicsItem):
+class GroupBoxItem(_Hover, _ScreenTab, QGraphicsItem):
     """A collapsed group: one box over where its members are, a bar per tier inside, and a
     title tab above it (kept at screen size: the scene passes the view scale)."""
 
@@ -267,13 +309,11 @@ class GroupBoxItem(QGraphicsItem):
         self.key = look.key
         self.look = look
         self._rect = QRectF(0, 0, rect.width(), rect.height())
-        self._lod = 1.0
         self._tab = QRectF()
         self.setPos(rect.topLeft())
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
         self.setAcceptHoverEvents(True)
         self.setZValue(Z_BOX)
-        self._hover = False
         self.mark: str | None = None  # the worst problem among its members
         self._layout_tab()
 
@@ -292,12 +332,6 @@ class GroupBoxItem(QGraphicsItem):
         self.setPos(rect.topLeft())
         self.update()
 
-    def set_view_scale(self, lod: float) -> None:
-        if abs(lod - self._lod) > 1e-9:
-            self.prepareGeometryChange()
-            self._lod = lod
-            self._layout_tab()
-
     def _extra(self) -> float:
         """Scene units added around the box so it keeps some height on screen when far out."""
         return max(0.0, BOX_MIN_PAD_PX / self._lod - 26.0)
@@ -308,8 +342,8 @@ class GroupBoxItem(QGraphicsItem):
 
     def _layout_tab(self) -> None:
         lod = self._lod
-        title_w = QFontMetricsF(_font(12, True)).horizontalAdvance("▸ " + self.look.title)
-        summary_w = QFontMetricsF(_font(10.5)).horizontalAdvance(self.look.summary)
+        title_w = _metrics(12, True).horizontalAdvance("▸ " + self.look.title)
+        summary_w = _metrics(10.5).horizontalAdvance(self.look.summary)
         drawn = self._drawn()
         width = min((title_w + summary_w + 34) / lod, drawn.width())
         h = self.TAB_PX / lod
@@ -327,14 +361,6 @@ class GroupBoxItem(QGraphicsItem):
         path.addRect(self._drawn())
         path.addRect(self._tab)
         return path
-
-    def hoverEnterEvent(self, event) -> None:
-        self._hover = True
-        self.update()
-
-    def hoverLeaveEvent(self, event) -> None:
-        self._hover = False
-        self.update()
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         lod = lod_of(painter)
@@ -428,7 +454,7 @@ def role_count_text(counts: dict[str, int]) -> str:
     return " · ".join(f"{counts[r]:,} {_role_word(r, counts[r])}" for r in order if counts.get(r))
 
 
-class GroupFrameItem(QGraphicsItem):
+class GroupFrameItem(_ScreenTab, QGraphicsItem):
     """An expanded group: a light frame around its members with a title tab above it.
 
     Only the tab takes the mouse (double-click collapses), so a rubber band can start
@@ -445,7 +471,6 @@ class GroupFrameItem(QGraphicsItem):
         self.title = title
         self.depth = depth
         self._rect = QRectF(rect)
-        self._lod = 1.0
         self._tab = QRectF()
         self.setZValue(Z_FRAME + 0.1 * depth)
         self._layout_tab()
@@ -458,15 +483,9 @@ class GroupFrameItem(QGraphicsItem):
             self._layout_tab()
         self.update()
 
-    def set_view_scale(self, lod: float) -> None:
-        if abs(lod - self._lod) > 1e-9:
-            self.prepareGeometryChange()
-            self._lod = lod
-            self._layout_tab()
-
     def _layout_tab(self) -> None:
         lod = self._lod
-        tw = QFontMetricsF(_font(11, True)).horizontalAdvance("▾ " + self.title) + 14
+        tw = _metrics(11, True).horizontalAdvance("▾ " + self.title) + 14
         width = min(tw / lod, self._rect.width())
         h = self.TAB_PX / lod
         self._tab = QRectF(self._rect.left(), self._rect.top() - h, width, h)

@@ -37,6 +37,7 @@ from designer.gui.canvas.groups import (
     visible_graph,
 )
 from designer.gui.canvas.items import (
+    DEVICE_H,
     BoxLook,
     DeviceItem,
     DeviceLook,
@@ -44,6 +45,7 @@ from designer.gui.canvas.items import (
     GroupFrameItem,
     TierBar,
     device_size,
+    half_widths,
     role_count_text,
     short_label,
 )
@@ -290,12 +292,11 @@ class CanvasScene(QGraphicsScene):
                 item.update()
 
     def _box_rect(self, members: np.ndarray) -> QRectF:
-        roles = self.fabric.roles[members]
-        half_w = np.where(np.isin(roles, ["gpu-server", "appliance"]), 25.0, 42.0)
+        half_w = half_widths(self.fabric.roles[members])
         x0 = float((self.xs[members] - half_w).min()) - BOX_PAD
         x1 = float((self.xs[members] + half_w).max()) + BOX_PAD
-        y0 = float(self.ys[members].min()) - 14 - BOX_PAD
-        y1 = float(self.ys[members].max()) + 14 + BOX_PAD
+        y0 = float(self.ys[members].min()) - DEVICE_H / 2 - BOX_PAD
+        y1 = float(self.ys[members].max()) + DEVICE_H / 2 + BOX_PAD
         return QRectF(x0, y0, x1 - x0, y1 - y0)
 
     def _box_look(self, key: str, members: np.ndarray, rect: QRectF) -> BoxLook:
