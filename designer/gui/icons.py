@@ -90,27 +90,27 @@ def fit() -> QIcon:
     return _icon(draw)
 
 
-def expand() -> QIcon:
+def _box_sign(plus: bool) -> QIcon:
+    """A group box with a plus (expand) or a minus (collapse)."""
+
     def draw(p: QPainter) -> None:
         _pen(p)
         p.setBrush(QColor("#eef1f5"))
         p.drawRoundedRect(QRectF(2.5, 2.5, 15, 15), 2, 2)
         _pen(p, ACCENT)
         p.drawLine(QPointF(6, 10), QPointF(14, 10))
-        p.drawLine(QPointF(10, 6), QPointF(10, 14))
+        if plus:
+            p.drawLine(QPointF(10, 6), QPointF(10, 14))
 
     return _icon(draw)
+
+
+def expand() -> QIcon:
+    return _box_sign(plus=True)
 
 
 def collapse() -> QIcon:
-    def draw(p: QPainter) -> None:
-        _pen(p)
-        p.setBrush(QColor("#eef1f5"))
-        p.drawRoundedRect(QRectF(2.5, 2.5, 15, 15), 2, 2)
-        _pen(p, ACCENT)
-        p.drawLine(QPointF(6, 10), QPointF(14, 10))
-
-    return _icon(draw)
+    return _box_sign(plus=False)
 
 
 def generate() -> QIcon:
