@@ -27,12 +27,30 @@ def test_version_and_help():
 
 
 @pytest.mark.parametrize("command", ["catalog", "validate", "generate", "generate rail",
-                                     "generate fat-tree", "generate dragonfly"])
+                                     "generate fat-tree", "generate dragonfly", "solve",
+                                     "export", "export bom", "export ibnetdiscover", "import",
+                                     "import ibnetdiscover", "diff", "check-ib"])
 def test_every_command_has_help(command, capsys):
     with pytest.raises(SystemExit) as exit_:
         main([*command.split(), "--help"])
     assert exit_.value.code == 0
     assert "usage:" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("command", "options"), [
+    ("validate", ["FILE", "--json", "--catalog", "--strict"]),
+    ("solve", ["FILE", "--json", "--catalog", "--strict", "--message-bytes"]),
+    ("check-ib", ["FILE", "--json", "--catalog", "--engine", "--keep", "--quiet"]),
+    ("diff", ["PLAN", "AS_BUILT", "--json", "--catalog", "--limit"]),
+    ("export bom", ["FILE", "--output", "--catalog"]),
+    ("catalog", ["--json", "--catalog", "--kind"]),
+])
+def test_commands_take_their_options(command, options, capsys):
+    with pytest.raises(SystemExit):
+        main([*command.split(), "--help"])
+    text = capsys.readouterr().out
+    for option in options:
+        assert option.lower() in text.lower(), option
 
 
 def test_generate_help_shows_defaults(capsys):

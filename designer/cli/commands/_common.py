@@ -5,11 +5,34 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from designer.core.catalog import Catalog, load_catalog
 from designer.core.fileformat import load_project
 from designer.core.model import Project
+
+
+def add_command(
+    sub: argparse._SubParsersAction,
+    name: str,
+    run: Callable[[argparse.Namespace], int],
+    *,
+    help: str,
+    description: str,
+    file: bool = True,
+    json: bool = True,
+) -> argparse.ArgumentParser:
+    """A command's parser with what most commands take: a project ``file`` (when ``file``),
+    ``--json`` (when ``json``) and ``--catalog``; the command adds its own options."""
+    p = sub.add_parser(name, help=help, description=description)
+    if file:
+        p.add_argument("file", help="project file (*.fabric.json)")
+    if json:
+        p.add_argument("--json", action="store_true", help="print JSON")
+    add_catalog_option(p)
+    p.set_defaults(run=run)
+    return p
 
 
 def add_catalog_option(p: argparse.ArgumentParser) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from designer.cli.commands._common import add_catalog_option, catalog_from, print_json
+from designer.cli.commands._common import add_command, catalog_from, print_json
 from designer.core.catalog import TECH_LABELS, MediumSpec, NicSpec, ServerSpec, SwitchSpec
 
 KIND_ORDER = ("switch", "nic", "server", "transceiver", "cable", "fiber")
@@ -19,15 +19,15 @@ KIND_TITLES = {
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         name,
+        run,
+        file=False,
         help="list gear and gear profiles",
         description="List the gear catalog (prices are estimates) and the profiles.",
     )
     p.add_argument("--kind", choices=KIND_ORDER, help="only this kind of gear")
-    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    add_catalog_option(p)
-    p.set_defaults(run=run)
 
 
 def _ports(item) -> str:

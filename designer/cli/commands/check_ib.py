@@ -7,14 +7,16 @@ import sys
 import time
 from pathlib import Path
 
-from designer.cli.commands._common import add_catalog_option, load, print_json
+from designer.cli.commands._common import add_command, load, print_json
 from designer.core.ibcheck import check_ib
 from designer.core.ibcheck.check import ENGINES
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         name,
+        run,
         help="check an InfiniBand design on the real subnet manager (OpenSM over ibsim)",
         description="Export the design to a temporary folder, load it in ibsim, run OpenSM "
         "once with the routing engine that suits it (ftree for fat-trees and rail designs, "
@@ -26,13 +28,11 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
         "when everything checks out (warnings allowed), 1 when it found problems, 2 on bad "
         "input or missing tools.",
     )
-    p.add_argument("file", help="project file (*.fabric.json)")
     p.add_argument(
         "--engine",
         choices=ENGINES,
         help="OpenSM routing engine (default: chosen from the design's shape)",
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument(
         "--keep",
         metavar="DIR",
@@ -40,8 +40,6 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
         help="copy the working files (topology, OpenSM log, dumps) to DIR",
     )
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
-    add_catalog_option(p)
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import argparse
 
-from designer.cli.commands._common import add_catalog_option, catalog_from, print_json
+from designer.cli.commands._common import add_command, catalog_from, print_json
 from designer.core.infiniband.asbuilt import load_as_built
 from designer.core.infiniband.diff import diff_projects
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         name,
+        run,
+        file=False,
         help="compare a plan with the as-built fabric, cable by cable",
         description="Compare the cables of two designs, matching devices by name (node "
         "description) and ports by number. Either file may be a project or ibnetdiscover "
@@ -22,7 +25,6 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     p.add_argument(
         "as_built", metavar="AS_BUILT", help="the as-built (project file or ibnetdiscover output)"
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument(
         "--limit",
         type=int,
@@ -30,8 +32,6 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
         metavar="N",
         help="list at most N differences of each kind (0: all; default %(default)s)",
     )
-    add_catalog_option(p)
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

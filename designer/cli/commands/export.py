@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from designer.cli.commands._common import add_catalog_option, load
+from designer.cli.commands._common import add_command, load
 from designer.core.catalog import Catalog
 from designer.core.model import Project
 
@@ -31,33 +31,22 @@ def register_exporter(name: str, exporter: Exporter) -> None:
     EXPORTERS[name] = exporter
 
 
-def _load_exporters() -> None:
-    """Import the modules that register formats (kept here so the registry is complete)."""
-    import importlib
-
-    for module in ("designer.cli.exporters",):
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-
-
 def register(sub: argparse._SubParsersAction, name: str) -> None:
-    _load_exporters()
+    # the format modules register themselves with this module, so they are imported here,
+    # once it is loaded, rather than at its top
+    import designer.cli.exporters  # noqa: F401
+
     p = sub.add_parser(name, help="export a design (BOM, cabling plan, diagrams, ...)",
                        description="Export a project file in a format other tools read.")
     formats = p.add_subparsers(dest="format", metavar="FORMAT", required=True,
                                parser_class=type(p))
     for fmt, exp in EXPORTERS.items():
-        f = formats.add_parser(fmt, help=exp.help, description=exp.help)
-        f.add_argument("file", help="project file (*.fabric.json)")
+        f = add_command(formats, fmt, run, help=exp.help, description=exp.help, json=False)
         f.add_argument("-o", "--output", required=True, metavar="OUT",
                        help=f"file to write (usually *{exp.suffix})")
         if exp.add_options:
             exp.add_options(f)
-        add_catalog_option(f)
-        f.set_defaults(run=run, exporter=exp)
+        f.set_defaults(exporter=exp)
 
 
 def run(args: argparse.Namespace) -> int:

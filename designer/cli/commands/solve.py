@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from designer.cli.commands._common import add_catalog_option, load, print_json
+from designer.cli.commands._common import add_command, load, print_json
 from designer.core.model import AnalysisSettings
 from designer.core.problems import Severity
 from designer.core.solver import Result, solve
@@ -35,24 +35,22 @@ def _ns_per_m(text: str) -> float:
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         name,
+        run,
         help="analyse a design: bisection, oversubscription, hops, latency, BOM, power",
         description="Solve a project file: bisection bandwidth on the actual graph, "
         "oversubscription per tier, hops and latency over all GPU pairs in different "
         "servers, bill of materials, power and problems. Exit 0 on success, 1 with --strict "
         "when the design has errors, 2 when the file cannot be read.",
     )
-    p.add_argument("file", help="project file (*.fabric.json)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--message-bytes", type=_positive_int(1 << 40), metavar="N",
                    help="message size for the latency figures (default: the project's, "
                    "4 KiB unless set)")
     p.add_argument("--propagation-ns-per-m", type=_ns_per_m, metavar="NS",
                    help="signal propagation in cables (default: the project's, 5 ns/m)")
     p.add_argument("--strict", action="store_true", help="exit 1 when the design has errors")
-    add_catalog_option(p)
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

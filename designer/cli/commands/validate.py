@@ -4,23 +4,21 @@ from __future__ import annotations
 
 import argparse
 
-from designer.cli.commands._common import add_catalog_option, load, print_json
+from designer.cli.commands._common import add_command, load, print_json
 from designer.core.problems import Severity, find_problems
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         name,
+        run,
         help="check a project file and list its problems",
         description="Load a project, check it against the catalog and list "
         "wiring problems. Exit 0 when it loads (problems are listed), 1 with "
         "--strict when it has errors, 2 when it cannot be loaded.",
     )
-    p.add_argument("file", help="project file (*.fabric.json)")
-    p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--strict", action="store_true", help="exit 1 when the design has errors")
-    add_catalog_option(p)
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
