@@ -13,7 +13,7 @@ import numpy as np
 from designer.core.catalog import Catalog, SwitchSpec
 from designer.core.errors import CatalogError
 from designer.core.model import Fabric, Role
-from designer.core.ports import highest_port, port_layout, used_port_counts
+from designer.core.ports import PortLayout, highest_port, port_layout, used_port_counts
 
 MAX_NAMED_DEVICES = 50  # a problem names at most this many devices (and says how many more)
 
@@ -49,50 +49,79 @@ def _more(idx: np.ndarray) -> str:
     return f" (and {extra:,} more)" if extra > 0 else ""
 
 
+GearChoice = tuple[str, int | None, str | None, int | None]  # model, port speed, NIC, NICs
+
+
 @dataclass(frozen=True)
 class DeviceTable:
-    """Per-device arrays the checks (and the solver) need, looked up once per model."""
+    """Per-device arrays the checks (and the solver) need, looked up once per gear choice.
+
+    Devices with the same ``GearChoice`` share one lookup: ``gear[i]`` is device i's row in
+    ``choices`` and ``layouts`` (None: gear the catalog does not have), so per-model work
+    elsewhere is also done once per choice and spread with ``gear``.
+    """
 
     ports: np.ndarray  # port count
     speed: np.ndarray  # port speed (Gb/s)
     gpus: np.ndarray  # GPUs (servers), else 0
     per_gpu: np.ndarray  # NIC ports per GPU (servers), else 0
-    is_switch: np.ndarray
+    per_cage: np.ndarray  # ports per cage (1 for servers and unknown gear)
+    is_switch: np.ndarray  # the model is a switch (unknown gear: the role is)
     known: np.ndarray  # model found in the catalog
-    techs: list[tuple[str, ...]]
+    gear: np.ndarray  # int64 row into choices / layouts
+    choices: tuple[GearChoice, ...]
+    layouts: tuple[PortLayout | None, ...]
+
+    @property
+    def choice_techs(self) -> list[tuple[str, ...]]:
+        """Technologies the ports of every gear choice can run (empty for unknown gear)."""
+        return [lay.techs if lay is not None else () for lay in self.layouts]
+
+    @property
+    def techs(self) -> list[tuple[str, ...]]:
+        """The same per device."""
+        per_choice = self.choice_techs
+        return [per_choice[g] for g in self.gear.tolist()]
 
 
 def device_table(fabric: Fabric, catalog: Catalog) -> DeviceTable:
     n = len(fabric.devices)
-    ports = np.zeros(n, np.int64)
-    speed = np.zeros(n, np.int64)
-    gpus = np.zeros(n, np.int64)
-    per_gpu = np.zeros(n, np.int64)
-    is_switch = np.zeros(n, bool)
-    known = np.ones(n, bool)
-    techs: list[tuple[str, ...]] = [()] * n
-    cache: dict[tuple, tuple] = {}
-    for i, d in enumerate(fabric.devices):
-        key = (d.model, d.port_speed_gbps, d.nic, d.nics)
-        row = cache.get(key)
-        if row is None:
-            try:
-                lay = port_layout(d, catalog)
-                spec = catalog.get(d.model)
-                row = (
-                    lay.count,
-                    lay.speed_gbps,
-                    lay.gpus,
-                    lay.per_gpu,
-                    isinstance(spec, SwitchSpec),
-                    True,
-                    lay.techs,
-                )
-            except CatalogError:
-                row = (0, 0, 0, 0, d.role.is_switch, False, ())
-            cache[key] = row
-        ports[i], speed[i], gpus[i], per_gpu[i], is_switch[i], known[i], techs[i] = row
-    return DeviceTable(ports, speed, gpus, per_gpu, is_switch, known, techs)
+    code: dict[GearChoice, int] = {}
+    gear = np.fromiter(
+        (code.setdefault((d.model, d.port_speed_gbps, d.nic, d.nics), len(code))
+         for d in fabric.devices), np.int64, n)
+    choices = tuple(code)
+    first = np.unique(gear, return_index=True)[1]  # a device of every choice
+    layouts: list[PortLayout | None] = []
+    switch_spec: list[bool] = []
+    for i in first.tolist():
+        d = fabric.devices[i]
+        try:
+            layouts.append(port_layout(d, catalog))
+            switch_spec.append(isinstance(catalog.get(d.model), SwitchSpec))
+        except CatalogError:
+            layouts.append(None)
+            switch_spec.append(False)
+
+    def column(field: str, unknown: int) -> np.ndarray:
+        per = [getattr(lay, field) if lay is not None else unknown for lay in layouts]
+        return np.array(per, np.int64)[gear]
+
+    known = np.array([lay is not None for lay in layouts], bool)[gear]
+    # unknown gear: a switch when its role is one
+    by_role = np.isin(fabric.roles, [r.value for r in Role if r.is_switch]) if n else known
+    return DeviceTable(
+        ports=column("count", 0),
+        speed=column("speed_gbps", 0),
+        gpus=column("gpus", 0),
+        per_gpu=column("per_gpu", 0),
+        per_cage=column("per_cage", 1),
+        is_switch=np.where(known, np.array(switch_spec, bool)[gear], by_role),
+        known=known,
+        gear=gear,
+        choices=choices,
+        layouts=tuple(layouts),
+    )
 
 
 def find_problems(
@@ -149,9 +178,10 @@ def find_problems(
                     _names(fabric, devs),
                 )
             )
-        kinds = sorted(set(t.techs))
+        techs = t.choice_techs
+        kinds = sorted(set(techs))
         code = {k: c for c, k in enumerate(kinds)}
-        dev_code = np.array([code[k] for k in t.techs], dtype=np.int32)
+        dev_code = np.array([code[k] for k in techs], dtype=np.int32)[t.gear]
         meets = np.array([[bool(set(x) & set(y)) for y in kinds] for x in kinds], dtype=bool)
         tech_bad = np.flatnonzero(known_ends & ~meets[dev_code[links.a], dev_code[links.b]])
         if tech_bad.size:

@@ -13,10 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer.core.catalog import Catalog, NicSpec, ServerSpec, SwitchSpec
-from designer.core.errors import CatalogError
+from designer.core.catalog import Catalog, ServerSpec, SwitchSpec
 from designer.core.model import GROUP_KEYS, TIER_OF_ROLE, Fabric, Project, Role
-from designer.core.problems import DeviceTable, device_table
+from designer.core.problems import DeviceTable, GearChoice, device_table
 
 ROLES: tuple[Role, ...] = tuple(Role)
 ROLE_CODE = {r: i for i, r in enumerate(ROLES)}
@@ -111,61 +110,48 @@ class Compiled:
         return self.tier[self.sw]
 
 
-def _device_props(fabric: Fabric, catalog: Catalog, t: DeviceTable):
-    n = len(fabric.devices)
-    switch_ns = np.zeros(n)
-    nic_ns = np.zeros(n)
-    tech = np.full(n, -1, np.int8)
-    cache: dict[tuple, tuple[float, float, int]] = {}
-    for i, d in enumerate(fabric.devices):
-        key = (d.model, d.port_speed_gbps, d.nic)
-        row = cache.get(key)
-        if row is None:
-            row = (0.0, 0.0, -1)
-            try:
-                spec = catalog.get(d.model)
-                if isinstance(spec, SwitchSpec):
-                    mode = spec.mode(d.port_speed_gbps)
-                    row = (spec.latency_for(mode.techs[0]), 0.0, TECHS.index(mode.techs[0]))
-                elif isinstance(spec, ServerSpec):
-                    nic = catalog.get(d.nic or spec.nic)
-                    if isinstance(nic, NicSpec):
-                        mode = nic.mode(d.port_speed_gbps)
-                        lat = mode.latency_ns if mode.latency_ns is not None else nic.latency_ns
-                        row = (0.0, float(lat), TECHS.index(mode.techs[0]))
-            except CatalogError:
-                pass
-            cache[key] = row
-        switch_ns[i], nic_ns[i], tech[i] = row
-    is_switch = np.array([d.role.is_switch for d in fabric.devices], dtype=bool)
-    _nic_tech_from_switches(fabric, catalog, is_switch, nic_ns, tech)
-    return switch_ns, nic_ns, tech
+def _device_props(fabric: Fabric, catalog: Catalog, t: DeviceTable, is_switch: np.ndarray):
+    """Per device: switch latency, NIC latency and the technology its ports run (TECHS code,
+    -1 unknown), looked up once per gear choice and technology.
 
-
-def _nic_tech_from_switches(fabric: Fabric, catalog: Catalog, is_switch: np.ndarray,
-                            nic_ns: np.ndarray, tech: np.ndarray) -> None:
-    """A NIC runs the technology of the switch it is cabled to (a ConnectX-7 under an
-    Ethernet leaf is a RoCE NIC), and takes that technology's latency."""
+    A switch runs its port mode's technology. A NIC runs the technology of the switch it is
+    cabled to (a ConnectX-7 under an Ethernet leaf is a RoCE NIC) and takes that
+    technology's latency; an unlinked NIC runs its mode's own.
+    """
+    own = np.array([TECHS.index(x[0]) if x else -1 for x in t.choice_techs], np.int8)
+    tech = own[t.gear]
     links = fabric.links
-    if not len(links):
-        return
+    nic = ~is_switch & t.known & ~t.is_switch
     sw_tech = np.where(is_switch, tech, -1)
-    wired = np.full(tech.shape, -1, np.int8)
     for end, other in ((links.a, links.b), (links.b, links.a)):
-        m = (nic_ns[end] > 0) & (sw_tech[other] >= 0)
-        wired[end[m]] = sw_tech[other[m]]
-    change = np.flatnonzero((wired >= 0) & (wired != tech))
-    cache: dict[tuple[str, int], float] = {}
-    for i in change.tolist():
-        d = fabric.devices[i]
-        spec = catalog.get(d.model)
-        nic = catalog.get(d.nic or spec.nic)  # type: ignore[union-attr]
-        key = (nic.id, int(wired[i]))
-        if key not in cache:
-            name = TECHS[int(wired[i])]
-            cache[key] = float(nic.latency_for(name)) if name in nic.techs else nic_ns[i]
-        nic_ns[i] = cache[key]
-        tech[i] = wired[i]
+        m = nic[end] & (sw_tech[other] >= 0)
+        tech[end[m]] = sw_tech[other[m]]
+    width = len(TECHS) + 1
+    combos, inv = np.unique(t.gear * width + tech + 1, return_inverse=True)
+    switch_ns = np.zeros(combos.size)
+    nic_ns = np.zeros(combos.size)
+    for j, x in enumerate(combos.tolist()):
+        g, k = divmod(x, width)
+        if t.layouts[g] is not None and k > 0:
+            switch_ns[j], nic_ns[j] = _latency_ns(catalog, t.choices[g], TECHS[k - 1])
+    inv = inv.reshape(-1)
+    return switch_ns[inv], nic_ns[inv], tech
+
+
+def _latency_ns(catalog: Catalog, choice: GearChoice, tech: str) -> tuple[float, float]:
+    """(switch latency, NIC latency) of a known gear choice running ``tech``."""
+    model, speed, nic_id, _ = choice
+    spec = catalog.get(model)
+    if isinstance(spec, SwitchSpec):
+        return spec.latency_for(tech), 0.0
+    assert isinstance(spec, ServerSpec)
+    nic = catalog.nic(nic_id or spec.nic)
+    own = nic.mode(speed)
+    # a NIC wired to a technology it cannot run (reported as a mismatch) keeps its own figure
+    mode = nic.mode_for(own.speed_gbps, tech) if tech in nic.techs else own
+    if mode is None:  # it runs ``tech`` only at another speed
+        return 0.0, nic.latency_for(tech)
+    return 0.0, float(mode.latency_ns if mode.latency_ns is not None else nic.latency_ns)
 
 
 def _layers(c_role: np.ndarray, a: np.ndarray, b: np.ndarray, tier: np.ndarray,
@@ -234,7 +220,7 @@ def compile_project(project: Project, catalog: Catalog, control=None) -> Compile
         for k in GROUP_KEYS + tuple(sorted(present - set(GROUP_KEYS)))
         if k in present
     }
-    switch_ns, nic_ns, tech = _device_props(fabric, catalog, t)
+    switch_ns, nic_ns, tech = _device_props(fabric, catalog, t, is_switch)
     check()
 
     sw = np.flatnonzero(is_switch)
