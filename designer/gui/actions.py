@@ -7,7 +7,16 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
-from PySide6.QtWidgets import QComboBox, QLabel, QMenu, QStyle, QToolBar, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QLabel,
+    QMenu,
+    QSizePolicy,
+    QStyle,
+    QToolBar,
+    QToolButton,
+    QWidget,
+)
 
 from designer.core.generators import KIND_LABELS
 from designer.core.generators.params import GEAR_PROFILES
@@ -32,11 +41,7 @@ class WindowActions:
         ) -> QAction:
             a = QAction(text, w)
             if keys:
-                seqs = [k if isinstance(k, QKeySequence) else QKeySequence(k) for k in keys]
-                expanded = []
-                for k in seqs:
-                    expanded.append(k)
-                a.setShortcuts(expanded)
+                a.setShortcuts([QKeySequence(k) for k in keys])
             if tip:
                 shortcut = a.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
                 a.setToolTip(f"{tip} ({shortcut})" if shortcut else tip)
@@ -79,31 +84,32 @@ class WindowActions:
         self.recent_menu = QMenu("Open &Recent", w)
         self.recent_menu.aboutToShow.connect(w.fill_recent_menu)
 
-        # edit
+        # edit: the menu items say what will be undone, the toolbar keeps short labels
         stack = doc.undo_stack
-        self.undo = stack.createUndoAction(w, "&Undo")
-        self.undo.setShortcuts([QKeySequence("Ctrl+Z")])
-        self.undo.setIcon(icons.arrow(left=True))
-        self.undo.setToolTip("Undo (Ctrl+Z)")
-        self.redo = stack.createRedoAction(w, "&Redo")
-        self.redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-        self.redo.setIcon(icons.arrow(left=False))
-        self.redo.setToolTip("Redo (Ctrl+Shift+Z)")
-        w.addAction(self.undo)
-        w.addAction(self.redo)
-        # the toolbar keeps short labels; the menu items say what will be undone
-        self.tb_undo = QAction(icons.arrow(left=True), "Undo", w)
-        self.tb_undo.setToolTip("Undo (Ctrl+Z)")
-        self.tb_undo.triggered.connect(stack.undo)
-        self.tb_undo.setEnabled(False)
-        stack.canUndoChanged.connect(self.tb_undo.setEnabled)
-        stack.undoTextChanged.connect(lambda t: self.tb_undo.setToolTip(f"Undo {t} (Ctrl+Z)"))
-        self.tb_redo = QAction(icons.arrow(left=False), "Redo", w)
-        self.tb_redo.setToolTip("Redo (Ctrl+Shift+Z)")
-        self.tb_redo.triggered.connect(stack.redo)
-        self.tb_redo.setEnabled(False)
-        stack.canRedoChanged.connect(self.tb_redo.setEnabled)
-        stack.redoTextChanged.connect(lambda t: self.tb_redo.setToolTip(f"Redo {t} (Ctrl+Shift+Z)"))
+
+        def history(name: str, keys: list[str], menu_action: QAction, run, can, text):
+            key = keys[0]
+            icon = icons.arrow(left=name == "Undo")
+            menu_action.setShortcuts([QKeySequence(k) for k in keys])
+            menu_action.setIcon(icon)
+            menu_action.setToolTip(f"{name} ({key})")
+            w.addAction(menu_action)
+            button = QAction(icon, name, w)
+            button.setToolTip(f"{name} ({key})")
+            button.triggered.connect(run)
+            button.setEnabled(False)
+            can.connect(button.setEnabled)
+            text.connect(lambda t: button.setToolTip(f"{name} {t} ({key})"))
+            return menu_action, button
+
+        self.undo, self.tb_undo = history(
+            "Undo", ["Ctrl+Z"], stack.createUndoAction(w, "&Undo"), stack.undo,
+            stack.canUndoChanged, stack.undoTextChanged,
+        )
+        self.redo, self.tb_redo = history(
+            "Redo", ["Ctrl+Shift+Z", "Ctrl+Y"], stack.createRedoAction(w, "&Redo"), stack.redo,
+            stack.canRedoChanged, stack.redoTextChanged,
+        )
         self.cut = act("Cu&t", w.cut, ["Ctrl+X"], "Copy the selected devices and delete them")
         self.copy = act("&Copy", w.copy, ["Ctrl+C"], "Copy the selected devices and their links")
         self.paste = act(
@@ -264,10 +270,7 @@ class WindowActions:
         m.addAction(self.reset_layout)
 
         m = self.menus["design"] = bar.addMenu("&Design")
-        g = m.addMenu("&Generate")
-        g.addActions(list(self.gen.values()))
-        g.addSeparator()
-        g.addAction(self.gen_multi)
+        self._fill_generate(m.addMenu("&Generate"))
         m.addAction(self.arrange)
         p = m.addMenu("Gear &Profile")
         p.addActions(list(self.profile_actions.values()))
@@ -292,17 +295,12 @@ class WindowActions:
         for a in (self.zoom_in, self.zoom_out, self.expand_level, self.collapse_level):
             tb.widgetForAction(a).setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
         tb.addSeparator()
-        gen_menu = QMenu(w)
-        gen_menu.addActions(list(self.gen.values()))
-        gen_menu.addSeparator()
-        gen_menu.addAction(self.gen_multi)
+        gen_menu = self._fill_generate(QMenu(w))
         gen = QAction(icons.generate(), "Generate", w)
         gen.setToolTip("Generate a fabric: rail-optimized, fat-tree, dragonfly, multi-plane")
         gen.setMenu(gen_menu)
         gen.triggered.connect(lambda: w.show_generate("rail"))
         tb.addAction(gen)
-        from PySide6.QtWidgets import QToolButton
-
         button = tb.widgetForAction(gen)
         if isinstance(button, QToolButton):
             button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
@@ -323,12 +321,15 @@ class WindowActions:
         )
         tb.addWidget(self.profile_combo)
         spacer = QWidget()
-        spacer.setSizePolicy(
-            spacer.sizePolicy().horizontalPolicy().Expanding,
-            spacer.sizePolicy().verticalPolicy().Preferred,
-        )
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         tb.addWidget(spacer)
         return tb
+
+    def _fill_generate(self, menu: QMenu) -> QMenu:
+        menu.addActions(list(self.gen.values()))
+        menu.addSeparator()
+        menu.addAction(self.gen_multi)
+        return menu
 
     def all_shortcuts(self) -> list[tuple[str, str]]:
         rows = []
