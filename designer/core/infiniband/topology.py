@@ -297,10 +297,10 @@ def ib_fabric_of(project: Project, catalog: Catalog) -> ProjectIb:
         hca_description(descs[int(d)], int(p) - 1)
         for d, p in zip(hca_dev.tolist(), hca_port.tolist(), strict=True)
     ]
-    devid = np.zeros(n_sw + n_hca, np.int32)
+    # per design device (a few thousand), then spread over the IB nodes (one per HCA port)
+    dev_devid = np.zeros(n_dev, np.int32)
     model_ids: dict[tuple, int] = {}
-    for i, dev in enumerate(device.tolist()):
-        d = fabric.devices[dev]
+    for i, d in enumerate(fabric.devices):
         key = (d.model, d.nic)
         if key not in model_ids:
             if d.role.is_switch:
@@ -311,9 +311,10 @@ def ib_fabric_of(project: Project, catalog: Catalog) -> ProjectIb:
                 except DesignerError:
                     nic_id = ""
                 model_ids[key] = DEVICE_IDS.get(nic_id, 0)
-        devid[i] = model_ids[key]
-    tier = np.zeros(n_sw + n_hca, np.int8)
-    tier[:n_sw] = [TIER_OF_ROLE.get(fabric.devices[int(i)].role, 1) for i in sw_dev]
+        dev_devid[i] = model_ids[key]
+    dev_role = np.array([d.role.value for d in fabric.devices], dtype=object)
+    dev_group = np.fromiter((d.groups.get("group", -1) for d in fabric.devices), np.int64, n_dev)
+    dev_tier = np.fromiter((TIER_OF_ROLE.get(d.role, 1) for d in fabric.devices), np.int8, n_dev)
     nodeids = tuple(nodeid_list)
     ib = IbFabric(
         nodeid=nodeids,
@@ -321,7 +322,7 @@ def ib_fabric_of(project: Project, catalog: Catalog) -> ProjectIb:
         kind=kind,
         nports=nports,
         guid=guid,
-        devid=devid,
+        devid=dev_devid[device],
         lid=np.zeros(n_sw + n_hca, np.int32),
         a=na.astype(np.int32),
         a_port=pa.astype(np.int32),
@@ -336,11 +337,9 @@ def ib_fabric_of(project: Project, catalog: Catalog) -> ProjectIb:
         descriptions=tuple(descs),
         named_by=named_by,
         cable_row=e["row"].astype(np.int64),
-        tier=tier,
-        role=np.array([fabric.devices[int(i)].role.value for i in device], dtype=object),
-        group=np.array(
-            [fabric.devices[int(i)].groups.get("group", -1) for i in device], dtype=np.int64
-        ),
+        tier=np.where(kind == SWITCH, dev_tier[device], 0).astype(np.int8),
+        role=dev_role[device],
+        group=dev_group[device],
     )
 
 
