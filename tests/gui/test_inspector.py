@@ -43,6 +43,26 @@ def test_device_fields_are_undoable(window):
     assert doc.project is start
 
 
+def test_several_devices_are_counted_by_role_and_labels_can_be_cleared(window):
+    doc = _linked(window)
+    ins = window.inspector
+    doc.set_selection(Selection(devices=frozenset({"node1", "leaf1"})))
+    assert ins.stack.currentWidget() is ins.multi_page
+    assert ins.m_title.text() == "2 selected"
+    assert ins.m_text.text() == "1 GPU server · 1 leaf"
+    doc.set_selection(Selection(devices=frozenset({"leaf1"})))
+    ins.d_groups.setText("su=2")
+    ins.d_groups.editingFinished.emit()
+    assert doc.project.fabric.device("leaf1").groups == {"su": 2}
+    ins.d_groups.setText("")  # no labels at all is a value too
+    ins.d_groups.editingFinished.emit()
+    assert doc.project.fabric.device("leaf1").groups == {}
+    depth = doc.undo_stack.count()
+    ins.d_name.setText("  ")  # a blank name is not committed
+    ins.d_name.editingFinished.emit()
+    assert doc.undo_stack.count() == depth and doc.project.fabric.device("leaf1").name
+
+
 def test_refused_device_edit_reverts_the_field(window):
     doc = _linked(window)
     ins = window.inspector

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
@@ -35,7 +36,8 @@ from designer.core.links import MEDIA
 from designer.core.model import Role
 from designer.core.ports import port_layout, used_port_counts
 from designer.gui import commands
-from designer.gui.canvas.groups import key_path_label
+from designer.gui.canvas.groups import device_chain, key_path_label
+from designer.gui.canvas.items import role_count_text
 from designer.gui.document import Document, Selection
 
 MEDIUM_LABELS = {
@@ -405,8 +407,6 @@ class InspectorPanel(QScrollArea):
         self.d_links.clear()
         links = fabric.links
         rows = (links.a == i) | (links.b == i)
-        import numpy as np
-
         idx = np.flatnonzero(rows)
         other = np.where(links.a[idx] == i, links.b[idx], links.a[idx])
         if idx.size:
@@ -430,13 +430,13 @@ class InspectorPanel(QScrollArea):
         roles: dict[str, int] = {}
         for dev_id in sel.devices:
             if dev_id in fabric.index:
-                r = fabric.device(dev_id).role.label
+                r = fabric.device(dev_id).role.value
                 roles[r] = roles.get(r, 0) + 1
-        parts = [f"{n:,} {r.lower()}{'s' if n > 1 else ''}" for r, n in roles.items()]
+        parts = [role_count_text(roles)] if roles else []
         if sel.groups:
             parts.append(f"{len(sel.groups)} collapsed group(s)")
         self.m_title.setText(f"{len(sel.devices) + len(sel.groups):,} selected")
-        self.m_text.setText(", ".join(parts))
+        self.m_text.setText(" · ".join(parts))
 
     def _show_groups(self, sel: Selection) -> None:
         self.stack.setCurrentWidget(self.group_page)
@@ -456,9 +456,6 @@ class InspectorPanel(QScrollArea):
 
     def _group_summary(self, key: str) -> str:
         """Devices, GPUs and cables of one group (what its collapsed box stands for)."""
-        from designer.gui.canvas.groups import device_chain
-        from designer.gui.canvas.items import role_count_text
-
         fabric = self.doc.project.fabric
         cat = self.doc.catalog
         members = [i for i, d in enumerate(fabric.devices) if key in device_chain(d)]
@@ -469,8 +466,6 @@ class InspectorPanel(QScrollArea):
             roles[d.role.value] = roles.get(d.role.value, 0) + 1
             spec = cat.get(d.model) if d.model in cat else None
             gpus += getattr(spec, "gpus", 0) or 0
-        import numpy as np
-
         inside = np.zeros(len(fabric.devices), bool)
         inside[members] = True
         links = fabric.links
@@ -547,23 +542,22 @@ class InspectorPanel(QScrollArea):
         if text != self.doc.project.notes:
             self._push(lambda: commands.edit_notes(self.doc, text))
 
-    def _commit_device_name(self) -> None:
+    def _commit_device(self, field: str, value) -> None:
+        """Set ``field`` of the selected device when ``value`` is given and new."""
         dev = self._device()
-        name = self.d_name.text().strip()
-        if dev and name and name != self.doc.project.fabric.device(dev).name:
-            self._push(lambda: commands.edit_device(self.doc, dev, name=name))
+        if dev is None or value is None or value == "":
+            return
+        if value != getattr(self.doc.project.fabric.device(dev), field):
+            self._push(lambda: commands.edit_device(self.doc, dev, **{field: value}))
+
+    def _commit_device_name(self) -> None:
+        self._commit_device("name", self.d_name.text().strip())
 
     def _commit_model(self) -> None:
-        dev = self._device()
-        model = self.d_model.currentData()
-        if dev and model and model != self.doc.project.fabric.device(dev).model:
-            self._push(lambda: commands.edit_device(self.doc, dev, model=model))
+        self._commit_device("model", self.d_model.currentData())
 
     def _commit_role(self) -> None:
-        dev = self._device()
-        role = self.d_role.currentData()
-        if dev and role and role != self.doc.project.fabric.device(dev).role.value:
-            self._push(lambda: commands.edit_device(self.doc, dev, role=role))
+        self._commit_device("role", self.d_role.currentData())
 
     def _commit_mode(self) -> None:
         dev = self._device()
@@ -579,16 +573,12 @@ class InspectorPanel(QScrollArea):
             self._push(lambda: commands.edit_device(self.doc, dev, port_speed_gbps=value))
 
     def _commit_groups(self) -> None:
-        dev = self._device()
-        if dev is None:
-            return
         try:
             groups = parse_groups(self.d_groups.text())
         except ValueError as exc:
             self.doc.say(str(exc), True)
             return
-        if groups != self.doc.project.fabric.device(dev).groups:
-            self._push(lambda: commands.edit_device(self.doc, dev, groups=groups))
+        self._commit_device("groups", groups)
 
     def _select_neighbour_link(self, item: QListWidgetItem) -> None:
         other = item.data(Qt.ItemDataRole.UserRole)
@@ -599,29 +589,22 @@ class InspectorPanel(QScrollArea):
     def _link(self) -> tuple[str, str] | None:
         return self.doc.selection.link
 
-    def _commit_count(self) -> None:
+    def _commit_link(self, field: str, value) -> None:
+        """Set ``field`` of the selected link's cables when ``value`` is given and new."""
         link = self._link()
-        if link is None:
+        if link is None or value is None or value == "":
             return
-        n = self.l_count.value()
-        if n != editing.bundle_info(self.doc.project, None, *link).count:
-            self._push(lambda: commands.edit_link(self.doc, *link, count=n))
+        if value != getattr(editing.bundle_info(self.doc.project, None, *link), field):
+            self._push(lambda: commands.edit_link(self.doc, *link, **{field: value}))
+
+    def _commit_count(self) -> None:
+        self._commit_link("count", self.l_count.value())
 
     def _commit_speed(self) -> None:
-        link = self._link()
-        speed = self.l_speed.currentData()
-        if (
-            link
-            and speed
-            and speed != editing.bundle_info(self.doc.project, None, *link).speed_gbps
-        ):
-            self._push(lambda: commands.edit_link(self.doc, *link, speed_gbps=speed))
+        self._commit_link("speed_gbps", self.l_speed.currentData())
 
     def _commit_medium(self) -> None:
-        link = self._link()
-        medium = self.l_medium.currentData()
-        if link and medium and medium != editing.bundle_info(self.doc.project, None, *link).medium:
-            self._push(lambda: commands.edit_link(self.doc, *link, medium=medium))
+        self._commit_link("medium", self.l_medium.currentData())
 
     def _commit_length(self) -> None:
         link = self._link()
