@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import traceback
@@ -87,6 +88,20 @@ def ensure_app():
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
         app = QApplication([])
     return app
+
+
+@contextlib.contextmanager
+def busy_cursor():
+    """A wait cursor while the GUI thread works; the usual one again on the way out, also when
+    the work raises (the error dialog that follows shows the usual cursor)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+    try:
+        yield
+    finally:
+        QApplication.restoreOverrideCursor()
 
 
 def _release_clipboard() -> None:

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QRectF, Qt, Signal
-from PySide6.QtGui import QAction, QGuiApplication
+from PySide6.QtCore import QObject, QRectF, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
 
 from designer.core.errors import DesignerError
 from designer.core.export import jobs
+from designer.gui.app import busy_cursor
 from designer.gui.background import BackgroundTask
 
 
@@ -170,21 +171,19 @@ class ExportController(QObject):
 
     def _export_in_gui_thread(self, fmt: Format, path: Path, project, catalog, result) -> None:
         self.busy = True
-        QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
-            if fmt.key == "image":
-                text = self._image(fmt, path)
-            else:
-                from designer.gui.report_pdf import write_report_pdf
+            with busy_cursor():
+                if fmt.key == "image":
+                    text = self._image(fmt, path)
+                else:
+                    from designer.gui.report_pdf import write_report_pdf
 
-                data = jobs.report_data_for(project, catalog, result)
-                pages = write_report_pdf(data, path)
-                text = f"wrote {path}: design report, {pages} page(s)"
+                    data = jobs.report_data_for(project, catalog, result)
+                    pages = write_report_pdf(data, path)
+                    text = f"wrote {path}: design report, {pages} page(s)"
         except DesignerError as exc:
-            QGuiApplication.restoreOverrideCursor()
             self._fail(str(exc))
             return
-        QGuiApplication.restoreOverrideCursor()
         self._done(text)
 
     def _image(self, fmt: Format, path: Path) -> str:

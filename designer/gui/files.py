@@ -9,14 +9,14 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QPointF, Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QPointF
 
 from designer.core import editing
 from designer.core.errors import DesignerError
 from designer.core.fileformat import SUFFIX
 from designer.core.model import Project
 from designer.gui import dialogs, settings
+from designer.gui.app import busy_cursor
 
 
 class FileActions:
@@ -50,16 +50,12 @@ class FileActions:
         if ask and not self.maybe_save():
             return False
         t0 = time.perf_counter()
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
-            self.doc.open(path)
+            with busy_cursor():
+                self.doc.open(path)
         except DesignerError as exc:
-            QApplication.restoreOverrideCursor()
             dialogs.show_error(self, "Cannot open the design", str(exc))
             return False
-        finally:
-            if QApplication.overrideCursor() is not None:
-                QApplication.restoreOverrideCursor()
         settings.add_recent_file(path)
         self.recovery.clear()
         self.view.fit_readable()

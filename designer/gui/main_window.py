@@ -14,7 +14,6 @@ import shiboken6
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import (
-    QApplication,
     QDialog,
     QDockWidget,
     QHeaderView,
@@ -36,6 +35,7 @@ from designer.core.generators import generate, params_from_dict, plan
 from designer.core.model import Project
 from designer.gui import commands, dialogs, icons, settings
 from designer.gui.actions import WindowActions
+from designer.gui.app import busy_cursor
 from designer.gui.canvas.interactions import devices_mime, project_from_mime
 from designer.gui.canvas.items import DeviceItem, GroupBoxItem, GroupFrameItem
 from designer.gui.canvas.scene import CanvasScene
@@ -447,29 +447,27 @@ class MainWindow(FileActions, QMainWindow):
 
     def apply_generated(self, params, mode: str = GenerateDialog.REPLACE) -> bool:
         cat = self.doc.catalog
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
-            pl = plan(params, cat)
-            if mode == GenerateDialog.REPLACE:
-                base = self.doc.project
-                after = generate(params, cat, base=base)
-                if not params.name and self._auto_named(base):
-                    after = after.model_copy(update={"name": pl.title[:200]})
-                cmd = commands.generated(self.doc, after, f"Generate {pl.title}")
-            else:
-                fresh = generate(params, cat)
-                here = editing.bounds(self.doc.project.fabric)
-                there = editing.bounds(fresh.fabric)
-                dx = (here[2] - there[0] + 800.0) if here and there else 0.0
-                prefix = self._free_prefix()
-                after, _ids = editing.merge(self.doc.project, fresh, dx, 0.0, prefix)
-                after = after.model_copy(update={"generator": None})
-                cmd = commands.generated(self.doc, after, f"Add {pl.title}")
+            with busy_cursor():
+                pl = plan(params, cat)
+                if mode == GenerateDialog.REPLACE:
+                    base = self.doc.project
+                    after = generate(params, cat, base=base)
+                    if not params.name and self._auto_named(base):
+                        after = after.model_copy(update={"name": pl.title[:200]})
+                    cmd = commands.generated(self.doc, after, f"Generate {pl.title}")
+                else:
+                    fresh = generate(params, cat)
+                    here = editing.bounds(self.doc.project.fabric)
+                    there = editing.bounds(fresh.fabric)
+                    dx = (here[2] - there[0] + 800.0) if here and there else 0.0
+                    prefix = self._free_prefix()
+                    after, _ids = editing.merge(self.doc.project, fresh, dx, 0.0, prefix)
+                    after = after.model_copy(update={"generator": None})
+                    cmd = commands.generated(self.doc, after, f"Add {pl.title}")
         except DesignerError as exc:
-            QApplication.restoreOverrideCursor()
             dialogs.show_error(self, "Cannot generate", str(exc))
             return False
-        QApplication.restoreOverrideCursor()
         self.doc.push(cmd)
         self.view.fit_readable()
         self.doc.say(f"{cmd.text()}: {len(after.fabric.devices):,} devices")
@@ -498,16 +496,14 @@ class MainWindow(FileActions, QMainWindow):
     def switch_profile(self, profile_id: str) -> bool:
         if not profile_id or profile_id == self.doc.project.profile:
             return False
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
-            cmd, conv = commands.switch_profile(self.doc, profile_id)
+            with busy_cursor():
+                cmd, conv = commands.switch_profile(self.doc, profile_id)
         except DesignerError as exc:
-            QApplication.restoreOverrideCursor()
             self.view.toast(str(exc), error=True)
             self.doc.say(str(exc), True)
             self._on_project_changed(self.doc.revision)  # put the combo back
             return False
-        QApplication.restoreOverrideCursor()
         self.doc.push(cmd)
         if conv.regenerated:
             self.view.fit_readable()
