@@ -50,14 +50,19 @@ class Orphan:
         return loads_project(self.file.read_bytes(), str(self.file), catalog)
 
     def discard(self) -> None:
-        for p in (self.file, _meta_path(self.file)):
-            with contextlib.suppress(OSError):
-                p.unlink()
+        _remove(self.file)
         self.lock.unlock()
 
 
 def _meta_path(file: Path) -> Path:
     return file.with_name(file.name.removesuffix(SUFFIX) + ".meta.json")
+
+
+def _remove(file: Path) -> None:
+    """Delete a recovery file and its meta file (either may be gone already)."""
+    for p in (file, _meta_path(file)):
+        with contextlib.suppress(OSError):
+            p.unlink()
 
 
 class RecoveryStore:
@@ -83,9 +88,7 @@ class RecoveryStore:
 
     def clear(self) -> None:
         """Nothing to recover any more (saved, or a new clean design)."""
-        for p in (self.file, _meta_path(self.file)):
-            with contextlib.suppress(OSError):
-                p.unlink()
+        _remove(self.file)
         self.saved_revision = None
 
     def close(self) -> None:
