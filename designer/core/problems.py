@@ -5,6 +5,7 @@ Used by ``designer validate``, by the solver's Result and by the window's proble
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -82,6 +83,22 @@ class DeviceTable:
         """The same per device."""
         per_choice = self.choice_techs
         return [per_choice[g] for g in self.gear.tolist()]
+
+    def first_of(self, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(gear choice, its first device) for every choice among the devices of ``mask``,
+        in order of first appearance."""
+        idx = np.flatnonzero(mask)
+        choice, first = np.unique(self.gear[idx], return_index=True)
+        order = np.argsort(first)
+        return choice[order], idx[first[order]]
+
+    def models(self, mask: np.ndarray) -> Counter[str]:
+        """How many of the devices of ``mask`` use each model."""
+        out: Counter[str] = Counter()
+        counts = np.bincount(self.gear[mask], minlength=len(self.choices))
+        for g in np.flatnonzero(counts).tolist():
+            out[self.choices[g][0]] += int(counts[g])
+        return out
 
 
 def device_table(fabric: Fabric, catalog: Catalog) -> DeviceTable:

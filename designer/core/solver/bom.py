@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from designer.core.catalog import MediumSpec, ServerSpec, SwitchSpec
+from designer.core.catalog import MediumSpec, ServerSpec
 from designer.core.errors import CatalogError
-from designer.core.solver.compile import Compiled
+from designer.core.model import Role
+from designer.core.solver.compile import ROLE_CODE, Compiled
 from designer.core.solver.media import MediaPlan
 
 CATEGORY_ORDER = ("switch", "nic", "transceiver", "cable", "fibre", "appliance")
@@ -68,24 +69,6 @@ class Bom:
         }
 
 
-def _per_cage(c: Compiled) -> np.ndarray:
-    """Ports per cage of every device (1 for NICs and unknown gear)."""
-    out = np.ones(len(c.fabric.devices), np.int64)
-    cache: dict[tuple, int] = {}
-    for i in np.flatnonzero(c.is_switch).tolist():
-        d = c.fabric.devices[i]
-        key = (d.model, d.port_speed_gbps)
-        if key not in cache:
-            try:
-                spec = c.catalog.get(d.model)
-                cache[key] = spec.ports_per_cage(d.port_speed_gbps) if isinstance(
-                    spec, SwitchSpec) else 1
-            except CatalogError:
-                cache[key] = 1
-        out[i] = cache[key]
-    return out
-
-
 def _sum_by(item: np.ndarray, qty: np.ndarray) -> Counter:
     out: Counter = Counter()
     if item.size:
@@ -97,9 +80,8 @@ def _sum_by(item: np.ndarray, qty: np.ndarray) -> Counter:
 
 def bill_of_materials(c: Compiled, media: MediaPlan, control=None) -> Bom:
     cat = c.catalog
-    devices = c.fabric.devices
     lines: list[BomLine] = []
-    compute: list[BomLine] = []
+    compute_lines: list[BomLine] = []
 
     def line(category: str, gear_id: str, qty: int, into: list[BomLine]) -> None:
         try:
@@ -111,36 +93,32 @@ def bill_of_materials(c: Compiled, media: MediaPlan, control=None) -> Bom:
                             float(g.price_usd) * qty, float(g.power_w), float(g.power_w) * qty,
                             ru))
 
-    # switches, servers, appliances and NICs by model ----------------------------------------
-    switches: Counter = Counter()
-    servers: Counter = Counter()
-    appliances: Counter = Counter()
+    # switches, servers, appliances and NICs by model, looked up once per gear choice ------------
+    t = c.table
+    server_spec = np.zeros(len(t.choices), bool)  # model is a server (GPU server or appliance)
+    gpu_spec = np.zeros(len(t.choices), bool)
+    for g, (model, *_) in enumerate(t.choices):
+        spec = cat.get(model) if model in cat else None
+        server_spec[g] = isinstance(spec, ServerSpec)
+        gpu_spec[g] = isinstance(spec, ServerSpec) and spec.gpus > 0
+    endpoint = ~c.is_switch & server_spec[t.gear]
+    compute = endpoint & gpu_spec[t.gear] & (c.role == ROLE_CODE[Role.GPU_SERVER])
     nics: Counter = Counter()
-    for i, d in enumerate(devices):
-        if c.is_switch[i]:
-            switches[d.model] += 1
-            continue
-        try:
-            spec = cat.get(d.model)
-        except CatalogError:
-            continue
-        if not isinstance(spec, ServerSpec):
-            continue
-        if spec.gpus > 0 and d.role.value == "gpu-server":
-            servers[d.model] += 1
-            nics[d.nic or spec.nic] += d.nics or spec.nics
-        else:
-            appliances[d.model] += 1
+    per_choice = np.bincount(t.gear[compute], minlength=len(t.choices))
+    for g in np.flatnonzero(per_choice).tolist():
+        model, _, nic, n_nics = t.choices[g]
+        server = cat.server(model)
+        nics[nic or server.nic] += int(per_choice[g]) * (n_nics or server.nics)
     if control is not None:
         control.check()
-    for m, q in sorted(switches.items()):
+    for m, q in sorted(t.models(c.is_switch).items()):
         line("switch", m, q, lines)
     for m, q in sorted(nics.items()):
         line("nic", m, q, lines)
 
     # optics and cables from the media plan ---------------------------------------------------
     cab = c.cables
-    per_cage = _per_cage(c)
+    per_cage = np.where(c.is_switch, t.per_cage, 1)  # modules and cables serve switch cages
     a, b = cab["a"].astype(np.int64), cab["b"].astype(np.int64)
     a_cage = (cab["a_port"].astype(np.int64) - 1) // per_cage[a]
     b_cage = (cab["b_port"].astype(np.int64) - 1) // per_cage[b]
@@ -181,10 +159,10 @@ def bill_of_materials(c: Compiled, media: MediaPlan, control=None) -> Bom:
     for counter, category in ((modules, "transceiver"), (cables, "cable"), (fibres, "fibre")):
         for k, q in sorted(counter.items(), key=lambda kv: media.items[kv[0]]):
             line(category, media.items[k], q, lines)
-    for m, q in sorted(appliances.items()):
+    for m, q in sorted(t.models(endpoint & ~compute).items()):
         line("appliance", m, q, lines)
-    for m, q in sorted(servers.items()):
-        line("server", m, q, compute)
+    for m, q in sorted(t.models(compute).items()):
+        line("server", m, q, compute_lines)
 
     lines.sort(key=lambda x: (CATEGORY_ORDER.index(x.category), x.catalog_id))
     total = float(sum(x.total_usd for x in lines))
@@ -200,7 +178,7 @@ def bill_of_materials(c: Compiled, media: MediaPlan, control=None) -> Bom:
         power_w=float(sum(power_by.values())),
         power_by_category=power_by,
         rack_units=ru,
-        compute_lines=tuple(compute),
+        compute_lines=tuple(compute_lines),
     )
 
 

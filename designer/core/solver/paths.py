@@ -392,22 +392,14 @@ def _assumptions(c: Compiled) -> dict:
     st = c.project.analysis
     present = np.unique(c.cable_layer).tolist() if c.cable_layer.size else []
     lengths = {c.layers[i]: st.length_for(c.layers[i]) for i in present}
+    t = c.table
     models: dict[str, float] = {}
-    for i in np.flatnonzero(c.is_switch).tolist()[:100_000]:
-        m = c.fabric.devices[i].model
-        if m not in models:
-            models[m] = float(c.switch_ns[i])
+    for g, i in zip(*t.first_of(c.is_switch), strict=True):
+        models.setdefault(t.choices[g][0], float(c.switch_ns[i]))
     nics: dict[str, float] = {}
-    seen: set[tuple] = set()
-    for i in np.flatnonzero(c.is_server).tolist():
-        d = c.fabric.devices[i]
-        if (d.model, d.nic) in seen:
-            continue
-        seen.add((d.model, d.nic))
-        spec = c.catalog.get(d.model)
-        nics[d.nic or getattr(spec, "nic", d.model)] = float(c.nic_ns[i])
-        if len(seen) > 20:
-            break
+    for g, i in zip(*t.first_of(c.is_server), strict=True):
+        model, _, nic, _ = t.choices[g]
+        nics.setdefault(nic or c.catalog.server(model).nic, float(c.nic_ns[i]))
     return {
         "message_bytes": st.message_bytes,
         "propagation_ns_per_m": st.propagation_ns_per_m,

@@ -7,8 +7,6 @@ go through ``Control``; a cancelled solve raises ``SolveCancelled``.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 
 from designer.core.catalog import Catalog, builtin_catalog
@@ -56,7 +54,7 @@ def solve(
     sw_roles = c.role[c.sw]
     by_tier = {ROLES[int(r)].value: int(n) for r, n in
                zip(*np.unique(sw_roles, return_counts=True), strict=True)}
-    by_model = dict(sorted(Counter(c.fabric.devices[int(i)].model for i in c.sw).items()))
+    by_model = dict(sorted(c.table.models(c.is_switch).items()))
     layer_counts = np.bincount(c.cable_layer, minlength=len(c.layers))
     by_layer = {c.layers[i]: int(n) for i, n in enumerate(layer_counts) if n}
     servers = int(c.is_server.sum())
