@@ -1,4 +1,8 @@
-"""Numbers as the analysis panels show them: money, power, bandwidth, ratios."""
+"""Numbers as the analysis panels show them: money, power, bandwidth, ratios.
+
+A unit is chosen by the value as it will be shown, after rounding: 999,960 W is "1.0 MW",
+never "1,000.0 kW".
+"""
 
 from __future__ import annotations
 
@@ -8,9 +12,9 @@ import math
 def money(x: float) -> str:
     """$812, $81.2k, $12.35M: short enough for a panel, exact enough to compare."""
     a = abs(x)
-    if a >= 1e9:
+    if round(a / 1e6, 2) >= 1000:
         return f"${x / 1e9:,.2f}B"
-    if a >= 1e6:
+    if round(a / 1e3, 1) >= 1000:
         return f"${x / 1e6:,.2f}M"
     if a >= 1e4:
         return f"${x / 1e3:,.1f}k"
@@ -22,21 +26,21 @@ def money_exact(x: float) -> str:
 
 
 def power(watts: float) -> str:
-    if watts >= 1e6:
+    if round(watts / 1e3, 1) >= 1000:
         return f"{watts / 1e6:,.2f} MW"
-    if watts >= 1e3:
+    if round(watts) >= 1000:
         return f"{watts / 1e3:,.1f} kW"
     return f"{watts:,.0f} W"
 
 
 def tbps(gbps: float) -> str:
-    if gbps >= 1000:
+    if round(gbps) >= 1000:
         return f"{gbps / 1000:,.1f} Tb/s"
     return f"{gbps:,.0f} Gb/s"
 
 
 def gbps(x: float) -> str:
-    return f"{x:,.0f} Gb/s" if x >= 10 else f"{x:,.2f} Gb/s"
+    return f"{x:,.0f} Gb/s" if round(x, 2) >= 10 else f"{x:,.2f} Gb/s"
 
 
 def percent(fraction: float) -> str:
@@ -72,6 +76,7 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 
 def money_short(x: float) -> str:
     """Three significant figures: $124M, $44.2M, $6.32M, $812k (chart labels)."""
+    x = float(f"{x:.3g}")  # round first: $999.6k is $1.00M, not $1,000k
     a = abs(x)
     for scale, unit in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
         if a >= scale:
