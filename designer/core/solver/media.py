@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer.core.catalog import Catalog, MediumSpec
+from designer.core.catalog import Catalog, MediumSpec, builtin_catalog
 from designer.core.links import MEDIA
 from designer.core.model import Project
 from designer.core.solver.compile import TECHS, Compiled, compile_project
@@ -128,11 +128,11 @@ def options(catalog: Catalog, tech: str, speed: int, joins: str) -> list[Option]
 
 def choose_media(project: Project, catalog: Catalog | None = None,
                  compiled: Compiled | None = None) -> MediaPlan:
-    """The medium of every cable of ``project`` (see the module docstring)."""
+    """The medium of every cable of ``project`` (see the module docstring). ``catalog`` is
+    the resolved catalog, as ``solve`` takes it (default: the built-in one with the project's
+    overrides); ``compiled``: the solver's compiled project, when there is one."""
     if compiled is None:
-        from designer.core.catalog import builtin_catalog
-
-        cat = project.catalog(catalog if catalog is not None else builtin_catalog())
+        cat = catalog if catalog is not None else project.catalog(builtin_catalog())
         compiled = compile_project(project, cat)
     c = compiled
     cab = c.cables
