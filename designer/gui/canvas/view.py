@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QLineF, QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QFrame, QGraphicsView, QLabel
 
@@ -171,7 +171,7 @@ class CanvasView(QGraphicsView):
             Qt.Key.Key_Down: (0, step),
         }[Qt.Key(event.key())]
         fabric = self.canvas.fabric
-        pos = {d: (fabric.device(d).x + dx, fabric.device(d).y + dy) for d in ids}
+        pos = {d.id: (d.x + dx, d.y + dy) for d in map(fabric.device, ids)}
         doc = self.canvas.doc
         doc.push(commands.move_devices(doc, pos, nudge=True))
         event.accept()
@@ -226,11 +226,7 @@ class CanvasView(QGraphicsView):
         else:
             event.ignore()
 
-    def dragMoveEvent(self, event) -> None:
-        if event.mimeData().hasFormat(GEAR_MIME):
-            event.acceptProposedAction()
-        else:
-            event.ignore()
+    dragMoveEvent = dragEnterEvent
 
     def dropEvent(self, event) -> None:
         gear = gear_from_mime(event.mimeData())
@@ -329,8 +325,6 @@ class CanvasView(QGraphicsView):
         left = math.floor(rect.left() / step) * step
         top = math.floor(rect.top() / step) * step
         lines = []
-        from PySide6.QtCore import QLineF
-
         x = left
         while x <= rect.right():
             lines.append(QLineF(x, rect.top(), x, rect.bottom()))
