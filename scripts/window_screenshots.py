@@ -96,7 +96,7 @@ def main() -> None:
     w.view.hide_toast()
     shot("window-analysis-roce-24k.png")
 
-    # an as-built with one leaf's cables to spine 2 missing and two server cables swapped
+    # an as-built with one leaf's cables to spine 2 missing
     plan_path = projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json"
     w.open_path(plan_path, ask=False)
     w.arrange_compact()
