@@ -55,8 +55,7 @@ def _plot(title: str, x_label: str, y_label: str) -> pg.PlotWidget:
     item.hideButtons()
     vb = item.getViewBox()
     vb.setMouseEnabled(False, False)
-    font = QFont()
-    font.setPointSizeF(8)
+    font = _small_font()
     for name, text in (("bottom", x_label), ("left", y_label)):
         ax = item.getAxis(name)
         ax.setPen(pg.mkPen(AXIS))

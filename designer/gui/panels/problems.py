@@ -170,8 +170,7 @@ class ProblemsPanel(QWidget):
         marks: dict[str, str] = {}
         for p in sorted(self.problems(), key=lambda p: -SEVERITY_RANK.get(p.severity, 3)):
             for d in p.devices:
-                marks[d] = str(p.severity.value if isinstance(p.severity, Severity)
-                               else p.severity)
+                marks[d] = str(p.severity)  # a StrEnum: its value
         self.doc.set_marks(marks)
 
     # -- clicking ----------------------------------------------------------------------------------
