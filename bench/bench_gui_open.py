@@ -107,6 +107,7 @@ def bench_window(app, path: Path, label: str) -> None:
     print(f"  expanded frame, all in view  {med:7.1f} ms median, {worst:.1f} ms worst")
     w.doc.undo_stack.setClean()
     w.recovery.close()
+    w.analysis.shutdown()  # no solve of this design runs on into the next measurement
     w.deleteLater()
     app.processEvents()
 
