@@ -104,7 +104,7 @@ def brute_paths(project: Project) -> tuple[Counter, Counter]:
 
     def ports(gpu: int):
         k = int(c.gpu_class[gpu])
-        return [(int(cl.att_switch[j]), float(cl.att_prop_ns[j]), float(cl.att_speed[j]))
+        return [(int(cl.att_switch[j]), float(cl.att_prop_ns[j]), float(cl.att_cap[j]))
                 for j in range(cl.ptr[k], cl.ptr[k + 1])]
 
     hops: Counter = Counter()

@@ -67,8 +67,7 @@ def nominal_rate(c: Compiled) -> float:
     cl = c.classes
     if cl.n == 0:
         return 0.0
-    rate = np.bincount(cl.owner, weights=cl.att_cap, minlength=cl.n)
-    vals, inv = np.unique(rate, return_inverse=True)
+    vals, inv = np.unique(cl.rate, return_inverse=True)
     weight = np.bincount(inv.reshape(-1), weights=cl.count)
     return float(vals[int(np.argmax(weight))])
 
@@ -145,11 +144,10 @@ def _refine(c: Compiled, ev: CutEvaluator, start: Cut, ctl: Control,
     S = c.n_switches
     if S == 0:
         return best
-    src = np.repeat(np.arange(S), np.diff(c.indptr))
     budget = max(1, min(rounds, 2_000_000 // max(1, c.indices.size)))
     for _ in range(budget):
-        same = side[src] == side[c.indices]
-        gain = np.bincount(src, np.where(same, -c.adj_cap, c.adj_cap), S)
+        same = side[c.adj_src] == side[c.indices]
+        gain = np.bincount(c.adj_src, np.where(same, -c.adj_cap, c.adj_cap), S)
         order = np.argsort(-gain, kind="stable")[:tries]
         improved = None
         for x in order.tolist():

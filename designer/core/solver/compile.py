@@ -32,16 +32,16 @@ class EndpointClasses:
     """GPUs grouped by how they attach: same switches, cable speeds and lengths, NIC latency.
 
     Class ``c`` has ``count[c]`` GPUs; its attachments are rows ``ptr[c]:ptr[c+1]`` of the
-    ``att_*`` arrays (switch index, capacity in Gb/s, propagation in ns, link speed).
+    ``att_*`` arrays (switch index, link speed in Gb/s, propagation in ns). An attachment is
+    one cable, so its speed is its capacity.
     """
 
     count: np.ndarray  # int64
     nic_ns: np.ndarray  # float64, NIC latency of these GPUs
     ptr: np.ndarray  # int64, len n+1
     att_switch: np.ndarray  # int64, switch index (into Compiled.sw)
-    att_cap: np.ndarray  # float64
+    att_cap: np.ndarray  # float64, Gb/s
     att_prop_ns: np.ndarray  # float64
-    att_speed: np.ndarray  # float64
     # servers x classes GPU counts (sparse triplets), for same-server pairs
     srv_server: np.ndarray
     srv_class: np.ndarray
@@ -59,6 +59,11 @@ class EndpointClasses:
     def owner(self) -> np.ndarray:
         """Class of every attachment row."""
         return np.repeat(np.arange(self.n, dtype=np.int64), self.n_att)
+
+    @property
+    def rate(self) -> np.ndarray:
+        """Gb/s of one GPU of each class: the sum of its link speeds."""
+        return np.bincount(self.owner, weights=self.att_cap, minlength=self.n)
 
 
 @dataclass(frozen=True, eq=False)
@@ -92,6 +97,7 @@ class Compiled:
     # directed CSR of the same graph (both directions), rows = switch index
     indptr: np.ndarray
     indices: np.ndarray
+    adj_src: np.ndarray  # the row of every entry (indices holds its column)
     adj_cap: np.ndarray
     adj_prop_ns: np.ndarray
     # endpoints
@@ -260,6 +266,7 @@ def compile_project(project: Project, catalog: Catalog, control=None) -> Compile
     order = np.lexsort((dst, src))
     indptr = np.zeros(S + 1, np.int64)
     np.cumsum(np.bincount(src, minlength=S), out=indptr[1:])
+    adj_src = src[order]
     indices = dst[order]
     adj_cap = np.concatenate([edge_cap, edge_cap])[order]
     adj_prop = np.concatenate([edge_prop, edge_prop])[order]
@@ -285,7 +292,7 @@ def compile_project(project: Project, catalog: Catalog, control=None) -> Compile
     e_gpu = (gpu_base[e_srv] + g_local)[ok]
     e_sw, e_idx, e_srv = e_sw[ok], e_idx[ok], e_srv[ok]
     classes, gpu_class = _endpoint_classes(
-        n_gpus, e_gpu, e_sw, speed[e_idx], prop[e_idx], nic_ns, gpus, gpu_base
+        n_gpus, e_gpu, e_sw, speed[e_idx], prop[e_idx], nic_ns, gpus
     )
 
     app = is_endpoint & ~is_server
@@ -324,6 +331,7 @@ def compile_project(project: Project, catalog: Catalog, control=None) -> Compile
         edge_prop_ns=edge_prop,
         indptr=indptr,
         indices=indices,
+        adj_src=adj_src,
         adj_cap=adj_cap,
         adj_prop_ns=adj_prop,
         n_gpus=n_gpus,
@@ -346,7 +354,7 @@ def _mix64(x: np.ndarray) -> np.ndarray:
         return z ^ (z >> np.uint64(31))
 
 
-def _endpoint_classes(n_gpus, e_gpu, e_sw, e_speed, e_prop, nic_ns, gpus, gpu_base):
+def _endpoint_classes(n_gpus, e_gpu, e_sw, e_speed, e_prop, nic_ns, gpus):
     """Group GPUs by their multiset of (switch, speed, cable propagation) plus NIC latency."""
     gpu_server = np.repeat(np.arange(gpus.size), gpus)
     gpu_nic = nic_ns[gpu_server]
@@ -403,7 +411,6 @@ def _endpoint_classes(n_gpus, e_gpu, e_sw, e_speed, e_prop, nic_ns, gpus, gpu_ba
             att_switch=e_sw[rows].astype(np.int64),
             att_cap=e_speed[rows].astype(np.float64),
             att_prop_ns=e_prop[rows].astype(np.float64),
-            att_speed=e_speed[rows].astype(np.float64),
             srv_server=up // max(n_cls, 1),
             srv_class=up % max(n_cls, 1),
             srv_count=pc.astype(np.int64),

@@ -81,7 +81,7 @@ class CutEvaluator:
 def switch_weights(c: Compiled) -> np.ndarray:
     """GPUs per switch, a GPU's weight shared over its links in proportion to capacity."""
     cl = c.classes
-    tot = np.bincount(cl.owner, weights=cl.att_cap, minlength=cl.n)
+    tot = cl.rate
     share = cl.count[cl.owner] * cl.att_cap / np.where(tot[cl.owner] > 0, tot[cl.owner], 1.0)
     return np.bincount(cl.att_switch, weights=share, minlength=c.n_switches)
 
@@ -99,7 +99,7 @@ def majority_fill(c: Compiled, side: np.ndarray, known: np.ndarray, rounds: int 
     """Give unassigned switches the side most of their link capacity goes to (ties: B)."""
     side = side.copy()
     known = known.copy()
-    src = np.repeat(np.arange(c.n_switches), np.diff(c.indptr))
+    src = c.adj_src
     for _ in range(rounds):
         todo = ~known
         if not todo.any():

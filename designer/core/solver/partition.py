@@ -123,8 +123,7 @@ def aligned_sides(c: Compiled, weight: np.ndarray, comp: np.ndarray) -> Sides:
     if not has.any():
         return
     S = c.n_switches
-    src = np.repeat(np.arange(S), np.diff(c.indptr))
-    dst = c.indices
+    src, dst = c.adj_src, c.indices
     n_lab = int(lab.max()) + 1
     for k in np.unique(comp[has]):
         in_k = has & (comp == k)

@@ -195,7 +195,7 @@ def path_stats(c: Compiled, control: Control | None = None) -> PathStats:
         val = d[:, cl.att_switch] + off[:, None] + cl.att_prop_ns[None, :]
         bi = np.argmin(val, axis=0)
         best = val[bi, np.arange(val.shape[1])]
-        speed = np.minimum(cl.att_speed[lo:hi][bi], cl.att_speed)
+        speed = np.minimum(cl.att_cap[lo:hi][bi], cl.att_cap)
         per = np.minimum.reduceat(best, cl.ptr[:-1])
         at_min = best <= per[owner] + 1e-6
         path_speed = np.maximum.reduceat(np.where(at_min, speed, 0.0), cl.ptr[:-1])

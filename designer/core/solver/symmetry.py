@@ -57,8 +57,7 @@ def class_colours(c: Compiled, max_rounds: int = 32, control=None,
     n_srv = int(cl.srv_server.max()) + 1 if cl.srv_server.size else 0
     V = S + C + n_srv
     # directed labelled edges
-    sw_src = np.repeat(np.arange(S), np.diff(c.indptr))
-    e_src = [sw_src, S + cl.owner, cl.att_switch]
+    e_src = [c.adj_src, S + cl.owner, cl.att_switch]
     e_dst = [c.indices, cl.att_switch, S + cl.owner]
     att_lab = _mix64(_q(cl.att_cap, 1) ^ _mix64(_q(cl.att_prop_ns)))
     sw_lab = _mix64(_q(c.adj_cap, 1) ^ _mix64(_q(c.adj_prop_ns)))
@@ -82,9 +81,8 @@ def class_colours(c: Compiled, max_rounds: int = 32, control=None,
     init[:S] = _mix64(c.switch_tier.astype(np.uint64) * np.uint64(7) + _q(c.switch_ns[c.sw]))
     if extra is not None:
         init[:S] = _mix64(init[:S] ^ _mix64(extra.astype(np.uint64) + np.uint64(17)))
-    rate = np.bincount(cl.owner, weights=cl.att_cap, minlength=C)
     init[S:S + C] = _mix64(
-        _q(cl.count, 1) ^ _mix64(_q(cl.nic_ns)) ^ _mix64(_q(rate, 1) + np.uint64(11))
+        _q(cl.count, 1) ^ _mix64(_q(cl.nic_ns)) ^ _mix64(_q(cl.rate, 1) + np.uint64(11))
     )
     if n_srv:
         gpus = np.bincount(cl.srv_server, weights=cl.srv_count, minlength=n_srv)
