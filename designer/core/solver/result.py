@@ -75,11 +75,7 @@ class Result:
             "power_w": round(self.power_w, 2),
             "power_by_category_w": {k: round(v, 2) for k, v in self.power_by_category.items()},
             "rack_units": self.rack_units,
-            "problems": [
-                {"severity": p.severity.value, "code": p.code, "message": p.message,
-                 "devices": list(p.devices)}
-                for p in self.problems
-            ],
+            "problems": [p.to_json() for p in self.problems],
             "path_search": {"searches": self.path_searches, "colours": self.path_colours,
                             "verified": self.path_verified, "method": self.path_method},
             "timings_ms": {k: round(v * 1000, 3) for k, v in self.timings.items()},
