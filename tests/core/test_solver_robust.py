@@ -155,3 +155,25 @@ def test_a_gpu_on_the_wrong_rail_is_flagged():
     problem = next(x for x in r.problems if x.code == "uneven-rails")
     assert set(problem.devices) == {"su1-leaf-r1", "su1-leaf-r2"}
     assert "uneven-rails" not in codes(solve(p))
+
+
+def _reversed(links: LinkTable) -> LinkTable:
+    return LinkTable(a=links.b, a_port=links.b_port, b=links.a, b_port=links.a_port,
+                     count=links.count, speed_gbps=links.speed_gbps, medium=links.medium,
+                     length_m=links.length_m)
+
+
+@pytest.mark.parametrize("i", [0, 5, 6])
+def test_layer_names_do_not_depend_on_which_end_is_a(i):
+    p = base(i)
+    f = p.fabric
+    # and a first-tier switch (leaf or router) joined to a router: same tier, other role
+    first = next(i for i, d in enumerate(f.devices) if d.role in (Role.LEAF, Role.ROUTER))
+    role = Role.ROUTER if f.devices[first].role == Role.LEAF else Role.LEAF
+    odd = Device(id="odd", name="odd", model=f.devices[first].model, role=role)
+    g = Fabric(devices=(*f.devices, odd), links=LinkTable.concat([f.links, LinkTable(
+        a=[first], a_port=[999], b=[len(f.devices)], b_port=[1])]))
+    for fabric in (f, g):
+        ab = solve(p.with_fabric(fabric)).links.by_layer
+        ba = solve(p.with_fabric(fabric.with_links(_reversed(fabric.links)))).links.by_layer
+        assert ab == ba

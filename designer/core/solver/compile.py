@@ -160,43 +160,34 @@ def _latency_ns(catalog: Catalog, choice: GearChoice, tech: str) -> tuple[float,
     return 0.0, float(mode.latency_ns if mode.latency_ns is not None else nic.latency_ns)
 
 
-def _layers(c_role: np.ndarray, a: np.ndarray, b: np.ndarray, tier: np.ndarray,
-            is_endpoint: np.ndarray, group: np.ndarray | None) -> tuple[np.ndarray, tuple]:
-    """A layer name for every cable: endpoint-leaf, leaf-spine, spine-core, local, global..."""
-    ra, rb = c_role[a], c_role[b]
-    ea, eb = is_endpoint[a], is_endpoint[b]
-    ta, tb = tier[a], tier[b]
-    # order the ends: endpoint first, else lower tier first
-    swap = (eb & ~ea) | (~ea & ~eb & (tb < ta))
-    lo = np.where(swap, rb, ra)
-    hi = np.where(swap, ra, rb)
+def _layers(role: np.ndarray, tier: np.ndarray, a: np.ndarray, b: np.ndarray,
+            group: np.ndarray | None) -> tuple[np.ndarray, tuple[str, ...]]:
+    """A layer for every cable: endpoint-leaf, leaf-spine, spine-core, endpoint-router...;
+    router to router is local (same "group" label) or global."""
+    ra, rb = role[a], role[b]
+    # name the lower tier first (endpoints are tier 0), then the lower role: one name a pair
+    swap = (tier[b] < tier[a]) | ((tier[b] == tier[a]) & (rb < ra))
     n_roles = len(ROLES)
-    code = lo.astype(np.int32) * n_roles + hi
+    code = np.where(swap, rb, ra).astype(np.int32) * n_roles + np.where(swap, ra, rb)
     names: dict[int, str] = {}
     for x in np.unique(code).tolist():
         r1, r2 = ROLES[x // n_roles], ROLES[x % n_roles]
-        if r1.is_switch:
-            names[x] = f"{r1.value}-{r2.value}"
-        elif r2.is_switch:
-            names[x] = f"endpoint-{r2.value}"
-        else:
-            names[x] = "endpoint-endpoint"
+        names[x] = (f"{r1.value}-{r2.value}" if r1.is_switch else
+                    f"endpoint-{r2.value}" if r2.is_switch else "endpoint-endpoint")
     router_pair = (ra == ROLE_CODE[Role.ROUTER]) & (rb == ROLE_CODE[Role.ROUTER])
     routers = bool(router_pair.any())
-    layer_names = sorted(set(names.values()) | ({"local", "global"} if routers else set()))
-    if routers:
-        layer_names = [x for x in layer_names if x != "router-router"]
+    local_global = {"local", "global"} if routers else set()
+    layer_names = sorted(set(names.values()) - {"router-router"} | local_global)
     index = {name: i for i, name in enumerate(layer_names)}
     lut = np.zeros(n_roles * n_roles, np.int16)
     for x, name in names.items():
         lut[x] = index.get(name, 0)
     out = lut[code]
-    if router_pair.any():
-        same = np.zeros(a.shape, bool)
-        if group is not None:
-            same = (group[a] == group[b]) & (group[a] > 0)
-        out = np.where(router_pair, np.where(same, index["local"], index["global"]), out)
-    return out.astype(np.int16), tuple(layer_names)
+    if routers:
+        same = (np.zeros(a.shape, bool) if group is None
+                else (group[a] == group[b]) & (group[a] > 0))
+        out[router_pair] = np.where(same, index["local"], index["global"])[router_pair]
+    return out, tuple(layer_names)
 
 
 def compile_project(project: Project, catalog: Catalog, control=None) -> Compiled:
@@ -237,7 +228,7 @@ def compile_project(project: Project, catalog: Catalog, control=None) -> Compile
     check()
     a = cab["a"].astype(np.int64)
     b = cab["b"].astype(np.int64)
-    layer, layer_names = _layers(role, a, b, tier, is_endpoint, groups.get("group"))
+    layer, layer_names = _layers(role, tier, a, b, groups.get("group"))
     st = project.analysis
     default_len = np.array([st.length_for(x) for x in layer_names] or [0.0])
     length = cab["length_m"].astype(np.float64)
