@@ -71,7 +71,6 @@ def scrambled(draw):
     pairs = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
     if not pairs:
         return p
-    used = np.zeros(0, int)
     extra = LinkTable(
         a=[x for x, _ in pairs], a_port=[900 + i for i in range(len(pairs))],
         b=[y for _, y in pairs], b_port=[950 + i for i in range(len(pairs))],
@@ -79,7 +78,6 @@ def scrambled(draw):
         medium=draw(st.integers(0, 4)),
         length_m=draw(st.sampled_from([np.nan, 0.0, 3.0, 60000.0])),
     )
-    del used
     drop = draw(st.lists(st.integers(0, len(f.links) - 1), max_size=5, unique=True))
     keep = np.ones(len(f.links), bool)
     keep[drop] = False
