@@ -8,20 +8,13 @@ exactly what the window shows.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from designer.core.solver.bom import BomLine
 
 # the columns of a BOM line, in the CSV and on the workbook's BOM sheet
 HEADER = ("Category", "Item", "Catalog id", "Quantity", "Unit price (USD)", "Line total (USD)")
-
-
-@dataclass(frozen=True)
-class BomLine:
-    category: str
-    item: str
-    catalog_id: str
-    qty: int
-    unit_usd: float
-    total_usd: float
 
 
 CATEGORY_LABELS = {
@@ -70,20 +63,14 @@ class BomTable:
         return self.total_usd / self.gpus if self.gpus else 0.0
 
 
-def _line(x: Any) -> BomLine:
-    return BomLine(str(x.category), str(x.item), str(x.catalog_id), int(x.qty),
-                   float(x.unit_usd), float(x.total_usd))
-
-
 def bom_table(result: Any) -> BomTable:
-    """Group the Result's BOM lines by category (first appearance order)."""
+    """Group the Result's BOM lines (the solver's own) by category, first appearance order."""
     order: dict[str, list[BomLine]] = {}
     for x in result.bom.lines:
-        line = _line(x)
-        order.setdefault(line.category, []).append(line)
+        order.setdefault(x.category, []).append(x)
     sections = tuple(BomSection(c, tuple(v)) for c, v in order.items())
-    compute = tuple(_line(x) for x in getattr(result.bom, "compute_lines", ()))
-    return BomTable(sections, float(result.bom.total_usd), int(result.gpus), compute)
+    return BomTable(sections, float(result.bom.total_usd), int(result.gpus),
+                    tuple(result.bom.compute_lines))
 
 
 def csv_rows(table: BomTable) -> list[tuple]:

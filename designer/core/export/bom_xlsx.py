@@ -11,10 +11,11 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from openpyxl.worksheet.worksheet import Worksheet
 
-from designer.core.export.bom_rows import HEADER, BomLine, BomTable, category_label
+from designer.core.export.bom_rows import HEADER, BomTable, category_label
 from designer.core.export.facts import Fact, FactSection
 from designer.core.export.xlsx import (
     BOLD,
@@ -39,6 +40,9 @@ from designer.core.export.xlsx import (
     save_workbook,
     set_widths,
 )
+
+if TYPE_CHECKING:
+    from designer.core.solver.bom import BomLine
 
 FORMATS = {"int": INTEGER, "dec": DECIMAL, "dec2": DECIMAL2, "usd": USD, "pct": PERCENT,
            "text": None}

@@ -140,19 +140,6 @@ def assumption_sections(project: Project, catalog: Catalog,
 # --- the design's figures, from the solver Result's stable JSON keys ------------------------
 
 
-def ratio(value: object) -> str:
-    """Oversubscription as people write it: 1:1, 2:1, 7:1 (down:up)."""
-    if isinstance(value, dict):  # a tier's entry: {"worst": 2.0, "ratio": "2:1", ...}
-        return str(value.get("ratio") or ratio(value.get("worst")))
-    try:
-        v = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return str(value) if value is not None else "n/a"
-    if v <= 0:
-        return "n/a"
-    return f"{v:.2f}".rstrip("0").rstrip(".") + ":1"
-
-
 def message_label(project: Project) -> str:
     n = project.analysis.message_bytes
     for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
@@ -161,24 +148,10 @@ def message_label(project: Project) -> str:
     return f"{n:,} B"
 
 
-def histogram_pairs(hist: object) -> list[tuple[int, float]]:
-    """(value, count) pairs from a histogram as a dict, a list of pairs or a list of counts."""
-    if isinstance(hist, dict):
-        items = [(int(k), float(v)) for k, v in hist.items()]
-    elif isinstance(hist, list | tuple):
-        if hist and isinstance(hist[0], list | tuple | dict):
-            items = []
-            for x in hist:
-                if isinstance(x, dict):
-                    vals = list(x.values())
-                    items.append((int(vals[0]), float(vals[1])))
-                else:
-                    items.append((int(x[0]), float(x[1])))
-        else:
-            items = [(i, float(v)) for i, v in enumerate(hist)]
-    else:
-        return []
-    return sorted((k, v) for k, v in items if v)
+def histogram_pairs(hist: dict[str, int] | None) -> list[tuple[int, float]]:
+    """(value, count) pairs, ascending, of a histogram as the Result's JSON writes it
+    (``{"1": 7936, "3": 253952}``)."""
+    return sorted((int(k), float(v)) for k, v in (hist or {}).items() if v)
 
 
 def summary_sections(project: Project, data: dict, *, app_version: str,
@@ -214,9 +187,8 @@ def summary_sections(project: Project, data: dict, *, app_version: str,
              key="bisection_per_gpu"),
         Fact("Fraction of full bisection", fraction if fraction is not None else 0, "pct",
              key="bisection_fraction"),
-        Fact("Oversubscription, worst end to end",
-             over.get("worst_ratio") or ratio(over.get("worst")), "text",
-             note=("per tier: " + ", ".join(f"{k} {ratio(v)}" for k, v in
+        Fact("Oversubscription, worst end to end", over.get("worst_ratio", "n/a"), "text",
+             note=("per tier: " + ", ".join(f"{k} {v['ratio']}" for k, v in
                                             (over.get("by_tier") or {}).items())
                    + (f"; blocking: {', '.join(over['blocking_tiers'])}"
                       if over.get("blocking_tiers") else "")),

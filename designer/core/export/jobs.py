@@ -75,9 +75,8 @@ def export_bom(project: Project, catalog: Catalog, path: str | os.PathLike[str],
     else:
         from designer.core.export.bom_xlsx import write_bom_xlsx
         from designer.core.export.facts import assumption_sections, summary_sections
-        from designer.core.export.report import result_json
 
-        summary = summary_sections(project, result_json(result), app_version=__version__,
+        summary = summary_sections(project, result.to_json(), app_version=__version__,
                                    date=date.today().isoformat())
         assumptions = assumption_sections(project, catalog, [x.catalog_id for x in table.lines])
         write_bom_xlsx(path, project.name, table, summary, assumptions)

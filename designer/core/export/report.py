@@ -25,15 +25,6 @@ from designer.core.export.report_html import Chart, ReportData, headline
 from designer.core.model import Project
 
 
-def result_json(result: Any) -> dict:
-    data = result.to_json()
-    if isinstance(data, bytes | str):
-        import orjson
-
-        data = orjson.loads(data)
-    return data
-
-
 def charts(data: dict, table: BomTable) -> list[Chart]:
     out: list[Chart] = []
     hops = histogram_pairs((data.get("hops") or {}).get("histogram"))
@@ -57,8 +48,7 @@ def charts(data: dict, table: BomTable) -> list[Chart]:
             [s.total_usd for s in sections], value_format="${:,.0f}")))
     by_tier = (data.get("oversubscription") or {}).get("by_tier") or {}
     if by_tier:
-        values = [float((v.get("worst") if isinstance(v, dict) else v) or 0)
-                  for v in by_tier.values()]
+        values = [float(v["worst"]) for v in by_tier.values()]
         out.append(("oversubscription", "Oversubscription per tier (down:up)", column_chart(
             "Oversubscription per tier (down:up)", [str(k) for k in by_tier], values,
             value_format="{:.2g}:1", reference=1.0, reference_label="1:1 non-blocking",
@@ -73,7 +63,7 @@ def charts(data: dict, table: BomTable) -> list[Chart]:
 
 def report_data(project: Project, catalog: Catalog, result: Any,
                 today: str | None = None) -> ReportData:
-    data = result_json(result)
+    data = result.to_json()
     table = bom_table(result)
     when = today or date.today().isoformat()
     summary = summary_sections(project, data, app_version=__version__, date=when)

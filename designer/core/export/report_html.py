@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from html import escape
 
 from designer.core.export.bom_rows import BomTable
-from designer.core.export.facts import Fact, FactSection, ratio
+from designer.core.export.facts import Fact, FactSection
 
 # chart name, title, svg text
 Chart = tuple[str, str, str]
@@ -232,8 +232,8 @@ def headline(facts: dict[str, Fact], data: dict,
         ("Bisection per GPU", f"{float(bis.get('per_gpu_gbps') or 0):,.0f} Gb/s",
          f"{float(frac or 0) * 100:.0f}% of full, "
          f"{float(bis.get('gbps') or 0) / 1000:,.1f} Tb/s in all"),
-        ("Oversubscription (worst)", over.get("worst_ratio") or ratio(over.get("worst")),
-         ", ".join(f"{k} {ratio(v)}" for k, v in (over.get("by_tier") or {}).items())
+        ("Oversubscription (worst)", over.get("worst_ratio", "n/a"),
+         ", ".join(f"{k} {v['ratio']}" for k, v in (over.get("by_tier") or {}).items())
          or "no switch tiers"),
         ("Latency, GPU to GPU", f"{float(lat.get('mean') or 0):.2f} µs",
          f"mean for a {message} message; p99 {float(lat.get('p99') or 0):.2f} µs"),
