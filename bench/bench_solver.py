@@ -22,8 +22,6 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 from designer.core.generators import generate, params_from_dict
 from designer.core.solver import SolveCancelled, solve
 
