@@ -368,18 +368,16 @@ def _analyse_routes(
     node, port, peer, _, _ = disc.ends()
     isl = (disc.kind[node] == SWITCH) & (disc.kind[peer] == SWITCH)
     node, port, peer = node[isl], port[isl], peer[isl]
-    t_design = np.zeros(design.n_nodes, np.int64)
-    t_design[:] = tiers
-    t_node = np.where(to_design[node] >= 0, t_design[np.maximum(to_design[node], 0)], 0)
-    t_peer = np.where(to_design[peer] >= 0, t_design[np.maximum(to_design[peer], 0)], 0)
-    role_of = roles
-    r_node = role_of[np.maximum(to_design[node], 0)]
-    r_peer = role_of[np.maximum(to_design[peer], 0)]
+    # each end's design node (a switch the design lacks reads as tier 0; the diff reports it)
+    d_node, d_peer = to_design[node], to_design[peer]
+    at_node, at_peer = np.maximum(d_node, 0), np.maximum(d_peer, 0)
+    t_node = np.where(d_node >= 0, tiers[at_node], 0)
+    t_peer = np.where(d_peer >= 0, tiers[at_peer], 0)
+    r_node, r_peer = roles[at_node], roles[at_peer]
     flat_fabric = (r_node == Role.ROUTER.value).all() if node.size else False
     up = (t_peer > t_node) | flat_fabric
     # dragonfly router links: local inside a group, global between groups
-    g_node = groups[np.maximum(to_design[node], 0)]
-    g_peer = groups[np.maximum(to_design[peer], 0)]
+    g_node, g_peer = groups[at_node], groups[at_peer]
     scope = np.where(
         (r_node == Role.ROUTER.value) & (g_node >= 0),
         np.where(g_node == g_peer, " (local)", " (global)"),
