@@ -7,7 +7,7 @@ from pathlib import Path
 
 from designer.cli.commands.export import Exporter, register_exporter
 from designer.core.catalog import Catalog
-from designer.core.fileformat import atomic_write
+from designer.core.export.output import write_bytes
 from designer.core.infiniband.netfile import write_netfile
 from designer.core.infiniband.topology import ib_fabric_of
 from designer.core.model import Project
@@ -16,7 +16,7 @@ from designer.core.model import Project
 def write(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:
     pib = ib_fabric_of(project, catalog)
     ib = pib.fabric
-    atomic_write(out, write_netfile(ib, title=project.name).encode(), keep_backup=False)
+    write_bytes(out, write_netfile(ib, title=project.name).encode())
     switches = int(ib.is_switch.sum())
     return (
         f"wrote {out}: {switches:,} switches, {ib.n_nodes - switches:,} HCAs, "

@@ -106,6 +106,15 @@ def test_ethernet_design_is_refused(catalog, tmp_path, capsys):
     assert not (tmp_path / "x.topo").exists()
 
 
+def test_export_to_an_unwritable_place_is_one_line(rail2, tmp_path, capsys):
+    plan = tmp_path / "plan.fabric.json"
+    save_project(rail2, plan)
+    for out, words in ((tmp_path / "no" / "x.topo", "does not exist"), (tmp_path, "is a folder")):
+        # an OSError would escape main() here; a DesignerError becomes exit 2 and one line
+        assert main(["export", "ibnetdiscover", str(plan), "-o", str(out)]) == 2
+        assert words in capsys.readouterr().err
+
+
 def test_unique_names_are_used_else_ids(rail2, catalog):
     devices = list(rail2.fabric.devices)
     devices[0] = devices[0].model_copy(update={"name": "rack A node 1"})
