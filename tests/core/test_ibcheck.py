@@ -276,6 +276,15 @@ def test_ibsim_table_limit_failure_is_named(rail2, monkeypatch, catalog):
         check_ib(rail2)
 
 
+def test_keep_folder_that_is_a_file_is_refused_before_the_check(rail2, tmp_path, capsys):
+    f = tmp_path / "rail2.fabric.json"
+    save_project(rail2, f)
+    taken = tmp_path / "taken"
+    taken.write_text("x")
+    assert main(["check-ib", str(f), "--quiet", "--keep", str(taken)]) == 2
+    assert "it is a file" in capsys.readouterr().err
+
+
 @needs_stack
 def test_cli_check_ib(rail2, tmp_path, capsys):
     f = tmp_path / "rail2.fabric.json"

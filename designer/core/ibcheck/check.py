@@ -26,6 +26,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import shortest_path
 
 from designer.core.catalog import Catalog, builtin_catalog
+from designer.core.errors import DesignerError
 from designer.core.ibcheck.report import Finding, IbCheckReport, SubnetReport
 from designer.core.ibcheck.routes import (
     UNREACHED,
@@ -95,6 +96,8 @@ def check_ib(
     current result), so the check does not solve again; else it runs the solver's path stage.
     """
     t_start = time.perf_counter()
+    if keep_folder is not None and Path(keep_folder).exists() and not Path(keep_folder).is_dir():
+        raise DesignerError(f"cannot keep the working files in {keep_folder}: it is a file")
     say = progress or (lambda f, m: None)
     stop = cancelled or (lambda: False)
     tools = find_tools()
@@ -143,7 +146,12 @@ def check_ib(
             reports.append(rep)
             discovered.append(disc)
         if keep_folder is not None:
-            shutil.copytree(folder, keep_folder, dirs_exist_ok=True)
+            try:
+                shutil.copytree(folder, keep_folder, dirs_exist_ok=True)
+            except OSError as exc:
+                raise DesignerError(
+                    f"cannot copy the working files to {keep_folder}: {exc.strerror or exc}"
+                ) from None
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
