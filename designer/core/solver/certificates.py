@@ -207,17 +207,14 @@ def _augment_tier(c: Compiled, lo: np.ndarray, hi: np.ndarray, cap: np.ndarray):
     chosen = np.array([best_of_block[int(block[x])] for x in lows.tolist()])
     model_sw = np.full(uniq.shape[0], -1, np.int64)
     model_sw[inv] = lows  # any switch carrying that signature
-    ref = model_sw[chosen]  # per low switch: the switch whose pattern it should follow
-    ref_of = np.full(S, -1, np.int64)
-    ref_of[lows] = ref
+    ref_lo = model_sw[chosen]  # per low switch: the switch whose pattern it should follow
     # pi of the reference switch, looked up per (low switch, target)
     pi_key = lo * S + hi
     order = np.argsort(pi_key)
     sk = pi_key[order]
     # targets of every low switch's reference
-    ref_lo = ref_of[lows]
-    starts = np.searchsorted(lo[np.argsort(lo, kind="stable")], ref_lo)
     lo_sorted_idx = np.argsort(lo, kind="stable")
+    starts = np.searchsorted(lo[lo_sorted_idx], ref_lo)
     n_out = np.bincount(lo, minlength=S)
     lens = n_out[ref_lo]
     rows = np.repeat(starts, lens) + (np.arange(lens.sum()) - np.repeat(np.cumsum(lens) - lens,
