@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from pydantic import ValidationError
+
 from designer.cli.commands._common import add_command, load, print_json
 from designer.core.model import AnalysisSettings
 from designer.core.problems import Severity
@@ -11,27 +13,18 @@ from designer.core.solver import Result, solve
 from designer.core.solver.oversub import ratio_text
 
 
-def _positive_int(limit: int):
-    def parse(text: str) -> int:
+def _setting(name: str):
+    """An argparse type that checks a value against the limits AnalysisSettings sets for
+    ``name`` (one place for them)."""
+
+    def parse(text: str):
         try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-        if not 1 <= value <= limit:
-            raise argparse.ArgumentTypeError(f"{value} is not between 1 and {limit:,}")
-        return value
+            return getattr(AnalysisSettings.model_validate({name: text}), name)
+        except ValidationError as exc:
+            msg = exc.errors()[0]["msg"]
+            raise argparse.ArgumentTypeError(f"'{text}': {msg[:1].lower()}{msg[1:]}") from None
 
     return parse
-
-
-def _ns_per_m(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
-    if not 0 <= value <= 100:
-        raise argparse.ArgumentTypeError(f"{value} ns/m is not between 0 and 100")
-    return value
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:
@@ -45,10 +38,10 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
         "servers, bill of materials, power and problems. Exit 0 on success, 1 with --strict "
         "when the design has errors, 2 when the file cannot be read.",
     )
-    p.add_argument("--message-bytes", type=_positive_int(1 << 40), metavar="N",
+    p.add_argument("--message-bytes", type=_setting("message_bytes"), metavar="N",
                    help="message size for the latency figures (default: the project's, "
                    "4 KiB unless set)")
-    p.add_argument("--propagation-ns-per-m", type=_ns_per_m, metavar="NS",
+    p.add_argument("--propagation-ns-per-m", type=_setting("propagation_ns_per_m"), metavar="NS",
                    help="signal propagation in cables (default: the project's, 5 ns/m)")
     p.add_argument("--strict", action="store_true", help="exit 1 when the design has errors")
 
