@@ -91,10 +91,10 @@ class BackgroundTask(QObject):
                 traceback.print_exc()
                 emit_from_worker(bridge.failed, f"{type(exc).__name__}: {exc}")
             else:
-                if cancel.is_set():
-                    emit_from_worker(bridge.stopped)
-                else:
-                    emit_from_worker(bridge.done, value)
+                # work that returned has finished: only the work decides whether a late cancel
+                # undoes it (an export deletes its new file and raises), or the window would
+                # say "cancelled" over a file that was written
+                emit_from_worker(bridge.done, value)
 
         self.running = True
         self._thread = threading.Thread(target=run, name=f"{THREAD_PREFIX}-{id(self):x}",

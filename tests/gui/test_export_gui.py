@@ -3,6 +3,7 @@ canvas (whole design and current view) and the PDF report."""
 
 from __future__ import annotations
 
+import threading
 import xml.etree.ElementTree as ET
 
 import openpyxl
@@ -52,13 +53,30 @@ def test_bom_export_runs_in_a_worker_and_matches_the_solver(setup, qtbot, tmp_pa
     assert ids[: len(result.bom.lines)] == [x.catalog_id for x in result.bom.lines]
 
 
-def test_cabling_export_can_be_cancelled(setup, qtbot, tmp_path):
+def test_cabling_export_can_be_cancelled(setup, qtbot, tmp_path, monkeypatch):
+    from designer.gui import export_actions
+
     _window, _doc, ctl = setup
     path = tmp_path / "cables.xlsx"
+    # the real export, held at its first step until Cancel has been pressed, so the test does
+    # not race a small design's export to the finish
+    gate = threading.Event()
+    real = export_actions.jobs.export_cabling
+
+    def held(project, catalog, out, result, progress):
+        def step(fraction, message):
+            gate.wait(10)
+            progress(fraction, message)
+
+        return real(project, catalog, out, result, step)
+
+    monkeypatch.setattr(export_actions.jobs, "export_cabling", held)
     with qtbot.waitSignal(ctl.failed, timeout=30_000) as failed:
         ctl.export(fmt("cabling"), path)
         ctl.cancel()  # the Cancel button of the progress dialog
+        gate.set()
     assert failed.args == [""] and not path.exists() and not ctl.busy
+    monkeypatch.undo()
     with qtbot.waitSignal(ctl.finished, timeout=30_000):
         ctl.export(fmt("cabling"), path)
     # NVIDIA DGX H100 SuperPOD RA Table 4, 1 SU: 252 node/UFM-leaf and 256 leaf-spine cables
