@@ -87,3 +87,13 @@ def test_bars_are_proportional():
     heights = [float(h) for h in re.findall(r'<rect x="[\d.]+" y="[\d.]+" width="[\d.]+" '
                                             r'height="([\d.]+)"', svg)]
     assert heights[-1] == pytest.approx(2 * heights[-2])
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    (999_600, "1M"), (999.7, "1k"), (1_234, "1.23k"), (0, "0"), (12.5, "12.5"),
+    (245_760, "246k"), (3_942_400, "3.94M"), (-2_500, "-2.5k"),
+])
+def test_chart_numbers_never_fall_into_exponent_form(value, text):
+    from designer.core.export.charts_svg import _short
+
+    assert _short(value) == text

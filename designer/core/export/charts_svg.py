@@ -42,13 +42,12 @@ def _ticks(top: float, n: int = 4) -> list[float]:
 
 
 def _short(value: float) -> str:
-    a = abs(value)
-    if a >= 1e9:
-        return f"{value / 1e9:.3g}B"
-    if a >= 1e6:
-        return f"{value / 1e6:.3g}M"
-    if a >= 1e3:
-        return f"{value / 1e3:.3g}k"
+    """1.2k, 3.4M: three significant figures, the unit chosen after rounding (999,600 reads
+    1M, not 1e+03k)."""
+    a = abs(float(f"{value:.3g}"))
+    for unit, size in (("T", 1e12), ("B", 1e9), ("M", 1e6), ("k", 1e3)):
+        if a >= size:
+            return f"{value / size:.3g}{unit}"
     return f"{value:.3g}"
 
 
