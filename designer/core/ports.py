@@ -25,10 +25,7 @@ class PortLayout:
 
     def name(self, port: int) -> str:
         """The port as the gear labels it: ``cage/lane`` on split cages, else the number."""
-        if self.per_cage <= 1:
-            return str(port)
-        cage, lane = divmod(port - 1, self.per_cage)
-        return f"{cage + 1}/{lane + 1}"
+        return port_label(port, self.per_cage)
 
     def gpu_of(self, port: int) -> int | None:
         if not self.per_gpu:
@@ -119,3 +116,41 @@ def check_ports_exist(fabric: Fabric, catalog: Catalog) -> None:
             f"device '{d.id}' ({d.model}) has {int(counts[over[0]])} ports, but a link uses "
             f"port {int(top[over[0]])}"
         )
+
+
+def port_label(port: int, per_cage: int) -> str:
+    """Port ``port`` as the front panel labels it: ``cage/lane`` when a cage carries several
+    ports (a twin-port OSFP: port 17 is 9/1), else the plain number."""
+    if per_cage <= 1:
+        return str(port)
+    cage, lane = divmod(port - 1, per_cage)
+    return f"{cage + 1}/{lane + 1}"
+
+
+def port_labels(port: np.ndarray, per_cage: np.ndarray) -> np.ndarray:
+    """``port_label`` for many ports at once (an object array of strings)."""
+    port = np.asarray(port, dtype=np.int64)
+    per_cage = np.asarray(per_cage, dtype=np.int64)
+    out = port.astype(str).astype(object)
+    split = per_cage > 1
+    if split.any():
+        cage, lane = np.divmod(port[split] - 1, per_cage[split])
+        out[split] = [
+            f"{c}/{x}" for c, x in zip((cage + 1).tolist(), (lane + 1).tolist(), strict=True)
+        ]
+    return out
+
+
+def per_cage_of(fabric: Fabric, catalog: Catalog) -> np.ndarray:
+    """Ports per cage of every device (1 when its gear is unknown), one lookup per model."""
+    cache: dict[tuple, int] = {}
+    out = np.ones(len(fabric.devices), np.int64)
+    for i, d in enumerate(fabric.devices):
+        key = (d.model, d.port_speed_gbps, d.nic, d.nics)
+        if key not in cache:
+            try:
+                cache[key] = port_layout(d, catalog).per_cage
+            except CatalogError:
+                cache[key] = 1
+        out[i] = cache[key]
+    return out

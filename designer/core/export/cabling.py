@@ -19,10 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.core.catalog import Catalog
-from designer.core.errors import CatalogError
 from designer.core.links import MEDIA
 from designer.core.model import Project
-from designer.core.ports import port_layout
+from designer.core.ports import per_cage_of, port_labels
 from designer.core.solver.media import MediaPlan, choose_media
 
 HEADER: tuple[str, ...] = (
@@ -108,33 +107,6 @@ def unique_names(project: Project) -> np.ndarray:
     )
 
 
-def _port_shapes(project: Project, catalog: Catalog) -> np.ndarray:
-    """Ports per cage of every device (1 when the gear is unknown: plain numbers)."""
-    cache: dict[tuple, int] = {}
-    out = np.ones(len(project.fabric.devices), np.int64)
-    for i, d in enumerate(project.fabric.devices):
-        key = (d.model, d.port_speed_gbps, d.nic, d.nics)
-        if key not in cache:
-            try:
-                cache[key] = port_layout(d, catalog).per_cage
-            except CatalogError:
-                cache[key] = 1
-        out[i] = cache[key]
-    return out
-
-
-def port_names(port: np.ndarray, per_cage: np.ndarray) -> np.ndarray:
-    """Port labels as ``port_layout(...).name`` gives them, for many ports at once."""
-    port = port.astype(np.int64)
-    out = port.astype(str).astype(object)
-    split = per_cage > 1
-    if split.any():
-        cage, lane = np.divmod(port[split] - 1, per_cage[split])
-        out[split] = [f"{c}/{x}" for c, x in zip((cage + 1).tolist(), (lane + 1).tolist(),
-                                                 strict=True)]
-    return out
-
-
 def _ids(items: tuple[str, ...], codes: np.ndarray) -> np.ndarray:
     """Catalog ids of item codes (-1: "")."""
     table = np.array([*items, ""], dtype=object)
@@ -159,7 +131,7 @@ def cabling_plan(project: Project, catalog: Catalog, media: MediaPlan | None = N
     if len(m) != n:
         raise ValueError(f"medium choice covers {len(m)} cables, the design has {n}")
     names = unique_names(project)
-    per_cage = _port_shapes(project, catalog)
+    per_cage = per_cage_of(project.fabric, catalog)
     is_switch = np.array([d.role.is_switch for d in fabric.devices], dtype=bool)
     kind = np.where(is_switch, "Switch", "Host").astype(object)
     a, b = e["a"].astype(np.int64), e["b"].astype(np.int64)
@@ -181,10 +153,10 @@ def cabling_plan(project: Project, catalog: Catalog, media: MediaPlan | None = N
         label=label,
         a_name=names[a],
         a_type=kind[a],
-        a_port=port_names(e["a_port"], per_cage[a]),
+        a_port=port_labels(e["a_port"], per_cage[a]),
         z_name=names[b],
         z_type=kind[b],
-        z_port=port_names(e["b_port"], per_cage[b]),
+        z_port=port_labels(e["b_port"], per_cage[b]),
         speed_gbps=e["speed_gbps"].astype(np.int64),
         medium=medium[m.medium_class.astype(np.int64)],
         a_optic=_ids(m.items, m.a_module),

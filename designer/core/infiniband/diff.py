@@ -23,7 +23,7 @@ from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
 from designer.core.infiniband.topology import node_descriptions
 from designer.core.model import Project
-from designer.core.ports import port_layout
+from designer.core.ports import per_cage_of, port_label
 from designer.core.problems import MAX_NAMED_DEVICES, Problem, Severity
 
 WRONG_PORTS, WRONG_DEVICE = 0, 1
@@ -79,8 +79,7 @@ class CableDiff:
         if cage == 0:
             return f"port {port} (mlx5_{port - 1})"
         if cage > 1:
-            c, lane = divmod(port - 1, cage)
-            return f"port {port} ({c + 1}/{lane + 1})"
+            return f"port {port} ({port_label(port, cage)})"
         return f"port {port}"
 
     def cable_text(self, row: np.ndarray) -> str:
@@ -265,24 +264,15 @@ def _cable_keys(rows: np.ndarray, ends: np.ndarray) -> np.ndarray:
 def _per_cage(
     names: list[str], projects: list[tuple[Project, list[str]]], catalog: Catalog | None
 ) -> np.ndarray:
+    """Per device name: 0 a server or appliance (ports are NICs), else ports per cage."""
     out = np.full(len(names), 1, np.int64)
     code = {n: i for i, n in enumerate(names)}
-    cache: dict[tuple, int] = {}
     for project, keys in reversed(projects):  # the plan (first) wins
-        cat = project.catalog(catalog) if catalog is not None else None
-        for d, k in zip(project.fabric.devices, keys, strict=True):
-            if not d.role.is_switch:
-                out[code[k]] = 0
-                continue
-            if cat is None:
-                continue
-            key = (d.model, d.port_speed_gbps)
-            if key not in cache:
-                try:
-                    cache[key] = port_layout(d, cat).per_cage
-                except DesignerError:
-                    cache[key] = 1
-            out[code[k]] = cache[key]
+        rows = np.array([code[k] for k in keys], dtype=np.int64)
+        if catalog is not None:
+            out[rows] = per_cage_of(project.fabric, project.catalog(catalog))
+        switch = np.array([d.role.is_switch for d in project.fabric.devices], dtype=bool)
+        out[rows[~switch]] = 0
     return out
 
 
