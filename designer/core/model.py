@@ -47,6 +47,16 @@ ROLE_LABELS = {
     Role.ROUTER: "Router",
     Role.APPLIANCE: "Appliance",
 }
+# Fill and outline colour of each role, shared by the canvas and the exported diagrams so a
+# design reads the same everywhere (plain hex: the core knows no Qt).
+ROLE_COLORS: dict[str, tuple[str, str]] = {
+    Role.GPU_SERVER.value: ("#FFFFFF", "#6B7787"),
+    Role.APPLIANCE.value: ("#FBF6E6", "#9A8433"),
+    Role.LEAF.value: ("#E3EFFB", "#2D6DA3"),
+    Role.SPINE.value: ("#EBE7FA", "#5A4AA6"),
+    Role.CORE.value: ("#F9E6EE", "#A33A67"),
+    Role.ROUTER.value: ("#E2F4EC", "#2B7A57"),
+}
 # Switch tiers counted from the endpoints up; routers of a dragonfly are one flat tier.
 TIER_OF_ROLE = {Role.LEAF: 1, Role.SPINE: 2, Role.CORE: 3, Role.ROUTER: 1}
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory
 
-from designer.core.export.graphml import ROLE_COLORS as ROLE_HEX
+from designer.core.model import ROLE_COLORS as ROLE_HEX
 from designer.gui.canvas.groups import (
     EDGE_ENDPOINT,
     EDGE_GLOBAL,

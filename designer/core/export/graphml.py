@@ -25,18 +25,9 @@ from designer.core.catalog import Catalog
 from designer.core.export.output import write_bytes
 from designer.core.export.safety import xml_text
 from designer.core.links import MEDIA
-from designer.core.model import GROUP_KEYS, TIER_OF_ROLE, Project, Role
+from designer.core.model import GROUP_KEYS, ROLE_COLORS, TIER_OF_ROLE, Project, Role
 from designer.core.solver.media import MediaPlan, choose_media
 
-# fill, outline per role: the canvas's colours, so a diagram reads the same everywhere
-ROLE_COLORS: dict[str, tuple[str, str]] = {
-    Role.GPU_SERVER.value: ("#FFFFFF", "#6B7787"),
-    Role.APPLIANCE.value: ("#FBF6E6", "#9A8433"),
-    Role.LEAF.value: ("#E3EFFB", "#2D6DA3"),
-    Role.SPINE.value: ("#EBE7FA", "#5A4AA6"),
-    Role.CORE.value: ("#F9E6EE", "#A33A67"),
-    Role.ROUTER.value: ("#E2F4EC", "#2B7A57"),
-}
 NODE_SIZE = {Role.GPU_SERVER.value: (50.0, 24.0), Role.APPLIANCE.value: (50.0, 24.0)}
 SWITCH_SIZE = (60.0, 30.0)
 
