@@ -26,7 +26,10 @@ MAX_FILE_BYTES = 256 * 1024 * 1024
 
 # Migrations turn the raw data of version N into version N+1, before validation.
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
-MIGRATIONS: dict[int, Migration] = {}
+MIGRATIONS: dict[int, Migration] = {
+    # Version 2 only adds optional sections, each with a default: nothing to rewrite.
+    1: lambda raw: raw,
+}
 
 
 def migrate(raw: dict[str, Any], migrations: dict[int, Migration] | None = None) -> dict[str, Any]:

@@ -17,7 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator, m
 from designer.core.catalog import Catalog, GearId, GearItem
 from designer.core.links import LinkTable
 
-SCHEMA_VERSION = 1
+# 2: optional sections for the decision analysis, traffic, floor plan, measured latencies and
+# price books; a version-1 file has none of them and takes their defaults.
+SCHEMA_VERSION = 2
 
 
 class Role(StrEnum):
