@@ -215,3 +215,19 @@ def test_place_missing_adds_new_devices_in_new_racks(su4):
 def test_default_floor_of_an_empty_project():
     assert default_floor(Project(), CAT).rows == ()
     assert Physical().floor is None
+
+
+def test_move_device_checks_room(su4):
+    from designer.core.physical.edit import move_device
+    from designer.core.physical.errors import PlacementError
+
+    moved = move_device(su4, CAT, "su1-node01", "SU1-02", 33)
+    assert moved.physical.floor.placement["su1-node01"] == Slot(rack="SU1-02", u=33)
+    auto = move_device(su4, CAT, "su1-leaf-r1", "SU1-03")
+    assert auto.physical.floor.placement["su1-leaf-r1"].u == 46  # top free U, as switches go
+    with pytest.raises(PlacementError, match="taken"):
+        move_device(su4, CAT, "su1-node01", "SU1-02", 1)
+    with pytest.raises(PlacementError, match="does not fit"):
+        move_device(su4, CAT, "su1-node01", "SU1-02", 45)
+    with pytest.raises(PlacementError, match="no rack"):
+        move_device(su4, CAT, "su1-node01", "nowhere", 1)
