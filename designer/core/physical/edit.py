@@ -47,7 +47,8 @@ def move_device(project: Project, catalog: Catalog, device_id: str, rack: str,
     height = taken.size
     name = project.fabric.devices[i].name
     if u is None:
-        free = [s for s in range(1, height - ru + 2) if not taken[s - 1: s - 1 + ru].any()]
+        usable = height - floor.geometry.reserved_u  # keep the management switch's U free
+        free = [s for s in range(1, usable - ru + 2) if not taken[s - 1: s - 1 + ru].any()]
         if not free:
             raise PlacementError(f"rack {rack} has no {ru}U free for {name}")
         u = free[-1] if project.fabric.devices[i].role.is_switch else free[0]
