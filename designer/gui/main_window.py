@@ -107,6 +107,9 @@ class MainWindow(FileActions, QMainWindow):
         from designer.gui.analysis import install_analysis
 
         self.analysis = install_analysis(self)
+        from designer.gui.floor.panel import install_floor
+
+        install_floor(self)
         self._default_state = self.saveState(LAYOUT_VERSION)
 
         self._paste_count = 0
