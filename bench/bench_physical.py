@@ -13,13 +13,13 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _util import best_of  # noqa: E402
+from _util import best_of
 
-from designer.core.catalog import builtin_catalog  # noqa: E402
-from designer.core.generators import generate, params_from_dict  # noqa: E402
-from designer.core.physical.floor import Physical  # noqa: E402
-from designer.core.physical.lengths import cable_lengths, positions  # noqa: E402
-from designer.core.physical.placement import default_floor  # noqa: E402
+from designer.core.catalog import builtin_catalog
+from designer.core.generators import generate, params_from_dict
+from designer.core.physical.floor import Physical
+from designer.core.physical.lengths import cable_lengths, positions
+from designer.core.physical.placement import default_floor
 
 CASES = (
     ("1,024 GPUs: DGX SuperPOD 4 SU", "rail", {"sus": 4}),
@@ -67,10 +67,10 @@ def main() -> int:
 
         t, (floor, lengths) = best_of(place_and_measure, repeat=3)
         t_place, _ = best_of(lambda p=project: default_floor(p, cat), repeat=3)
-        t_pos, pos = best_of(lambda f=floor, p=project: positions(f, p.fabric, cat), repeat=3)
+        t_pos, _ = best_of(lambda f=floor, p=project: positions(f, p.fabric, cat), repeat=3)
         sample = min(a.size, 20_000)
-        t_plain, _ = best_of(lambda f=floor, p=project: plain_lengths(
-            f, p.fabric, a[:sample], b[:sample]), repeat=1)
+        t_plain, _ = best_of(lambda f=floor, p=project, sa=a[:sample], sb=b[:sample]:
+                             plain_lengths(f, p.fabric, sa, sb), repeat=1)
         plain_all = t_plain * a.size / max(sample, 1)
         t_measure = t - t_place
         placed = project.evolve(physical=Physical(floor=floor))
