@@ -125,3 +125,16 @@ def test_a_move_that_does_not_fit_is_refused_with_a_message(window, qtbot, su1):
     assert not panel.move("su1-node01", panel.data.rack_index("SU1-02"), 1)
     assert doc.undo_stack.count() == depth
     assert said and said[-1][1] and "taken" in said[-1][0]
+
+
+def test_bom_line_switches_are_undoable_and_reach_the_bom(window, qtbot, su1):
+    panel = _placed(window, qtbot, su1)
+    svc = window.analysis.service
+    racks = len(panel.data.usage.names)
+    with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS, check_params_cb=_current(window)):
+        panel.extra_actions["racks_and_pdus"].trigger()
+    assert window.doc.project.physical.extras.racks_and_pdus
+    lines = [x for x in svc.latest.bom.lines if x.category == "racks"]
+    assert [x.qty for x in lines] == [racks, 2 * racks]
+    window.doc.undo_stack.undo()
+    assert not panel.extra_actions["racks_and_pdus"].isChecked()

@@ -13,14 +13,17 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPushButton,
     QSplitter,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from designer.core.errors import DesignerError
 from designer.core.physical.edit import move_device
+from designer.core.physical.floor import Physical
 from designer.core.physical.lengths import length_distribution
 from designer.core.physical.summary import with_floor
 from designer.gui.commands import ProjectCommand
@@ -28,6 +31,14 @@ from designer.gui.document import Document, Selection
 from designer.gui.floor.elevation import ElevationView
 from designer.gui.floor.floor_view import FloorView
 from designer.gui.floor.model import FloorData, floor_data
+
+EXTRA_SWITCHES = (
+    ("subnet_manager", "Subnet managers / UFM (InfiniBand)"),
+    ("management_network", "Management network (a switch per rack)"),
+    ("racks_and_pdus", "Racks and PDUs"),
+    ("spares", "Spares (% per item class)"),
+    ("support", "Support contracts (% per year)"),
+)
 
 
 class FloorPanel(QWidget):
@@ -59,9 +70,23 @@ class FloorPanel(QWidget):
         self.lengths.setObjectName("floorLengths")
         self.lengths.setWordWrap(True)
         self.lengths.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.extras_button = QToolButton()
+        self.extras_button.setText("BOM lines")
+        self.extras_button.setToolTip("Optional lines of a complete bill of materials "
+                                      "(estimated prices, saved with the project)")
+        self.extras_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.extras_button)
+        self.extra_actions = {}
+        for flag, text in EXTRA_SWITCHES:
+            act = menu.addAction(text)
+            act.setCheckable(True)
+            act.toggled.connect(lambda on, f=flag: self.set_extra(f, on))
+            self.extra_actions[flag] = act
+        self.extras_button.setMenu(menu)
         bar = QHBoxLayout()
         bar.addWidget(self.place_button)
         bar.addWidget(self.mode)
+        bar.addWidget(self.extras_button)
         bar.addWidget(self.summary, 1)
 
         self.view = FloorView()
@@ -99,6 +124,12 @@ class FloorPanel(QWidget):
 
     def _on_project(self, _revision: int | None = None) -> None:
         p = self.doc.project
+        extras = (p.physical or Physical()).extras
+        for flag, act in self.extra_actions.items():
+            if act.isChecked() != getattr(extras, flag):
+                act.blockSignals(True)
+                act.setChecked(getattr(extras, flag))
+                act.blockSignals(False)
         if p.physical is self._shown_physical and p.fabric is self._shown_fabric:
             return
         first = self.data is None
@@ -190,6 +221,18 @@ class FloorPanel(QWidget):
         self.doc.push(ProjectCommand(self.doc, after,
                                      "Place new devices" if had else "Place racks"))
         QTimer.singleShot(0, self.view.fit)
+
+    def set_extra(self, flag: str, on: bool) -> None:
+        """Switch one optional BOM line on or off: one undo step."""
+        p = self.doc.project
+        phys = p.physical or Physical()
+        if getattr(phys.extras, flag) == on:
+            return
+        extras = phys.extras.model_copy(update={flag: on})
+        after = p.evolve(physical=phys.model_copy(update={"extras": extras}))
+        text = dict(EXTRA_SWITCHES)[flag].split(" (")[0]
+        self.doc.push(ProjectCommand(self.doc, after, f"{'Add' if on else 'Remove'} BOM "
+                                     f"lines: {text.lower()}"))
 
     def move(self, device_id: str, rack: int, u: int | None) -> bool:
         """Move ``device_id`` into rack index ``rack`` (at ``u``, or the first free place):
