@@ -24,8 +24,8 @@ from designer.core.export.output import write_bytes
 from designer.core.export.safety import xlsx_text
 from designer.core.physical.install import HEADER, LABEL_HEADER, InstallPlan
 
-WIDTHS = (10, 5, 22, 7, 10, 5, 22, 7, 8, 18, 20, 20, 20, 11)
-LABEL_WIDTHS = (12, 48, 48, 9, 18)
+WIDTHS = (10, 5, 22, 7, 10, 5, 22, 7, 11, 18, 20, 20, 20, 11)
+LABEL_WIDTHS = (12, 48, 48, 11, 18)
 HEADER_FONT = Font(name="Calibri", bold=True, color="FFFFFF")
 HEADER_FILL = PatternFill("solid", fgColor="1F3B5C")
 SECTION_FONT = Font(name="Calibri", bold=True, size=12, color="1F3B5C")
