@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.core.catalog import Catalog
-from designer.core.export.cabling import cabling_plan
+from designer.core.export.cabling import cabling_plan, unique_names
 from designer.core.model import Project
 from designer.core.physical.errors import NoFloorPlan
 from designer.core.physical.lengths import positions
@@ -102,10 +102,14 @@ def install_plan(project: Project, catalog: Catalog, media=None) -> InstallPlan:
         "Cable / fibre": plan.cable, "Optic A": A_opt, "Optic Z": Z_opt, "Label": plan.label,
     }
     cols = {k: np.asarray(v)[order] for k, v in cols.items()}
-    # labels: both ends, each under the rack it sits in
+    # labels: both ends, each under the rack it sits in; the "rack / U / device" part is made
+    # once per device, then joined with each end's port
     here = np.r_[A_rack, Z_rack]
-    end_a = _end_text(rack_names[A_rack], u_text[A_dev], A_name, A_port)
-    end_z = _end_text(rack_names[Z_rack], u_text[Z_dev], Z_name, Z_port)
+    names = unique_names(project)
+    prefix = [f"{rack_names[r]} / U{u} / {nm}" for r, u, nm in
+              zip(rack.tolist(), u_text.tolist(), names.tolist(), strict=True)]
+    end_a = _end_text(prefix, A_dev, A_port)
+    end_z = _end_text(prefix, Z_dev, Z_port)
     this, far = np.r_[end_a, end_z], np.r_[end_z, end_a]
     dev_u = np.r_[u_text[A_dev], u_text[Z_dev]]
     lorder = np.lexsort((np.arange(here.size), dev_u, here))
@@ -117,10 +121,6 @@ def install_plan(project: Project, catalog: Catalog, media=None) -> InstallPlan:
     return InstallPlan(project.name, racks, A_rack[order], cols, here[lorder], labels)
 
 
-def _end_text(rack: np.ndarray, u: np.ndarray, name: np.ndarray, port: np.ndarray) -> np.ndarray:
-    parts = [rack.astype(str), np.char.add("U", u.astype(str)), name.astype(str),
-             np.char.add("port ", port.astype(str))]
-    out = parts[0]
-    for p in parts[1:]:
-        out = np.char.add(np.char.add(out, " / "), p)
-    return out.astype(object)
+def _end_text(prefix: list[str], dev: np.ndarray, port: np.ndarray) -> np.ndarray:
+    return np.array([f"{prefix[d]} / port {p}" for d, p in zip(dev.tolist(), port.tolist(),
+                                                               strict=True)], dtype=object)
