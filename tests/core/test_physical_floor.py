@@ -231,3 +231,38 @@ def test_move_device_checks_room(su4):
         move_device(su4, CAT, "su1-node01", "SU1-02", 45)
     with pytest.raises(PlacementError, match="no rack"):
         move_device(su4, CAT, "su1-node01", "nowhere", 1)
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.floats(allow_nan=False)
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["floor", "extras", "rows", "racks", "placement", "geometry", "name",
+                         "rack", "u", "kind", "rack_u", "spares_pct", "x"]), inner, max_size=4),
+    max_leaves=16,
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_json)
+def test_hostile_physical_sections_raise_only_the_typed_error(value):
+    import contextlib
+    import json
+
+    from designer.core.errors import ProjectFileError
+
+    raw = json.loads(dumps_project(Project()))
+    raw["physical"] = value
+    with contextlib.suppress(ProjectFileError):
+        loads_project(json.dumps(raw).encode())
+
+
+def test_bad_placement_in_a_file_names_the_field(su4):
+    import json
+
+    from designer.core.errors import ProjectFileError
+
+    raw = json.loads(dumps_project(su4))
+    raw["physical"]["floor"]["placement"]["su1-node01"] = {"rack": "ZZ-99", "u": 1}
+    with pytest.raises(ProjectFileError, match=r"physical.*ZZ-99"):
+        loads_project(json.dumps(raw).encode())
