@@ -287,6 +287,7 @@ class MainWindow(FileActions, QMainWindow):
         self.autosave_timer.stop()
         self.recovery.close()
         self.analysis.shutdown()  # no solver or check thread outlives the window
+        self.floor_panel.shutdown()
         event.accept()
 
     # -- editing ---------------------------------------------------------------------------------

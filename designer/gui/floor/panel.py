@@ -26,6 +26,7 @@ from designer.core.physical.edit import move_device
 from designer.core.physical.floor import Physical
 from designer.core.physical.lengths import length_distribution
 from designer.core.physical.summary import with_floor
+from designer.gui.background import BackgroundTask
 from designer.gui.commands import ProjectCommand
 from designer.gui.document import Document, Selection
 from designer.gui.floor.elevation import ElevationView
@@ -50,6 +51,7 @@ class FloorPanel(QWidget):
         self._shown_physical = object()
         self._shown_fabric = object()
         self.current_rack = -1
+        self._task: BackgroundTask | None = None
 
         self.place_button = QPushButton("Place racks")
         self.place_button.setToolTip(
@@ -212,15 +214,36 @@ class FloorPanel(QWidget):
         self.doc.set_selection(Selection(devices=frozenset({device_id})))
 
     def place(self) -> None:
-        try:
-            after = with_floor(self.doc.project, self.doc.catalog)
-        except DesignerError as exc:
-            self.doc.say(str(exc), True)
+        """Make (or complete) the floor plan off the GUI thread (a 65,536-GPU design takes
+        a few tenths of a second), then push it as one undo step."""
+        if self._task is not None and self._task.running:
             return
-        had = self.doc.project.physical is not None and self.doc.project.physical.floor
+        revision, project = self.doc.snapshot()
+        catalog = self.doc.catalog
+        had = project.physical is not None and project.physical.floor is not None
+
+        def work(progress, cancelled):
+            progress(0.1, "placing devices in racks")
+            return with_floor(project, catalog)
+
+        task = BackgroundTask(self.window() or self, "Place racks", "Placing devices in racks",
+                              work)
+        task.finished.connect(lambda after: self._placed(revision, after, had))
+        task.failed.connect(lambda message: self.doc.say(message, True))
+        self._task = task
+        task.start()
+
+    def _placed(self, revision: int, after, had: bool) -> None:
+        if revision != self.doc.revision:
+            self.doc.say("The design changed while racks were placed; place them again", True)
+            return
         self.doc.push(ProjectCommand(self.doc, after,
                                      "Place new devices" if had else "Place racks"))
         QTimer.singleShot(0, self.view.fit)
+
+    def shutdown(self) -> None:
+        if self._task is not None and self._task.running:
+            self._task.wait()
 
     def set_extra(self, flag: str, on: bool) -> None:
         """Switch one optional BOM line on or off: one undo step."""
