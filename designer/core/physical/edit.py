@@ -13,7 +13,7 @@ from designer.core.catalog import Catalog
 from designer.core.model import Project
 from designer.core.physical.errors import NoFloorPlan, PlacementError
 from designer.core.physical.floor import FloorPlan, Slot
-from designer.core.physical.placement import device_sizes
+from designer.core.physical.placement import model_size
 
 
 def occupied(floor: FloorPlan, project: Project, catalog: Catalog, rack: str,
@@ -23,13 +23,12 @@ def occupied(floor: FloorPlan, project: Project, catalog: Catalog, rack: str,
     if r is None:
         raise PlacementError(f"there is no rack '{rack}' in the floor plan")
     taken = np.zeros(floor.rack_u(r), bool)
-    sizes = device_sizes(project.fabric, catalog)
-    for i, d in enumerate(project.fabric.devices):
-        s = floor.placement.get(d.id)
-        if s is not None and s.rack == rack and d.id != skip:
-            taken[s.u - 1: s.u - 1 + int(sizes.ru[i])] = True
+    fabric = project.fabric
+    for dev, s in floor.placement.items():
+        if s.rack == rack and dev != skip and dev in fabric.index:
+            ru, _ = model_size(catalog, fabric.devices[fabric.index[dev]].model)
+            taken[s.u - 1: s.u - 1 + ru] = True
     return taken
-
 
 def move_device(project: Project, catalog: Catalog, device_id: str, rack: str,
                 u: int | None = None) -> Project:
@@ -42,7 +41,7 @@ def move_device(project: Project, catalog: Catalog, device_id: str, rack: str,
     if device_id not in project.fabric.index:
         raise PlacementError(f"there is no device '{device_id}'")
     i = project.fabric.index[device_id]
-    ru = int(device_sizes(project.fabric, catalog).ru[i])
+    ru, _ = model_size(catalog, project.fabric.devices[i].model)
     taken = occupied(floor, project, catalog, rack, skip=device_id)
     height = taken.size
     name = project.fabric.devices[i].name
@@ -57,4 +56,5 @@ def move_device(project: Project, catalog: Catalog, device_id: str, rack: str,
     if taken[u - 1: u - 1 + ru].any():
         raise PlacementError(f"U{u}-U{u + ru - 1} of rack {rack} are taken")
     new = floor.moved(device_id, Slot(rack=rack, u=u))
-    return project.evolve(physical=phys.model_copy(update={"floor": new}))
+    # the fabric is unchanged and the plan checked: no need to validate the whole project
+    return project.model_copy(update={"physical": phys.model_copy(update={"floor": new})})

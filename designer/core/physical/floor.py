@@ -126,8 +126,12 @@ class FloorPlan(_Frozen):
         if slot is None:
             placement.pop(device_id, None)
         else:
+            if not any(r.name == slot.rack for row in self.rows for r in row.racks):
+                raise ValueError(f"device '{device_id}' is placed in rack '{slot.rack}', "
+                                 "which no row has")
             placement[device_id] = slot
-        return FloorPlan(geometry=self.geometry, rows=self.rows, placement=placement)
+        # the other slots were checked when this plan was made: no need to validate again
+        return self.model_copy(update={"placement": placement})
 
 
 class BomExtras(_Frozen):

@@ -38,16 +38,20 @@ class Sizes:
     kw: np.ndarray  # float64
 
 
+def model_size(catalog: Catalog, model: str) -> tuple[int, float]:
+    """(U, kW) of one model; unknown gear counts as 1U and 0 kW."""
+    g = catalog.get(model) if model in catalog else None
+    return (max(1, int(np.ceil(float(getattr(g, "rack_units", 0) or 0)))),
+            float(getattr(g, "power_w", 0) or 0) / 1000.0)
+
+
 def device_sizes(fabric: Fabric, catalog: Catalog) -> Sizes:
     """Looked up once per model; unknown gear counts as 1U and 0 kW."""
     models = [d.model for d in fabric.devices]
-    uniq = sorted(set(models))
     ru_of: dict[str, int] = {}
     kw_of: dict[str, float] = {}
-    for m in uniq:
-        g = catalog.get(m) if m in catalog else None
-        ru_of[m] = max(1, int(np.ceil(float(getattr(g, "rack_units", 0) or 0))))
-        kw_of[m] = float(getattr(g, "power_w", 0) or 0) / 1000.0
+    for m in set(models):
+        ru_of[m], kw_of[m] = model_size(catalog, m)
     return Sizes(np.array([ru_of[m] for m in models], np.int64),
                  np.array([kw_of[m] for m in models], np.float64))
 

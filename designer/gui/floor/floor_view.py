@@ -7,6 +7,7 @@ elevation drops onto a rack here (``deviceDropped``).
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import (
@@ -56,9 +57,18 @@ class FloorView(QGraphicsView):
 
     # content -----------------------------------------------------------------------------
     def set_data(self, data: FloorData | None, mode: str | None = None) -> None:
-        self.data = data
+        old, self.data = self.data, data
         if mode:
             self.mode = mode
+        if (data is not None and old is not None and data.floor.geometry == old.floor.geometry
+                and data.floor.rows == old.floor.rows):
+            # the same racks (a device moved): recolour the racks whose use changed
+            a, b = old.usage, data.usage
+            changed = set(np.flatnonzero((a.used_u != b.used_u) | (a.used_kw != b.used_kw)
+                                         | (a.devices != b.devices)).tolist())
+            self._tooltips(changed)
+            self.recolour(only=changed)
+            return
         sc = self.scene()
         sc.clear()
         self.items_ = []
@@ -83,9 +93,7 @@ class FloorView(QGraphicsView):
             label.setFont(small)
             br = label.boundingRect()
             label.setPos(cx - br.width() / 2, cy - br.height() / 2)
-            item.setToolTip(
-                f"{u.names[k]} ({u.kinds[k]} rack): {u.used_u[k]}U of {u.cap_u[k]}U, "
-                f"{u.used_kw[k]:.1f} kW of {u.cap_kw[k]:.0f} kW, {u.devices[k]} device(s)")
+        self._tooltips()
         for row in data.floor.rows:
             if not row.racks:
                 continue
@@ -98,7 +106,15 @@ class FloorView(QGraphicsView):
         self.recolour()
         sc.setSceneRect(sc.itemsBoundingRect().adjusted(-20, -20, 20, 20))
 
-    def recolour(self, mode: str | None = None) -> None:
+    def _tooltips(self, only: set[int] | None = None) -> None:
+        u = self.data.usage
+        for item in self.items_ if only is None else [self.items_[k] for k in only]:
+            k = item.index
+            item.setToolTip(
+                f"{u.names[k]} ({u.kinds[k]} rack): {u.used_u[k]}U of {u.cap_u[k]}U, "
+                f"{u.used_kw[k]:.1f} kW of {u.cap_kw[k]:.0f} kW, {u.devices[k]} device(s)")
+
+    def recolour(self, mode: str | None = None, only: set[int] | None = None) -> None:
         if mode:
             self.mode = mode
         if self.data is None:
@@ -106,7 +122,9 @@ class FloorView(QGraphicsView):
         u = self.data.usage
         frac = (u.used_u / u.cap_u.clip(min=1) if self.mode == "fill"
                 else u.used_kw / u.cap_kw.clip(min=1e-9))
-        for item in self.items_:
+        items = self.items_ if only is None else [self.items_[k] for k in only
+                                                   if 0 <= k < len(self.items_)]
+        for item in items:
             k = item.index
             item.setBrush(QBrush(_colour(heat_colour(float(frac[k])))))
             network = u.kinds[k] == "network"
@@ -122,8 +140,9 @@ class FloorView(QGraphicsView):
     def mark(self, racks: set[int], current: int = -1) -> None:
         """Outline the racks holding selected devices (and the one shown in elevation)."""
         if racks != self._marked or current != self._current:
+            changed = racks ^ self._marked | {current, self._current}
             self._marked, self._current = set(racks), current
-            self.recolour()
+            self.recolour(only=changed)
 
     def fit(self) -> None:
         rect = self.scene().sceneRect()

@@ -52,6 +52,7 @@ class FloorPanel(QWidget):
         self._shown_fabric = object()
         self.current_rack = -1
         self._task: BackgroundTask | None = None
+        self._labels: tuple = (None, {}, {})
 
         self.place_button = QPushButton("Place racks")
         self.place_button.setToolTip(
@@ -190,9 +191,11 @@ class FloorPanel(QWidget):
 
     def _draw_elevation(self) -> None:
         d = self.data
-        devices = self.doc.project.fabric.devices
-        names = {x.id: x.name for x in devices}
-        roles = {x.id: x.role.value for x in devices}
+        fabric = self.doc.project.fabric
+        if self._labels[0] is not fabric:  # names and roles, once per fabric
+            self._labels = (fabric, {x.id: x.name for x in fabric.devices},
+                            {x.id: x.role.value for x in fabric.devices})
+        _, names, roles = self._labels
         self.elevation.show_rack(d, self.current_rack, names, roles, self.doc.selection.devices)
         self.elevation.fit()
 
