@@ -138,3 +138,18 @@ def test_bom_line_switches_are_undoable_and_reach_the_bom(window, qtbot, su1):
     assert [x.qty for x in lines] == [racks, 2 * racks]
     window.doc.undo_stack.undo()
     assert not panel.extra_actions["racks_and_pdus"].isChecked()
+
+
+def test_file_export_writes_the_install_plan_and_netbox_files(window, qtbot, su1, tmp_path):
+    panel = _placed(window, qtbot, su1)
+    menu_texts = [a.text() for a in window.analysis.export.menu.actions()]
+    assert panel.exports.plan_action.text() in menu_texts
+    assert panel.exports.netbox_action.text() in menu_texts
+    task = panel.exports.export_plan(tmp_path / "plan.xlsx")
+    with qtbot.waitSignal(task.finished, timeout=WAIT_MS) as got:
+        pass
+    assert "cables in" in got.args[0] and (tmp_path / "plan.xlsx").stat().st_size > 0
+    task = panel.exports.export_netbox(tmp_path / "nb")
+    with qtbot.waitSignal(task.finished, timeout=WAIT_MS):
+        pass
+    assert len(list((tmp_path / "nb").glob("*.csv"))) == 8

@@ -247,6 +247,9 @@ class FloorPanel(QWidget):
     def shutdown(self) -> None:
         if self._task is not None and self._task.running:
             self._task.wait()
+        exports = getattr(self, "exports", None)
+        if exports is not None:
+            exports.shutdown()
 
     def set_extra(self, flag: str, on: bool) -> None:
         """Switch one optional BOM line on or off: one undo step."""
@@ -292,4 +295,7 @@ def install_floor(window) -> FloorPanel:
     window.add_panel(panel, "Floor", "floorDock", Qt.DockWidgetArea.BottomDockWidgetArea,
                      tabify_with=anchor)
     window.floor_panel = panel
+    from designer.gui.floor.exports import install_floor_exports
+
+    panel.exports = install_floor_exports(window)
     return panel
