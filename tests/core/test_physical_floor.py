@@ -266,3 +266,18 @@ def test_bad_placement_in_a_file_names_the_field(su4):
     raw["physical"]["floor"]["placement"]["su1-node01"] = {"rack": "ZZ-99", "u": 1}
     with pytest.raises(ProjectFileError, match=r"physical.*ZZ-99"):
         loads_project(json.dumps(raw).encode())
+
+
+def test_hand_drawn_design_without_labels_gets_a_plan():
+    # no su / pod / group labels (as drawn by hand): one compute row, ToRs with their
+    # servers, everything else in network rows
+    p = load_project(ROOT / "projects" / "k-ary-fat-tree-k8.fabric.json", CAT)
+    bare = p.with_fabric(p.fabric.with_devices(tuple(
+        d.model_copy(update={"groups": {}}) for d in p.fabric.devices)))
+    floor = default_floor(bare, CAT)
+    assert set(floor.placement) == {d.id for d in bare.fabric.devices}
+    assert floor.rows[0].name == "ROW1" and floor.rows[-1].name.startswith("NET")
+    kinds = {r.name: r.kind for _, _, r in floor.racks()}
+    for d in bare.fabric.devices:
+        rack = kinds[floor.placement[d.id].rack]
+        assert rack == ("compute" if d.role in (Role.GPU_SERVER, Role.LEAF) else "network")
