@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator, m
 
 from designer.core.catalog import Catalog, GearId, GearItem
 from designer.core.links import LinkTable
+from designer.core.physical.floor import Physical
 
 # 2: optional sections for the decision analysis, traffic, floor plan, measured latencies and
 # price books; a version-1 file has none of them and takes their defaults.
@@ -242,6 +243,8 @@ class Project(_Frozen):
     analysis: AnalysisSettings = Field(default_factory=AnalysisSettings)
     # Canvas state the GUI keeps with the design (collapsed groups, ...). Free-form.
     view: dict[str, JsonValue] = Field(default_factory=dict, max_length=64)
+    # Racks, rows and where each device sits; the optional BOM lines (None: not planned).
+    physical: Physical | None = None
 
     @field_validator("schema_version")
     @classmethod

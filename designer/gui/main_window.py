@@ -107,6 +107,9 @@ class MainWindow(FileActions, QMainWindow):
         from designer.gui.analysis import install_analysis
 
         self.analysis = install_analysis(self)
+        from designer.gui.floor.panel import install_floor
+
+        install_floor(self)
         self._default_state = self.saveState(LAYOUT_VERSION)
 
         self._paste_count = 0
@@ -284,6 +287,7 @@ class MainWindow(FileActions, QMainWindow):
         self.autosave_timer.stop()
         self.recovery.close()
         self.analysis.shutdown()  # no solver or check thread outlives the window
+        self.floor_panel.shutdown()
         event.accept()
 
     # -- editing ---------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from designer.cli.commands import (
     check_ib,
     diff,
     export,
+    floor,
     generate,
     import_fabric,
     open_window,
@@ -26,4 +27,5 @@ COMMANDS: dict[str, ModuleType] = {
     "import": import_fabric,
     "diff": diff,
     "check-ib": check_ib,
+    "floor": floor,
 }

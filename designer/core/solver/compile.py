@@ -15,6 +15,7 @@ import numpy as np
 
 from designer.core.catalog import Catalog, ServerSpec, SwitchSpec
 from designer.core.model import GROUP_KEYS, TIER_OF_ROLE, Fabric, Project, Role
+from designer.core.physical.lengths import planned_lengths
 from designer.core.problems import DeviceTable, GearChoice, device_table
 
 ROLES: tuple[Role, ...] = tuple(Role)
@@ -232,6 +233,10 @@ def compile_project(project: Project, catalog: Catalog, control=None) -> Compile
     st = project.analysis
     default_len = np.array([st.length_for(x) for x in layer_names] or [0.0])
     length = cab["length_m"].astype(np.float64)
+    # a link's own length, else the floor plan's measure (when placed), else the layer default
+    planned = planned_lengths(project, catalog, a, b) if a.size else None
+    if planned is not None:
+        length = np.where(np.isnan(length), planned, length)
     length = np.where(np.isnan(length), default_len[layer] if a.size else length, length)
     speed = cab["speed_gbps"].astype(np.float64)
     prop = length * st.propagation_ns_per_m

@@ -11,6 +11,8 @@ import numpy as np
 
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.model import Project
+from designer.core.physical.extras import with_extras
+from designer.core.physical.racks import floor_problems
 from designer.core.problems import find_problems
 from designer.core.solver.bisection import solve_bisection
 from designer.core.solver.bom import bill_of_materials
@@ -45,11 +47,12 @@ def solve(
     ctl.stage("media", 0.8, 0.88)
     media = choose_media(project, compiled=c)
     ctl.stage("bill of materials", 0.88, 0.94)
-    bom = bill_of_materials(c, media, ctl)
+    bom = with_extras(c, bill_of_materials(c, media, ctl))
     ctl.stage("problems", 0.94, 1.0)
     problems = find_problems(c.fabric, cat, c.table, c.cables)
     ctl.check()
     problems += solver_problems(c, media, over, paths)
+    problems += floor_problems(project, cat)
 
     sw_roles = c.role[c.sw]
     by_tier = {ROLES[int(r)].value: int(n) for r, n in

@@ -1,0 +1,60 @@
+"""The physical layer's exports, one call each, shared by the command line and the window
+(same shape as ``designer.core.export.jobs``)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from designer.core.catalog import Catalog
+from designer.core.export.jobs import ProgressFn, _report
+from designer.core.export.output import ExportError
+from designer.core.model import Project
+
+
+def export_netbox(project: Project, catalog: Catalog, folder: str | os.PathLike[str],
+                  result: Any = None, progress: ProgressFn | None = None,
+                  site: str | None = None) -> str:
+    from designer.core.export.csv_writer import write_csv
+    from designer.core.physical.netbox import IMPORT_ORDER, netbox_tables
+
+    out = Path(folder)
+    if out.exists() and not out.is_dir():
+        raise ExportError(f"{out} is a file; NetBox exports write a folder of CSV files")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ExportError(f"cannot make folder {out}: {exc.strerror or exc}") from None
+    _report(progress, 0.05, "Choosing cables, naming interfaces")
+    nb = netbox_tables(project, catalog, getattr(result, "media", None), site)
+    for k, name in enumerate(IMPORT_ORDER, start=1):
+        write_csv(out / f"{k:02d}_{name}.csv", nb.header(name), nb.tables[name])
+        _report(progress, 0.3 + 0.7 * k / len(IMPORT_ORDER), f"Wrote {name}")
+    counts = ", ".join(f"{len(nb.tables[x]):,} {x.replace('_', ' ')}"
+                       for x in ("racks", "devices", "interfaces", "cables"))
+    return f"wrote {out}: {len(IMPORT_ORDER)} CSV files ({counts}); import them in file order"
+
+
+def export_install_plan(project: Project, catalog: Catalog, path: str | os.PathLike[str],
+                        result: Any = None, progress: ProgressFn | None = None) -> str:
+    from designer.core.export.install_xlsx import write_install_csv, write_install_xlsx
+    from designer.core.physical.install import install_plan
+
+    suffix = Path(path).suffix.lower()
+    if suffix not in (".xlsx", ".csv"):
+        raise ExportError("the installable cabling plan writes .xlsx or .csv files; name the "
+                          f"output with one of those (got '{Path(path).name}')")
+    _report(progress, 0.05, "Placing cables rack by rack")
+    plan = install_plan(project, catalog, getattr(result, "media", None))
+    if suffix == ".csv":
+        write_install_csv(plan, path)
+    else:
+        def rows_done(done: int, total: int) -> None:
+            _report(progress, 0.3 + 0.65 * done / max(total, 1),
+                    f"Writing cables: {done:,} of {total:,}")
+
+        write_install_xlsx(plan, path, rows_done if progress else None)
+    _report(progress, 1.0, "Done")
+    racks = sum(1 for _ in plan.sections())
+    return f"wrote {path}: {plan.n:,} cables in {racks:,} rack section(s), with labels"

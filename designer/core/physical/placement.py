@@ -1,0 +1,260 @@
+"""A default floor plan for any fabric, following the published designs.
+
+The rules (DGX SuperPOD H100 reference architecture; Meta's Llama 3 cluster for ToR racks):
+
+* one row per scalable unit (the ``su`` label; else ``group`` for a dragonfly, ``pod`` for a
+  fat tree; a fabric without labels is one row);
+* compute racks hold GPU servers, filled until the rack's U or power runs out (four 10.2 kW
+  DGX H100 in a 44 kW rack, as the SU's eight racks of four);
+* a leaf that is not part of a rail (a ToR) sits at the top of the rack of the servers it
+  serves, and its servers are kept together;
+* rail leaves, appliances (UFM) and the row's other switches go into the row's network racks
+  at the end of the row;
+* spines and cores without a row (and everything else left) go into network rows, tier by
+  tier.
+
+Servers fill a rack from U1 up, switches from the top down below the reserved U. Nothing loops
+over cables in Python; the loops here go over devices (tens of thousands at most).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from designer.core.catalog import Catalog
+from designer.core.model import TIER_OF_ROLE, Fabric, Project, Role
+from designer.core.physical.floor import FloorPlan, Geometry, Rack, Row, Slot
+
+ROW_KEYS = (("su", "SU"), ("group", "G"), ("pod", "POD"))
+
+
+@dataclass(frozen=True, eq=False)
+class Sizes:
+    """Per device: height in U (at least 1) and power in kW (0 for unknown gear)."""
+
+    ru: np.ndarray  # int64
+    kw: np.ndarray  # float64
+
+
+def model_size(catalog: Catalog, model: str) -> tuple[int, float]:
+    """(U, kW) of one model; unknown gear counts as 1U and 0 kW."""
+    g = catalog.get(model) if model in catalog else None
+    return (max(1, int(np.ceil(float(getattr(g, "rack_units", 0) or 0)))),
+            float(getattr(g, "power_w", 0) or 0) / 1000.0)
+
+
+def device_sizes(fabric: Fabric, catalog: Catalog) -> Sizes:
+    """Looked up once per model; unknown gear counts as 1U and 0 kW."""
+    models = [d.model for d in fabric.devices]
+    ru_of: dict[str, int] = {}
+    kw_of: dict[str, float] = {}
+    for m in set(models):
+        ru_of[m], kw_of[m] = model_size(catalog, m)
+    return Sizes(np.array([ru_of[m] for m in models], np.int64),
+                 np.array([kw_of[m] for m in models], np.float64))
+
+
+@dataclass
+class _Rack:
+    name: str
+    kind: str
+    cap_u: int
+    cap_kw: float
+    used_u: int = 0
+    used_kw: float = 0.0
+    servers: list[int] = field(default_factory=list)
+    switches: list[int] = field(default_factory=list)
+
+    def fits(self, ru: int, kw: float) -> bool:
+        return self.used_u + ru <= self.cap_u and self.used_kw + kw <= self.cap_kw + 1e-9
+
+    def add(self, i: int, ru: int, kw: float, switch: bool) -> None:
+        (self.switches if switch else self.servers).append(i)
+        self.used_u += ru
+        self.used_kw += kw
+
+
+class _Packer:
+    """Fills racks of one row in order, opening a new rack when the next block does not fit."""
+
+    def __init__(self, row: str, kind: str, g: Geometry, sizes: Sizes, is_switch: np.ndarray,
+                 prefix: str = "") -> None:
+        self.row, self.kind, self.g, self.sizes, self.is_switch = row, kind, g, sizes, is_switch
+        self.prefix = prefix
+        self.racks: list[_Rack] = []
+
+    def _new(self) -> _Rack:
+        r = _Rack(f"{self.row}-{self.prefix}{len(self.racks) + 1:02d}", self.kind,
+                  self.g.rack_u - self.g.reserved_u, self.g.rack_kw)
+        self.racks.append(r)
+        return r
+
+    def block(self, devices: list[int]) -> None:
+        """Keep ``devices`` in one rack when they fit one, else spill them over."""
+        ru = int(self.sizes.ru[devices].sum())
+        kw = float(self.sizes.kw[devices].sum())
+        rack = self.racks[-1] if self.racks else self._new()
+        if not rack.fits(ru, kw) and (rack.used_u or rack.used_kw):
+            rack = self._new()
+        for i in devices:
+            r_u, r_kw = int(self.sizes.ru[i]), float(self.sizes.kw[i])
+            if not rack.fits(r_u, r_kw) and (rack.used_u or rack.used_kw):
+                rack = self._new()
+            rack.add(i, r_u, r_kw, bool(self.is_switch[i]))
+
+
+def _row_key(fabric: Fabric, endpoint: np.ndarray) -> tuple[str, str, np.ndarray]:
+    """The label rows follow, its row-name prefix and each device's value (0: none)."""
+    n = len(fabric.devices)
+    for key, prefix in ROW_KEYS:
+        vals = np.fromiter((d.groups.get(key, 0) for d in fabric.devices), np.int64, n)
+        if (vals[endpoint] > 0).any():
+            return key, prefix, vals
+    return "", "ROW", np.zeros(n, np.int64)
+
+
+def default_floor(project: Project, catalog: Catalog,
+                  geometry: Geometry | None = None) -> FloorPlan:
+    """Rows, racks and a slot for every device of ``project`` (see the module docstring)."""
+    g = geometry or Geometry()
+    fabric = project.fabric
+    n = len(fabric.devices)
+    if n == 0:
+        return FloorPlan(geometry=g)
+    sizes = device_sizes(fabric, catalog)
+    roles = [d.role for d in fabric.devices]
+    is_switch = np.array([r.is_switch for r in roles], bool)
+    is_server = np.array([r is Role.GPU_SERVER for r in roles], bool)
+    tier = np.array([TIER_OF_ROLE.get(r, 0) for r in roles], np.int64)
+    rail = np.array(["rail" in d.groups for d in fabric.devices], bool)
+    torable = is_switch & (tier == 1) & ~rail
+    # a server's ToR: the lowest-numbered non-rail leaf or router it is cabled to
+    none = n
+    tor_of = np.full(n, none, np.int64)
+    links = fabric.links
+    la, lb = links.a.astype(np.int64), links.b.astype(np.int64)
+    for x, y in ((la, lb), (lb, la)):
+        m = is_server[x] & torable[y]
+        np.minimum.at(tor_of, x[m], y[m])
+    _, prefix, key = _row_key(fabric, is_server)
+    # a ToR takes the row of its first server
+    has_tor = tor_of < none
+    srv = np.flatnonzero(has_tor)
+    first = np.full(n + 1, -1, np.int64)
+    first[tor_of[srv][::-1]] = srv[::-1]
+    key = key.copy()
+    tors = np.flatnonzero(first[:n] >= 0)
+    key[tors] = key[first[tors]]
+
+    placed = np.zeros(n, bool)
+    rows: list[tuple[str, list[_Rack]]] = []
+    row_keys = sorted(set(key[is_server].tolist()))
+    for rk in row_keys:
+        name = f"{prefix}{rk}" if rk else prefix + "1"
+        compute = _Packer(name, "compute", g, sizes, is_switch)
+        members = np.flatnonzero(is_server & (key == rk))
+        order = members[np.lexsort((members, tor_of[members]))]
+        t_sorted = tor_of[order]
+        starts = np.flatnonzero(np.r_[True, t_sorted[1:] != t_sorted[:-1]])
+        for s, e in zip(starts.tolist(), [*starts[1:].tolist(), order.size], strict=True):
+            t = int(t_sorted[s])
+            block = ([t] if t < none and not placed[t] else []) + order[s:e].tolist()
+            compute.block(block)
+            placed[block] = True
+        network = _Packer(name, "network", g, sizes, is_switch, prefix="N")
+        rest = np.flatnonzero(~placed & (key == rk) & ~is_server & (tier < 3))
+        for i in rest[np.lexsort((rest, -tier[rest]))].tolist():
+            network.block([i])
+            placed[i] = True
+        _add_rows(rows, name, compute.racks + network.racks, g.racks_per_row)
+    # network rows: everything left, tier by tier, grouped by pod / plane labels; a pod's own
+    # switches (its spines) get a network row right after the pod's last compute row
+    pod = np.fromiter((d.groups.get("pod", 0) for d in fabric.devices), np.int64, n)
+    plane = np.fromiter((d.groups.get("plane", 0) for d in fabric.devices), np.int64, n)
+    row_pod = {name: int(pod[_first_server(racks)]) for name, racks in rows}
+    big = int(pod.max()) + 1
+    if prefix == "POD":  # rows are pods already: their spines join them
+        row_pod = {}
+    pods_with_rows = set(row_pod.values()) - {0}
+    own = ~placed & np.isin(pod, list(pods_with_rows)) & (tier < 3)
+    for p in sorted(pods_with_rows):
+        members = np.flatnonzero(own & (pod == p))
+        if members.size:
+            net = _Packer(f"POD{p}", "network", g, sizes, is_switch, prefix="N")
+            for i in members[np.lexsort((members, plane[members], tier[members]))].tolist():
+                net.block([i])
+            placed[members] = True
+            _add_rows(rows, f"POD{p}", net.racks, g.racks_per_row)
+            row_pod[rows[-1][0]] = p
+    rest = np.flatnonzero(~placed)
+    if rest.size:
+        order = rest[np.lexsort((rest, pod[rest], plane[rest], tier[rest]))]
+        network = _Packer("NET", "network", g, sizes, is_switch)
+        for i in order.tolist():
+            network.block([i])
+        _add_rows(rows, "NET", network.racks, g.racks_per_row)
+    # keep a pod's rows together: its compute rows, then its network row
+    position = {name: k for k, (name, _) in enumerate(rows)}
+    rows.sort(key=lambda r: (row_pod.get(r[0], 0) or big, position[r[0]]))
+    return _plan(rows, g, sizes, fabric)
+
+
+def _first_server(racks: list[_Rack]) -> int:
+    for r in racks:
+        if r.servers:
+            return r.servers[0]
+    return racks[0].switches[0]
+
+
+def _add_rows(rows: list[tuple[str, list[_Rack]]], name: str, racks: list[_Rack],
+              per_row: int) -> None:
+    """A long row continues in the next row (``SU1``, ``SU1.2`` ...)."""
+    for k in range(0, max(len(racks), 1), per_row):
+        part = racks[k:k + per_row]
+        if part:
+            rows.append((name if k == 0 else f"{name}.{k // per_row + 1}", part))
+
+
+def _plan(rows: list[tuple[str, list[_Rack]]], g: Geometry, sizes: Sizes,
+          fabric: Fabric) -> FloorPlan:
+    ids = [d.id for d in fabric.devices]
+    placement: dict[str, Slot] = {}
+    out_rows: list[Row] = []
+    for name, racks in rows:
+        out_rows.append(Row(name=name, racks=tuple(Rack(name=r.name, kind=r.kind)
+                                                   for r in racks)))
+        for r in racks:
+            u = 1
+            for i in r.servers:  # from the bottom up
+                placement[ids[i]] = Slot(rack=r.name, u=min(u, g.rack_u))
+                u += int(sizes.ru[i])
+            top = g.rack_u - g.reserved_u + 1
+            for i in r.switches:  # from the top down (ToR at the top)
+                top -= int(sizes.ru[i])
+                placement[ids[i]] = Slot(rack=r.name, u=max(top, 1))
+    return FloorPlan(geometry=g, rows=tuple(out_rows), placement=placement)
+
+
+def place_missing(project: Project, catalog: Catalog) -> FloorPlan | None:
+    """The project's plan with devices added since it was made placed in new racks of a
+    network row named ``NEW`` (None when the project has no plan)."""
+    phys = project.physical
+    if phys is None or phys.floor is None:
+        return None
+    floor = phys.floor
+    missing = [d for d in project.fabric.devices if d.id not in floor.placement]
+    if not missing:
+        return floor
+    sub = project.with_fabric(Fabric(devices=tuple(missing)))
+    extra = default_floor(sub, catalog, floor.geometry)
+    taken = {r.name for _, _, r in floor.racks()}
+    rename = {r.name: f"NEW-{k + 1:02d}" for k, (_, _, r) in enumerate(extra.racks())}
+    if taken & set(rename.values()):
+        rename = {old: f"NEW{len(taken)}-{k + 1:02d}" for k, old in enumerate(rename)}
+    racks = tuple(Rack(name=rename[r.name], kind=r.kind) for _, _, r in extra.racks())
+    placement = dict(floor.placement)
+    placement.update({d: Slot(rack=rename[s.rack], u=s.u) for d, s in extra.placement.items()})
+    return FloorPlan(geometry=floor.geometry, rows=(*floor.rows, Row(name="NEW", racks=racks)),
+                     placement=placement)

@@ -1,0 +1,1 @@
+"""The Floor panel: rows of racks seen from above, rack elevations, moving devices."""

@@ -1,0 +1,55 @@
+"""What the floor views draw, computed once per project change (no Qt here beyond types).
+
+``FloorData`` holds the plan, each rack's place on the floor, its fill and power, and which
+rack every device sits in; the floor view and the rack elevation both read it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from designer.core.catalog import Catalog
+from designer.core.model import Project
+from designer.core.physical.floor import FloorPlan
+from designer.core.physical.lengths import Positions, positions, rack_xy
+from designer.core.physical.racks import RackUsage, rack_usage
+
+
+@dataclass(frozen=True, eq=False)
+class FloorData:
+    floor: FloorPlan
+    usage: RackUsage
+    pos: Positions
+    x: np.ndarray  # rack centres, metres
+    y: np.ndarray
+    ids: tuple[str, ...]  # device ids, fabric order
+
+    def devices_in(self, rack: int) -> list[int]:
+        return np.flatnonzero(self.pos.rack == rack).tolist()
+
+    def rack_index(self, name: str) -> int:
+        return self.usage.names.index(name)
+
+
+def floor_data(project: Project, catalog: Catalog) -> FloorData | None:
+    phys = project.physical
+    if phys is None or phys.floor is None or not phys.floor.rows:
+        return None
+    floor = phys.floor
+    pos = positions(floor, project.fabric, catalog)
+    x, y = rack_xy(floor)
+    return FloorData(floor, rack_usage(floor, pos), pos, x, y,
+                     tuple(d.id for d in project.fabric.devices))
+
+
+def heat_colour(fraction: float) -> str:
+    """Green (empty) through amber to red (full); past the limit a dark red."""
+    if fraction > 1.0 + 1e-9:
+        return "#8E1B1B"
+    f = max(0.0, min(1.0, fraction))
+    # hue 130 (green) -> 0 (red), pale at low use
+    hue = int(130 * (1.0 - f))
+    sat = int(60 + 150 * f)
+    return f"hsv({hue},{sat},235)"
