@@ -8,6 +8,7 @@ from designer.cli.commands import (
     catalog,
     check_ib,
     diff,
+    estimate,
     export,
     generate,
     import_fabric,
@@ -25,5 +26,6 @@ COMMANDS: dict[str, ModuleType] = {
     "export": export,
     "import": import_fabric,
     "diff": diff,
+    "estimate": estimate,
     "check-ib": check_ib,
 }
