@@ -15,6 +15,7 @@ import numpy as np
 from designer.core.analysis.gpus import GpuSpec, gpu_spec
 from designer.core.analysis.workload import Workload
 from designer.core.catalog import Catalog, ServerSpec
+from designer.core.errors import DesignerError
 from designer.core.model import Project, Role
 from designer.core.solver import Result
 
@@ -71,7 +72,7 @@ def _server_spec(project: Project, result: Result, cat: Catalog) -> ServerSpec |
     for line in lines:
         try:
             spec = cat.get(line.catalog_id)
-        except Exception:  # noqa: BLE001 - unknown gear: fall back to the defaults
+        except DesignerError:  # gear the catalog lacks: the defaults stand
             continue
         if isinstance(spec, ServerSpec) and spec.gpus:
             return spec
@@ -102,7 +103,7 @@ def fabric_view(project: Project, result: Result, workload: Workload,
     nvl = (workload.nvlink_gbytes_s or gpu.nvlink_gbytes_s) * NVLINK_EFFICIENCY
     try:
         tech = catalog.profile(project.profile).tech
-    except Exception:  # noqa: BLE001 - a profile the catalog lacks: judge by the switches
+    except DesignerError:  # a profile the catalog lacks: no in-network reduction assumed
         tech = "eth"
     models = set(result.switches.by_model)
     sharp = tech.startswith("ib") and bool(models) and models <= SHARP_SWITCHES

@@ -47,6 +47,7 @@ def rules(gpus: int, comm_fraction: float, econ: Economics) -> tuple[Rule, ...]:
     n = f"{gpus:,} GPUs"
     share = f"communication {comm_fraction:.0%} of the step"
     grown = gpus * 2
+    team = f"team tunes RoCE: {'yes' if econ.team_tunes_roce else 'no'}"
     return (
         Rule("up to 512 GPUs: Ethernet with RoCE is the usual default", gpus <= 512, n,
              SRC_BANDS, ETH),
@@ -61,10 +62,10 @@ def rules(gpus: int, comm_fraction: float, econ: Economics) -> tuple[Rule, ...]:
              ETH),
         Rule("1,000 GPUs or more, synchronized pre-training, no team to tune PFC/ECN/DCQCN: "
              "InfiniBand removes the configuration risk", gpus >= 1000 and not
-             econ.team_tunes_roce, f"{n}, team tunes RoCE: {'yes' if econ.team_tunes_roce else 'no'}",
+             econ.team_tunes_roce, f"{n}, {team}",
              SRC_TIERS, IB),
         Rule("team able to tune PFC/ECN/DCQCN: RoCE is credible at scale", econ.team_tunes_roce,
-             f"team tunes RoCE: {'yes' if econ.team_tunes_roce else 'no'}", SRC_TIERS, ETH),
+             team, SRC_TIERS, ETH),
         Rule("growth expected in 24-36 months: decide for the grown cluster (above 2,048 GPUs: "
              "InfiniBand)", econ.growth_expected and grown > 2048,
              f"growth expected: {'yes' if econ.growth_expected else 'no'}, x2 = {grown:,} GPUs",
