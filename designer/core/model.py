@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator, model_validator
 
+from designer.core.analysis.workload import DecisionSettings
 from designer.core.catalog import Catalog, GearId, GearItem
 from designer.core.links import LinkTable
 
@@ -242,6 +243,8 @@ class Project(_Frozen):
     analysis: AnalysisSettings = Field(default_factory=AnalysisSettings)
     # Canvas state the GUI keeps with the design (collapsed groups, ...). Free-form.
     view: dict[str, JsonValue] = Field(default_factory=dict, max_length=64)
+    # The workload, economics and decision answers of the decision analysis (None: defaults).
+    decision: DecisionSettings | None = None
 
     @field_validator("schema_version")
     @classmethod

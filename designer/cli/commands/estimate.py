@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from designer.cli.commands._common import add_command, load, print_json
-from designer.core.analysis import CollectiveRequest, Estimate, estimate, settings_of
 from designer.core.analysis.collectives import ALGORITHMS
+from designer.core.analysis.estimate import CollectiveRequest, Estimate, estimate, settings_of
 from designer.core.analysis.inputs import load_workload, parse_bytes, with_economics
 from designer.core.solver import solve
 
