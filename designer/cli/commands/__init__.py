@@ -7,6 +7,7 @@ from types import ModuleType
 from designer.cli.commands import (
     catalog,
     check_ib,
+    compare,
     diff,
     estimate,
     export,
@@ -27,5 +28,6 @@ COMMANDS: dict[str, ModuleType] = {
     "import": import_fabric,
     "diff": diff,
     "estimate": estimate,
+    "compare": compare,
     "check-ib": check_ib,
 }
