@@ -10,9 +10,8 @@ from dataclasses import dataclass
 from designer.core.analysis.workload import Economics
 
 IB, ETH = "InfiniBand", "Ethernet (RoCE)"
-SRC_BANDS = "Epoka, 'RoCE vs InfiniBand', decision framework by cluster size (512 / 2,048 GPUs)"
-SRC_TIERS = ("'GPU Cluster Networking: InfiniBand vs. RoCE for Large-Scale AI Training', TCO "
-             "by scale tier (128 / 1,000 GPUs) and decision framework")
+SRC_BANDS = "Epoka, 'RoCE vs InfiniBand for AI', decision by cluster size"
+SRC_TIERS = "'GPU Cluster Networking: InfiniBand vs. RoCE', TCO by scale tier"
 COMM_SHARE = 0.30
 
 

@@ -65,15 +65,23 @@ class EstimatePanel(QWidget):
         item.setLabel("left", "busbw GB/s")
         item.showGrid(x=True, y=True, alpha=0.2)
         item.setMenuEnabled(False)
-        item.addLegend(offset=(-5, 5))
+        for name in ("left", "bottom"):
+            item.getAxis(name).enableAutoSIPrefix(False)
+        item.addLegend(offset=(8, 5))
         self.chart.setMinimumSize(260, 180)
         mv.addWidget(self.chart, 1)
         split.addWidget(mid)
         self.rules = QTableWidget(0, 4)
-        self.rules.setHorizontalHeaderLabels(["Rule", "Fired", "Figure", "Source"])
+        self.rules.setHorizontalHeaderLabels(["Fired", "Rule", "Figure", "Source"])
         self.rules.verticalHeader().hide()
         self.rules.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.rules.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        head = self.rules.horizontalHeader()
+        head.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        head.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        head.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
+        head.setSectionResizeMode(3, QHeaderView.ResizeMode.Interactive)
+        self.rules.setColumnWidth(2, 150)
+        self.rules.setColumnWidth(3, 120)
         self.rules.setWordWrap(True)
         right = QWidget()
         rv = QVBoxLayout(right)
@@ -83,7 +91,7 @@ class EstimatePanel(QWidget):
         rv.addWidget(self.choice)
         rv.addWidget(self.rules, 1)
         split.addWidget(right)
-        split.setSizes([300, 340, 480])
+        split.setSizes([280, 330, 560])
         service.resultReady.connect(lambda *_: self.refresh())
         doc.projectChanged.connect(lambda _r: self.refresh())
         doc.projectReplaced.connect(self.refresh)
@@ -152,9 +160,10 @@ class EstimatePanel(QWidget):
         self.choice.setText(f"<b>Recommendation: {r.choice}</b><br>{r.break_even}{note}")
         self.rules.setRowCount(len(r.rules))
         for i, rule in enumerate(r.rules):
-            for j, text in enumerate((rule.rule, "yes" if rule.fired else "no", rule.figure,
+            for j, text in enumerate(("yes" if rule.fired else "no", rule.rule, rule.figure,
                                       rule.source)):
                 cell = QTableWidgetItem(text)
+                cell.setToolTip(f"{rule.rule}\n{rule.figure}\nSource: {rule.source}")
                 if rule.fired:
                     cell.setBackground(QColor("#e8f3ec"))
                 self.rules.setItem(i, j, cell)
