@@ -36,12 +36,13 @@ def decision_sections(e: Estimate) -> list[FactSection]:
         Fact("Space per year", t.space_usd_per_year, "usd"),
         Fact("RoCE tuning and validation", t.tuning_usd, "usd", note="one-off; 0 unless set"),
         Fact("Total", t.total_usd, "usd", strong=True, key="tco_usd"),
-        Fact("Cost per useful GPU-hour", t.usd_per_useful_gpu_hour, "usd", strong=True),
+        Fact("Cost per useful GPU-hour", round(t.usd_per_useful_gpu_hour, 3), "dec2", "$",
+             strong=True, note="network TCO + GPU time, over the GPU-hours doing useful work"),
     ))
     r = e.recommendation
-    rows = [Fact(x.rule, "fired" if x.fired else "not fired", detail=x.figure, note=x.source)
+    rows = [Fact(x.rule, "fired" if x.fired else "not fired", note=f"{x.figure}; {x.source}")
             for x in r.rules]
-    rows.append(Fact("Break-even", r.break_even, note=r.note))
-    rules = FactSection(f"Recommendation: {r.choice}", tuple(rows),
-                        columns=("Rule", "Fired", "Figure", "Source", ""))
+    rows.append(Fact("Break-even from this design's numbers", "agrees" if r.agrees else
+                     "disagrees", note=r.break_even + (f" ({r.note})" if r.note else "")))
+    rules = FactSection(f"Recommendation: {r.choice}", tuple(rows))
     return [work, money, rules]
