@@ -50,10 +50,8 @@ def run(args: argparse.Namespace) -> int:
     items = [(Path(f).name.removesuffix(".fabric.json"), p) for f, p in
              zip(args.files, projects, strict=True)]
     if args.profiles:
-        cat = first.catalog(base)
-        items = [(PROFILE_LABELS.get(x, x), profile_variant(first, x.strip(), base))
+        items = [(PROFILE_LABELS.get(x.strip(), x.strip()), profile_variant(first, x.strip(), base))
                  for x in args.profiles.split(",") if x.strip()] or items
-        del cat
     if args.oversubscriptions:
         items = [(f"{x.strip()} oversubscribed", oversubscription_variant(first, x.strip(), base))
                  for x in args.oversubscriptions.split(",") if x.strip()]

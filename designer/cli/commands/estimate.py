@@ -79,7 +79,9 @@ def format_estimate(e: Estimate) -> str:
     out += ["", "Step",
             f"  compute {s.compute_s:.3f} s, bubble {s.bubble_s:.3f} s, exposed communication "
             f"{s.exposed_comm_s:.3f} s -> step {s.step_s:.3f} s",
-            f"  communication is {s.comm_fraction:.0%} of the step; MFU {s.mfu:.1%}"]
+            f"  communication is {s.comm_fraction:.0%} of the step; MFU {s.mfu:.1%}"
+            + (f"; {w.train_tokens_b:,.0f}B tokens in {e.days_to_train:,.1f} days"
+               if e.days_to_train else "")]
     for p in s.parts:
         out.append(f"  {p.kind:<3} {p.op:<14} {p.time_s:8.3f} s, {p.overlap:.0%} hidden "
                    f"({p.algorithm})")

@@ -95,8 +95,9 @@ def layout(view: FabricView, comm: Communicator, job_gpus: int, placement: str) 
 
 def _latency(view: FabricView, algo: str, proto: str, nvl_steps: float,
              net_steps: float) -> float:
-    extra = max(0.0, view.latency_p50_us - REFERENCE_PATH_US)
-    net = (NET_STEP_US[algo][proto] + extra) if view.latency_p50_us > 0 else 0.0
+    # a step waits for the slowest of its concurrent transfers: the tail (p99) path counts
+    extra = max(0.0, view.latency_p99_us - REFERENCE_PATH_US)
+    net = (NET_STEP_US[algo][proto] + extra) if view.latency_p99_us > 0 else 0.0
     return BASE_US[algo][proto] + nvl_steps * NVL_STEP_US[algo][proto] + net_steps * net
 
 

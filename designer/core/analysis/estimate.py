@@ -21,7 +21,13 @@ from designer.core.analysis.collectives import (
 )
 from designer.core.analysis.fabric import FabricView, fabric_view
 from designer.core.analysis.recommend import Recommendation, recommend
-from designer.core.analysis.step import Loss, StepEstimate, money_lost, step_estimate
+from designer.core.analysis.step import (
+    Loss,
+    StepEstimate,
+    money_lost,
+    step_estimate,
+    time_to_train_days,
+)
 from designer.core.analysis.tco import Tco, tco
 from designer.core.analysis.workload import DecisionSettings, Economics, Workload, WorkloadError
 from designer.core.catalog import Catalog, builtin_catalog
@@ -55,6 +61,12 @@ class Estimate:
     def slowdown(self) -> float:
         return self.step.step_s / self.ideal.step_s if self.ideal.step_s > 0 else 1.0
 
+    @property
+    def days_to_train(self) -> float | None:
+        """Days to train ``workload.train_tokens_b`` billion tokens at this step time."""
+        t = self.workload.train_tokens_b
+        return round(time_to_train_days(self.step, t * 1e9), 4) if t else None
+
     def to_json(self) -> dict:
         v = self.view
         return {
@@ -68,7 +80,7 @@ class Estimate:
                                   for lv in v.levels],
                        "routing": self.routing, "network_slowdown": self.network_slowdown},
             "collectives": [r.to_json() for r in self.collectives],
-            "step": self.step.to_json(),
+            "step": self.step.to_json() | {"time_to_train_days": self.days_to_train},
             "ideal": {"step_s": round(self.ideal.step_s, 6), "slowdown": round(self.slowdown, 6),
                       "loss_fraction": round(self.loss.loss_fraction, 6),
                       "gpu_hours_lost": round(self.loss.gpu_hours_lost, 3),

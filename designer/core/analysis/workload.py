@@ -68,6 +68,7 @@ class Workload(_Frozen):
     overlap_ep: Fraction = 0.3
     overlap_cp: Fraction = 0.5
     placement: Placement = "contiguous"
+    train_tokens_b: NonNegative = 0.0  # a run of this many billion tokens (0: not asked)
 
     @property
     def bytes_per_element(self) -> int:
@@ -113,9 +114,11 @@ PRESETS: dict[str, Workload] = {
         params_b=405, layers=126, hidden=16384, sequence=8192, global_batch_tokens=16 * 2**20,
         gpus=8192, tp=8, pp=16, cp=1, dp=64, microbatches=32, interleave=2, zero_stage=1),
     "llama3-405b-16k": Workload(
-        name="Llama 3 405B on 16,384 GPUs", source=LLAMA3 + " (400 TFLOPs/GPU, 41% MFU)",
+        name="Llama 3 405B on 16,384 GPUs",
+        source=LLAMA3 + " (400 TFLOPs/GPU, 41% MFU; 15.6T tokens)",
         params_b=405, layers=126, hidden=16384, sequence=8192, global_batch_tokens=16 * 2**20,
-        gpus=16384, tp=8, pp=16, cp=1, dp=128, microbatches=16, interleave=2, zero_stage=1),
+        gpus=16384, tp=8, pp=16, cp=1, dp=128, microbatches=16, interleave=2, zero_stage=1,
+        train_tokens_b=15_600),
     "dense-70b-dp": Workload(
         name="Dense 70B, data parallel (FSDP)", source="Llama 2 70B shape, arXiv 2307.09288",
         params_b=70, layers=80, hidden=8192, sequence=4096, global_batch_tokens=4 * 2**20,
