@@ -106,7 +106,7 @@ def a100_view(nodes: int) -> FabricView:
 
 def test_dgx_a100_multinode_all_reduce():
     """nccl issues 812, 320: DGX A100, 8 x HDR, multi-node all-reduce 192 GB/s busbw (ring);
-    about 220 with IB SHARP (ours is NVLink-bound at 264: within 25%)."""
+    about 220 with IB SHARP (ours is NVLink-bound at 272: within 25%)."""
     v = a100_view(4)
     assert busbw(v, "all-reduce", 32, nbytes=8 * GiB, algorithm="ring") == \
         pytest.approx(192, rel=0.03)
