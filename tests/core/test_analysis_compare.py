@@ -71,3 +71,13 @@ def test_compare_bad_input(capsys):
     assert "designs" in capsys.readouterr().err
     assert main(["compare", IB, ROCE, "--years", "0"]) == 2
     assert "economics.years" in capsys.readouterr().err
+
+
+def test_compare_html_report_page(capsys, tmp_path):
+    out = tmp_path / "cmp.html"
+    assert main(["compare", IB, "--profiles", "ib-ndr,roce-400", "-o", str(out)]) == 0
+    html = out.read_text(encoding="utf-8")
+    assert "<th class=\"n\">IB NDR</th>" in html and "RoCE 400G" in html
+    assert "Break-even" in html and "Recommendation" in html
+    assert main(["compare", IB, ROCE, "-o", str(tmp_path / "x.pdf")]) == 2
+    assert ".xlsx or .html" in capsys.readouterr().err

@@ -63,7 +63,7 @@ def test_estimate_rules_and_chart(window, qtbot, su4):
     assert est.chart.getPlotItem().ctrl.logXCheck.isChecked()
 
 
-def test_compare_stays_live_while_editing(window, qtbot, su4):
+def test_compare_stays_live_while_editing(window, qtbot, su4, tmp_path):
     _load(window, qtbot, su4)
     panel = window.analysis.decision.compare
     with qtbot.waitSignal(panel.compare.comparisonReady, timeout=WAIT_MS):
@@ -80,6 +80,11 @@ def test_compare_stays_live_while_editing(window, qtbot, su4):
                           check_params_cb=lambda c: c.designs[0].figures["gpus"] == 512):
         window.doc.replace(small)
     assert panel.compare.latest.designs[1].figures["gpus"] == 512
+    out = tmp_path / "cmp.xlsx"
+    task = panel.save_to(str(out))
+    with qtbot.waitSignal(task.finished, timeout=WAIT_MS):
+        pass
+    assert out.stat().st_size > 0
     window.docks["compareDock"].show()
     window.docks["compareDock"].raise_()
     window.analysis.decision.estimate.refresh()

@@ -39,11 +39,14 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     p.add_argument("--gpu-hour-usd", type=float, metavar="X")
     p.add_argument("--run-days", type=float, metavar="D")
     p.add_argument("--years", type=float, metavar="Y")
-    p.add_argument("-o", "--output", type=Path, metavar="OUT.xlsx",
-                   help="also write the comparison as an xlsx (one column per design)")
+    p.add_argument("-o", "--output", type=Path, metavar="OUT.xlsx|OUT.html",
+                   help="also write the comparison: .xlsx (one column per design) or .html "
+                   "(a report page)")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.output and args.output.suffix.lower() not in (".xlsx", ".html"):
+        raise WorkloadError(f"-o: compare writes .xlsx or .html files (got '{args.output.name}')")
     base = catalog_from(args)
     projects = [load_project(f, base) for f in args.files]
     first = projects[0]
@@ -64,9 +67,15 @@ def run(args: argparse.Namespace) -> int:
     solved = [(label, p, solve(p, catalog=p.catalog(base))) for label, p in items]
     cmp = compare(solved, workload, econ, base)
     if args.output:
-        from designer.core.export.compare_xlsx import write_compare_xlsx
+        suffix = args.output.suffix.lower()
+        if suffix == ".html":
+            from designer.core.export.compare_html import write_compare_html
 
-        write_compare_xlsx(cmp, args.output)
+            write_compare_html(cmp, args.output)
+        else:
+            from designer.core.export.compare_xlsx import write_compare_xlsx
+
+            write_compare_xlsx(cmp, args.output)
     if args.json:
         print_json(cmp.to_json())
     else:

@@ -31,7 +31,7 @@ FIGURES: tuple[tuple[str, str, str, str], ...] = (
     ("ports_unused", "Switch ports unused", "", "low"),
     ("bisection_tbps", "Bisection", "Tb/s", "high"),
     ("per_gpu_gbps", "Bandwidth per GPU", "Gb/s", "high"),
-    ("oversubscription", "Oversubscription (worst)", ":1", "low"),
+    ("oversubscription", "Oversubscription, worst (n:1)", "", "low"),
     ("hops_p50", "Hops p50", "", "low"),
     ("hops_p99", "Hops p99", "", "low"),
     ("latency_p50_us", "Latency p50", "us", "low"),

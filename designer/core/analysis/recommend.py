@@ -86,11 +86,15 @@ def recommend(gpus: int, comm_fraction: float, econ: Economics, design_is_ib: bo
     choice = IB if ib > eth else ETH if eth > ib else ""
     value = gpus * econ.years * 8760 * econ.gpu_hour_usd
     if premium_usd is not None and gain is not None:
+        # a cheaper InfiniBand gives a negative threshold: it pays unless it loses more
+        # efficiency than its savings are worth
         need = premium_usd / value if value > 0 else float("inf")
-        pays = gain > need
-        be_choice = IB if pays else ETH
-        text = (f"InfiniBand costs ${premium_usd:,.0f} more over {econ.years:g} years and gains "
-                f"{gain:.1%} efficiency; it pays above {need:.1%}: {be_choice}")
+        be_choice = IB if gain > need else ETH
+        cost = (f"costs ${premium_usd:,.0f} more" if premium_usd > 0 else
+                f"costs ${-premium_usd:,.0f} less")
+        eff = f"gains {gain:.1%}" if gain >= 0 else f"loses {-gain:.1%}"
+        text = (f"InfiniBand {cost} over {econ.years:g} years and {eff} efficiency; it pays "
+                f"when the gain exceeds {need:.2%}: {be_choice}")
     else:
         be_choice = (IB if design_is_ib else ETH) if loss_fraction < 0.05 else \
             (ETH if design_is_ib else IB)

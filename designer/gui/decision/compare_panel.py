@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from designer.core.analysis.compare import FIGURES, PROFILE_LABELS, Comparison
+from designer.gui.background import BackgroundTask
 from designer.gui.decision.compare_service import CompareService
 from designer.gui.panels import fmt
 
@@ -54,8 +55,14 @@ class ComparePanel(QWidget):
         self.add.clicked.connect(self._add_file)
         self.clear = QPushButton("Clear files")
         self.clear.clicked.connect(self.compare.clear_files)
+        self.save = QPushButton("Save…")
+        self.save.setToolTip("Write this comparison: .xlsx (one column per design) or .html")
+        self.save.setEnabled(False)
+        self.save.clicked.connect(self._ask_save)
+        self.task: BackgroundTask | None = None
         row.addWidget(self.add)
         row.addWidget(self.clear)
+        row.addWidget(self.save)
         row.addStretch(1)
         lay.addLayout(row)
         self.status = QLabel("Tick a profile or add a file to compare this design with.")
@@ -68,6 +75,37 @@ class ComparePanel(QWidget):
         self.compare.failed.connect(lambda m: self.status.setText(
             f"<span style='color:#c62828'>{m}</span>"))
 
+    def _ask_save(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save the comparison", "comparison.xlsx",
+                                              "Workbook (*.xlsx);;Report page (*.html)")
+        if path:
+            self.save_to(path)
+
+    def save_to(self, path: str) -> BackgroundTask | None:
+        """Write the latest comparison off the GUI thread; the status line says the outcome."""
+        cmp = self.compare.latest
+        if cmp is None:
+            return None
+
+        def work(_progress, _cancelled) -> str:
+            if path.lower().endswith(".html"):
+                from designer.core.export.compare_html import write_compare_html
+
+                write_compare_html(cmp, path)
+            else:
+                from designer.core.export.compare_xlsx import write_compare_xlsx
+
+                write_compare_xlsx(cmp, path)
+            return path
+
+        task = BackgroundTask(self, "Save the comparison", "Writing…", work)
+        task.finished.connect(lambda p: self.status.setText(f"Saved {p}"))
+        task.failed.connect(lambda m: self.status.setText(
+            f"<span style='color:#c62828'>Not saved: {m}</span>"))
+        self.task = task
+        task.start()
+        return task
+
     def _profiles_changed(self) -> None:
         self.compare.set_profiles([p for p, b in self.boxes.items() if b.isChecked()])
 
@@ -78,6 +116,7 @@ class ComparePanel(QWidget):
             self.compare.add_file(path)
 
     def show_comparison(self, c: Comparison) -> None:
+        self.save.setEnabled(True)
         cols = c.designs
         keys = list(dict.fromkeys(k for d in cols for k in d.busbw))
         rows = [(label + (f" ({unit})" if unit and unit not in "$%" else ""), key, unit, better)
