@@ -41,13 +41,14 @@ def parallelism(w: Workload, view: FabricView) -> Parallelism:
     job = w.gpus or view.gpus
     if job > view.gpus:
         raise WorkloadError(f"workload.gpus: {job:,} GPUs, but the design has {view.gpus:,}")
-    if w.tp > view.domain:
-        raise WorkloadError(f"workload.tp: {w.tp} is larger than the NVLink domain "
+    tp = w.tp or min(view.domain, 8)  # 0: the NVLink domain, as Megatron users pick it
+    if tp > view.domain:
+        raise WorkloadError(f"workload.tp: {tp} is larger than the NVLink domain "
                             f"({view.domain} GPUs); keep tensor parallelism inside it")
-    if view.domain % w.tp:
-        raise WorkloadError(f"workload.tp: {w.tp} does not divide the NVLink domain "
+    if view.domain % tp:
+        raise WorkloadError(f"workload.tp: {tp} does not divide the NVLink domain "
                             f"({view.domain} GPUs)")
-    inner = w.tp * w.pp * w.cp
+    inner = tp * w.pp * w.cp
     if job % inner:
         raise WorkloadError(f"workload.gpus: {job:,} GPUs are not a multiple of "
                             f"tp x pp x cp = {inner:,}")
@@ -64,8 +65,8 @@ def parallelism(w: Workload, view: FabricView) -> Parallelism:
     if w.global_batch_tokens < dp * w.sequence:
         raise WorkloadError(f"workload.global_batch_tokens: {w.global_batch_tokens:,} tokens are "
                             f"fewer than one sequence per data-parallel rank ({dp:,} x "
-                            f"{w.sequence:,})")
-    return Parallelism(job, w.tp, w.pp, dp, w.cp, w.ep)
+                            f"{w.sequence:,}); raise it, or set workload.gpus to a smaller job")
+    return Parallelism(job, tp, w.pp, dp, w.cp, w.ep)
 
 
 @dataclass(frozen=True)

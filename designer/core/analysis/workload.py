@@ -44,10 +44,10 @@ class Workload(_Frozen):
     precision: Literal["bf16", "fp16", "fp8", "fp32"] = "bf16"
     # data
     sequence: int = Field(default=4096, ge=1, le=16_777_216)
-    global_batch_tokens: int = Field(default=4_194_304, ge=1, le=10**12)
+    global_batch_tokens: int = Field(default=16_777_216, ge=1, le=10**12)
     # parallelism (dp 0: whatever the job's GPUs leave)
     gpus: int = Field(default=0, ge=0, le=10_000_000)  # 0: every GPU of the design
-    tp: int = Field(default=8, ge=1, le=4096)
+    tp: int = Field(default=0, ge=0, le=4096)  # 0: the NVLink domain (at most 8)
     pp: int = Field(default=1, ge=1, le=4096)
     microbatches: int = Field(default=1, ge=1, le=100_000)
     interleave: int = Field(default=1, ge=1, le=64)

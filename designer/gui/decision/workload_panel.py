@@ -29,7 +29,8 @@ from designer.gui.commands import ProjectCommand
 LABELS = {
     "params_b": "Parameters (billions)", "active_params_b": "Active parameters (B, MoE)",
     "kv_fraction": "K/V width / hidden", "global_batch_tokens": "Tokens per step",
-    "gpus": "Job GPUs (0: all)", "tp": "Tensor parallel (TP)", "pp": "Pipeline parallel (PP)",
+    "gpus": "Job GPUs (0: all)", "tp": "Tensor parallel (TP, 0: domain)",
+    "pp": "Pipeline parallel (PP)",
     "dp": "Data parallel (DP, 0: the rest)", "cp": "Context parallel (CP)",
     "ep": "Expert parallel (EP)", "zero_stage": "ZeRO / FSDP stage",
     "nvlink_domain": "NVLink domain GPUs (0: server)",
