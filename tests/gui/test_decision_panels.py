@@ -59,7 +59,8 @@ def test_estimate_rules_and_chart(window, qtbot, su4):
     qtbot.waitUntil(lambda: est.current is not None, timeout=WAIT_MS)
     assert "Communication is" in est.summary.text()
     assert est.rules.rowCount() == len(est.current.recommendation.rules)
-    assert est.chart.getPlotItem().listDataItems()
+    xs, ys = est.curves["all-reduce"].getOriginalDataset()
+    assert len(xs) == 25 and (ys > 0).all()
     assert est.chart.getPlotItem().ctrl.logXCheck.isChecked()
 
 

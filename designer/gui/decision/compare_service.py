@@ -41,7 +41,8 @@ class CompareService(QObject):
         self.profiles: list[str] = []
         self.files: list[Path] = []
         self.latest = None
-        self._cache: dict[object, tuple] = {}  # (fabric id, profile) or path -> (project, result)
+        self._cache: dict[object, tuple] = {}  # (design key, profile) or path -> (project, result)
+        self._key_of: tuple = (None, 0)  # the last fabric and its key
         self._thread: threading.Thread | None = None
         self._cancel = threading.Event()
         self._bridge = _Bridge(self)
@@ -79,14 +80,27 @@ class CompareService(QObject):
     def busy(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
+    def _design_key(self, project) -> int:
+        """What a variant depends on: the wiring, the gear, the generator, prices and the
+        solver settings, not where devices sit on the canvas (a move rebuilds nothing)."""
+        fabric = project.fabric
+        if self._key_of[0] is not fabric:
+            gear = hash(tuple((d.id, d.model, d.role, d.nic, d.nics, d.port_speed_gbps)
+                              for d in fabric.devices))
+            self._key_of = (fabric, hash((id(fabric.links), gear)))
+        extra = (project.overrides.model_dump_json(), project.analysis.model_dump_json(),
+                 project.generator.model_dump_json() if project.generator else "")
+        return hash((self._key_of[1], extra))
+
     def _wanted(self) -> list[object]:
         project = self.doc.project
-        keys: list[object] = [(id(project.fabric), p) for p in self.profiles
-                              if p != project.profile]
+        key = self._design_key(project)
+        keys: list[object] = [(key, p) for p in self.profiles if p != project.profile]
         return (keys + list(self.files))[:MAX_OTHERS]
 
     def _start(self) -> None:
-        missing = [k for k in self._wanted() if k not in self._cache]
+        wanted = self._wanted()
+        missing = [k for k in wanted if k not in self._cache]
         if not missing:
             self._try_compare()
             return
@@ -96,8 +110,8 @@ class CompareService(QObject):
         project, catalog = self.doc.project, self.doc.catalog
         cache, bridge = self._cache, self._bridge
         self._cancel = cancel = threading.Event()
-        # keep the cache to the current fabric and the opened files
-        for k in [k for k in cache if isinstance(k, tuple) and k[0] != id(project.fabric)]:
+        # keep the cache to the current design and the opened files
+        for k in [k for k in cache if k not in wanted]:
             del cache[k]
 
         def run() -> None:
