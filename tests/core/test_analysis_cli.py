@@ -55,6 +55,8 @@ def test_text_report(capsys):
     (["--gpu-hour-usd", "-1"], "economics.gpu_hour_usd"),
     (["--workload", "nope"], "--workload"),
     (["--collective", "all-reduce", "--bytes", "12 parsecs"], "--bytes"),
+    (["--collective", "all-reduce"], "--bytes"),
+    (["--network-slowdown", "0.5"], "network_slowdown"),
 ])
 def test_bad_input_exit_2(capsys, args, field):
     assert main(["estimate", NDR, *args]) == 2

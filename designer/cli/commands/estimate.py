@@ -8,6 +8,7 @@ from designer.cli.commands._common import add_command, load, print_json
 from designer.core.analysis.collectives import ALGORITHMS
 from designer.core.analysis.estimate import CollectiveRequest, Estimate, estimate, settings_of
 from designer.core.analysis.inputs import load_workload, parse_bytes, with_economics
+from designer.core.analysis.workload import WorkloadError
 from designer.core.solver import solve
 
 GROUPS = ("all", "dp", "tp", "ep", "pp", "cp")
@@ -49,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     requests = None
     if args.collective:
         if not args.bytes:
-            raise SystemExit("designer: --collective needs --bytes SIZE")
+            raise WorkloadError("--bytes: --collective needs a message size (e.g. 1GiB)")
         requests = (CollectiveRequest(args.collective, parse_bytes(args.bytes), args.group,
                                       args.algorithm),)
     result = solve(project, catalog=cat)
