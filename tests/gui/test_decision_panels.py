@@ -90,3 +90,19 @@ def test_compare_stays_live_while_editing(window, qtbot, su4, tmp_path):
     window.docks["compareDock"].raise_()
     window.analysis.decision.estimate.refresh()
     window.docks["estimateDock"].raise_()
+
+
+def test_compare_under_other_oversubscription(window, qtbot):
+    ft = generate(params_from_dict("fat-tree", {"gpus": 512, "gear": "roce-400"}))
+    _load(window, qtbot, ft)
+    panel = window.analysis.decision.compare
+    with qtbot.waitSignal(panel.compare.comparisonReady, timeout=WAIT_MS):
+        panel.ratios.setText("3:1")
+        panel.ratios.editingFinished.emit()
+    c = panel.compare.latest
+    assert [d.label for d in c.designs] == ["This design", "3:1 oversubscribed"]
+    assert c.designs[1].figures["oversubscription"] == pytest.approx(3.0)
+    assert c.designs[1].figures["switches"] < c.designs[0].figures["switches"]
+    # a design that is not a generated fat tree says why
+    _load(window, qtbot, generate(params_from_dict("rail", {"sus": 1})))
+    qtbot.waitUntil(lambda: "only a generated fat tree" in panel.status.text(), timeout=WAIT_MS)

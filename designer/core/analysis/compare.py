@@ -183,6 +183,6 @@ def profile_variant(project: Project, profile: str, catalog: Catalog) -> Project
 def oversubscription_variant(project: Project, ratio: str, catalog: Catalog) -> Project:
     """A generated fat tree again with another oversubscription (``2:1``, ``1:1,3:1``)."""
     if project.generator is None or project.generator.kind != "fat-tree":
-        raise WorkloadError("--oversubscriptions: only a generated fat tree can be built "
+        raise WorkloadError("oversubscriptions: only a generated fat tree can be built "
                             "again with another oversubscription")
     return regenerate(project, {"oversubscription": ratio}, catalog)

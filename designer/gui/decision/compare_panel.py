@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -51,6 +52,12 @@ class ComparePanel(QWidget):
             box.toggled.connect(lambda _v: self._profiles_changed())
             self.boxes[prof] = box
             row.addWidget(box)
+        self.ratios = QLineEdit()
+        self.ratios.setPlaceholderText("oversubscriptions, e.g. 2:1, 3:1")
+        self.ratios.setToolTip("A generated fat tree built again with these leaf ratios")
+        self.ratios.setMaximumWidth(200)
+        self.ratios.editingFinished.connect(self._ratios_changed)
+        row.addWidget(self.ratios)
         self.add = QPushButton("Add file…")
         self.add.clicked.connect(self._add_file)
         self.clear = QPushButton("Clear files")
@@ -105,6 +112,11 @@ class ComparePanel(QWidget):
         self.task = task
         task.start()
         return task
+
+    def _ratios_changed(self) -> None:
+        text = self.ratios.text()
+        self.compare.set_ratios([r.strip() for r in text.replace(";", " ").replace(",", " ")
+                                 .split() if r.strip()])
 
     def _profiles_changed(self) -> None:
         self.compare.set_profiles([p for p, b in self.boxes.items() if b.isChecked()])

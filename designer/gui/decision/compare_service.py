@@ -15,7 +15,12 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from designer.core.analysis.compare import PROFILE_LABELS, compare, profile_variant
+from designer.core.analysis.compare import (
+    PROFILE_LABELS,
+    compare,
+    oversubscription_variant,
+    profile_variant,
+)
 from designer.core.analysis.estimate import settings_of
 from designer.core.errors import DesignerError
 from designer.core.fileformat import load_project
@@ -25,6 +30,7 @@ from designer.gui.background import emit_from_worker
 THREAD_PREFIX = "fd-compare"
 DEBOUNCE_MS = 100
 MAX_OTHERS = 5
+RATIO = "oversubscription:"
 
 
 class _Bridge(QObject):
@@ -39,6 +45,7 @@ class CompareService(QObject):
         super().__init__(parent)
         self.service, self.doc = service, doc
         self.profiles: list[str] = []
+        self.ratios: list[str] = []  # other oversubscriptions of a generated fat tree
         self.files: list[Path] = []
         self.latest = None
         self._cache: dict[object, tuple] = {}  # (design key, profile) or path -> (project, result)
@@ -57,7 +64,11 @@ class CompareService(QObject):
 
     @property
     def active(self) -> bool:
-        return bool(self.profiles or self.files)
+        return bool(self.profiles or self.files or self.ratios)
+
+    def set_ratios(self, ratios: list[str]) -> None:
+        self.ratios = list(ratios)
+        self.schedule()
 
     def set_profiles(self, profiles: list[str]) -> None:
         self.profiles = list(profiles)
@@ -96,6 +107,7 @@ class CompareService(QObject):
         project = self.doc.project
         key = self._design_key(project)
         keys: list[object] = [(key, p) for p in self.profiles if p != project.profile]
+        keys += [(key, RATIO + r) for r in self.ratios]
         return (keys + list(self.files))[:MAX_OTHERS]
 
     def _start(self) -> None:
@@ -120,7 +132,9 @@ class CompareService(QObject):
                 for key in missing:
                     if cancel.is_set():
                         break
-                    if isinstance(key, tuple):
+                    if isinstance(key, tuple) and key[1].startswith(RATIO):
+                        p = oversubscription_variant(project, key[1][len(RATIO):], catalog)
+                    elif isinstance(key, tuple):
                         p = profile_variant(project, key[1], catalog)
                     else:
                         p = load_project(key, catalog)
@@ -166,8 +180,9 @@ class CompareService(QObject):
         for k in keys:
             p, r = self._cache[k]
             if isinstance(k, tuple):
-                items.append((PROFILE_LABELS.get(k[1], k[1]), p.evolve(decision=project.decision),
-                              r))
+                label = (f"{k[1][len(RATIO):]} oversubscribed" if k[1].startswith(RATIO)
+                         else PROFILE_LABELS.get(k[1], k[1]))
+                items.append((label, p.evolve(decision=project.decision), r))
             else:
                 items.append((Path(k).name.removesuffix(".fabric.json"), p, r))
         try:
