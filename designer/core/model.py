@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator, model_validator
 
+from designer.core.analysis.workload import DecisionSettings
 from designer.core.catalog import Catalog, GearId, GearItem
 from designer.core.links import LinkTable
 from designer.core.physical.floor import Physical
@@ -245,6 +246,8 @@ class Project(_Frozen):
     view: dict[str, JsonValue] = Field(default_factory=dict, max_length=64)
     # Racks, rows and where each device sits; the optional BOM lines (None: not planned).
     physical: Physical | None = None
+    # The workload, economics and decision answers of the decision analysis (None: defaults).
+    decision: DecisionSettings | None = None
 
     @field_validator("schema_version")
     @classmethod

@@ -70,6 +70,9 @@ class Analysis:
         self.metrics.problemsClicked.connect(lambda: self.show_panel("problemsDock"))
 
         self.export = export_actions.install(window, result_for=self.service.result_for)
+        from designer.gui.decision.install import install_decision
+
+        self.decision = install_decision(window, self.service)
         self.ib = IbActions(window, self)
         self._state("idle")
         self.service.schedule()
@@ -83,6 +86,7 @@ class Analysis:
     def shutdown(self) -> None:
         """Stop every worker of the analysis (the window is closing)."""
         self.service.shutdown()
+        self.decision.shutdown()
         self.ib.shutdown()
         # an export still writing stops at its next progress step (a cancelled export
         # leaves no new file)

@@ -38,7 +38,8 @@ def test_xlsx_lines_formulas_and_totals_match_the_solver(design, tmp_path):
     path = tmp_path / "bom.xlsx"
     jobs.export_bom(project, cat, path, result=result)
     wb = openpyxl.load_workbook(path)
-    assert wb.sheetnames == ["Summary", "BOM", "Assumptions"]
+    # TCO: the decision analysis' sheet (its own tests: test_analysis_exports.py)
+    assert wb.sheetnames == ["Summary", "BOM", "Assumptions", "TCO"]
     ws = wb["BOM"]
     sheets = Sheets(wb)
     rows = bom_rows(ws)

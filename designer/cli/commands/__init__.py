@@ -7,7 +7,9 @@ from types import ModuleType
 from designer.cli.commands import (
     catalog,
     check_ib,
+    compare,
     diff,
+    estimate,
     export,
     floor,
     generate,
@@ -26,6 +28,8 @@ COMMANDS: dict[str, ModuleType] = {
     "export": export,
     "import": import_fabric,
     "diff": diff,
+    "estimate": estimate,
+    "compare": compare,
     "check-ib": check_ib,
     "floor": floor,
 }

@@ -168,6 +168,7 @@ def write_bom_xlsx(
     table: BomTable,
     summary: Sequence[FactSection],
     assumptions: Sequence[FactSection],
+    tco: tuple | None = None,
 ) -> BomLayout:
     """Write the workbook. Summary facts keyed ``total_usd`` / ``per_gpu_usd`` become formulas
     on the BOM sheet's totals, so they follow a buyer's edits too."""
@@ -188,5 +189,9 @@ def write_bom_xlsx(
     ]
     facts_sheet(ws_summary, f"Design summary: {title}", sections)
     facts_sheet(ws_assume, "Assumptions behind the figures", assumptions)
+    if tco is not None:  # (Estimate, power W, rack units): a TCO sheet with live formulas
+        from designer.core.export.tco_xlsx import tco_sheet
+
+        tco_sheet(wb.create_sheet("TCO"), tco[0], f"BOM!F{layout.grand_total_row}", *tco[1:])
     save_workbook(wb, path)
     return layout

@@ -79,10 +79,23 @@ def export_bom(project: Project, catalog: Catalog, path: str | os.PathLike[str],
         summary = summary_sections(project, result.to_json(), app_version=__version__,
                                    date=date.today().isoformat())
         assumptions = assumption_sections(project, catalog, [x.catalog_id for x in table.lines])
-        write_bom_xlsx(path, project.name, table, summary, assumptions)
+        write_bom_xlsx(path, project.name, table, summary, assumptions,
+                       tco=_tco_inputs(project, catalog, result))
     _report(progress, 1.0, "Done")
     return (f"wrote {path}: {len(table.lines)} BOM lines, total ${table.total_usd:,.0f} "
             f"(${table.per_gpu_usd:,.0f} per GPU)")
+
+
+def _tco_inputs(project: Project, catalog: Catalog, result: Any) -> tuple | None:
+    """The estimate behind the workbook's TCO sheet; None when the workload cannot run."""
+    from designer.core.analysis.estimate import estimate
+    from designer.core.errors import DesignerError
+
+    try:
+        est = estimate(project, result, catalog=catalog)
+    except DesignerError:
+        return None
+    return est, result.power_w, result.rack_units
 
 
 def export_cabling(project: Project, catalog: Catalog, path: str | os.PathLike[str],

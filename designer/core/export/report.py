@@ -61,6 +61,19 @@ def charts(data: dict, table: BomTable) -> list[Chart]:
     return out
 
 
+def _decision(project: Project, catalog: Catalog, result: Any) -> list[FactSection]:
+    """The decision analysis page: step, money, TCO and the rules (none when the project's
+    workload cannot run on the design: the report says why)."""
+    from designer.core.analysis.estimate import estimate
+    from designer.core.analysis.sections import decision_sections
+    from designer.core.errors import DesignerError
+
+    try:
+        return decision_sections(estimate(project, result, catalog=catalog))
+    except DesignerError as exc:
+        return [FactSection("Decision analysis", (Fact("Not estimated", str(exc)),))]
+
+
 def report_data(project: Project, catalog: Catalog, result: Any,
                 today: str | None = None) -> ReportData:
     data = result.to_json()
@@ -72,6 +85,7 @@ def report_data(project: Project, catalog: Catalog, result: Any,
     # (and the design's name, which is the report's title)
     shown = [FactSection(s.title, tuple(f for f in s.facts if f.key != "name"))
              for s in summary if s.title != "About this file"]
+    shown += _decision(project, catalog, result)
     return ReportData(
         title=project.name,
         subtitle=f"Fabric design report · gear profile {project.profile} · {when} · "

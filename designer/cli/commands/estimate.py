@@ -1,0 +1,103 @@
+"""``designer estimate FILE``: collectives, step time, money, TCO and the recommendation."""
+
+from __future__ import annotations
+
+import argparse
+
+from designer.cli.commands._common import add_command, load, print_json
+from designer.core.analysis.collectives import ALGORITHMS
+from designer.core.analysis.estimate import CollectiveRequest, Estimate, estimate, settings_of
+from designer.core.analysis.inputs import load_workload, parse_bytes, with_economics
+from designer.core.analysis.workload import WorkloadError
+from designer.core.solver import solve
+
+GROUPS = ("all", "dp", "tp", "ep", "pp", "cp")
+OPS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "send-recv")
+
+
+def register(sub: argparse._SubParsersAction, name: str) -> None:
+    p = add_command(
+        sub, name, run,
+        help="estimate collectives, step time, money lost, TCO and a recommendation",
+        description="Estimate on the solved design: NCCL-like collective times (algbw, busbw "
+        "as nccl-tests reports them), the training step of the workload (compute, bubble, "
+        "exposed communication, MFU), what the fabric costs against an ideal one, TCO over "
+        "years and the decision rules with their sources. Exit 2 on bad input.")
+    p.add_argument("--workload", metavar="PRESET|FILE",
+                   help="a preset (llama3-405b-8k, llama3-405b-16k, dense-70b-dp, "
+                   "deepseek-v3-like) or a JSON file; default: the project's")
+    p.add_argument("--gpu-hour-usd", type=float, metavar="X")
+    p.add_argument("--run-days", type=float, metavar="D")
+    p.add_argument("--years", type=float, metavar="Y")
+    p.add_argument("--collective", choices=OPS, help="estimate one collective instead of the "
+                   "workload's")
+    p.add_argument("--bytes", metavar="SIZE", help="message size for --collective (1GiB, 4096)")
+    p.add_argument("--group", choices=GROUPS, default="all",
+                   help="the communicator (all: every GPU of the job)")
+    p.add_argument("--algorithm", choices=ALGORITHMS, default="auto")
+    p.add_argument("--network-slowdown", type=float, default=1.0, metavar="X",
+                   help="scale the network terms (a routing model's efficiency; default 1)")
+    p.add_argument("--routing", default="adaptive (fluid optimum)", metavar="LABEL",
+                   help="label of the routing model the slowdown stands for")
+
+
+def run(args: argparse.Namespace) -> int:
+    project, cat = load(args, args.file)
+    s = settings_of(project)
+    workload = load_workload(args.workload) if args.workload else s.workload
+    econ = with_economics(s.economics, gpu_hour_usd=args.gpu_hour_usd, run_days=args.run_days,
+                          years=args.years)
+    requests = None
+    if args.collective:
+        if not args.bytes:
+            raise WorkloadError("--bytes: --collective needs a message size (e.g. 1GiB)")
+        requests = (CollectiveRequest(args.collective, parse_bytes(args.bytes), args.group,
+                                      args.algorithm),)
+    result = solve(project, catalog=cat)
+    est = estimate(project, result, workload, econ, catalog=cat, requests=requests,
+                   network_slowdown=args.network_slowdown, routing=args.routing)
+    if args.json:
+        print_json(est.to_json())
+    else:
+        print(format_estimate(est))
+    return 0
+
+
+def format_estimate(e: Estimate) -> str:
+    s, w, t, i = e.step, e.workload, e.tco, e.loss
+    par = s.parallel
+    out = [f"Workload   {w.name}" + (f" ({w.source})" if w.source else ""),
+           f"           {par.gpus:,} GPUs: TP{par.tp} PP{par.pp} DP{par.dp} CP{par.cp} EP{par.ep},"
+           f" {s.tokens_per_step:,} tokens per step, {w.placement} placement",
+           f"Fabric     {e.view.tech}, {e.view.nic_gbytes_s:.0f} GB/s per GPU, NVLink domain "
+           f"{e.view.domain}, SHARP {'yes' if e.view.sharp else 'no'}, routing {e.routing}", "",
+           "Collectives (busbw as nccl-tests; in-network reduction may exceed the wire rate)",
+           f"  {'op':<15}{'group':<6}{'GPUs':>7}{'bytes':>16}{'algorithm':>10}{'time us':>12}"
+           f"{'algbw GB/s':>12}{'busbw GB/s':>12}"]
+    for r in e.collectives:
+        out.append(f"  {r.op:<15}{r.group:<6}{r.gpus:>7,}{r.bytes:>16,}{r.algorithm:>10}"
+                   f"{r.time_us:>12,.1f}{r.algbw_gbytes_s:>12.1f}{r.busbw_gbytes_s:>12.1f}")
+    out += ["", "Step",
+            f"  compute {s.compute_s:.3f} s, bubble {s.bubble_s:.3f} s, exposed communication "
+            f"{s.exposed_comm_s:.3f} s -> step {s.step_s:.3f} s",
+            f"  communication is {s.comm_fraction:.0%} of the step; MFU {s.mfu:.1%}"
+            + (f"; {w.train_tokens_b:,.0f}B tokens in {e.days_to_train:,.1f} days"
+               if e.days_to_train else "")]
+    for p in s.parts:
+        out.append(f"  {p.kind:<3} {p.op:<14} {p.time_s:8.3f} s, {p.overlap:.0%} hidden "
+                   f"({p.algorithm})")
+    out += ["", "Against an ideal fabric (non-blocking, no fabric latency, same NICs)",
+            f"  ideal step {e.ideal.step_s:.3f} s, slowdown {e.slowdown:.4f}x; over "
+            f"{e.economics.run_days:g} days at ${e.economics.gpu_hour_usd:g}/GPU-hour: "
+            f"{i.gpu_hours_lost:,.0f} GPU-hours, ${i.usd_lost:,.0f}, {i.days_lost:.2f} days", "",
+            f"TCO over {t.years:g} years: ${t.total_usd:,.0f} (capex ${t.capex_usd:,.0f}, energy "
+            f"${t.energy_usd_per_year:,.0f}/yr, support ${t.support_usd_per_year:,.0f}/yr, "
+            f"RoCE tuning ${t.tuning_usd:,.0f})",
+            f"  ${t.usd_per_useful_gpu_hour:.3f} per useful GPU-hour", "",
+            f"Recommendation: {e.recommendation.choice}"]
+    for r in e.recommendation.rules:
+        out.append(f"  [{'x' if r.fired else ' '}] {r.rule} ({r.figure}; {r.source})")
+    out.append(f"  break-even: {e.recommendation.break_even}")
+    if e.recommendation.note:
+        out.append(f"  note: {e.recommendation.note}")
+    return "\n".join(out)

@@ -1,0 +1,188 @@
+"""Two to six designs side by side: the figures an architect compares, deltas against the first,
+and the break-even between the cheapest and each dearer one.
+
+Each design is a (label, project, result) triple already solved; its estimate uses one common
+workload and economics so the columns compare like with like. Variants of one design under other
+gear profiles or oversubscriptions are built here (convert / regenerate), solved by the caller.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from designer.core.analysis.estimate import Estimate, estimate
+from designer.core.analysis.recommend import Recommendation, recommend
+from designer.core.analysis.tco import break_even_gain
+from designer.core.analysis.workload import Economics, Workload, WorkloadError
+from designer.core.catalog import Catalog
+from designer.core.convert import convert_profile
+from designer.core.errors import DesignerError
+from designer.core.generators import regenerate
+from designer.core.model import Project
+from designer.core.solver import Result
+
+MAX_DESIGNS = 6
+# (key, label, unit, better): better is "low", "high" or "" (no judgement)
+FIGURES: tuple[tuple[str, str, str, str], ...] = (
+    ("gpus", "GPUs", "", ""),
+    ("switches", "Switches", "", "low"),
+    ("cables", "Cables", "", "low"),
+    ("optics", "Optics (transceivers)", "", "low"),
+    ("ports_unused", "Switch ports unused", "", "low"),
+    ("bisection_tbps", "Bisection", "Tb/s", "high"),
+    ("per_gpu_gbps", "Bandwidth per GPU", "Gb/s", "high"),
+    ("oversubscription", "Oversubscription, worst (n:1)", "", "low"),
+    ("hops_p50", "Hops p50", "", "low"),
+    ("hops_p99", "Hops p99", "", "low"),
+    ("latency_p50_us", "Latency p50", "us", "low"),
+    ("latency_p99_us", "Latency p99", "us", "low"),
+    ("step_s", "Step time", "s", "low"),
+    ("comm_fraction", "Communication share", "%", "low"),
+    ("mfu", "MFU", "%", "high"),
+    ("capex_usd", "Capex (network)", "$", "low"),
+    ("power_kw", "Network power", "kW", "low"),
+    ("tco_usd", "TCO", "$", "low"),
+    ("usd_per_useful_gpu_hour", "Cost per useful GPU-hour", "$", "low"),
+)
+
+
+@dataclass(frozen=True)
+class DesignColumn:
+    label: str
+    name: str
+    profile: str
+    figures: dict[str, float | None]
+    busbw: dict[str, float]  # the workload's collectives: "dp all-reduce" -> GB/s
+    estimate: Estimate | None
+    error: str = ""
+
+    def to_json(self) -> dict:
+        return {"label": self.label, "name": self.name, "profile": self.profile,
+                **{k: (round(v, 6) if isinstance(v, float) else v)
+                   for k, v in self.figures.items()},
+                "busbw_gbytes_s": {k: round(v, 3) for k, v in self.busbw.items()},
+                "error": self.error}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    designs: tuple[DesignColumn, ...]
+    deltas: tuple[dict, ...]  # per design after the first: key -> value minus the first's
+    break_even: tuple[dict, ...]
+    recommendation: Recommendation | None
+
+    def to_json(self) -> dict:
+        return {"designs": [d.to_json() for d in self.designs],
+                "deltas": [{k: (round(v, 6) if isinstance(v, float) else v)
+                            for k, v in d.items()} for d in self.deltas],
+                "break_even": list(self.break_even),
+                "recommendation": self.recommendation.to_json() if self.recommendation else None}
+
+
+def _count(obj: object, *names: str) -> float | None:
+    """A total from a part of the Result other work may add (``cables``, ``ports``)."""
+    if obj is None:
+        return None
+    if isinstance(obj, int | float):
+        return float(obj)
+    for n in names:
+        v = obj.get(n) if isinstance(obj, dict) else getattr(obj, n, None)
+        if isinstance(v, int | float):
+            return float(v)
+    return None
+
+
+def column(label: str, project: Project, result: Result, workload: Workload,
+           economics: Economics, catalog: Catalog | None = None) -> DesignColumn:
+    optics = sum(x.qty for x in result.bom.lines if x.category == "transceiver")
+    cables = _count(getattr(result, "cables", None), "total", "cables")
+    figs: dict[str, float | None] = {
+        "gpus": result.gpus, "switches": result.switches.total,
+        "cables": cables if cables is not None else float(result.links.total),
+        "optics": float(optics),
+        "ports_unused": _count(getattr(result, "ports", None), "unused", "free", "ports_unused"),
+        "bisection_tbps": result.bisection.tbps,
+        "per_gpu_gbps": result.bisection.per_gpu_rate_gbps,
+        "oversubscription": result.oversubscription.worst,
+        "hops_p50": result.hops.p50, "hops_p99": result.hops.p99,
+        "latency_p50_us": result.latency.p50_us, "latency_p99_us": result.latency.p99_us,
+        "capex_usd": result.bom.total_usd, "power_kw": result.power_w / 1000,
+    }
+    est: Estimate | None = None
+    error = ""
+    busbw: dict[str, float] = {}
+    try:
+        est = estimate(project, result, workload, economics, catalog=catalog)
+    except DesignerError as exc:
+        error = str(exc)
+    if est is not None:
+        figs |= {"step_s": est.step.step_s, "comm_fraction": est.step.comm_fraction,
+                 "mfu": est.step.mfu, "tco_usd": est.tco.total_usd,
+                 "usd_per_useful_gpu_hour": est.tco.usd_per_useful_gpu_hour}
+        busbw = {f"{r.group} {r.op}": r.busbw_gbytes_s for r in est.collectives}
+    else:
+        figs |= dict.fromkeys(("step_s", "comm_fraction", "mfu", "tco_usd",
+                               "usd_per_useful_gpu_hour"))
+    return DesignColumn(label, project.name, project.profile, figs, busbw, est, error)
+
+
+def compare(items: list[tuple[str, Project, Result]], workload: Workload,
+            economics: Economics, catalog: Catalog | None = None) -> Comparison:
+    if not 1 <= len(items) <= MAX_DESIGNS:
+        raise WorkloadError(f"designs: compare takes 1 to {MAX_DESIGNS} designs, "
+                            f"got {len(items)}")
+    cols = tuple(column(lbl, p, r, workload, economics, catalog) for lbl, p, r in items)
+    base = cols[0].figures
+    deltas = tuple(
+        {"label": c.label} | {k: (v - base[k]) if v is not None and base.get(k) is not None
+                               else None for k, v in c.figures.items()}
+        for c in cols[1:])
+    ok = [c for c in cols if c.estimate is not None]
+    be: list[dict] = []
+    rec = None
+    if ok:
+        cheap = min(ok, key=lambda c: c.estimate.tco.total_usd)  # type: ignore[union-attr]
+        for c in ok:
+            if c is cheap:
+                continue
+            e, e0 = c.estimate, cheap.estimate
+            assert e is not None and e0 is not None
+            delta = e.tco.total_usd - e0.tco.total_usd
+            need = break_even_gain(delta, e.view.gpus, economics.years, economics.gpu_hour_usd)
+            gain = e.tco.efficiency - e0.tco.efficiency
+            be.append({"dearer": c.label, "cheaper": cheap.label, "delta_tco_usd": round(delta, 2),
+                       "break_even_gain": round(need, 6), "efficiency_gain": round(gain, 6),
+                       "pays": gain > need})
+        ib = [c for c in ok if c.estimate.view.is_ib]  # type: ignore[union-attr]
+        eth = [c for c in ok if not c.estimate.view.is_ib]  # type: ignore[union-attr]
+        first = ok[0].estimate
+        assert first is not None
+        if ib and eth:
+            i, r_ = ib[0].estimate, eth[0].estimate
+            assert i is not None and r_ is not None
+            rec = recommend(first.view.gpus, max(i.step.comm_fraction, r_.step.comm_fraction),
+                            economics, first.view.is_ib, first.loss.loss_fraction,
+                            first.loss.usd_lost, premium_usd=i.tco.total_usd - r_.tco.total_usd,
+                            gain=i.tco.efficiency - r_.tco.efficiency)
+        else:
+            rec = first.recommendation
+    return Comparison(cols, deltas, tuple(be), rec)
+
+
+PROFILE_LABELS = {"ib-ndr": "IB NDR", "ib-xdr": "IB XDR", "roce-400": "RoCE 400G",
+                  "roce-800": "RoCE 800G"}
+
+
+def profile_variant(project: Project, profile: str, catalog: Catalog) -> Project:
+    """The design under another gear profile (regenerated when its shape must change)."""
+    if profile == project.profile:
+        return project
+    return convert_profile(project, profile, catalog).project
+
+
+def oversubscription_variant(project: Project, ratio: str, catalog: Catalog) -> Project:
+    """A generated fat tree again with another oversubscription (``2:1``, ``1:1,3:1``)."""
+    if project.generator is None or project.generator.kind != "fat-tree":
+        raise WorkloadError("oversubscriptions: only a generated fat tree can be built "
+                            "again with another oversubscription")
+    return regenerate(project, {"oversubscription": ratio}, catalog)

@@ -1,0 +1,151 @@
+"""``estimate(project, result)``: the decision figures of one solved design, immutable.
+
+A pure function of the project, its solver Result and the assumptions (the project's own unless
+given), so the window, ``designer estimate``, ``designer compare`` and sweeps all call it.
+``network_slowdown`` scales the network terms for a routing model (1.0: the fluid optimum that
+adaptive routing approaches); ``routing`` is the label reported with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from designer.core.analysis.collectives import (
+    CollectiveRow,
+    Communicator,
+    collective_rows,
+    collective_times,
+    size_sweep,
+)
+from designer.core.analysis.fabric import FabricView, fabric_view
+from designer.core.analysis.recommend import Recommendation, recommend
+from designer.core.analysis.step import (
+    Loss,
+    StepEstimate,
+    money_lost,
+    step_estimate,
+    time_to_train_days,
+)
+from designer.core.analysis.tco import Tco, tco
+from designer.core.analysis.workload import DecisionSettings, Economics, Workload, WorkloadError
+from designer.core.catalog import Catalog, builtin_catalog
+from designer.core.model import Project
+from designer.core.solver import Result
+
+
+@dataclass(frozen=True)
+class CollectiveRequest:
+    op: str
+    bytes: int
+    group: str = "all"  # all, dp, tp, ep, pp, cp
+    algorithm: str = "auto"
+
+
+@dataclass(frozen=True)
+class Estimate:
+    workload: Workload
+    economics: Economics
+    view: FabricView
+    collectives: tuple[CollectiveRow, ...]
+    step: StepEstimate
+    ideal: StepEstimate
+    loss: Loss
+    tco: Tco
+    recommendation: Recommendation
+    routing: str
+    network_slowdown: float
+
+    @property
+    def slowdown(self) -> float:
+        return self.step.step_s / self.ideal.step_s if self.ideal.step_s > 0 else 1.0
+
+    @property
+    def days_to_train(self) -> float | None:
+        """Days to train ``workload.train_tokens_b`` billion tokens at this step time."""
+        t = self.workload.train_tokens_b
+        return round(time_to_train_days(self.step, t * 1e9), 4) if t else None
+
+    def to_json(self) -> dict:
+        v = self.view
+        return {
+            "workload": self.workload.model_dump(mode="json"),
+            "economics": self.economics.model_dump(mode="json"),
+            "fabric": {"gpus": v.gpus, "nvlink_domain": v.domain, "gpu": v.gpu.name,
+                       "nic_gbytes_s": round(v.nic_gbytes_s, 3),
+                       "nvlink_gbytes_s": round(v.nvlink_gbytes_s, 3), "tech": v.tech,
+                       "sharp": v.sharp, "latency_p50_us": round(v.latency_p50_us, 4),
+                       "levels": [{"tier": lv.tier, "gpus": lv.gpus, "ratio": round(lv.ratio, 4)}
+                                  for lv in v.levels],
+                       "routing": self.routing, "network_slowdown": self.network_slowdown},
+            "collectives": [r.to_json() for r in self.collectives],
+            "step": self.step.to_json() | {"time_to_train_days": self.days_to_train},
+            "ideal": {"step_s": round(self.ideal.step_s, 6), "slowdown": round(self.slowdown, 6),
+                      "loss_fraction": round(self.loss.loss_fraction, 6),
+                      "gpu_hours_lost": round(self.loss.gpu_hours_lost, 3),
+                      "usd_lost": round(self.loss.usd_lost, 2),
+                      "days_lost": round(self.loss.days_lost, 4)},
+            "tco": self.tco.to_json(),
+            "recommendation": self.recommendation.to_json(),
+        }
+
+
+def settings_of(project: Project) -> DecisionSettings:
+    return getattr(project, "decision", None) or DecisionSettings()
+
+
+def estimate(project: Project, result: Result, workload: Workload | None = None,
+             economics: Economics | None = None, *, catalog: Catalog | None = None,
+             requests: tuple[CollectiveRequest, ...] | None = None,
+             network_slowdown: float = 1.0, routing: str = "adaptive (fluid optimum)",
+             ) -> Estimate:
+    """Every decision figure of ``project`` as solved in ``result``; raises WorkloadError with
+    the field's name when the workload cannot run on it."""
+    if not network_slowdown >= 1.0 or not np.isfinite(network_slowdown):
+        raise WorkloadError(f"network_slowdown: must be 1 or more, got {network_slowdown}")
+    if result.gpus == 0:
+        raise WorkloadError("design: it has no connected GPUs to estimate for")
+    s = settings_of(project)
+    w = workload or s.workload
+    econ = economics or s.economics
+    cat = catalog if catalog is not None else project.catalog(builtin_catalog())
+    view = fabric_view(project, result, w, cat)
+    step = step_estimate(w, view, network_slowdown=network_slowdown)
+    ideal = step_estimate(w, view.ideal())
+    loss_frac = max(0.0, 1 - ideal.step_s / step.step_s)
+    loss = money_lost(step.parallel.gpus, econ.run_days, econ.gpu_hour_usd, loss_frac)
+    cost = tco(result, econ, 1 - step.comm_fraction)
+    years_loss = money_lost(result.gpus, econ.years * 365, econ.gpu_hour_usd, loss_frac)
+    rec = recommend(result.gpus, step.comm_fraction, econ, view.is_ib, loss_frac,
+                    years_loss.usd_lost)
+    groups = step.parallel.groups()
+    kw = {"job_gpus": step.parallel.gpus, "placement": w.placement,
+          "network_slowdown": network_slowdown}
+    rows: list[CollectiveRow] = []
+    if requests is None:
+        for part in step.parts:
+            rows += collective_rows(view, part.op, [part.bytes], groups[part.kind], **kw)
+    else:
+        for req in requests:
+            if req.group not in groups:
+                raise WorkloadError(f"--group: unknown '{req.group}' (known: "
+                                    f"{', '.join(groups)})")
+            rows += collective_rows(view, req.op, [req.bytes], groups[req.group],
+                                    algorithm=req.algorithm, **kw)
+    return Estimate(w, econ, view, tuple(rows), step, ideal, loss, cost, rec, routing,
+                    network_slowdown)
+
+
+def busbw_curve(est: Estimate, op: str, group: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sizes, busbw (GB/s) and algorithm of ``op`` over ``group`` from 1 KiB to 16 GiB."""
+    from designer.core.analysis.collectives import bus_factor
+
+    comm: Communicator = est.step.parallel.groups()[group]
+    sizes = size_sweep()
+    t, algo, _ = collective_times(est.view, op, sizes, comm, job_gpus=est.step.parallel.gpus,
+                                  placement=est.workload.placement,
+                                  network_slowdown=est.network_slowdown)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        bus = np.where(t > 0, sizes / t / 1e9 * bus_factor(op, comm.n), 0.0)
+    return sizes, bus, algo

@@ -1,0 +1,136 @@
+"""What the estimates need to know about one solved design, read from its Result.
+
+Nothing is recompiled: the per-GPU rail capacity, path latency and hops, oversubscription per
+tier and bisection come from the solver's ``Result``; the size of the subtree under each tier
+(an SU under the leaves, a pod under the spines, a dragonfly group under the routers) comes from
+the group labels the generators put on servers, counted once with numpy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from designer.core.analysis.gpus import GpuSpec, gpu_spec
+from designer.core.analysis.workload import Workload
+from designer.core.catalog import Catalog, ServerSpec
+from designer.core.errors import DesignerError
+from designer.core.model import Project, Role
+from designer.core.solver import Result
+
+# Switches that reduce in the network (IB SHARP v3 on Quantum-2, Quantum-X800).
+SHARP_SWITCHES = frozenset({"qm9700", "qm9790", "q3400"})
+# The tier whose subtree a group label names: leaves join an SU, spines a pod, routers a group.
+TIER_GROUP = {"leaf": ("su",), "spine": ("pod",), "router": ("group",)}
+# Protocol efficiency of a NIC's wire rate (CX-7 NDR 400G moves 46-49 GB/s of 50 under NCCL).
+NIC_EFFICIENCY = 0.96
+# NVLink ring efficiency (8 x H100: 360-370 GB/s busbw of 450 GB/s one way).
+NVLINK_EFFICIENCY = 0.82
+
+
+@dataclass(frozen=True)
+class Level:
+    """A subtree of ``gpus`` GPUs whose uplinks are oversubscribed ``ratio``:1."""
+
+    tier: str
+    gpus: int
+    ratio: float
+
+
+@dataclass(frozen=True)
+class FabricView:
+    gpus: int
+    gpus_per_server: int
+    domain: int  # GPUs per NVLink domain
+    gpu: GpuSpec
+    nvlink_gbytes_s: float  # effective, per GPU per direction
+    peak_tflops: float
+    nic_gbytes_s: float  # effective, all of one GPU's rails
+    tech: str  # ib-ndr, ib-xdr, eth
+    sharp: bool
+    latency_p50_us: float
+    latency_p99_us: float
+    hops_p50: float
+    levels: tuple[Level, ...]
+    bisection_fraction: float
+
+    @property
+    def is_ib(self) -> bool:
+        return self.tech.startswith("ib")
+
+    def ideal(self) -> FabricView:
+        """The same NICs and NVLink on a non-blocking fabric with no latency."""
+        return FabricView(self.gpus, self.gpus_per_server, self.domain, self.gpu,
+                          self.nvlink_gbytes_s, self.peak_tflops, self.nic_gbytes_s, self.tech,
+                          self.sharp, 0.0, 0.0, 0.0,
+                          tuple(Level(lv.tier, lv.gpus, 1.0) for lv in self.levels), 1.0)
+
+
+def _server_spec(project: Project, result: Result, cat: Catalog) -> ServerSpec | None:
+    lines = sorted(result.bom.compute_lines, key=lambda x: -x.qty)
+    for line in lines:
+        try:
+            spec = cat.get(line.catalog_id)
+        except DesignerError:  # gear the catalog lacks: the defaults stand
+            continue
+        if isinstance(spec, ServerSpec) and spec.gpus:
+            return spec
+    return None
+
+
+def _group_sizes(project: Project, per_server: int) -> dict[str, int]:
+    """GPUs under one value of each group label (the median over values)."""
+    roles = project.fabric.roles
+    idx = np.flatnonzero(roles == Role.GPU_SERVER.value)
+    devices = project.fabric.devices
+    out: dict[str, int] = {}
+    for key in ("su", "pod", "group"):
+        vals = np.fromiter((devices[i].groups.get(key, 0) for i in idx.tolist()), np.int64,
+                           count=idx.size)
+        vals = vals[vals > 0]
+        if vals.size:
+            out[key] = int(np.median(np.unique(vals, return_counts=True)[1])) * per_server
+    return out
+
+
+def fabric_view(project: Project, result: Result, workload: Workload,
+                catalog: Catalog) -> FabricView:
+    spec = _server_spec(project, result, catalog)
+    per_server = spec.gpus if spec else (result.gpus // result.servers if result.servers else 8)
+    gpu = gpu_spec(spec.gpu_model if spec else "")
+    domain = workload.nvlink_domain or per_server
+    nvl = (workload.nvlink_gbytes_s or gpu.nvlink_gbytes_s) * NVLINK_EFFICIENCY
+    try:
+        tech = catalog.profile(project.profile).tech
+    except DesignerError:  # a profile the catalog lacks: no in-network reduction assumed
+        tech = "eth"
+    models = set(result.switches.by_model)
+    sharp = tech.startswith("ib") and bool(models) and models <= SHARP_SWITCHES
+    sizes = _group_sizes(project, per_server)
+    levels: list[Level] = []
+    for tier, ov in result.oversubscription.by_tier.items():
+        n_sw = result.switches.by_tier.get(tier, 0)
+        size = next((sizes[k] for k in TIER_GROUP.get(tier, ()) if k in sizes), 0)
+        if not size:  # no label: the GPUs one switch of this tier serves
+            size = max(per_server, result.gpus // max(n_sw, 1))
+        if levels and size <= levels[-1].gpus:
+            size = min(result.gpus, levels[-1].gpus * 2)
+        levels.append(Level(tier, min(size, result.gpus), max(ov.typical, 1.0)))
+    lat = result.latency
+    return FabricView(
+        gpus=result.gpus,
+        gpus_per_server=per_server,
+        domain=domain,
+        gpu=gpu,
+        nvlink_gbytes_s=nvl,
+        peak_tflops=workload.peak_tflops or gpu.bf16_tflops,
+        nic_gbytes_s=result.bisection.per_gpu_rate_gbps / 8 * NIC_EFFICIENCY,
+        tech=tech,
+        sharp=sharp,
+        latency_p50_us=lat.p50_us or 0.0,
+        latency_p99_us=lat.p99_us or 0.0,
+        hops_p50=float(result.hops.p50 or 0.0),
+        levels=tuple(levels),
+        bisection_fraction=min(1.0, result.bisection.fraction_of_full or 1.0),
+    )

@@ -1,0 +1,48 @@
+"""The decision figures as fact sections, for the report page and the workbook."""
+
+from __future__ import annotations
+
+from designer.core.analysis.estimate import Estimate
+from designer.core.export.facts import Fact, FactSection
+
+
+def decision_sections(e: Estimate) -> list[FactSection]:
+    s, t, loss, econ = e.step, e.tco, e.loss, e.economics
+    par = s.parallel
+    w = e.workload
+    work = FactSection("Decision analysis: workload and step", (
+        Fact("Workload", w.name, note=w.source),
+        Fact("Layout", f"{par.gpus:,} GPUs, TP{par.tp} PP{par.pp} DP{par.dp} CP{par.cp} "
+             f"EP{par.ep}", detail=f"{w.placement} placement"),
+        Fact("Step time", s.step_s, "dec2", "s", strong=True, key="step_s"),
+        Fact("Compute", s.compute_s, "dec2", "s"),
+        Fact("Pipeline bubble", s.bubble_s, "dec2", "s"),
+        Fact("Exposed communication", s.exposed_comm_s, "dec2", "s"),
+        Fact("Communication share of the step", s.comm_fraction, "pct", strong=True,
+             key="comm_fraction"),
+        Fact("MFU", s.mfu, "pct", key="mfu"),
+        *[Fact(f"{p.kind.upper()} {p.op}", p.time_s, "dec2", "s",
+               note=f"{p.overlap:.0%} hidden, {p.algorithm}") for p in s.parts],
+        Fact("Slowdown against an ideal fabric", e.slowdown, "dec2", "x",
+             note="non-blocking, no fabric latency, same NICs"),
+        Fact(f"GPU-hours lost over {econ.run_days:g} days", loss.gpu_hours_lost, "int"),
+        Fact("Money lost", loss.usd_lost, "usd", note=f"at ${econ.gpu_hour_usd:g}/GPU-hour"),
+        Fact("Routing", e.routing, note=f"network terms x{e.network_slowdown:g}"),
+    ))
+    money = FactSection(f"TCO over {t.years:g} years", (
+        Fact("Capex (network BOM)", t.capex_usd, "usd"),
+        Fact("Energy per year", t.energy_usd_per_year, "usd"),
+        Fact("Support per year", t.support_usd_per_year, "usd"),
+        Fact("Space per year", t.space_usd_per_year, "usd"),
+        Fact("RoCE tuning and validation", t.tuning_usd, "usd", note="one-off; 0 unless set"),
+        Fact("Total", t.total_usd, "usd", strong=True, key="tco_usd"),
+        Fact("Cost per useful GPU-hour", round(t.usd_per_useful_gpu_hour, 3), "dec2", "$",
+             strong=True, note="network TCO + GPU time, over the GPU-hours doing useful work"),
+    ))
+    r = e.recommendation
+    rows = [Fact(x.rule, "fired" if x.fired else "not fired", note=f"{x.figure}; {x.source}")
+            for x in r.rules]
+    rows.append(Fact("Break-even from this design's numbers", "agrees" if r.agrees else
+                     "disagrees", note=r.break_even + (f" ({r.note})" if r.note else "")))
+    rules = FactSection(f"Recommendation: {r.choice}", tuple(rows))
+    return [work, money, rules]

@@ -1,0 +1,180 @@
+"""One training step on this fabric: compute, pipeline bubble, each parallelism's communication,
+what overlap hides, and the money an imperfect fabric costs over a run.
+
+Volumes per GPU and per step (Megatron-LM / ZeRO conventions): TP 4 all-reduces of the
+micro-batch's activations per layer; PP one send and one receive of the activations per
+micro-batch and boundary (scatter-gather: 1/TP of them); DP one gradient all-reduce of the
+GPU's parameter shard (ZeRO-3: 1.5x); CP an all-gather and a reduce-scatter of K and V per
+layer; EP dispatch and combine, forward and backward (4 all-to-alls of top-k x tokens x hidden).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from designer.core.analysis.collectives import Communicator, collective_times
+from designer.core.analysis.fabric import FabricView
+from designer.core.analysis.workload import Workload, WorkloadError
+
+
+@dataclass(frozen=True)
+class Parallelism:
+    gpus: int
+    tp: int
+    pp: int
+    dp: int
+    cp: int
+    ep: int
+
+    def groups(self) -> dict[str, Communicator]:
+        t, c, d, p = self.tp, self.cp, self.dp, self.pp
+        return {"tp": Communicator("tp", t, 1), "cp": Communicator("cp", c, t),
+                "dp": Communicator("dp", d * c, t), "ep": Communicator("ep", self.ep, t * c),
+                "pp": Communicator("pp", 2 if p > 1 else 1, t * c * d),
+                "all": Communicator("all", self.gpus, 1)}
+
+
+def parallelism(w: Workload, view: FabricView) -> Parallelism:
+    """The job's layout; a clear message naming the field when it cannot run here."""
+    job = w.gpus or view.gpus
+    if job > view.gpus:
+        raise WorkloadError(f"workload.gpus: {job:,} GPUs, but the design has {view.gpus:,}")
+    tp = w.tp or min(view.domain, 8)  # 0: the NVLink domain, as Megatron users pick it
+    if tp > view.domain:
+        raise WorkloadError(f"workload.tp: {tp} is larger than the NVLink domain "
+                            f"({view.domain} GPUs); keep tensor parallelism inside it")
+    if view.domain % tp:
+        raise WorkloadError(f"workload.tp: {tp} does not divide the NVLink domain "
+                            f"({view.domain} GPUs)")
+    inner = tp * w.pp * w.cp
+    if job % inner:
+        raise WorkloadError(f"workload.gpus: {job:,} GPUs are not a multiple of "
+                            f"tp x pp x cp = {inner:,}")
+    dp = w.dp or job // inner
+    if w.dp and inner * w.dp != job:
+        raise WorkloadError(f"workload.dp: tp x pp x cp x dp = {inner * w.dp:,}, but the job "
+                            f"has {job:,} GPUs")
+    if (dp * w.cp) % w.ep:
+        raise WorkloadError(f"workload.ep: {w.ep} does not divide dp x cp = {dp * w.cp:,}")
+    if w.is_moe and w.experts % w.ep:
+        raise WorkloadError(f"workload.ep: {w.ep} does not divide the {w.experts} experts")
+    if w.pp > w.layers:
+        raise WorkloadError(f"workload.pp: {w.pp} stages for {w.layers} layers")
+    if w.global_batch_tokens < dp * w.sequence:
+        raise WorkloadError(f"workload.global_batch_tokens: {w.global_batch_tokens:,} tokens are "
+                            f"fewer than one sequence per data-parallel rank ({dp:,} x "
+                            f"{w.sequence:,}); raise it, or set workload.gpus to a smaller job")
+    return Parallelism(job, tp, w.pp, dp, w.cp, w.ep)
+
+
+@dataclass(frozen=True)
+class CommPart:
+    kind: str  # tp, pp, dp, cp, ep
+    op: str
+    calls: float  # per step
+    bytes: float  # per call
+    time_s: float  # all calls
+    overlap: float
+    algorithm: str
+
+    @property
+    def exposed_s(self) -> float:
+        return self.time_s * (1 - self.overlap)
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "op": self.op, "calls": round(self.calls, 3),
+                "bytes": int(self.bytes), "time_s": round(self.time_s, 6),
+                "overlap": self.overlap, "exposed_s": round(self.exposed_s, 6),
+                "algorithm": self.algorithm}
+
+
+@dataclass(frozen=True)
+class StepEstimate:
+    compute_s: float
+    bubble_s: float
+    parts: tuple[CommPart, ...]
+    exposed_comm_s: float
+    step_s: float
+    comm_fraction: float
+    mfu: float
+    tokens_per_step: int
+    parallel: Parallelism
+
+    @property
+    def comm_s(self) -> float:
+        return sum(p.time_s for p in self.parts)
+
+    def to_json(self) -> dict:
+        p = self.parallel
+        return {"compute_s": round(self.compute_s, 6), "bubble_s": round(self.bubble_s, 6),
+                "comm_s": round(self.comm_s, 6),
+                "exposed_comm_s": round(self.exposed_comm_s, 6),
+                "comm_fraction": round(self.comm_fraction, 6), "step_s": round(self.step_s, 6),
+                "mfu": round(self.mfu, 6), "tokens_per_step": self.tokens_per_step,
+                "parallelism": {"gpus": p.gpus, "tp": p.tp, "pp": p.pp, "dp": p.dp,
+                                "cp": p.cp, "ep": p.ep},
+                "communication": [x.to_json() for x in self.parts]}
+
+
+def step_estimate(w: Workload, view: FabricView, *, network_slowdown: float = 1.0
+                  ) -> StepEstimate:
+    par = parallelism(w, view)
+    beta = w.bytes_per_element
+    tokens = w.global_batch_tokens
+    flops = 6.0 * w.active_params * tokens
+    peak = view.peak_tflops * 1e12
+    compute = w.compute_s or flops / (par.gpus * peak * w.compute_efficiency)
+    m = w.microbatches
+    bubble = compute * (par.pp - 1) / (w.interleave * m) if par.pp > 1 else 0.0
+    mb_tokens = tokens / (par.dp * m)  # tokens of one micro-batch of one replica
+    layers = w.layers / par.pp
+    groups = par.groups()
+    kw = {"job_gpus": par.gpus, "placement": w.placement, "network_slowdown": network_slowdown}
+    plan: list[tuple[str, str, float, float, float]] = []  # kind, op, calls, bytes, overlap
+    if par.tp > 1:
+        act = mb_tokens / par.cp * w.hidden * beta
+        plan.append(("tp", "all-reduce", 4 * layers * m, act, w.overlap_tp))
+    if par.pp > 1:
+        act = mb_tokens / par.cp * w.hidden * beta / par.tp
+        plan.append(("pp", "send-recv", 2 * m * w.interleave, act, w.overlap_pp))
+    if par.dp * par.cp > 1:
+        shard = w.active_params + (w.params_b * 1e9 - w.active_params) / par.ep
+        grads = shard / (par.tp * par.pp) * 2  # gradients reduced in BF16
+        plan.append(("dp", "all-reduce", 1.5 if w.zero_stage >= 3 else 1.0, grads, w.overlap_dp))
+    if par.cp > 1:
+        kv = 2 * mb_tokens * w.hidden * w.kv_fraction * beta / par.tp
+        plan.append(("cp", "all-gather", 2 * layers * m, kv, w.overlap_cp))
+    if w.is_moe and par.ep > 1:
+        per_gpu = mb_tokens / par.cp / par.tp * w.top_k * w.hidden * beta
+        plan.append(("ep", "all-to-all", 4 * layers * m, per_gpu, w.overlap_ep))
+    parts = []
+    for kind, op, calls, nbytes, overlap in plan:
+        t, algo, _ = collective_times(view, op, np.array([nbytes]), groups[kind], **kw)
+        parts.append(CommPart(kind, op, calls, nbytes, float(t[0]) * calls, overlap,
+                              str(algo[0])))
+    exposed = sum(p.exposed_s for p in parts)
+    step = compute + bubble + exposed
+    mfu = flops / (step * par.gpus * peak)
+    return StepEstimate(compute, bubble, tuple(parts), exposed, step, exposed / step, mfu,
+                        tokens, par)
+
+
+@dataclass(frozen=True)
+class Loss:
+    """What a slower step costs over a run: 1 - ideal/actual of the GPU time is wasted."""
+
+    loss_fraction: float
+    gpu_hours_lost: float
+    usd_lost: float
+    days_lost: float
+
+
+def money_lost(gpus: int, run_days: float, gpu_hour_usd: float, loss_fraction: float) -> Loss:
+    hours = gpus * run_days * 24 * loss_fraction
+    return Loss(loss_fraction, hours, hours * gpu_hour_usd, run_days * loss_fraction)
+
+
+def time_to_train_days(step: StepEstimate, tokens: float) -> float:
+    return tokens / step.tokens_per_step * step.step_s / 86400

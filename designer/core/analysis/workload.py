@@ -1,0 +1,139 @@
+"""The training job and the money assumptions a decision is made for, saved in the project.
+
+``Workload`` says what runs (model, precision, batch, parallelism, the NVLink domain, compute
+speed, overlap, placement); ``Economics`` says what GPU time, energy, support and tuning cost.
+Both are frozen pydantic models; ``DecisionSettings`` holds the two and is the project's one
+``decision`` field. Presets reproduce published runs and name their sources.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from designer.core.errors import DesignerError
+
+
+class WorkloadError(DesignerError):
+    """A workload or an economics figure that cannot run on this design (names the field)."""
+
+
+Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+NonNegative = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+Fraction = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+Placement = Literal["contiguous", "by-pod", "scattered"]
+PRECISION_BYTES = {"bf16": 2, "fp16": 2, "fp8": 1, "fp32": 4}
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Workload(_Frozen):
+    name: str = Field(default="Dense 70B, data parallel", min_length=1, max_length=200)
+    source: str = Field(default="", max_length=500)
+    # model
+    params_b: Positive = 70.0  # billions of parameters
+    active_params_b: NonNegative = 0.0  # MoE: parameters active per token (0: all)
+    layers: int = Field(default=80, ge=1, le=10_000)
+    hidden: int = Field(default=8192, ge=1, le=1_000_000)
+    experts: int = Field(default=0, ge=0, le=100_000)  # 0: dense
+    top_k: int = Field(default=0, ge=0, le=1024)
+    kv_fraction: Fraction = 0.125  # K and V width / hidden (grouped-query attention)
+    precision: Literal["bf16", "fp16", "fp8", "fp32"] = "bf16"
+    # data
+    sequence: int = Field(default=4096, ge=1, le=16_777_216)
+    global_batch_tokens: int = Field(default=16_777_216, ge=1, le=10**12)
+    # parallelism (dp 0: whatever the job's GPUs leave)
+    gpus: int = Field(default=0, ge=0, le=10_000_000)  # 0: every GPU of the design
+    tp: int = Field(default=0, ge=0, le=4096)  # 0: the NVLink domain (at most 8)
+    pp: int = Field(default=1, ge=1, le=4096)
+    microbatches: int = Field(default=1, ge=1, le=100_000)
+    interleave: int = Field(default=1, ge=1, le=64)
+    dp: int = Field(default=0, ge=0, le=10_000_000)
+    zero_stage: int = Field(default=1, ge=0, le=3)
+    cp: int = Field(default=1, ge=1, le=4096)
+    ep: int = Field(default=1, ge=1, le=100_000)
+    # scale-up domain and compute
+    nvlink_domain: int = Field(default=0, ge=0, le=4096)  # GPUs per NVLink domain (0: server)
+    nvlink_gbytes_s: NonNegative = 0.0  # per GPU per direction (0: the GPU's datasheet)
+    peak_tflops: NonNegative = 0.0  # dense, per GPU (0: the GPU's datasheet)
+    compute_efficiency: Annotated[float, Field(gt=0, le=1)] = 0.55  # share of peak in compute
+    compute_s: NonNegative = 0.0  # measured compute time per step (0: from the FLOPs)
+    # overlap: share of each kind of communication hidden behind compute
+    overlap_dp: Fraction = 0.8
+    overlap_tp: Fraction = 0.0
+    overlap_pp: Fraction = 0.5
+    overlap_ep: Fraction = 0.3
+    overlap_cp: Fraction = 0.5
+    placement: Placement = "contiguous"
+    train_tokens_b: NonNegative = 0.0  # a run of this many billion tokens (0: not asked)
+
+    @property
+    def bytes_per_element(self) -> int:
+        return PRECISION_BYTES[self.precision]
+
+    @property
+    def active_params(self) -> float:
+        return (self.active_params_b or self.params_b) * 1e9
+
+    @property
+    def is_moe(self) -> bool:
+        return self.experts > 1 and self.top_k > 0
+
+
+class Economics(_Frozen):
+    gpu_hour_usd: NonNegative = 2.0
+    run_days: NonNegative = 30.0
+    years: Positive = 3.0
+    usd_per_kwh: NonNegative = 0.10
+    pue: Annotated[float, Field(ge=1, le=5)] = 1.3
+    network_load: Fraction = 0.8  # average share of nameplate power the network draws
+    support_fraction: Annotated[float, Field(ge=0, le=2)] = 0.15  # of capex, per year
+    usd_per_ru_month: NonNegative = 0.0
+    include_servers: bool = False
+    tuning_weeks: NonNegative = 0.0  # RoCE tuning and validation (the articles' main risk)
+    tuning_usd_per_week: NonNegative = 0.0
+    availability: Annotated[float, Field(gt=0, le=1)] = 0.95
+    # answers the decision rules need that no design shows
+    team_tunes_roce: bool = False
+    growth_expected: bool = False
+    avoid_lock_in: bool = False
+
+
+class DecisionSettings(_Frozen):
+    workload: Workload = Field(default_factory=Workload)
+    economics: Economics = Field(default_factory=Economics)
+
+
+LLAMA3 = "Llama 3 405B, arXiv 2407.21783 Table 4"
+PRESETS: dict[str, Workload] = {
+    "llama3-405b-8k": Workload(
+        name="Llama 3 405B on 8,192 GPUs", source=LLAMA3 + " (430 TFLOPs/GPU, 43% MFU)",
+        params_b=405, layers=126, hidden=16384, sequence=8192, global_batch_tokens=16 * 2**20,
+        gpus=8192, tp=8, pp=16, cp=1, dp=64, microbatches=32, interleave=2, zero_stage=1),
+    "llama3-405b-16k": Workload(
+        name="Llama 3 405B on 16,384 GPUs",
+        source=LLAMA3 + " (400 TFLOPs/GPU, 41% MFU; 15.6T tokens)",
+        params_b=405, layers=126, hidden=16384, sequence=8192, global_batch_tokens=16 * 2**20,
+        gpus=16384, tp=8, pp=16, cp=1, dp=128, microbatches=16, interleave=2, zero_stage=1,
+        train_tokens_b=15_600),
+    "dense-70b-dp": Workload(
+        name="Dense 70B, data parallel (FSDP)", source="Llama 2 70B shape, arXiv 2307.09288",
+        params_b=70, layers=80, hidden=8192, sequence=4096, global_batch_tokens=4 * 2**20,
+        gpus=1024, tp=8, pp=1, zero_stage=3),
+    "deepseek-v3-like": Workload(
+        name="DeepSeek-V3-like MoE", source="DeepSeek-V3, arXiv 2412.19437 (PP16, EP64, FP8)",
+        params_b=671, active_params_b=37, layers=61, hidden=7168, experts=256, top_k=8,
+        precision="fp8", sequence=4096, global_batch_tokens=15360 * 4096, gpus=2048, tp=1,
+        pp=16, ep=64, microbatches=30, zero_stage=1, nvlink_domain=8, overlap_ep=0.8),
+}
+
+
+def preset(name: str) -> Workload:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise WorkloadError(f"--workload: unknown preset '{name}' (known: "
+                            f"{', '.join(PRESETS)}, or a JSON file)") from None

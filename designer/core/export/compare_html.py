@@ -1,0 +1,66 @@
+"""The comparison as a report page (HTML, the design report's style): one column per design,
+each other design's difference from the first beside its value, the break-even and the rules."""
+
+from __future__ import annotations
+
+import os
+from html import escape
+
+from designer.core.analysis.compare import FIGURES, Comparison
+from designer.core.export.output import write_bytes
+from designer.core.export.report_html import CSS, TABLE
+
+
+def _fmt(v: float | None, unit: str) -> str:
+    if v is None:
+        return "–"
+    if unit == "%":
+        return f"{v:.1%}"
+    if unit == "$":
+        return f"${v:,.2f}" if abs(v) < 100 else f"${v:,.0f}"
+    return f"{v:,.3g}" if abs(v) < 1000 else f"{v:,.0f}"
+
+
+def compare_html(c: Comparison, title: str = "Designs compared") -> str:
+    cols = c.designs
+    head = "<th>Figure</th>" + "".join(f'<th class="n">{escape(d.label)}</th>' for d in cols)
+    rows = []
+    keys = list(dict.fromkeys(k for d in cols for k in d.busbw))
+    lines = [(label + (f" ({unit})" if unit and unit not in "$%" else ""),
+              [d.figures.get(key) for d in cols], unit) for key, label, unit, _ in FIGURES]
+    lines += [(f"busbw {k} (GB/s)", [d.busbw.get(k) for d in cols], "") for k in keys]
+    for label, values, unit in lines:
+        cells = []
+        for j, v in enumerate(values):
+            text = _fmt(v, unit)
+            if j and v is not None and values[0] is not None and v != values[0]:
+                d = v - values[0]
+                text += f' <span class="muted">({"+" if d > 0 else "−"}{_fmt(abs(d), unit)})</span>'
+            cells.append(f'<td class="n">{text}</td>')
+        rows.append(f"<tr><td>{escape(label)}</td>{''.join(cells)}</tr>")
+    notes = [f"{escape(be['dearer'])} costs ${be['delta_tco_usd']:,.0f} more than "
+             f"{escape(be['cheaper'])}: it pays above a {be['break_even_gain']:.1%} efficiency "
+             f"gain and gains {be['efficiency_gain']:.1%} "
+             f"({'pays' if be['pays'] else 'does not pay'})" for be in c.break_even]
+    notes += [f"{escape(d.label)}: {escape(d.error)}" for d in cols if d.error]
+    rec = ""
+    if c.recommendation:
+        r = c.recommendation
+        rule_rows = "".join(
+            f"<tr><td>{escape(x.rule)}</td><td>{'fired' if x.fired else 'not fired'}</td>"
+            f"<td>{escape(x.figure)}</td><td class=\"muted\">{escape(x.source)}</td></tr>"
+            for x in r.rules)
+        rec = (f"<h2>Recommendation: {escape(r.choice)}</h2><p>{escape(r.break_even)}"
+               f"{(' — ' + escape(r.note)) if r.note else ''}</p>"
+               f'<table class="grid" {TABLE}><tr><th>Rule</th><th>Fired</th><th>Figure</th>'
+               f"<th>Source</th></tr>{rule_rows}</table>")
+    body = (f"<h1>{escape(title)}</h1><p class=\"sub\">Differences are against "
+            f"{escape(cols[0].label)}.</p><table class=\"grid\" {TABLE}><tr>{head}</tr>"
+            f"{''.join(rows)}</table><h2>Break-even</h2>"
+            + "".join(f"<p>{n}</p>" for n in notes) + rec)
+    return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{escape(title)}"
+            f"</title><style>{CSS}</style></head><body>{body}</body></html>")
+
+
+def write_compare_html(c: Comparison, path: str | os.PathLike[str]) -> None:
+    write_bytes(path, compare_html(c).encode("utf-8"))

@@ -1,0 +1,1 @@
+"""The decision analysis in the window: Workload, Estimate, and Compare panels."""

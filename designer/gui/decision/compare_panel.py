@@ -1,0 +1,172 @@
+"""The Compare panel: the current design next to itself under other gear profiles (one click)
+and next to opened project files, one column per design, deltas against the first, and the
+break-even. It follows every edit of the design through ``CompareService``."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from designer.core.analysis.compare import FIGURES, PROFILE_LABELS, Comparison
+from designer.gui.background import BackgroundTask
+from designer.gui.decision.compare_service import CompareService
+from designer.gui.panels import fmt
+
+
+def _value(v: float | None, unit: str) -> str:
+    if v is None:
+        return "–"
+    if unit == "%":
+        return fmt.percent(v)
+    if unit == "$":
+        return fmt.money_exact(round(v, 2)) if abs(v) < 100 else fmt.money(v)
+    if unit == "us":
+        return fmt.micro(v)
+    return fmt.number(round(v, 3) if abs(v) < 100 else round(v))
+
+
+class ComparePanel(QWidget):
+    def __init__(self, service, doc, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.compare = CompareService(service, doc, self)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 2, 4, 4)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Compare with:"))
+        self.boxes: dict[str, QCheckBox] = {}
+        for prof, label in PROFILE_LABELS.items():
+            box = QCheckBox(label)
+            box.toggled.connect(lambda _v: self._profiles_changed())
+            self.boxes[prof] = box
+            row.addWidget(box)
+        self.ratios = QLineEdit()
+        self.ratios.setPlaceholderText("oversubscriptions, e.g. 2:1, 3:1")
+        self.ratios.setToolTip("A generated fat tree built again with these leaf ratios")
+        self.ratios.setMinimumWidth(150)
+        self.ratios.setMaximumWidth(220)
+        self.ratios.editingFinished.connect(self._ratios_changed)
+        row.addWidget(self.ratios)
+        self.add = QPushButton("Add file…")
+        self.add.clicked.connect(self._add_file)
+        self.clear = QPushButton("Clear files")
+        self.clear.clicked.connect(self.compare.clear_files)
+        self.save = QPushButton("Save…")
+        self.save.setToolTip("Write this comparison: .xlsx (one column per design) or .html")
+        self.save.setEnabled(False)
+        self.save.clicked.connect(self._ask_save)
+        self.task: BackgroundTask | None = None
+        row.addWidget(self.add)
+        row.addWidget(self.clear)
+        row.addWidget(self.save)
+        row.addStretch(1)
+        lay.addLayout(row)
+        self.status = QLabel("Tick a profile or add a file to compare this design with.")
+        self.status.setWordWrap(True)
+        lay.addWidget(self.status)
+        self.table = QTableWidget(0, 0)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        lay.addWidget(self.table, 1)
+        self.compare.comparisonReady.connect(self.show_comparison)
+        self.compare.failed.connect(lambda m: self.status.setText(
+            f"<span style='color:#c62828'>{m}</span>"))
+
+    def _ask_save(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save the comparison", "comparison.xlsx",
+                                              "Workbook (*.xlsx);;Report page (*.html)")
+        if path:
+            self.save_to(path)
+
+    def save_to(self, path: str) -> BackgroundTask | None:
+        """Write the latest comparison off the GUI thread; the status line says the outcome."""
+        cmp = self.compare.latest
+        if cmp is None:
+            return None
+
+        def work(_progress, _cancelled) -> str:
+            if path.lower().endswith(".html"):
+                from designer.core.export.compare_html import write_compare_html
+
+                write_compare_html(cmp, path)
+            else:
+                from designer.core.export.compare_xlsx import write_compare_xlsx
+
+                write_compare_xlsx(cmp, path)
+            return path
+
+        task = BackgroundTask(self, "Save the comparison", "Writing…", work)
+        task.finished.connect(lambda p: self.status.setText(f"Saved {p}"))
+        task.failed.connect(lambda m: self.status.setText(
+            f"<span style='color:#c62828'>Not saved: {m}</span>"))
+        self.task = task
+        task.start()
+        return task
+
+    def _ratios_changed(self) -> None:
+        text = self.ratios.text()
+        self.compare.set_ratios([r.strip() for r in text.replace(";", " ").replace(",", " ")
+                                 .split() if r.strip()])
+
+    def _profiles_changed(self) -> None:
+        self.compare.set_profiles([p for p, b in self.boxes.items() if b.isChecked()])
+
+    def _add_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Compare with a design", "",
+                                              "Fabric designs (*.fabric.json)")
+        if path:
+            self.compare.add_file(path)
+
+    def show_comparison(self, c: Comparison) -> None:
+        self.save.setEnabled(True)
+        cols = c.designs
+        keys = list(dict.fromkeys(k for d in cols for k in d.busbw))
+        rows = [(label + (f" ({unit})" if unit and unit not in "$%" else ""), key, unit, better)
+                for key, label, unit, better in FIGURES]
+        rows += [(f"busbw {k} (GB/s)", ("busbw", k), "", "high") for k in keys]
+        self.table.setColumnCount(len(cols))
+        self.table.setRowCount(len(rows))
+        self.table.setHorizontalHeaderLabels([d.label for d in cols])
+        self.table.setVerticalHeaderLabels([r[0] for r in rows])
+        for i, (_, key, unit, better) in enumerate(rows):
+            base = self._get(cols[0], key)
+            for j, d in enumerate(cols):
+                v = self._get(d, key)
+                text = _value(v, unit)
+                cell = QTableWidgetItem(text)
+                cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if j and v is not None and base is not None and v != base:
+                    delta = v - base
+                    sign = "+" if delta > 0 else "−"
+                    cell.setText(f"{text}  ({sign}{_value(abs(delta), unit)})")
+                    good = (delta < 0) == (better == "low") if better else None
+                    if good is not None:
+                        cell.setForeground(QColor("#2e7d32" if good else "#c62828"))
+                self.table.setItem(i, j, cell)
+        self.table.resizeColumnsToContents()
+        lines = [f"{be['dearer']} costs {fmt.money(be['delta_tco_usd'])} more than "
+                 f"{be['cheaper']}: pays above a {fmt.percent(be['break_even_gain'])} efficiency "
+                 f"gain, gains {fmt.percent(be['efficiency_gain'])}: "
+                 f"{'pays' if be['pays'] else 'does not pay'}" for be in c.break_even]
+        lines += [f"{d.label}: {d.error}" for d in cols if d.error]
+        if c.recommendation:
+            lines.append(f"Recommendation: {c.recommendation.choice}"
+                         + (f" ({c.recommendation.note})" if c.recommendation.note else ""))
+        self.status.setText("<br>".join(lines) or "Compared.")
+
+    @staticmethod
+    def _get(d, key):
+        if isinstance(key, tuple):
+            return d.busbw.get(key[1])
+        return d.figures.get(key)

@@ -1,0 +1,200 @@
+"""Keeps a comparison of the current design with its variants and opened files up to date.
+
+The current design's column uses the solver's latest Result. Its variants under other gear
+profiles and the opened files are built and solved in one worker thread, started on the edit
+itself so it runs beside the main solve, and cached by the fabric they came from. When the main
+result and every variant are ready, the comparison (estimates only, milliseconds) is made in the
+GUI thread; a workload edit needs nothing else. A newer fabric cancels the running worker.
+"""
+
+from __future__ import annotations
+
+import threading
+import traceback
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from designer.core.analysis.compare import (
+    PROFILE_LABELS,
+    compare,
+    oversubscription_variant,
+    profile_variant,
+)
+from designer.core.analysis.estimate import settings_of
+from designer.core.errors import DesignerError
+from designer.core.fileformat import load_project
+from designer.core.solver import SolveCancelled, solve
+from designer.gui.background import emit_from_worker
+
+THREAD_PREFIX = "fd-compare"
+DEBOUNCE_MS = 100
+MAX_OTHERS = 5
+RATIO = "oversubscription:"
+
+
+class _Bridge(QObject):
+    ended = Signal(str)  # "" or an error message
+
+
+class CompareService(QObject):
+    comparisonReady = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, service, doc, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.service, self.doc = service, doc
+        self.profiles: list[str] = []
+        self.ratios: list[str] = []  # other oversubscriptions of a generated fat tree
+        self.files: list[Path] = []
+        self.latest = None
+        self._cache: dict[object, tuple] = {}  # (design key, profile) or path -> (project, result)
+        self._key_of: tuple = (None, 0)  # the last fabric and its key
+        self._thread: threading.Thread | None = None
+        self._cancel = threading.Event()
+        self._bridge = _Bridge(self)
+        self._bridge.ended.connect(self._on_ended)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self._start)
+        service.resultReady.connect(lambda *_: self._try_compare())
+        doc.projectChanged.connect(lambda _r: self.schedule())
+        doc.projectReplaced.connect(self.schedule)
+
+    @property
+    def active(self) -> bool:
+        return bool(self.profiles or self.files or self.ratios)
+
+    def set_ratios(self, ratios: list[str]) -> None:
+        self.ratios = list(ratios)
+        self.schedule()
+
+    def set_profiles(self, profiles: list[str]) -> None:
+        self.profiles = list(profiles)
+        self.schedule()
+
+    def add_file(self, path: str | Path) -> None:
+        if len(self.files) < MAX_OTHERS:
+            self.files.append(Path(path))
+        self.schedule()
+
+    def clear_files(self) -> None:
+        self.files.clear()
+        self.schedule()
+
+    def schedule(self) -> None:
+        if self.active:
+            self._timer.start()
+
+    @property
+    def busy(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def _design_key(self, project) -> int:
+        """What a variant depends on: the wiring, the gear, the generator, prices and the
+        solver settings, not where devices sit on the canvas (a move rebuilds nothing)."""
+        fabric = project.fabric
+        if self._key_of[0] is not fabric:
+            gear = hash(tuple((d.id, d.model, d.role, d.nic, d.nics, d.port_speed_gbps)
+                              for d in fabric.devices))
+            self._key_of = (fabric, hash((id(fabric.links), gear)))
+        extra = (project.overrides.model_dump_json(), project.analysis.model_dump_json(),
+                 project.generator.model_dump_json() if project.generator else "")
+        return hash((self._key_of[1], extra))
+
+    def _wanted(self) -> list[object]:
+        project = self.doc.project
+        key = self._design_key(project)
+        keys: list[object] = [(key, p) for p in self.profiles if p != project.profile]
+        keys += [(key, RATIO + r) for r in self.ratios]
+        return (keys + list(self.files))[:MAX_OTHERS]
+
+    def _start(self) -> None:
+        wanted = self._wanted()
+        missing = [k for k in wanted if k not in self._cache]
+        if not missing:
+            self._try_compare()
+            return
+        if self.busy:
+            self._cancel.set()  # _on_ended starts again for the newest fabric
+            return
+        project, catalog = self.doc.project, self.doc.catalog
+        cache, bridge = self._cache, self._bridge
+        self._cancel = cancel = threading.Event()
+        # keep the cache to the current design and the opened files
+        for k in [k for k in cache if k not in wanted]:
+            del cache[k]
+
+        def run() -> None:
+            message = ""
+            try:
+                for key in missing:
+                    if cancel.is_set():
+                        break
+                    if isinstance(key, tuple) and key[1].startswith(RATIO):
+                        p = oversubscription_variant(project, key[1][len(RATIO):], catalog)
+                    elif isinstance(key, tuple):
+                        p = profile_variant(project, key[1], catalog)
+                    else:
+                        p = load_project(key, catalog)
+                    cache[key] = (p, solve(p, cancelled=cancel.is_set))
+            except SolveCancelled:
+                pass
+            except DesignerError as exc:
+                message = str(exc)
+            except Exception as exc:  # a bug must reach the user, not vanish with the thread
+                traceback.print_exc()
+                message = f"{type(exc).__name__}: {exc}"
+            emit_from_worker(bridge.ended, message)
+
+        self._thread = threading.Thread(target=run, name=THREAD_PREFIX, daemon=True)
+        self._thread.start()
+
+    def _on_ended(self, message: str) -> None:
+        if self._thread is not None:
+            self._thread.join(timeout=1.0)
+            self._thread = None
+        if message:
+            self.failed.emit(message)
+            return
+        if any(k not in self._cache for k in self._wanted()):
+            self._timer.start()
+        else:
+            self._try_compare()
+
+    def _try_compare(self) -> None:
+        """Compare when the main result is of this fabric and every other design is ready."""
+        if not self.active:
+            return
+        project = self.doc.project
+        result = self.service.latest
+        if result is None or self.service.latest_project is None or \
+                self.service.latest_project.fabric is not project.fabric:
+            return
+        keys = self._wanted()
+        if any(k not in self._cache for k in keys):
+            return
+        s = settings_of(project)
+        items = [("This design", project, result)]
+        for k in keys:
+            p, r = self._cache[k]
+            if isinstance(k, tuple):
+                label = (f"{k[1][len(RATIO):]} oversubscribed" if k[1].startswith(RATIO)
+                         else PROFILE_LABELS.get(k[1], k[1]))
+                items.append((label, p.evolve(decision=project.decision), r))
+            else:
+                items.append((Path(k).name.removesuffix(".fabric.json"), p, r))
+        try:
+            self.latest = compare(items, s.workload, s.economics, self.doc.catalog)
+        except DesignerError as exc:
+            self.failed.emit(str(exc))
+            return
+        self.comparisonReady.emit(self.latest)
+
+    def shutdown(self, timeout: float = 5.0) -> None:
+        self._timer.stop()
+        self._cancel.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None

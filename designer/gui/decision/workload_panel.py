@@ -1,0 +1,154 @@
+"""The Workload panel: the job, the money assumptions and the decision answers, editable.
+
+One line per field of ``Workload`` and ``Economics``; an edit is checked by the same pydantic
+models the core uses, becomes one undo step (``Edit workload: tp``) and is saved with the
+project. A value the model refuses is put back and the reason, naming the field, shown.
+"""
+
+from __future__ import annotations
+
+import typing
+
+from pydantic import BaseModel, ValidationError
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from designer.core.analysis.estimate import settings_of
+from designer.core.analysis.workload import PRESETS, DecisionSettings, Economics, Workload
+from designer.gui.commands import ProjectCommand
+
+LABELS = {
+    "params_b": "Parameters (billions)", "active_params_b": "Active parameters (B, MoE)",
+    "kv_fraction": "K/V width / hidden", "global_batch_tokens": "Tokens per step",
+    "gpus": "Job GPUs (0: all)", "tp": "Tensor parallel (TP, 0: domain)",
+    "pp": "Pipeline parallel (PP)",
+    "dp": "Data parallel (DP, 0: the rest)", "cp": "Context parallel (CP)",
+    "ep": "Expert parallel (EP)", "zero_stage": "ZeRO / FSDP stage",
+    "nvlink_domain": "NVLink domain GPUs (0: server)",
+    "nvlink_gbytes_s": "NVLink GB/s per GPU (0: datasheet)",
+    "peak_tflops": "Peak TFLOPS (0: datasheet)", "compute_efficiency": "Compute efficiency",
+    "compute_s": "Measured compute s/step (0: FLOPs)", "gpu_hour_usd": "$ per GPU-hour",
+    "usd_per_kwh": "$ per kWh", "pue": "PUE", "network_load": "Network load",
+    "support_fraction": "Support (share of capex/yr)", "usd_per_ru_month": "$ per RU per month",
+    "tuning_weeks": "RoCE tuning weeks", "tuning_usd_per_week": "RoCE tuning $ per week",
+    "team_tunes_roce": "Team tunes PFC/ECN/DCQCN", "growth_expected": "Growth in 24-36 months",
+    "avoid_lock_in": "Avoid vendor lock-in", "include_servers": "Servers in capex",
+}
+
+
+def _label(name: str) -> str:
+    return LABELS.get(name, name.replace("_", " ").capitalize())
+
+
+class WorkloadPanel(QWidget):
+    edited = Signal()
+
+    def __init__(self, doc, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(4, 4, 4, 4)
+        self.preset = QComboBox()
+        self.preset.addItem("Preset…", "")
+        for key, w in PRESETS.items():
+            self.preset.addItem(w.name, key)
+        self.preset.activated.connect(self._apply_preset)
+        outer.addWidget(self.preset)
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color:#c62828")
+        outer.addWidget(self.error)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        inner = QWidget()
+        self.form = QFormLayout(inner)
+        self.form.setContentsMargins(2, 2, 2, 2)
+        scroll.setWidget(inner)
+        outer.addWidget(scroll, 1)
+        self.editors: dict[tuple[str, str], QWidget] = {}
+        for part, model in (("workload", Workload), ("economics", Economics)):
+            head = QLabel(f"<b>{'Workload' if part == 'workload' else 'Money and team'}</b>")
+            self.form.addRow(head)
+            for name, info in model.model_fields.items():
+                self.editors[(part, name)] = self._editor(part, name, info.annotation)
+                self.form.addRow(_label(name), self.editors[(part, name)])
+        doc.projectChanged.connect(lambda _r: self.load())
+        doc.projectReplaced.connect(self.load)
+        self.load()
+
+    def _editor(self, part: str, name: str, ann) -> QWidget:
+        if ann is bool:
+            box = QCheckBox()
+            box.toggled.connect(lambda v, p=part, n=name: self.commit(p, n, v))
+            return box
+        if typing.get_origin(ann) is typing.Literal:
+            combo = QComboBox()
+            for v in typing.get_args(ann):
+                combo.addItem(str(v), v)
+            combo.activated.connect(lambda _i, p=part, n=name, c=combo:
+                                    self.commit(p, n, c.currentData()))
+            return combo
+        line = QLineEdit()
+        line.editingFinished.connect(lambda p=part, n=name, e=line: self.commit(p, n, e.text()))
+        return line
+
+    @property
+    def settings(self) -> DecisionSettings:
+        return settings_of(self.doc.project)
+
+    def load(self) -> None:
+        s = self.settings
+        for (part, name), w in self.editors.items():
+            value = getattr(getattr(s, part), name)
+            w.blockSignals(True)
+            if isinstance(w, QCheckBox):
+                w.setChecked(bool(value))
+            elif isinstance(w, QComboBox):
+                w.setCurrentIndex(max(0, w.findData(value)))
+            elif isinstance(w, QLineEdit):
+                w.setText(f"{value:g}" if isinstance(value, float) else str(value))
+                w.setCursorPosition(0)
+            w.blockSignals(False)
+
+    def commit(self, part: str, name: str, value) -> bool:
+        """Set one field; True when the project changed (one undo step)."""
+        s = self.settings
+        current: BaseModel = getattr(s, part)
+        if isinstance(value, str):
+            value = value.strip().replace(",", "")
+        try:
+            new_part = type(current).model_validate(current.model_dump() | {name: value})
+        except ValidationError as exc:
+            msg = exc.errors()[0]["msg"]
+            self.error.setText(f"{part}.{name}: {msg[:1].lower()}{msg[1:]}")
+            self.load()
+            return False
+        self.error.clear()
+        if new_part == current:
+            return False
+        new = s.model_copy(update={part: new_part})
+        self.doc.push(ProjectCommand(self.doc, self.doc.project.evolve(decision=new),
+                                     f"Edit {part}: {name}"))
+        self.edited.emit()
+        return True
+
+    def _apply_preset(self, index: int) -> None:
+        key = self.preset.itemData(index)
+        self.preset.setCurrentIndex(0)
+        if not key:
+            return
+        s = self.settings
+        new = s.model_copy(update={"workload": PRESETS[key]})
+        if new != s:
+            self.doc.push(ProjectCommand(self.doc, self.doc.project.evolve(decision=new),
+                                         f"Workload preset: {PRESETS[key].name}"))
+            self.edited.emit()

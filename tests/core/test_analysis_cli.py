@@ -1,0 +1,82 @@
+"""``designer estimate``: the stable JSON keys of the issue, one-collective mode, bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from designer.cli.main import main
+from designer.core.analysis.workload import DecisionSettings, Economics, Workload
+from designer.core.fileformat import dumps_project, load_project, loads_project
+from designer.core.paths import projects_dir
+
+NDR = str(projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json")
+ROW = {"op", "algorithm", "group", "gpus", "bytes", "time_us", "algbw_gbytes_s", "busbw_gbytes_s"}
+
+
+def run_json(capsys, *args: str) -> dict:
+    assert main(["estimate", *args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_estimate_json_keys(capsys):
+    d = run_json(capsys, NDR, "--workload", "dense-70b-dp", "--gpu-hour-usd", "3",
+                 "--run-days", "30", "--years", "4")
+    assert {"workload", "collectives", "step", "ideal", "tco", "recommendation"} <= set(d)
+    assert d["collectives"] and all(set(r) >= ROW for r in d["collectives"])
+    assert {"compute_s", "bubble_s", "exposed_comm_s", "comm_fraction", "step_s", "mfu"} <= \
+        set(d["step"])
+    assert {"step_s", "slowdown", "gpu_hours_lost", "usd_lost"} <= set(d["ideal"])
+    assert {"capex_usd", "energy_usd_per_year", "support_usd_per_year", "total_usd", "years",
+            "usd_per_useful_gpu_hour"} <= set(d["tco"])
+    assert d["tco"]["years"] == 4
+    assert {"choice", "rules"} <= set(d["recommendation"])
+    for r in d["recommendation"]["rules"]:
+        assert {"rule", "fired", "figure", "source"} <= set(r)
+    assert d["workload"]["name"].startswith("Dense 70B")
+
+
+def test_one_collective(capsys):
+    d = run_json(capsys, NDR, "--collective", "all-gather", "--bytes", "1GiB", "--group", "tp",
+                 "--algorithm", "ring")
+    (row,) = d["collectives"]
+    assert (row["op"], row["group"], row["gpus"], row["bytes"], row["algorithm"]) == \
+        ("all-gather", "tp", 8, 2**30, "ring")
+
+
+def test_text_report(capsys):
+    assert main(["estimate", NDR]) == 0
+    out = capsys.readouterr().out
+    assert "communication is" in out and "Recommendation" in out
+
+
+@pytest.mark.parametrize(("args", "field"), [
+    (["--gpu-hour-usd", "-1"], "economics.gpu_hour_usd"),
+    (["--workload", "nope"], "--workload"),
+    (["--collective", "all-reduce", "--bytes", "12 parsecs"], "--bytes"),
+    (["--collective", "all-reduce"], "--bytes"),
+    (["--network-slowdown", "0.5"], "network_slowdown"),
+])
+def test_bad_input_exit_2(capsys, args, field):
+    assert main(["estimate", NDR, *args]) == 2
+    err = capsys.readouterr().err
+    assert field in err and "Traceback" not in err
+
+
+def test_bad_workload_file(tmp_path, capsys):
+    f = tmp_path / "w.json"
+    f.write_text(json.dumps({"tp": 16}))
+    assert main(["estimate", NDR, "--workload", str(f)]) == 2
+    assert "workload.tp: 16 is larger than the NVLink domain" in capsys.readouterr().err
+    f.write_text(json.dumps({"tp": -2}))
+    assert main(["estimate", NDR, "--workload", str(f)]) == 2
+    assert "workload.tp" in capsys.readouterr().err
+
+
+def test_decision_saved_in_project():
+    p = load_project(NDR)
+    s = DecisionSettings(workload=Workload(name="mine", tp=4), economics=Economics(years=5))
+    back = loads_project(dumps_project(p.evolve(decision=s)))
+    assert back.decision == s
+    assert loads_project(dumps_project(p)).decision is None

@@ -1,0 +1,83 @@
+"""``designer compare``: designs side by side, deltas, break-even, xlsx with one column each."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from openpyxl import load_workbook
+
+from designer.cli.main import main
+from designer.core.analysis.compare import FIGURES, compare
+from designer.core.analysis.workload import PRESETS, Economics
+from designer.core.fileformat import load_project, save_project
+from designer.core.generators import generate, params_from_dict
+from designer.core.paths import projects_dir
+from designer.core.solver import solve
+
+IB = str(projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json")
+ROCE = str(projects_dir() / "dgx-superpod-4su-roce-400.fabric.json")
+
+
+def test_compare_two_files_json(capsys, tmp_path):
+    out = tmp_path / "cmp.xlsx"
+    assert main(["compare", IB, ROCE, "--workload", "dense-70b-dp", "--json", "-o", str(out)]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert {"designs", "deltas"} <= set(d)
+    assert len(d["designs"]) == 2 and len(d["deltas"]) == 1
+    a, b = d["designs"]
+    for key, *_ in FIGURES:
+        assert key in a and key in b
+    assert d["deltas"][0]["switches"] == b["switches"] - a["switches"]
+    assert b["latency_p50_us"] > a["latency_p50_us"]  # RoCE switches are slower
+    # SHARP on IB reduces the DP all-reduce in the network: twice the busbw of RoCE's ring
+    assert a["busbw_gbytes_s"]["dp all-reduce"] > 1.8 * b["busbw_gbytes_s"]["dp all-reduce"]
+    ws = load_workbook(out)["Compare"]
+    assert [ws.cell(3, c).value for c in (2, 3)] == ["dgx-superpod-4su-ib-ndr",
+                                                      "dgx-superpod-4su-roce-400"]
+    assert str(ws.cell(5, 4).value).startswith("=C5-B5")
+
+
+def test_compare_profiles_text(capsys):
+    assert main(["compare", IB, "--profiles", "ib-ndr,roce-400"]) == 0
+    out = capsys.readouterr().out
+    assert "IB NDR" in out and "RoCE 400G" in out and "Recommendation" in out
+
+
+def test_compare_oversubscriptions(capsys, tmp_path):
+    f = tmp_path / "ft.fabric.json"
+    save_project(generate(params_from_dict("fat-tree", {"gpus": 512, "gear": "roce-400"})), f)
+    assert main(["compare", str(f), "--oversubscriptions", "1:1,3:1", "--json",
+                 "--workload", "dense-70b-dp"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["designs"][1]["oversubscription"] > d["designs"][0]["oversubscription"]
+    # a workload too big for this design says why instead of failing the comparison
+    assert "workload.gpus" in d["designs"][0]["error"]
+
+
+def test_break_even_rows():
+    items = [(n, p, solve(p)) for n, p in (("ib", load_project(IB)), ("roce", load_project(ROCE)))]
+    econ = Economics(gpu_hour_usd=2, years=3)
+    c = compare(items, PRESETS["dense-70b-dp"], econ)
+    (be,) = c.break_even
+    gpus = 1024
+    assert be["break_even_gain"] == pytest.approx(be["delta_tco_usd"] / (gpus * 3 * 8760 * 2),
+                                                  abs=1e-6)
+    assert c.recommendation is not None and c.recommendation.rules
+
+
+def test_compare_bad_input(capsys):
+    assert main(["compare", IB]) == 2
+    assert "designs" in capsys.readouterr().err
+    assert main(["compare", IB, ROCE, "--years", "0"]) == 2
+    assert "economics.years" in capsys.readouterr().err
+
+
+def test_compare_html_report_page(capsys, tmp_path):
+    out = tmp_path / "cmp.html"
+    assert main(["compare", IB, "--profiles", "ib-ndr,roce-400", "-o", str(out)]) == 0
+    html = out.read_text(encoding="utf-8")
+    assert "<th class=\"n\">IB NDR</th>" in html and "RoCE 400G" in html
+    assert "Break-even" in html and "Recommendation" in html
+    assert main(["compare", IB, ROCE, "-o", str(tmp_path / "x.pdf")]) == 2
+    assert ".xlsx or .html" in capsys.readouterr().err
