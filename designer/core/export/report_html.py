@@ -235,8 +235,9 @@ def headline(facts: dict[str, Fact], data: dict,
         ("Oversubscription (worst)", over.get("worst_ratio", "n/a"),
          ", ".join(f"{k} {v['ratio']}" for k, v in (over.get("by_tier") or {}).items())
          or "no switch tiers"),
-        ("Latency, GPU to GPU", f"{float(lat.get('mean') or 0):.2f} µs",
-         f"mean for a {message} message; p99 {float(lat.get('p99') or 0):.2f} µs"),
+        ("Latency, GPU to GPU", f"{float(lat.get('p50') or 0):.2f} µs",
+         f"median (p50), idle and static, for a {message} message; "
+         f"p99 {float(lat.get('p99') or 0):.2f} µs"),
         ("Total cost (estimate)", usd(float(bom.get("total_usd") or 0)),
          f"{usd(float(bom.get('per_gpu_usd') or 0))} per GPU"),
         ("Power", f"{float(data.get('power_w') or 0) / 1000:,.1f} kW",

@@ -1,0 +1,247 @@
+"""Figures a procurement decision rests on: node-side optics per cage, physical cables
+against logical links, switch port utilisation, dragonfly oversubscription, decimal
+oversubscription and gear that fits. Each rule cites its source."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from designer.core.errors import GeneratorError
+from designer.core.generators import generate, params_from_dict, plan
+from designer.core.generators.clos import split_ports
+from designer.core.generators.params import Ratio
+from designer.core.links import MEDIA
+from designer.core.solver import solve
+
+
+def bom_qty(r) -> dict[str, int]:
+    return {x.catalog_id: x.qty for x in r.bom.lines}
+
+
+def with_lengths(project, metres: float):
+    links = project.fabric.links
+    links = links.replace(np.arange(len(links)), length_m=metres, medium=MEDIA.index("auto"))
+    return project.with_fabric(project.fabric.with_links(links))
+
+
+# 1. node-side optics per cage ---------------------------------------------------------------
+
+def test_dgx_h100_node_takes_twin_port_modules():
+    """128 DGX H100 reach their 1,024 ConnectX-7 ports through 4 twin-port OSFP cages each,
+    "a two-port transceiver to access all eight GPUs" (DGX SuperPOD H100 RA, network fabrics
+    page): 512 node modules, not 1,024 single-port ones."""
+    r = solve(generate(params_from_dict("rail", {"sus": 4})))
+    q = bom_qty(r)
+    assert q["osfp-2x400g-sr8-flt"] == 512
+    assert "osfp-400g-sr4" not in q
+    # power counts what is installed: 512 x 15 W at the nodes
+    line = next(x for x in r.bom.lines if x.catalog_id == "osfp-2x400g-sr8-flt")
+    assert line.power_w == pytest.approx(512 * 15)
+
+
+def test_b300_twin_plane_one_800g_cage_per_gpu():
+    """NVIDIA B300 Spectrum-X RA: one 800G cage per GPU carries its two 400G planes; so one
+    twin-port module per GPU (1,024) for the 2,048 node links of 128 nodes."""
+    r = solve(generate(params_from_dict("rail", {"sus": 4, "gear": "roce-800"})))
+    q = bom_qty(r)
+    assert r.links.by_layer["endpoint-leaf"] == 2048
+    assert q["osfp-2x400g-sr8-flt"] == 1024
+    assert "osfp-400g-sr4" not in q
+
+
+def test_generic_server_keeps_single_port_nics():
+    """A generic server has one cage per NIC port (PCIe cards): one module per port."""
+    r = solve(generate(params_from_dict("rail", {"sus": 1, "server": "gpu-server-8"})))
+    q = bom_qty(r)
+    assert q["osfp-400g-sr4"] == 256
+    assert "osfp-2x400g-sr8-flt" not in q
+
+
+def test_xdr_node_cage_is_single_port():
+    """DGX B300 on XDR: 8 ConnectX-8 ports of 800G behind 8 cages, one module per port."""
+    r = solve(generate(params_from_dict("rail", {"sus": 1, "gear": "ib-xdr"})))
+    assert bom_qty(r)["osfp-800g-dr4-xdr"] == 256
+
+
+# 2. physical cables against logical links ---------------------------------------------------
+
+def test_optical_links_are_one_fibre_each():
+    """Twin-port modules have one MPO connector per port: a fibre per 400G link."""
+    r = solve(generate(params_from_dict("rail", {"sus": 4})))
+    assert r.cables.total == r.links.total == 2048
+    assert r.cables.by_layer == r.links.by_layer
+    j = r.to_json()
+    assert j["cables"] == {"total": 2048, "by_layer": {"endpoint-leaf": 1024,
+                                                        "leaf-spine": 1024}}
+
+
+def test_twin_copper_carries_two_links_per_cable():
+    """Short leaf-spine runs take twin DACs cage to cage (two 400G links, one cable); a
+    generic server's single-port NICs share a splitter from one switch cage."""
+    p = generate(params_from_dict("rail", {"sus": 4, "server": "gpu-server-8"}))
+    r = solve(with_lengths(p, 1.0))
+    assert r.links.total == 2048
+    assert r.cables.by_layer == {"endpoint-leaf": 512, "leaf-spine": 512}
+    assert r.cables.total == 1024
+    q = bom_qty(r)
+    assert q["dac-800g-to-2x400g"] + q["dac-2x400g"] == r.cables.total
+
+
+def test_dgx_twin_cage_to_tor_is_one_cable_when_lanes_pair():
+    """A ToR design lands both lanes of a DGX cage on one switch cage: one straight twin
+    cable (active copper at 3 m) per node cage; a rail design splits them over two rail
+    leaves, so the node stays on optics."""
+    tor = solve(generate(params_from_dict("dragonfly", {"a": 4, "p": 2, "h": 2,
+                                                        "server": "dgx-h100"})))
+    el = tor.links.by_layer["endpoint-router"]
+    assert tor.cables.by_layer["endpoint-router"] == el // 2
+    rail = solve(with_lengths(generate(params_from_dict("rail", {"sus": 1})), 1.0))
+    assert rail.cables.by_layer["endpoint-leaf"] == rail.links.by_layer["endpoint-leaf"]
+    assert "osfp-2x400g-sr8-flt" in bom_qty(rail)
+
+
+# 5. port utilisation ------------------------------------------------------------------------
+
+def test_roce_leaves_use_half_their_ports_and_say_what_it_costs():
+    """An SN5600 run as 128 x 400G leaves 64 of 128 ports unused on a 1:1 rail leaf (32
+    servers down, 32 up)."""
+    r = solve(generate(params_from_dict("rail", {"sus": 4, "gear": "roce-400"})))
+    leaf = next(g for g in r.ports.groups if g.tier == "leaf")
+    assert (leaf.model, leaf.switches, leaf.used, leaf.total) == ("sn5600", 32, 2048, 4096)
+    assert leaf in r.ports.stranded
+    assert leaf.unused_usd == pytest.approx(32 * 48000 * 0.5)
+    notes = [p for p in r.problems if p.code == "stranded-ports"]
+    assert len(notes) == 1 and "$768,000" in notes[0].message
+    j = r.to_json()["ports"]
+    assert j["used"] == 2048 + 1024 and j["total"] == 40 * 128
+    assert j["stranded_usd"] == pytest.approx(768000)
+
+
+def test_full_superpod_strands_nothing():
+    r = solve(generate(params_from_dict("rail", {"sus": 4})))
+    assert r.ports.used == r.ports.total == 48 * 64
+    assert not r.ports.stranded
+    assert not [p for p in r.problems if p.code == "stranded-ports"]
+
+
+def test_dragonfly_routers_report_their_unused_ports():
+    """a = 8, p = h = 4 on 64-port routers: 4 + 7 + 4 = 15 of 64 ports used."""
+    r = solve(generate(params_from_dict("dragonfly", {"a": 8, "p": 4, "h": 4})))
+    g = r.ports.groups[0]
+    assert g.used == 15 * g.switches and g.total == 64 * g.switches
+
+
+# 6. dragonfly oversubscription reflects the global cut ---------------------------------------
+
+def test_dragonfly_global_oversubscription_matches_the_bisection():
+    """A balanced dragonfly's routers are 1:1 (p = h), but a balanced cut of 33 groups crosses
+    16 x 17 of its global links: 528 GPUs x 400G against 272 x 400G = 1.94:1, the inverse of
+    its 51.5% bisection (Kim et al., dragonfly; DOMAIN.md)."""
+    r = solve(generate(params_from_dict("dragonfly", {"a": 8, "p": 4, "h": 4})))
+    o = r.oversubscription
+    assert o.by_tier["router"].worst == 1.0
+    assert o.global_cut == pytest.approx(528 / 272)
+    assert o.worst == pytest.approx(528 / 272)
+    assert "global" in o.blocking_tiers
+    assert 1 / o.global_cut == pytest.approx(r.bisection.fraction_of_full)
+    assert r.to_json()["oversubscription"]["global_cut"]["text"] == "1.94:1"
+
+
+def test_fat_tree_has_no_global_cut_figure():
+    r = solve(generate(params_from_dict("rail", {"sus": 2})))
+    assert r.oversubscription.global_cut is None
+    assert "global_cut" not in r.to_json()["oversubscription"]
+
+
+# 7. decimal oversubscription ----------------------------------------------------------------
+
+def test_decimal_ratio_as_meta_writes_it():
+    """Meta's Llama 3 cluster runs its cross-zone tier at 1:2.8 (2.8 down per up):
+    ``--oversubscription 1:1,2.8:1`` is accepted and never built above 2.8:1."""
+    p = params_from_dict("fat-tree", {"gpus": 4096, "gear": "roce-400",
+                                      "oversubscription": "1:1,2.8:1", "tiers": 3})
+    assert [str(r) for r in p.oversubscription] == ["1:1", "2.8:1"]
+    pl = plan(p)
+    spine = float(pl.oversubscription["spine"].split(":")[0])
+    assert spine <= 2.8 and spine > 2.6
+    assert any("2.8:1 asked" in d for d in pl.details)
+
+
+def test_reversed_ratio_is_refused_with_the_way_out():
+    with pytest.raises(GeneratorError, match=r"2\.8:1"):
+        params_from_dict("fat-tree", {"oversubscription": "1:2.8"})
+
+
+@given(radix=st.integers(8, 512), ratio=st.floats(1.0, 12.0).map(lambda x: round(x, 2)))
+@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_split_never_above_the_ratio_and_closest(radix, ratio):
+    """The uplinks are the fewest that keep the tier at or under the ratio asked: one fewer
+    would go above it."""
+    r = Ratio.parse(f"{ratio}:1")
+    down, up = split_ports(radix, r)
+    assert down + up <= radix
+    if down:
+        assert down / up <= ratio + 1e-9
+        assert up == 1 or down / (up - 1) > ratio - 1e-9
+
+
+def test_whole_ratios_keep_whole_multiples():
+    assert split_ports(64, Ratio.parse("7:1")) == (56, 8)
+    assert split_ports(32, Ratio.parse("2:1")) == (20, 10)
+    assert split_ports(64, Ratio.parse("2.8:1")) == (47, 17)
+    assert math.isclose(Ratio.parse("2.8:1").value, 2.8)
+
+
+# 8. gear that fits ---------------------------------------------------------------------------
+
+def test_spine_switch_grows_to_fit_the_pod():
+    """A 3,072-GPU pod of 192 RoCE ToRs needs spines with 192 down ports (at 7:1 up): the
+    64-cage SN5600 (128 x 400G) cannot; the smallest Ethernet switch of the catalog that can
+    is picked and the plan says so; --spine-switch still forces one."""
+    values = {"gpus": 24576, "gear": "roce-400", "servers_per_leaf": 2,
+              "oversubscription": "1:1,7:1", "pod_gpus": 3072}
+    pl = plan(params_from_dict("fat-tree", values))
+    assert pl.gear.upper.model == "th6-102t"
+    assert any("cannot carry" in d and "th6-102t" in d for d in pl.details)
+    forced = plan(params_from_dict("fat-tree", values | {"spine_switch": "j3ai-chassis"}))
+    assert forced.gear.upper.model == "j3ai-chassis"
+    with pytest.raises(GeneratorError, match="192"):
+        plan(params_from_dict("fat-tree", values | {"spine_switch": "sn5600"}))
+
+
+def test_modular_chassis_when_only_that_fits():
+    values = {"gpus": 49152, "gear": "roce-400", "servers_per_leaf": 2,
+              "oversubscription": "1:1,1:1", "pod_gpus": 6144}
+    pl = plan(params_from_dict("fat-tree", values))
+    assert pl.gear.upper.model == "j3ai-chassis"
+    assert any("modular chassis" in d for d in pl.details)
+
+
+def test_planes_pick_a_server_with_enough_ports_per_gpu():
+    """Two RoCE planes need two NIC ports per GPU; the DGX H100 has one, a ConnectX-8 server
+    (DGX B300, 2 x 400GbE per GPU) has two: it is picked and the plan says so."""
+    pl = plan(params_from_dict("rail", {"sus": 2, "gear": "roce-400", "planes": 2}))
+    assert pl.gear.server.id == "dgx-b300" and pl.gear.nic_id == "connectx-8"
+    assert any("using 'dgx-b300'" in d for d in pl.details)
+    r = solve(generate(params_from_dict("rail", {"sus": 2, "gear": "roce-400", "planes": 2})))
+    assert r.links.by_layer["endpoint-leaf"] == 2 * 512
+
+
+def test_planes_refused_with_a_way_out_when_nothing_fits():
+    with pytest.raises(GeneratorError, match="gpu-server-8"):
+        plan(params_from_dict("rail", {"sus": 2, "gear": "ib-ndr", "planes": 2}))
+
+
+def test_cables_agree_with_the_bom_copper_and_fibres():
+    """Every physical cable is a copper cable or a fibre of the BOM."""
+    for values in ({"sus": 2}, {"sus": 2, "server": "gpu-server-8"}):
+        p = with_lengths(generate(params_from_dict("rail", values)), 1.0)
+        r = solve(p)
+        q = {x.catalog_id: x.qty for x in r.bom.lines if x.category in ("cable", "fibre")}
+        assert sum(q.values()) == r.cables.total
+        assert np.unique(r.bom.cable_id).size == r.cables.total
