@@ -178,21 +178,17 @@ def summary_sections(project: Project, data: dict, *, app_version: str,
                               ((g("links") or {}).get("by_layer") or {}).items()),
              key="links"),
         Fact("Physical cables", int((g("cables") or {}).get("total") or 0), "int",
-             note="a twin or splitter copper cable carries two links; " + ", ".join(
-                 f"{v:,} {k}" for k, v in ((g("cables") or {}).get("by_layer") or {}).items()),
+             note=", ".join(f"{v:,} {k}" for k, v in
+                            ((g("cables") or {}).get("by_layer") or {}).items()),
              key="cables"),
     ]
     ports = g("ports") or {}
     if ports.get("total"):
-        stranded = [x for x in ports.get("by_model_tier") or []
-                    if {"model": x["model"], "tier": x["tier"]} in (ports.get("stranded") or [])]
+        unused = float(ports.get("stranded_usd") or 0)
         design.append(Fact(
             "Switch ports used", float(ports.get("utilisation") or 0), "pct",
-            f"{int(ports['used']):,} of {int(ports['total']):,}; " + (
-                "unused above " + f"{float(ports.get('stranded_threshold') or 0):.0%}: "
-                + "; ".join(f"{x['model']} {x['tier']} {x['used']:,} of {x['total']:,}, "
-                            f"${x['unused_usd']:,.0f} of switch price" for x in stranded)
-                if stranded else "no tier leaves many ports unused"),
+            f"{int(ports['used']):,} of {int(ports['total']):,}"
+            + (f"; ${unused:,.0f} of switch price unused" if unused else ""),
             key="ports"))
     fraction = bis.get("fraction_of_full")
     performance = [

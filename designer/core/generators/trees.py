@@ -56,9 +56,10 @@ def _fit_spines(spec: ClosSpec, gear: GearChoice) -> tuple[ClosPlan, ClosSpec, l
             cp = plan_clos(trial)
         except GeneratorError:
             continue
-        note = (f"spine switch: {switch_label(spec.upper)} cannot carry this tier ({first}); "
+        why = str(first).split(";")[0]  # the limit, without the error's own way out
+        note = (f"spine switch: {switch_label(spec.upper)} cannot carry this tier ({why}); "
                 f"using {switch_label(cand)}, the smallest {TECH_LABELS[gear.tech]} switch in "
-                "the catalog that fits; --spine-switch forces one")
+                "the catalog that fits (--spine-switch forces one)")
         return cp, trial, [note]
     raise GeneratorError(f"{first} (no {TECH_LABELS[gear.tech]} switch in the catalog fits)")
 
