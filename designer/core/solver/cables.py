@@ -60,14 +60,16 @@ def cable_ids(a: np.ndarray, b: np.ndarray, a_port: np.ndarray, b_port: np.ndarr
     ot_dev = np.where(sa, b[cu], a[cu])
     ot_cage = np.where(sa, b_cage[cu], a_cage[cu])
     item = copper[cu].astype(np.int64)
-    key = np.stack([
-        np.where(lone, cu, sw_dev),
-        np.where(lone, -1, sw_cage),
-        np.where(both, ot_dev, -1),
-        np.where(both, ot_cage, -1),
-        item,
-    ], 1)
-    _, group = np.unique(key, axis=0, return_inverse=True)
+    cols = (np.where(lone, cu, sw_dev), np.where(lone, -1, sw_cage) + 1,
+            np.where(both, ot_dev, -1) + 1, np.where(both, ot_cage, -1) + 1, item)
+    spans = [int(x.max(initial=0)) + 1 for x in cols]
+    if float(np.prod([float(x) for x in spans])) < 2.0 ** 62:
+        key = np.zeros(cu.size, np.int64)  # one integer per key: a 1-D unique is fast
+        for x, span in zip(cols, spans, strict=True):
+            key = key * span + x
+        _, group = np.unique(key, return_inverse=True)
+    else:
+        _, group = np.unique(np.stack(cols, 1), axis=0, return_inverse=True)
     group = group.reshape(-1)
     order = np.argsort(group, kind="stable")
     g_sorted = group[order]

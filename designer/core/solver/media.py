@@ -193,11 +193,21 @@ def choose_media(project: Project, catalog: Catalog | None = None,
     cage_ports = c.table.cage_ports
     cage1 = np.where(swap, cage_ports[b], cage_ports[a])
     cage2 = np.where(swap, cage_ports[a], cage_ports[b])
-    paired = _paired(c, swap)
-    combo = np.stack([tech, joins, speed, cage1, cage2, paired.astype(np.int64)], 1)
-    kinds, inverse = np.unique(combo, axis=0, return_inverse=True)
+    paired = _paired(c, swap, (joins == 1) & (cage2 > 1))
+    # one integer per kind of link (1-D unique is an order of magnitude faster than rows)
+    cols = (tech, joins, speed, cage1, cage2, paired.astype(np.int64))
+    spans = [int(x.max(initial=0)) + 1 for x in cols]
+    combo = np.zeros(n, np.int64)
+    for x, span in zip(cols, spans, strict=True):
+        combo = combo * span + x
+    kinds, inverse = np.unique(combo, return_inverse=True)
     inverse = inverse.reshape(-1)
-    for k, (t_code, j_code, sp, c1, c2, pr) in enumerate(kinds.tolist()):
+    for k, key in enumerate(kinds.tolist()):
+        parts = []
+        for span in reversed(spans):
+            key, part = divmod(key, span)
+            parts.append(part)
+        t_code, j_code, sp, c1, c2, pr = reversed(parts)
         sel = np.flatnonzero(inverse == k)
         opts = options(c.catalog, TECHS[t_code], sp, JOINS[j_code], c1, c2, bool(pr))
         if not opts:
@@ -239,29 +249,33 @@ def choose_media(project: Project, catalog: Catalog | None = None,
     )
 
 
-def _paired(c: Compiled, swap: np.ndarray) -> np.ndarray:
+def _paired(c: Compiled, swap: np.ndarray, need: np.ndarray) -> np.ndarray:
     """Per cable: every lane of the second end's cage (the NIC end of switch-NIC links) runs
     to one and the same cage of the first end, so one straight cage-to-cage cable can carry
-    them all. Only twin-port server cages ask; grouped with numpy, no loop over cables."""
+    them all. Asked only for the cables of ``need`` (twin-port server cages); grouped by
+    one sort, no loop over cables."""
     cab = c.cables
-    n = int(cab["a"].shape[0])
-    if n == 0:
-        return np.zeros(0, bool)
+    out = np.zeros(int(cab["a"].shape[0]), bool)
+    rows = np.flatnonzero(need)
+    if rows.size == 0:
+        return out
     cp = c.table.cage_ports.astype(np.int64)
-    a, b = cab["a"].astype(np.int64), cab["b"].astype(np.int64)
-    ap, bp = cab["a_port"].astype(np.int64) - 1, cab["b_port"].astype(np.int64) - 1
-    d2, p2 = np.where(swap, a, b), np.where(swap, ap, bp)
-    d1, p1 = np.where(swap, b, a), np.where(swap, bp, ap)
+    sw = swap[rows]
+    a, b = cab["a"][rows].astype(np.int64), cab["b"][rows].astype(np.int64)
+    ap = cab["a_port"][rows].astype(np.int64) - 1
+    bp = cab["b_port"][rows].astype(np.int64) - 1
+    d2, p2 = np.where(sw, a, b), np.where(sw, ap, bp)
+    d1, p1 = np.where(sw, b, a), np.where(sw, bp, ap)
     cage2 = p2 // cp[d2]
-    far = d1 * (int(p1.max()) + 1) + p1 // cp[d1]  # the first end's cage, one integer
-    _, grp, size = np.unique(np.stack([d2, cage2], 1), axis=0, return_inverse=True,
-                             return_counts=True)
-    grp = grp.reshape(-1)
-    lo = np.full(size.shape[0], np.iinfo(np.int64).max)
-    hi = np.full(size.shape[0], -1)
-    np.minimum.at(lo, grp, far)
-    np.maximum.at(hi, grp, far)
-    return (size[grp] == cp[d2]) & (lo[grp] == hi[grp])
+    key = d2 * (int(cage2.max()) + 1) + cage2  # the second end's cage, one integer
+    far = d1 * (int(p1.max()) + 1) + p1 // cp[d1]  # the first end's cage
+    order = np.lexsort((far, key))
+    ks, fs = key[order], far[order]
+    start = np.r_[0, np.flatnonzero(np.diff(ks)) + 1]
+    end = np.r_[start[1:], ks.size]
+    ok = ((end - start) == cp[d2[order[start]]]) & (fs[start] == fs[end - 1])
+    out[rows[order]] = np.repeat(ok, end - start)
+    return out
 
 
 def _assign(rows, o: Option, code, cls_out, end1, end2, cable, fibre) -> None:
