@@ -245,3 +245,13 @@ def test_cables_agree_with_the_bom_copper_and_fibres():
         q = {x.catalog_id: x.qty for x in r.bom.lines if x.category in ("cable", "fibre")}
         assert sum(q.values()) == r.cables.total
         assert np.unique(r.bom.cable_id).size == r.cables.total
+
+
+def test_dragonfly_plan_says_its_global_oversubscription():
+    """The generator's preview agrees with the solver: 528 GPUs against 16 x 17 global links
+    (a = 8, p = h = 4, 33 groups) is 1.94:1, not the routers' 1:1."""
+    p = params_from_dict("dragonfly", {"a": 8, "p": 4, "h": 4})
+    pl = plan(p)
+    assert pl.oversubscription == {"router": "1:1", "global": "1.94:1"}
+    r = solve(generate(p))
+    assert r.to_json()["oversubscription"]["global_cut"]["text"] == pl.oversubscription["global"]
