@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from designer.core.catalog import builtin_catalog
 from designer.core.errors import GeneratorError
 from designer.core.generators import generate, params_from_dict, plan
 from designer.core.generators.clos import split_ports
@@ -255,3 +256,47 @@ def test_dragonfly_plan_says_its_global_oversubscription():
     assert pl.oversubscription == {"router": "1:1", "global": "1.94:1"}
     r = solve(generate(p))
     assert r.to_json()["oversubscription"]["global_cut"]["text"] == pl.oversubscription["global"]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(["rail", "fat-tree", "dragonfly"]),
+       server=st.sampled_from(["dgx-h100", "gpu-server-8"]),
+       metres=st.sampled_from([1.0, 2.5, 4.0, 30.0]),
+       seed=st.integers(0, 2**16))
+def test_cable_grouping_invariants(kind, server, metres, seed):
+    """Whatever the design and lengths: every link is in exactly one cable, a cable carries
+    no more lanes than its item serves, all lanes of a cable leave one device, the cables are
+    the BOM's copper cables plus its fibres, and never more cables than links."""
+    values = {"rail": {"sus": 1}, "fat-tree": {"gpus": 256},
+              "dragonfly": {"a": 4, "p": 2, "h": 2}}[kind] | {"server": server}
+    p = generate(params_from_dict(kind, values))
+    rng = np.random.default_rng(seed)
+    links = p.fabric.links
+    lengths = np.where(rng.random(len(links)) < 0.5, metres, 1.0)
+    p = p.with_fabric(p.fabric.with_links(links.replace(np.arange(len(links)),
+                                                        length_m=lengths)))
+    r = solve(p)
+    ids, media = r.bom.cable_id, r.media
+    n_links = r.links.total
+    assert ids.shape == (n_links,) and r.cables.total <= n_links
+    assert np.unique(ids).size == r.cables.total == sum(r.cables.by_layer.values())
+    lanes = np.bincount(ids)
+    cat = p.catalog(builtin_catalog())
+    per_item = np.array([cat.get(i).links_per_item for i in media.items] or [1])
+    copper = media.cable >= 0
+    cap = np.ones(r.cables.total, np.int64)
+    cap[ids[copper]] = per_item[media.cable[copper]]
+    assert (lanes <= cap).all()
+    assert (lanes[ids[~copper]] == 1).all()  # optics: a fibre per link
+    # all lanes of a copper cable leave one device (the switch cage it plugs into)
+    e = p.fabric.links.expand()
+    sw = np.array([d.role.is_switch for d in p.fabric.devices])
+    end = np.where(sw[e["a"]], e["a"], e["b"])[copper]
+    cid = ids[copper]
+    lo = np.full(r.cables.total, np.iinfo(np.int64).max)
+    hi = np.full(r.cables.total, -1)
+    np.minimum.at(lo, cid, end)
+    np.maximum.at(hi, cid, end)
+    assert (lo[cid] == hi[cid]).all()
+    q = {x.catalog_id: x.qty for x in r.bom.lines if x.category in ("cable", "fibre")}
+    assert sum(q.values()) == r.cables.total
