@@ -122,7 +122,8 @@ def media_rule_facts(catalog: Catalog) -> FactSection:
              for c in ("dac", "acc", "mmf", "smf") if c in longest]
     facts.append(Fact("Choice", None, "text", "",
                       "the cheapest medium whose reach covers the cable's length; a twin-port "
-                      "module or splitter cable serves two links"))
+                      "module serves the two ports of a cage (a switch's, or a server's twin-"
+                      "port NIC cage); a twin or splitter copper cable carries two links"))
     return FactSection("Cables and optics", tuple(facts),
                        ("Medium", "Reach", "Unit", "Note", ""))
 

@@ -230,7 +230,7 @@ def headline(facts: dict[str, Fact], data: dict,
          f"{int(data.get('servers') or 0):,} servers, "
          f"{int((data.get('switches') or {}).get('total') or 0):,} switches"),
         ("Bisection per GPU", f"{float(bis.get('per_gpu_gbps') or 0):,.0f} Gb/s",
-         f"{float(frac or 0) * 100:.0f}% of full, "
+         f"{float(frac or 0) * 100:.1f}% of full, "  # as the key facts write it
          f"{float(bis.get('gbps') or 0) / 1000:,.1f} Tb/s in all"),
         ("Oversubscription (worst)", over.get("worst_ratio", "n/a"),
          ", ".join(f"{k} {v['ratio']}" for k, v in (over.get("by_tier") or {}).items())
