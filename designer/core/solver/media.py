@@ -200,15 +200,13 @@ def choose_media(project: Project, catalog: Catalog | None = None,
     combo = np.zeros(n, np.int64)
     for x, span in zip(cols, spans, strict=True):
         combo = combo * span + x
-    kinds, inverse = np.unique(combo, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    for k, key in enumerate(kinds.tolist()):
+    for key in np.unique(combo).tolist():  # a handful of kinds: no inverse (a sort) needed
+        sel = np.flatnonzero(combo == key)
         parts = []
         for span in reversed(spans):
             key, part = divmod(key, span)
             parts.append(part)
         t_code, j_code, sp, c1, c2, pr = reversed(parts)
-        sel = np.flatnonzero(inverse == k)
         opts = options(c.catalog, TECHS[t_code], sp, JOINS[j_code], c1, c2, bool(pr))
         if not opts:
             continue
