@@ -4,6 +4,7 @@ oversubscription and gear that fits. Each rule cites its source."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -300,3 +301,34 @@ def test_cable_grouping_invariants(kind, server, metres, seed):
     assert (lo[cid] == hi[cid]).all()
     q = {x.catalog_id: x.qty for x in r.bom.lines if x.category in ("cable", "fibre")}
     assert sum(q.values()) == r.cables.total
+
+
+# the command line ------------------------------------------------------------------------------
+
+def test_cli_solve_json_and_text_carry_cables_and_ports(capsys):
+    from designer.cli.main import main
+    from designer.core.paths import projects_dir
+
+    path = str(projects_dir() / "dragonfly-1056-gpus.fabric.json")
+    assert main(["solve", path, "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["cables"] == {"total": 1980, "by_layer": {"endpoint-router": 528, "global": 528,
+                                                        "local": 924}}
+    assert (d["ports"]["used"], d["ports"]["total"]) == (3960, 16896)
+    assert d["ports"]["by_model_tier"][0]["model"] == "qm9700"
+    assert d["oversubscription"]["worst_ratio"] == "1.94:1"
+    assert main(["solve", path]) == 0
+    text = capsys.readouterr().out
+    assert "cables         1,980 physical" in text and "3,960 of 16,896" in text
+
+
+def test_cli_generate_decimal_ratio_and_fitted_spine(capsys):
+    from designer.cli.main import main
+
+    assert main(["generate", "fat-tree", "--gpus", "24576", "--gear", "roce-400",
+                 "--servers-per-leaf", "2", "--oversubscription", "1:1,2.8:1",
+                 "--pod-gpus", "3072", "--plan"]) == 0
+    out = capsys.readouterr().out
+    assert "2.8:1 asked" in out and "cannot carry this tier" in out
+    assert main(["generate", "fat-tree", "--oversubscription", "1:2.8", "--plan"]) == 2
+    assert "'2.8:1'" in capsys.readouterr().err
