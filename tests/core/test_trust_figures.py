@@ -332,3 +332,18 @@ def test_cli_generate_decimal_ratio_and_fitted_spine(capsys):
     assert "2.8:1 asked" in out and "cannot carry this tier" in out
     assert main(["generate", "fat-tree", "--oversubscription", "1:2.8", "--plan"]) == 2
     assert "'2.8:1'" in capsys.readouterr().err
+
+
+def test_summary_facts_name_cables_ports_and_p50(tmp_path):
+    """The BOM's Summary sheet and the report's key facts: physical cables, switch ports used
+    with the unused ports' price as a note, latency headline at p50."""
+    from designer.core.export.facts import summary_sections
+
+    p = generate(params_from_dict("rail", {"sus": 1, "gear": "roce-400"}))
+    r = solve(p)
+    facts = {f.key: f for s in summary_sections(p, r.to_json(), app_version="x", date="d")
+             for f in s.facts}
+    assert facts["cables"].value == r.cables.total
+    assert facts["ports"].value == pytest.approx(r.ports.utilisation)
+    assert facts["ports"].note.endswith("of switch price unused") and not facts["ports"].detail
+    assert facts["latency_p50"].value == pytest.approx(r.latency.p50_us)

@@ -188,7 +188,7 @@ def summary_sections(project: Project, data: dict, *, app_version: str,
         unused = float(ports.get("stranded_usd") or 0)
         design.append(Fact(
             "Switch ports used", float(ports.get("utilisation") or 0), "pct",
-            f"{int(ports['used']):,} of {int(ports['total']):,}"
+            note=f"{int(ports['used']):,} of {int(ports['total']):,}"
             + (f"; ${unused:,.0f} of switch price unused" if unused else ""),
             key="ports"))
     fraction = bis.get("fraction_of_full")
