@@ -4,7 +4,9 @@ Runs offscreen with throwaway settings; writes window.png (a 512-GPU DGX SuperPO
 edited), window-large.png and window-large-all.png (the 16,384-GPU example, collapsed,
 arranged compactly, one pod open), generate.png (the rail generate dialog), and the live
 analysis: window-analysis.png (the 1,024-GPU DGX SuperPOD example with metrics, charts and
-BOM), window-analysis-roce-24k.png (the oversubscribed 24,576-GPU RoCE example) and
+BOM), window-analysis-roce-24k.png (the oversubscribed 24,576-GPU RoCE example),
+window-analysis-dragonfly.png (the dragonfly example's global cut and unused router ports),
+generate-fit.png (a pod too large for the profile's spine switch), and
 window-asbuilt.png (an as-built comparison in the problems panel, marked on the canvas).
 """
 
@@ -96,6 +98,13 @@ def main() -> None:
     w.view.hide_toast()
     shot("window-analysis-roce-24k.png")
 
+    # a dragonfly: routers at 1:1 but the global cut oversubscribed, most router ports unused
+    w.open_path(projects_dir() / "dragonfly-1056-gpus.fabric.json", ask=False)
+    w.arrange_compact()
+    analysed()
+    w.view.hide_toast()
+    shot("window-analysis-dragonfly.png")
+
     # an as-built with one leaf's cables to spine 2 missing
     plan_path = projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json"
     w.open_path(plan_path, ask=False)
@@ -122,6 +131,15 @@ def main() -> None:
     app.processEvents()
     dlg.grab().save(str(out / "generate.png"))
     print("wrote", out / "generate.png")
+    dlg.reject()
+    # a pod too large for the profile's spine switch: the preview names the one picked
+    dlg = w.show_generate("fat-tree")
+    for name, value in {"gear": "roce-400", "gpus": 24576, "servers_per_leaf": 2,
+                        "oversubscription": "1:1,7:1", "pod_gpus": 3072}.items():
+        dlg.set_value(name, value)
+    app.processEvents()
+    dlg.grab().save(str(out / "generate-fit.png"))
+    print("wrote", out / "generate-fit.png")
     dlg.reject()
     w.doc.undo_stack.setClean()
     w.close()

@@ -127,6 +127,16 @@ class ServerSpec(_Gear):
     gpu_model: str = ""
     nic: GearId
     nics: int = Field(gt=0, le=1024)
+    # NIC cages on the node (None: one cage per NIC port, as on PCIe cards). A DGX H100
+    # reaches its 8 ConnectX-7 ports through 4 twin-port OSFP cages; the modules that fit a
+    # cage serve as many ports as the cage has.
+    cages: int | None = Field(default=None, gt=0, le=4096)
+
+    def ports_per_cage(self, ports: int) -> int:
+        """NIC ports behind one cage when the server has ``ports`` ports in all."""
+        if not self.cages or ports % self.cages:
+            return 1
+        return ports // self.cages
 
 
 class MediumSpec(_Gear):

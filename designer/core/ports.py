@@ -22,6 +22,10 @@ class PortLayout:
     # servers: ports that belong to one GPU (GPU i owns ports i*per_gpu+1 .. (i+1)*per_gpu)
     gpus: int = 0
     per_gpu: int = 0
+    # ports behind one physical cage (what one transceiver or cable end serves). Switches:
+    # ``per_cage``; servers: their NIC cages (``per_cage`` stays 1 there, since ports are
+    # named by NIC number).
+    cage_ports: int = 1
 
     def name(self, port: int) -> str:
         """The port as the gear labels it: ``cage/lane`` on split cages, else the number."""
@@ -56,13 +60,15 @@ def port_layout(device: Device, catalog: Catalog) -> PortLayout:
         if isinstance(spec, SwitchSpec):
             mode = spec.mode(device.port_speed_gbps)
             techs = _mode_techs(spec.modes, mode)
-            return PortLayout(mode.ports, mode.speed_gbps, mode.ports // spec.cages, techs)
+            per_cage = mode.ports // spec.cages
+            return PortLayout(mode.ports, mode.speed_gbps, per_cage, techs, cage_ports=per_cage)
         if isinstance(spec, ServerSpec):
             nic_id, nics, mode = nic_mode_of(device, catalog)
             techs = _mode_techs(catalog.nic(nic_id).modes, mode)
             count = nics * mode.ports
             per_gpu = count // spec.gpus if spec.gpus and count % spec.gpus == 0 else 0
-            return PortLayout(count, mode.speed_gbps, 1, techs, spec.gpus, per_gpu)
+            return PortLayout(count, mode.speed_gbps, 1, techs, spec.gpus, per_gpu,
+                              cage_ports=spec.ports_per_cage(count))
     except CatalogError as exc:
         if isinstance(exc, UnknownGear):
             raise

@@ -67,6 +67,7 @@ class DeviceTable:
     gpus: np.ndarray  # GPUs (servers), else 0
     per_gpu: np.ndarray  # NIC ports per GPU (servers), else 0
     per_cage: np.ndarray  # ports per cage (1 for servers and unknown gear)
+    cage_ports: np.ndarray  # ports behind one physical cage, servers' NIC cages included
     is_switch: np.ndarray  # the model is a switch (unknown gear: the role is)
     known: np.ndarray  # model found in the catalog
     gear: np.ndarray  # int64 row into choices / layouts
@@ -133,6 +134,7 @@ def device_table(fabric: Fabric, catalog: Catalog) -> DeviceTable:
         gpus=column("gpus", 0),
         per_gpu=column("per_gpu", 0),
         per_cage=column("per_cage", 1),
+        cage_ports=column("cage_ports", 1),
         is_switch=np.where(known, np.array(switch_spec, bool)[gear], by_role),
         known=known,
         gear=gear,

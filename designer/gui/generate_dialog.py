@@ -108,7 +108,8 @@ KIND_FIELDS: dict[str, tuple[Field, ...]] = {
             "Oversubscription",
             "text",
             "1:1",
-            tip="down:up per tier from the bottom, e.g. 1:1 or 1:1,7:1",
+            tip="down:up per tier from the bottom, e.g. 1:1, 1:1,7:1 or 1:1,2.8:1 (decimals: the "
+            "closest split not above the ratio is built, and the preview says which)",
         ),
         Field(
             "placement",
@@ -171,7 +172,8 @@ def gear_fields(catalog: Catalog, default_gear: str, default_planes: int) -> tup
             "choice",
             "",
             choices=switches,
-            tip="default: the leaf switch",
+            tip="default: the leaf switch, or the smallest catalog switch that carries the "
+            "tier when it cannot (the preview says so); a switch chosen here is kept",
         ),
         Field(
             "radix",

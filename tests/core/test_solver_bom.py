@@ -69,14 +69,20 @@ def test_dgx_superpod_4su_counts():
     # default lengths (10 m to the leaf, 30 m up) need multimode optics: twin-port modules
     # serve two ports of a cage: 48 switches x 64 ports / 2
     assert q["osfp-2x400g-sr8"] == 48 * 64 // 2
-    assert q["osfp-400g-sr4"] == 1024  # NIC side, one per port
+    # node side: a DGX H100 reaches its 8 ConnectX-7 ports through 4 twin-port OSFP cages,
+    # "a two-port transceiver to access all eight GPUs" (DGX SuperPOD H100 RA, network
+    # fabrics page): 128 nodes x 4 twin-port modules, no single-port module
+    assert q["osfp-2x400g-sr8-flt"] == 128 * 4
+    assert "osfp-400g-sr4" not in q
     assert q["fiber-mmf-mpo"] == 2048  # one per link
     assert r.rack_units == 48  # QM9700 is 1U
     assert r.power_by_category["switch"] == 48 * 750
 
 
 def test_short_links_use_copper_twin_and_splitter_cables():
-    p = with_lengths(generate(params_from_dict("rail", {"sus": 4})), 1.0)
+    # a generic server has single-port NIC cages, which a splitter cable reaches
+    p = with_lengths(generate(params_from_dict("rail", {"sus": 4, "server": "gpu-server-8"})),
+                     1.0)
     q = lines(solve(p))
     # one splitter per leaf cage (two NIC ports), one twin cable per leaf-spine cage pair
     assert q["dac-800g-to-2x400g"] == 1024 // 2
@@ -142,7 +148,9 @@ def test_choose_media_follows_the_expanded_link_order():
     assert len(m) == e["a"].shape[0]
     row = m.row(0)
     assert row["layer"] == "endpoint-leaf" and row["medium"] == "mmf"
-    # the server end gets the NIC-side module, the leaf end the twin-port one
+    # the server end gets the module its cage takes (a DGX H100's twin-port OSFP cage: the
+    # flat-top twin-port module, DGX SuperPOD H100 RA, network fabrics page), the leaf end
+    # the switch's twin-port one
     a_is_server = p.fabric.devices[int(e["a"][0])].role.value == "gpu-server"
     nic_end = row["a_module"] if a_is_server else row["b_module"]
-    assert nic_end == "osfp-400g-sr4"
+    assert nic_end == "osfp-2x400g-sr8-flt"

@@ -92,9 +92,10 @@ def test_removing_a_server_changes_the_gpu_count(four_su):
     r = solve(four_su.with_fabric(four_su.fabric.remove_devices({"su1-node01"})))
     assert r.gpus == 1016 and r.servers == 127
     assert r.bisection.gbps == 508 * NDR and r.bisection.exact
-    # the bill counts 8 NICs and 8 NIC-side modules fewer
+    # the bill counts 8 NICs and the node's 4 twin-port cage modules fewer (DGX SuperPOD H100
+    # RA, network fabrics page: a two-port transceiver per node cage)
     nic = {x.catalog_id: x.qty for x in r.bom.lines}
-    assert nic["connectx-7"] == 1016 and nic["osfp-400g-sr4"] == 1016
+    assert nic["connectx-7"] == 1016 and nic["osfp-2x400g-sr8-flt"] == 127 * 4
 
 
 def test_hop_counts_react_to_a_cut_off_leaf(four_su):

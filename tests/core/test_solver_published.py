@@ -79,7 +79,12 @@ def test_balanced_dragonfly_a4():
     assert r.bisection.gbps == 4 * 5 * NDR
     assert r.bisection.exact
     assert r.hops.max == 4
-    assert r.oversubscription.worst == 1.0  # p = h: endpoint capacity = global capacity
+    # p = h: each router's endpoint capacity equals its global capacity (1:1), but a balanced
+    # cut of 9 groups crosses 4 x 5 of the 36 global links: 36 GPUs' half-capacity (18 x
+    # 400G... of both halves, N/2 = 36 / 2 x 2 directions) against 20 links = 1.8:1
+    assert r.oversubscription.by_tier["router"].worst == 1.0
+    assert r.oversubscription.global_cut == pytest.approx(36 / 20)
+    assert r.oversubscription.worst == pytest.approx(36 / 20)
 
 
 @pytest.mark.parametrize("arrangement", ["absolute", "relative", "circulant"])

@@ -36,7 +36,8 @@ def _ports(item) -> str:
         techs = "/".join(TECH_LABELS[t] for t in item.techs)
         return f"{modes} ({techs})"
     if isinstance(item, ServerSpec):
-        return f"{item.gpus} GPUs, {item.nics} x {item.nic}"
+        cages = f" in {item.cages} cages" if item.cages else ""
+        return f"{item.gpus} GPUs, {item.nics} x {item.nic}{cages}"
     if isinstance(item, MediumSpec):
         twin = f", {item.links_per_item} links each" if item.links_per_item > 1 else ""
         return f"{item.medium_class.upper()} {item.link_speed_gbps}G, {item.reach_m:g} m{twin}"

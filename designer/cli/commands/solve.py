@@ -81,7 +81,18 @@ def format_report(r: Result) -> str:
         f"  switches       {r.switches.total:,}: {_join(r.switches.by_tier)}"
         f"  [{_join(r.switches.by_model)}]",
         f"  links          {r.links.total:,}: {_join(r.links.by_layer)}",
+        f"  cables         {r.cables.total:,} physical: {_join(r.cables.by_layer)}"
+        + ("  (a twin or splitter copper cable carries two links)"
+           if r.cables.total != r.links.total else ""),
     ]
+    if r.ports.total:
+        out.append(f"  switch ports   {r.ports.used:,} of {r.ports.total:,} used "
+                   f"({r.ports.utilisation:.0%})")
+        for g in r.ports.groups:
+            flag = (f"  {g.unused:,} unused, ${g.unused_usd:,.0f} of switch price"
+                    if g in r.ports.stranded else "")
+            out.append(f"    {g.model} {g.tier:<8} {g.used:,} of {g.total:,} "
+                       f"({g.utilisation:.0%}) on {g.switches:,} switches{flag}")
     if r.appliances:
         out.append(f"  appliances     {r.appliances:,}")
     b = r.bisection
@@ -102,6 +113,9 @@ def format_report(r: Result) -> str:
         out.append(f"  {name:<14} worst {ratio_text(t.worst)}, typical {ratio_text(t.typical)}"
                    f" over {t.switches:,} switches{flag}")
     out.append(f"  end to end     {ratio_text(o.worst)}")
+    if o.global_cut is not None:
+        out.append(f"  dragonfly      {ratio_text(o.global_cut)} global: endpoint capacity of half "
+                   "the GPUs against the global links a balanced cut crosses")
     h, lat = r.hops, r.latency
     out += ["", "Hops and latency (GPU pairs in different servers)"]
     if h.pairs:

@@ -5,9 +5,13 @@ the A side (node name, host or switch, port) and the Z side, then what to pull: 
 the cable or optics to use, length, and a label to print on both ends. Ports are named as the
 gear labels them: ``cage/lane`` on twin-port cages (``1/2``), the NIC number on servers.
 
-Rows follow ``LinkTable.expand()``, the order of the solver's medium choice
-(``designer.core.solver.media.MediaPlan``, which the BOM counts too), and are built with numpy
-over all cables (port names per distinct port layout, never a catalog lookup per cable).
+One row is one physical cable. Where a cable carries two links (a twin copper cable from cage
+to cage, a splitter from a switch cage to two NIC ports) its row names both lanes: ``9/1 +
+9/2`` (and both devices of a splitter's split end). Optical links have a fibre each, so a row
+each. Rows follow ``LinkTable.expand()`` by a cable's first link, the order of the solver's
+medium choice (``designer.core.solver.media.MediaPlan``, which the BOM counts too), and are
+built with numpy over all cables (port names per distinct port layout, never a catalog lookup
+per cable).
 """
 
 from __future__ import annotations
@@ -18,10 +22,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer.core.catalog import Catalog
+from designer.core.catalog import Catalog, MediumSpec
 from designer.core.links import MEDIA
 from designer.core.model import Project
 from designer.core.ports import per_cage_of, port_labels
+from designer.core.problems import device_table
+from designer.core.solver.cables import cable_ids
 from designer.core.solver.media import MediaPlan, choose_media
 
 HEADER: tuple[str, ...] = (
@@ -39,6 +45,7 @@ HEADER: tuple[str, ...] = (
     "Z-side optic",
     "Length (m)",
     "Layer",
+    "Links",
     "Note",
 )
 
@@ -78,6 +85,7 @@ class CablingPlan:
     length_m: np.ndarray
     layer: np.ndarray
     note: np.ndarray
+    lanes: np.ndarray | None = None  # links the cable carries (1 when None)
 
     header: tuple[str, ...] = HEADER
 
@@ -86,6 +94,7 @@ class CablingPlan:
             self.label, self.a_name, self.a_type, self.a_port, self.z_name, self.z_type,
             self.z_port, self.speed_gbps.tolist(), self.medium, self.a_optic, self.cable,
             self.z_optic, np.round(self.length_m.astype(np.float64), 2).tolist(), self.layer,
+            (self.lanes if self.lanes is not None else np.ones(self.n, np.int64)).tolist(),
             self.note,
         )
         return zip(*cols, strict=True)
@@ -121,10 +130,84 @@ def _notes(m: MediaPlan) -> np.ndarray:
     return note
 
 
-def cabling_plan(project: Project, catalog: Catalog, media: MediaPlan | None = None) -> CablingPlan:
+def link_cable_ids(project: Project, catalog: Catalog, m: MediaPlan) -> np.ndarray:
+    """The physical cable of every link, by the rule the BOM counts copper with."""
+    e = project.fabric.links.expand()
+    t = device_table(project.fabric, catalog)
+    per_item = np.ones(max(len(m.items), 1), np.int64)
+    for k, gid in enumerate(m.items):
+        g = catalog.get(gid) if gid in catalog else None
+        if isinstance(g, MediumSpec):
+            per_item[k] = g.links_per_item
+    return cable_ids(e["a"], e["b"], e["a_port"], e["b_port"], t.is_switch, t.cage_ports,
+                     m.cable, per_item)[0]
+
+
+def _lanes_joined(col: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """A cable's value for one column: its first lane's, and `` + `` the second lane's when
+    the cable has one that differs."""
+    out = col[first].astype(object)
+    has = second >= 0
+    if has.any():
+        two = col[np.where(has, second, first)]
+        differ = has & (two != out)
+        out[differ] = out[differ] + " + " + two[differ].astype(object)
+    return out
+
+
+def cabling_plan(project: Project, catalog: Catalog, media: MediaPlan | None = None,
+                 cable_id: np.ndarray | None = None) -> CablingPlan:
     """The plan of ``project`` (``catalog`` already has its overrides). ``media``: the solver's
-    choice (``Result.media``) when the caller has it, else it is made here."""
+    choice (``Result.media``) and ``cable_id`` its cable per link (``Result.bom.cable_id``)
+    when the caller has them, else they are made here."""
     m = media if media is not None else choose_media(project, catalog)
+    per_link = _link_plan(project, catalog, m)
+    n_links = per_link.n
+    cid = cable_id if cable_id is not None and len(cable_id) == n_links else \
+        link_cable_ids(project, catalog, m)
+    if n_links == 0:
+        return per_link
+    n = int(cid.max()) + 1
+    order = np.lexsort((np.arange(n_links), cid))
+    srt = cid[order]
+    start = np.r_[0, np.flatnonzero(np.diff(srt)) + 1]
+    count = np.diff(np.r_[start, n_links])
+    first = order[start]
+    second = np.where(count > 1, order[np.minimum(start + 1, n_links - 1)], -1)
+    # a cable of more than two lanes names its first two; "Links" counts them all
+    keep = np.argsort(first, kind="stable")  # cables in the order of their first link
+    first, second, count = first[keep], second[keep], count[keep]
+    layer = per_link.layer[first]
+    prefix = np.array([LAYER_PREFIX.get(x, "X") for x in layer.tolist()], dtype=object)
+    width = max(len(str(n)), 5)
+    label = np.array(
+        [f"{p}-{i:0{width}d}" for p, i in zip(prefix.tolist(), range(1, n + 1), strict=True)],
+        dtype=object,
+    )
+    return CablingPlan(
+        project_name=per_link.project_name,
+        n=n,
+        label=label,
+        a_name=_lanes_joined(per_link.a_name, first, second),
+        a_type=per_link.a_type[first],
+        a_port=_lanes_joined(per_link.a_port, first, second),
+        z_name=_lanes_joined(per_link.z_name, first, second),
+        z_type=per_link.z_type[first],
+        z_port=_lanes_joined(per_link.z_port, first, second),
+        speed_gbps=per_link.speed_gbps[first],
+        medium=per_link.medium[first],
+        a_optic=per_link.a_optic[first],
+        cable=per_link.cable[first],
+        z_optic=per_link.z_optic[first],
+        length_m=per_link.length_m[first],
+        layer=layer,
+        note=per_link.note[first],
+        lanes=count.astype(np.int64),
+    )
+
+
+def _link_plan(project: Project, catalog: Catalog, m: MediaPlan) -> CablingPlan:
+    """The plan with one row per link (cables of two lanes still split)."""
     fabric = project.fabric
     e = fabric.links.expand()
     n = int(e["a"].shape[0])

@@ -32,6 +32,7 @@ COLUMNS: tuple[StreamColumn, ...] = (
     StreamColumn("Z-side optic", 20),
     StreamColumn("Length (m)", 9, "dec"),
     StreamColumn("Layer", 14),
+    StreamColumn("Links", 6, "int"),
     StreamColumn("Note", 30),
 )
 SUMMARY_COLUMNS = (
@@ -53,8 +54,10 @@ def write_cabling_xlsx(plan: CablingPlan, path: str | os.PathLike[str], progress
         plan.by_layer_and_part(),
         preamble=[
             (f"Cabling plan: {plan.project_name}", TITLE),
-            (f"{plan.n:,} cables, one row each on the Cables sheet. Ports are named as the gear "
-             "labels them: cage/lane on twin-port cages, NIC number on servers.", MUTED),
+            (f"{plan.n:,} physical cables, one row each on the Cables sheet (a twin or "
+             "splitter copper cable carries two links and names both lanes). Ports are named "
+             "as the gear labels them: cage/lane on twin-port cages, NIC number on servers.",
+             MUTED),
         ],
         footer=[[("Total", BOLD), (None, 0), (None, 0), (None, 0), (None, 0),
                  (plan.n, BOLD_INT)]],

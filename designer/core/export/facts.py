@@ -122,7 +122,8 @@ def media_rule_facts(catalog: Catalog) -> FactSection:
              for c in ("dac", "acc", "mmf", "smf") if c in longest]
     facts.append(Fact("Choice", None, "text", "",
                       "the cheapest medium whose reach covers the cable's length; a twin-port "
-                      "module or splitter cable serves two links"))
+                      "module serves the two ports of a cage (a switch's, or a server's twin-"
+                      "port NIC cage); a twin or splitter copper cable carries two links"))
     return FactSection("Cables and optics", tuple(facts),
                        ("Medium", "Reach", "Unit", "Note", ""))
 
@@ -177,7 +178,19 @@ def summary_sections(project: Project, data: dict, *, app_version: str,
              note=", ".join(f"{v:,} {k}" for k, v in
                               ((g("links") or {}).get("by_layer") or {}).items()),
              key="links"),
+        Fact("Physical cables", int((g("cables") or {}).get("total") or 0), "int",
+             note=", ".join(f"{v:,} {k}" for k, v in
+                            ((g("cables") or {}).get("by_layer") or {}).items()),
+             key="cables"),
     ]
+    ports = g("ports") or {}
+    if ports.get("total"):
+        unused = float(ports.get("stranded_usd") or 0)
+        design.append(Fact(
+            "Switch ports used", float(ports.get("utilisation") or 0), "pct",
+            note=f"{int(ports['used']):,} of {int(ports['total']):,}"
+            + (f"; ${unused:,.0f} of switch price unused" if unused else ""),
+            key="ports"))
     fraction = bis.get("fraction_of_full")
     performance = [
         Fact("Bisection bandwidth", (bis.get("gbps") or 0) / 1000, "dec", "Tb/s",
@@ -191,14 +204,17 @@ def summary_sections(project: Project, data: dict, *, app_version: str,
              note=("per tier: " + ", ".join(f"{k} {v['ratio']}" for k, v in
                                             (over.get("by_tier") or {}).items())
                    + (f"; blocking: {', '.join(over['blocking_tiers'])}"
-                      if over.get("blocking_tiers") else "")),
+                      if over.get("blocking_tiers") else "")
+                   + (f"; dragonfly global {over['global_cut']['text']}: "
+                      f"{over['global_cut']['basis']}" if over.get("global_cut") else "")),
              key="oversubscription"),
         Fact("Switch hops between GPUs", f"{hops.get('min', 0)}-{hops.get('max', 0)}", "text",
              note=f"mean {float(hops.get('mean') or 0):.2f}", key="hops"),
-        Fact("Latency, mean", float(lat.get("mean") or 0), "dec2", "µs",
-             f"min {float(lat.get('min') or 0):.2f}, p99 {float(lat.get('p99') or 0):.2f}, "
+        Fact("Latency, median (p50)", float(lat.get("p50") or 0), "dec2", "µs",
+             f"idle, static paths; min {float(lat.get('min') or 0):.2f}, mean "
+             f"{float(lat.get('mean') or 0):.2f}, p99 {float(lat.get('p99') or 0):.2f}, "
              f"max {float(lat.get('max') or 0):.2f} µs, for a {message_label(project)} message",
-             key="latency_mean"),
+             key="latency_p50"),
     ]
     cost = [
         Fact("Total cost", float(bom.get("total_usd") or 0), "usd", "estimate",

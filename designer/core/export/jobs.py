@@ -105,7 +105,9 @@ def export_cabling(project: Project, catalog: Catalog, path: str | os.PathLike[s
 
     suffix = check_suffix("cabling", path)
     _report(progress, 0.05, "Choosing cables and optics, naming ports")
-    plan = cabling_plan(project, catalog, getattr(result, "media", None))
+    bom = getattr(result, "bom", None)
+    plan = cabling_plan(project, catalog, getattr(result, "media", None),
+                        getattr(bom, "cable_id", None))
     _report(progress, 0.35, f"Writing {plan.n:,} cables")
     if suffix == ".csv":
         write_cabling_csv(plan, path)

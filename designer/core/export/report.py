@@ -51,9 +51,9 @@ def charts(data: dict, table: BomTable) -> list[Chart]:
         values = [float(v["worst"]) for v in by_tier.values()]
         out.append(("oversubscription", "Oversubscription per tier (down:up)", column_chart(
             "Oversubscription per tier (down:up)", [str(k) for k in by_tier], values,
-            value_format="{:.2g}:1", reference=1.0, reference_label="1:1 non-blocking",
+            value_format=RATIO_FORMAT, reference=1.0, reference_label="1:1 non-blocking",
             colors=[WARN if v > 1.0001 else BAR for v in values])))
-    links = (data.get("links") or {}).get("by_layer") or {}
+    links = ((data.get("cables") or data.get("links") or {}).get("by_layer")) or {}
     if len(out) < 4 and links:
         out.append(("links", "Cables per layer", bar_chart(
             "Cables per layer", list(links), [float(v) for v in links.values()],
@@ -72,6 +72,11 @@ def _decision(project: Project, catalog: Catalog, result: Any) -> list[FactSecti
         return decision_sections(estimate(project, result, catalog=catalog))
     except DesignerError as exc:
         return [FactSection("Decision analysis", (Fact("Not estimated", str(exc)),))]
+
+
+# the same rounding as the text's ratios (oversub.ratio_text: three significant figures), so
+# a bar reads 1.94:1 where the figures say 1.94:1
+RATIO_FORMAT = "{:.3g}:1"
 
 
 def report_data(project: Project, catalog: Catalog, result: Any,

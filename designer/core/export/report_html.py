@@ -230,13 +230,14 @@ def headline(facts: dict[str, Fact], data: dict,
          f"{int(data.get('servers') or 0):,} servers, "
          f"{int((data.get('switches') or {}).get('total') or 0):,} switches"),
         ("Bisection per GPU", f"{float(bis.get('per_gpu_gbps') or 0):,.0f} Gb/s",
-         f"{float(frac or 0) * 100:.0f}% of full, "
+         f"{float(frac or 0) * 100:.1f}% of full, "  # as the key facts write it
          f"{float(bis.get('gbps') or 0) / 1000:,.1f} Tb/s in all"),
         ("Oversubscription (worst)", over.get("worst_ratio", "n/a"),
          ", ".join(f"{k} {v['ratio']}" for k, v in (over.get("by_tier") or {}).items())
          or "no switch tiers"),
-        ("Latency, GPU to GPU", f"{float(lat.get('mean') or 0):.2f} µs",
-         f"mean for a {message} message; p99 {float(lat.get('p99') or 0):.2f} µs"),
+        ("Latency, GPU to GPU", f"{float(lat.get('p50') or 0):.2f} µs",
+         f"median (p50), idle and static, for a {message} message; "
+         f"p99 {float(lat.get('p99') or 0):.2f} µs"),
         ("Total cost (estimate)", usd(float(bom.get("total_usd") or 0)),
          f"{usd(float(bom.get('per_gpu_usd') or 0))} per GPU"),
         ("Power", f"{float(data.get('power_w') or 0) / 1000:,.1f} kW",

@@ -44,9 +44,18 @@ def smallest_divisor_count(uplinks: int, needed_ports: int, ports_each: int) -> 
 
 
 def split_ports(radix: int, ratio: Ratio) -> tuple[int, int]:
-    """Largest (down, up) with down:up == ratio and down + up <= radix."""
-    m = radix // (ratio.down + ratio.up)
-    return ratio.down * m, ratio.up * m
+    """(down, up) ports of a ``radix``-port switch at ``ratio``. A whole ratio gives the
+    largest whole multiple, exactly the ratio (64 ports at 7:1: 56 + 8; 32 at 2:1: 20 + 10);
+    a decimal one the most down ports whose fewest uplinks still fit, so the tier is as
+    close to the ratio as the ports allow and never above it (64 ports at 2.8:1: 47 + 17,
+    2.76:1)."""
+    if float(ratio.down).is_integer() and float(ratio.up).is_integer():
+        m = radix // int(ratio.down + ratio.up)
+        return int(ratio.down) * m, int(ratio.up) * m
+    d = int(radix * ratio.down / (ratio.down + ratio.up) + 1e-9)
+    while d > 0 and d + ratio.uplinks(d) > radix:
+        d -= 1
+    return d, ratio.uplinks(d)
 
 
 @dataclass(frozen=True)
@@ -133,7 +142,7 @@ def plan_clos(spec: ClosSpec) -> ClosPlan:
         )
     pods = math.ceil(L / Lp)
     spine_down = Lp * spec.u1 // Sp
-    u2 = math.ceil(spine_down * spec.spine_ratio.up / spec.spine_ratio.down)
+    u2 = spec.spine_ratio.uplinks(spine_down)
     if spine_down + u2 > K2:
         raise GeneratorError(
             f"spines need {spine_down} down and {u2} up ports, more than the {K2} of "

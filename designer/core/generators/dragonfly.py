@@ -104,6 +104,10 @@ def plan_dragonfly(params: DragonflyParams, catalog: Catalog) -> Plan:
         details.append(f"{unused} global port(s) per group left free")
     if gear.added:
         details.append("generic gear added to the project: " + ", ".join(x.id for x in gear.added))
+    details.append(
+        f"global oversubscription {_global_ratio(N, g, m)}: half the GPUs ({N // 2:,}) against "
+        f"the {(g // 2) * (g - g // 2) * m:,} global links a balanced cut of the groups "
+        "crosses; the routers' own endpoint:global ratio does not make it non-blocking")
 
     def build() -> tuple[Plane, Servers]:
         return _build(p, a, h, g, m, params.arrangement, gear)
@@ -116,11 +120,21 @@ def plan_dragonfly(params: DragonflyParams, catalog: Catalog) -> Plan:
         planes=P,
         switches={"router": g * a * P},
         links={"endpoint-router": N * P, "local": local * P, "global": glob * P},
-        oversubscription={"router": _router_ratio(p, h)},
+        oversubscription={"router": _router_ratio(p, h), "global": _global_ratio(N, g, m)},
         details=tuple(details),
         gear=gear,
         build=build,
     )
+
+
+def _global_ratio(n_gpus: int, g: int, m: int) -> str:
+    """Endpoint capacity of half the GPUs against the global links between two halves of
+    the groups (floor(g/2) x ceil(g/2) group pairs of ``m`` links), as the solver reports."""
+    cross = (g // 2) * (g - g // 2) * m
+    if not cross:
+        return "no global links"
+    q = (n_gpus / 2) / cross  # three significant figures, as the solver's ratios read
+    return f"{q:.3g}:1" if q >= 1 else f"1:{1 / q:.3g}"
 
 
 def _router_ratio(p: int, h: int) -> str:

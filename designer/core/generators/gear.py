@@ -46,6 +46,9 @@ class GearChoice:
     nics: int | None  # per-server NIC count when it differs from the catalog's
     planes: int
     added: tuple[GearItem, ...] = field(default=())  # generic gear the project must carry
+    upper_forced: bool = False  # --spine-switch (or --radix) named the upper tiers' switch
+    catalog: Catalog | None = field(default=None, compare=False, repr=False)
+    notes: tuple[str, ...] = ()  # gear picked for the user, said in the plan
 
     @property
     def tech(self) -> str:
@@ -95,6 +98,45 @@ def generic_switch(ports: int, base: SwitchSpec, speed: int, tech: str) -> Switc
     )
 
 
+def larger_switches(catalog: Catalog, tech: str, speed: int, than: int) -> list[SwitchChoice]:
+    """Catalog switches of ``tech`` with more than ``than`` ports at ``speed``, smallest (then
+    cheapest) first: the candidates when a tier outgrows the chosen switch."""
+    out = []
+    for spec in catalog.of_kind("switch"):
+        if not isinstance(spec, SwitchSpec):
+            continue
+        mode = spec.mode_for(speed, tech)
+        if mode is not None and mode.ports > than:
+            out.append(SwitchChoice(spec, speed))
+    out.sort(key=lambda c: (c.radix, c.spec.price_usd, c.spec.id))
+    return out
+
+
+def switch_label(choice: SwitchChoice) -> str:
+    kind = "modular chassis" if choice.spec.modular else "switch"
+    return f"'{choice.model}' ({kind}, {choice.radix:,} x {choice.speed_gbps}G)"
+
+
+def _server_for_planes(catalog: Catalog, profile: Profile, gpus: int, planes: int,
+                       leaf_speed: int) -> tuple[ServerSpec, NicSpec, PortMode] | None:
+    """The cheapest catalog GPU server whose own NICs give each of its ``gpus`` GPUs
+    ``planes`` ports of the profile's technology (at most the leaf's speed)."""
+    best = None
+    for spec in catalog.of_kind("server"):
+        if not isinstance(spec, ServerSpec) or spec.gpus != gpus or spec.gpus == 0:
+            continue
+        nic = catalog.nic(spec.nic)
+        for mode in nic.modes:
+            if profile.tech not in mode.techs or mode.speed_gbps > leaf_speed:
+                continue
+            ports = spec.nics * mode.ports
+            if ports % gpus == 0 and ports // gpus == planes:
+                key = (mode.speed_gbps != profile.nic_speed_gbps, spec.price_usd, spec.id)
+                if best is None or key < best[0]:
+                    best = (key, spec, nic, mode)
+    return best[1:] if best else None
+
+
 def resolve_gear(params: CommonParams, catalog: Catalog, default_gpus: int = 8) -> GearChoice:
     try:
         profile = catalog.profile(params.gear)
@@ -136,6 +178,7 @@ def resolve_gear(params: CommonParams, catalog: Catalog, default_gpus: int = 8) 
             f"NIC '{nic_id}' of server '{server.id}' cannot run {TECH_LABELS[profile.tech]}"
         )
     nics: int | None = None
+    notes: list[str] = []
     if server.gpus != gpus:
         if params.server and params.server != GENERIC_SERVER:
             raise GeneratorError(
@@ -162,6 +205,21 @@ def resolve_gear(params: CommonParams, catalog: Catalog, default_gpus: int = 8) 
             f"server '{server.id}' has {ports_per_server} NIC ports for {server.gpus} GPUs; "
             "each GPU needs the same number"
         )
+    if per_gpu < planes and params.server is None and not server.id.startswith("gpu-server"):
+        # the profile's server has too few ports per GPU: take the profile technology's server
+        # that has them (a ConnectX-8 server gives 2 x 400G per GPU for two RoCE planes)
+        found = _server_for_planes(catalog, profile, server.gpus, planes, leaf.speed_gbps)
+        if found is not None:
+            old = server
+            server, nic, nic_mode = found
+            nic_id = server.nic
+            per_gpu = planes
+            notes.append(
+                f"server: '{old.id}' has {ports_per_server // old.gpus} NIC port(s) per GPU, "
+                f"{planes} planes need {planes}; using '{server.id}' ({nic.name}, "
+                f"{nic_mode.ports * server.nics // server.gpus} x {nic_mode.speed_gbps}G per "
+                f"GPU); --server forces one"
+            )
     if per_gpu != planes:
         if server.id.startswith("gpu-server") and planes * server.gpus % nic_mode.ports == 0:
             nics = planes * server.gpus // nic_mode.ports
@@ -173,13 +231,16 @@ def resolve_gear(params: CommonParams, catalog: Catalog, default_gpus: int = 8) 
         else:
             raise GeneratorError(
                 f"'{server.id}' has {per_gpu} NIC port(s) per GPU, but {planes} planes need "
-                f"{planes}; use --server {GENERIC_SERVER} or fewer planes"
+                f"{planes}, and no {TECH_LABELS[profile.tech]} server in the catalog has "
+                f"them; use --server {GENERIC_SERVER} (NICs added to fit) or fewer planes"
             )
     if nic_mode.speed_gbps > leaf.speed_gbps:
         raise GeneratorError(
             f"the NICs run at {nic_mode.speed_gbps}G but switch '{leaf.model}' ports run at "
             f"{leaf.speed_gbps}G"
         )
+    forced = params.spine_switch is not None or params.radix is not None
     return GearChoice(
-        profile, leaf, upper, server, nic_id, nic, nic_mode, nics, planes, tuple(added)
+        profile, leaf, upper, server, nic_id, nic, nic_mode, nics, planes, tuple(added),
+        upper_forced=forced, catalog=catalog, notes=tuple(notes),
     )

@@ -2,39 +2,60 @@
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator
 
 GEAR_PROFILES = ("ib-ndr", "ib-xdr", "roce-400", "roce-800")
 
 
 class Ratio(BaseModel):
-    """An oversubscription ``down:up``, such as 1:1 or 7:1."""
+    """An oversubscription ``down:up``, such as 1:1, 7:1 or 2.8:1 (decimals as designs write
+    them: Meta's Llama 3 cluster runs its cross-zone tier at 1:2.8, i.e. 2.8:1 down:up)."""
 
     model_config = ConfigDict(frozen=True)
-    down: int = Field(ge=1, le=1000)
-    up: int = Field(ge=1, le=1000)
+    down: float = Field(ge=1, le=1000)
+    up: float = Field(ge=1, le=1000)
 
     @classmethod
     def parse(cls, text: str) -> Ratio:
         parts = str(text).strip().split(":")
         try:
-            down, up = (int(p) for p in parts)
+            down, up = (float(p) for p in parts)
         except ValueError:
-            raise ValueError(f"'{text}' is not a ratio such as 1:1 or 7:1") from None
+            raise ValueError(f"'{text}' is not a ratio such as 1:1, 7:1 or 2.8:1") from None
+        if not (math.isfinite(down) and math.isfinite(up)) or down <= 0 or up <= 0:
+            raise ValueError(f"'{text}' is not a ratio such as 1:1, 7:1 or 2.8:1")
         if down < up:
             raise ValueError(
-                f"oversubscription '{text}' gives more uplink than downlink; use 1:1 at most"
+                f"oversubscription '{text}' gives more uplink than downlink; write it down:up "
+                f"('{_num(up)}:{_num(down)}'), 1:1 at most"
             )
+        # scale so that the smaller side is 1 when it is not already a whole ratio
+        if up != int(up) or down != int(down):
+            down, up = down / up, 1.0
         return cls(down=down, up=up)
+
+    @field_serializer("down", "up")
+    def _whole(self, v: float) -> float | int:
+        return int(v) if float(v).is_integer() else v
 
     @property
     def value(self) -> float:
         return self.down / self.up
 
+    def uplinks(self, down_ports: int) -> int:
+        """Fewest uplinks that keep ``down_ports`` at or under this ratio (never under the
+        uplink the ratio asks for: 64 down at 2.8:1 take 23 up, 2.78:1)."""
+        return math.ceil(down_ports * self.up / self.down - 1e-9)
+
     def __str__(self) -> str:
-        return f"{self.down}:{self.up}"
+        return f"{_num(self.down)}:{_num(self.up)}"
+
+
+def _num(x: float) -> str:
+    return f"{x:g}"
 
 
 class CommonParams(BaseModel):

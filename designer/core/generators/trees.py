@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 
-from designer.core.catalog import Catalog
+from designer.core.catalog import TECH_LABELS, Catalog
 from designer.core.errors import GeneratorError
 from designer.core.generators.clos import ClosPlan, ClosSpec, build_clos, plan_clos, split_ports
-from designer.core.generators.gear import GearChoice, resolve_gear
+from designer.core.generators.gear import GearChoice, larger_switches, resolve_gear, switch_label
 from designer.core.generators.params import FatTreeParams, RailParams, Ratio
 from designer.core.generators.plan import Plan
 
@@ -23,8 +24,52 @@ def _ratio_text(down: int, up: int) -> str:
     return f"1:{up / down:g}"
 
 
-def _clos_plan(kind: str, title: str, spec: ClosSpec, gear: GearChoice, details: list[str]) -> Plan:
-    cp = plan_clos(spec)
+def _built_notes(cp: ClosPlan, asked: tuple[Ratio, Ratio]) -> list[str]:
+    """What each tier was built at against what was asked, when the ports cannot meet the
+    ratio exactly (uplinks are rounded up, so a tier is never above the ratio asked)."""
+    spec = cp.spec
+    tiers = [("leaf", asked[0], spec.d1, spec.u1)]
+    if spec.tiers == 3:
+        tiers.append(("spine", asked[1], cp.spine_down, cp.u2))
+    out = []
+    for name, ratio, down, up in tiers:
+        if up and abs(down / up - ratio.value) > 1e-9:
+            out.append(f"{name} tier: {ratio} asked, built {down} down : {up} up "
+                       f"({_ratio_text(down, up)}, the closest split not above it)")
+    return out
+
+
+def _fit_spines(spec: ClosSpec, gear: GearChoice) -> tuple[ClosPlan, ClosSpec, list[str]]:
+    """Plan the Clos; when the spine/core switch cannot carry its tier and the user did not
+    name one (--spine-switch), take the smallest catalog switch of the same technology and
+    link speed that can (a modular chassis when only that fits), and say so."""
+    try:
+        return plan_clos(spec), spec, []
+    except GeneratorError as exc:
+        if gear.upper_forced or gear.catalog is None or spec.d1 + spec.u1 > spec.leaf.radix:
+            raise
+        first = exc
+    for cand in larger_switches(gear.catalog, gear.tech, spec.upper.speed_gbps,
+                                spec.upper.radix):
+        trial = replace(spec, upper=cand)
+        try:
+            cp = plan_clos(trial)
+        except GeneratorError:
+            continue
+        why = str(first).split(";")[0]  # the limit, without the error's own way out
+        note = (f"spine switch: {switch_label(spec.upper)} cannot carry this tier ({why}); "
+                f"using {switch_label(cand)}, the smallest {TECH_LABELS[gear.tech]} switch in "
+                "the catalog that fits (--spine-switch forces one)")
+        return cp, trial, [note]
+    raise GeneratorError(f"{first} (no {TECH_LABELS[gear.tech]} switch in the catalog fits)")
+
+
+def _clos_plan(kind: str, title: str, spec: ClosSpec, gear: GearChoice, details: list[str],
+               asked: tuple[Ratio, Ratio] | None = None) -> Plan:
+    cp, spec, picked = _fit_spines(spec, gear)
+    if spec.upper != gear.upper:
+        gear = replace(gear, upper=spec.upper)
+    details = list(gear.notes) + picked + list(details)
     P = gear.planes
     G = spec.gpus_per_server
     switches = {"leaf": spec.leaves * P, "spine": cp.spines * P}
@@ -38,6 +83,8 @@ def _clos_plan(kind: str, title: str, spec: ClosSpec, gear: GearChoice, details:
         links["spine-core"] = cp.spines * cp.u2 * P
         os_["spine"] = _ratio_text(cp.spine_down, cp.u2)
     details = list(details) + _sizing_notes(cp)
+    if asked is not None:
+        details += _built_notes(cp, asked)
     if gear.added:
         details.append("generic gear added to the project: " + ", ".join(g.id for g in gear.added))
     return Plan(
@@ -178,7 +225,7 @@ def plan_fat_tree(params: FatTreeParams, catalog: Catalog) -> Plan:
         d1 = unit
         units = math.ceil(servers / unit)
         leaves = units * G
-    u1 = math.ceil(d1 * r1.up / r1.down)
+    u1 = r1.uplinks(d1)
     if d1 + u1 > K1:
         raise GeneratorError(
             f"a leaf needs {d1} down and {u1} up ports at {r1}, more than the {K1} of "
@@ -219,7 +266,7 @@ def plan_fat_tree(params: FatTreeParams, catalog: Catalog) -> Plan:
         upper=gear.upper,
     )
     body = f"{tiers}-tier fat-tree ({gpus:,} GPUs, {params.placement} placement)"
-    return _clos_plan("fat-tree", _title(gear, body), spec, gear, [])
+    return _clos_plan("fat-tree", _title(gear, body), spec, gear, [], asked=(r1, r2))
 
 
 def _plan_k_ary(params: FatTreeParams, catalog: Catalog) -> Plan:

@@ -2,9 +2,10 @@
 
 Network gear only in the total: switches, NICs, transceivers, copper cables, fibres and
 management appliances. GPU servers are compute; they are listed apart for information.
-Counting rules: a twin-port module serves two ports of one switch cage (modules are counted
-per used cage), NIC-side modules one per port, one fibre per optical link, and a twin or
-splitter copper cable serves two links from one switch cage.
+Counting rules: a twin-port module serves the two ports of one cage, on a switch or on a
+server whose NICs sit behind twin-port cages (a DGX H100: 4 modules for 8 ports; modules are
+counted per used cage), a single-port NIC cage takes one module per port, one fibre per
+optical link, and a twin or splitter copper cable serves two links from one switch cage.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import numpy as np
 from designer.core.catalog import MediumSpec, ServerSpec
 from designer.core.errors import CatalogError
 from designer.core.model import Role
+from designer.core.solver.cables import CableCounts, cable_ids, count_by_layer
 from designer.core.solver.compile import ROLE_CODE, Compiled
 from designer.core.solver.media import MediaPlan
 
@@ -57,6 +59,11 @@ class Bom:
     power_by_category: dict[str, float]
     rack_units: float
     compute_lines: tuple[BomLine, ...] = field(default=())  # servers: information only
+    # physical cables (a twin copper cable carries two links): per layer, and the cable id of
+    # every link in ``LinkTable.expand()`` order, which the cabling plan groups rows by
+    cables: CableCounts = field(default_factory=lambda: CableCounts(0, {}))
+    cable_id: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64), repr=False,
+                                 compare=False)
 
     def to_json(self) -> dict:
         return {
@@ -118,7 +125,7 @@ def bill_of_materials(c: Compiled, media: MediaPlan, control=None) -> Bom:
 
     # optics and cables from the media plan ---------------------------------------------------
     cab = c.cables
-    per_cage = np.where(c.is_switch, t.per_cage, 1)  # modules and cables serve switch cages
+    per_cage = np.maximum(t.cage_ports, 1)  # modules and cables serve cages, servers' too
     a, b = cab["a"].astype(np.int64), cab["b"].astype(np.int64)
     a_cage = (cab["a_port"].astype(np.int64) - 1) // per_cage[a]
     b_cage = (cab["b_port"].astype(np.int64) - 1) // per_cage[b]
@@ -134,24 +141,15 @@ def bill_of_materials(c: Compiled, media: MediaPlan, control=None) -> Bom:
     cage = np.r_[a_cage, b_cage]
     mod = np.r_[media.a_module, media.b_module]
     modules += _count(np.stack([dev, cage], 1), mod, per_item)
-    # copper: per (switch end device, cage, other end device and cage when a switch)
-    sa = c.is_switch[a]
-    sw_dev = np.where(sa, a, b)
-    sw_cage = np.where(sa, a_cage, b_cage)
-    ot_dev = np.where(sa, b, a)
-    ot_cage = np.where(sa, b_cage, a_cage)
-    both = c.is_switch[a] & c.is_switch[b]
-    lone = ~(c.is_switch[a] | c.is_switch[b])
-    cu = np.flatnonzero(media.cable >= 0)
-    key = np.stack([
-        np.where(lone[cu], cu, sw_dev[cu]),
-        np.where(lone[cu], 0, sw_cage[cu]),
-        np.where(both[cu], ot_dev[cu], -1),
-        np.where(both[cu], ot_cage[cu], -1),
-    ], 1)
+    # copper: one item per physical cable (cables.py groups the links a cable carries)
+    ids, n_cables = cable_ids(a, b, cab["a_port"], cab["b_port"], c.is_switch, per_cage,
+                              media.cable, per_item)
     if control is not None:
         control.check()
-    cables = _count(key, media.cable[cu], per_item)
+    cu = np.flatnonzero(media.cable >= 0)
+    cable_item = np.full(max(n_cables, 1), -1, np.int64)
+    cable_item[ids[cu]] = media.cable[cu]
+    cables = _sum_by(cable_item[cable_item >= 0], np.ones(int((cable_item >= 0).sum())))
     # one fibre per optical link
     fib = media.fibre[media.fibre >= 0].astype(np.int64)
     fibres = _sum_by(np.arange(n_items), -(-np.bincount(fib, minlength=n_items)
@@ -179,6 +177,8 @@ def bill_of_materials(c: Compiled, media: MediaPlan, control=None) -> Bom:
         power_by_category=power_by,
         rack_units=ru,
         compute_lines=tuple(compute_lines),
+        cables=count_by_layer(ids, n_cables, c.cable_layer, c.layers),
+        cable_id=ids,
     )
 
 

@@ -13,9 +13,12 @@ Public API (the cabling plan reuses it): ``choose_media(project, catalog)`` retu
   named the class (not "auto"); ``forced_ok``: that class exists for the link's technology.
 
 Rules: copper between switches is a twin cable; copper from a switch to NICs is a splitter
-(one switch cage to two NIC ports); optics need a module at each end and a fibre. InfiniBand
-XDR has no DAC and no multimode optics. The cost of a choice is per link: an item serving two
-links counts half.
+(one switch cage to two NIC ports on single-port cages); optics need a module at each end and
+a fibre. A module fits a cage that has as many ports as the module serves (a server's twin-port
+OSFP cage takes a twin-port module; a single-port NIC cage a single-port one); a server's
+twin-port cage takes copper only as a straight cage-to-cage cable whose lanes all land on one
+cage of the other end ("paired"). InfiniBand XDR has no DAC and no multimode optics. The cost
+of a choice is per link: an item serving two links counts half.
 """
 
 from __future__ import annotations
@@ -85,17 +88,38 @@ def _fits(m: MediumSpec, tech: str, speed: int, cls: str) -> bool:
     return m.medium_class == cls and tech in m.techs and m.link_speed_gbps == speed
 
 
-def options(catalog: Catalog, tech: str, speed: int, joins: str) -> list[Option]:
-    """Every way the catalog can make one link of this kind, cheapest first."""
+def _cage_fit(mods: list[MediumSpec], cage: int | None) -> list[MediumSpec]:
+    """Modules that fit a cage of ``cage`` ports (all of them when none does, or the cage is
+    not known), so gear without a matching module is still costed."""
+    if not cage:
+        return mods
+    fit = [m for m in mods if m.links_per_item == cage]
+    return fit or mods
+
+
+def options(catalog: Catalog, tech: str, speed: int, joins: str,
+            cage1: int | None = None, cage2: int | None = None,
+            paired: bool = False) -> list[Option]:
+    """Every way the catalog can make one link of this kind, cheapest first. ``cage1`` /
+    ``cage2``: ports behind the cage at each end (the switch end first); ``paired``: all
+    lanes of the second end's cage land on one cage of the first end."""
     media = [m for m in catalog.of_kind("transceiver", "cable", "fiber")
              if isinstance(m, MediumSpec)]
     out: list[Option] = []
+    twin_nic = joins == "switch-nic" and (cage2 or 1) > 1
     for cls in CLASSES:
         if cls in NOT_FOR_TECH.get(tech, ()):
             continue
         if cls in ("dac", "acc"):
             for m in media:
-                if m.kind == "cable" and _fits(m, tech, speed, cls) and m.joins in ("any", joins):
+                if m.kind != "cable" or not _fits(m, tech, speed, cls):
+                    continue
+                if twin_nic:  # a straight cage-to-cage cable, only when the lanes pair up
+                    ok = (paired and m.joins in ("any", "switch-switch")
+                          and m.links_per_item == cage2)
+                else:
+                    ok = m.joins in ("any", joins)
+                if ok:
                     out.append(Option(cls, m.reach_m, m.price_usd / m.links_per_item,
                                       None, None, m.id, None))
             continue
@@ -109,8 +133,8 @@ def options(catalog: Catalog, tech: str, speed: int, joins: str) -> list[Option]
                   and tech in m.techs]
         same = [f for f in fibres if f.link_speed_gbps == speed]
         fibres = same or [f for f in fibres if f.link_speed_gbps >= speed] or fibres
-        for e1 in (m for m in mods if m.host in end1_host):
-            for e2 in (m for m in mods if m.host in end2_host):
+        for e1 in _cage_fit([m for m in mods if m.host in end1_host], cage1):
+            for e2 in _cage_fit([m for m in mods if m.host in end2_host], cage2):
                 for f in fibres or [None]:
                     reach = min(e1.reach_m, e2.reach_m, f.reach_m if f else np.inf)
                     cost = (e1.price_usd / e1.links_per_item + e2.price_usd / e2.links_per_item
@@ -166,12 +190,24 @@ def choose_media(project: Project, catalog: Catalog | None = None,
     fibre = np.full(n, -1, np.int32)
     reach_ok = np.zeros(n, bool)
     forced_ok = np.ones(n, bool)
-    combo = (tech * 8 + joins) * 100_000 + speed
-    for key in np.unique(combo).tolist():
+    cage_ports = c.table.cage_ports
+    cage1 = np.where(swap, cage_ports[b], cage_ports[a])
+    cage2 = np.where(swap, cage_ports[a], cage_ports[b])
+    paired = _paired(c, swap, (joins == 1) & (cage2 > 1))
+    # one integer per kind of link (1-D unique is an order of magnitude faster than rows)
+    cols = (tech, joins, speed, cage1, cage2, paired.astype(np.int64))
+    spans = [int(x.max(initial=0)) + 1 for x in cols]
+    combo = np.zeros(n, np.int64)
+    for x, span in zip(cols, spans, strict=True):
+        combo = combo * span + x
+    for key in np.unique(combo).tolist():  # a handful of kinds: no inverse (a sort) needed
         sel = np.flatnonzero(combo == key)
-        t = TECHS[(key // 100_000) // 8]
-        j = JOINS[(key // 100_000) % 8]
-        opts = options(c.catalog, t, key % 100_000, j)
+        parts = []
+        for span in reversed(spans):
+            key, part = divmod(key, span)
+            parts.append(part)
+        t_code, j_code, sp, c1, c2, pr = reversed(parts)
+        opts = options(c.catalog, TECHS[t_code], sp, JOINS[j_code], c1, c2, bool(pr))
         if not opts:
             continue
         for want in np.unique(forced_cls[sel]).tolist():
@@ -209,6 +245,35 @@ def choose_media(project: Project, catalog: Catalog | None = None,
         forced=forced_cls > 0,
         forced_ok=forced_ok,
     )
+
+
+def _paired(c: Compiled, swap: np.ndarray, need: np.ndarray) -> np.ndarray:
+    """Per cable: every lane of the second end's cage (the NIC end of switch-NIC links) runs
+    to one and the same cage of the first end, so one straight cage-to-cage cable can carry
+    them all. Asked only for the cables of ``need`` (twin-port server cages); grouped by
+    one sort, no loop over cables."""
+    cab = c.cables
+    out = np.zeros(int(cab["a"].shape[0]), bool)
+    rows = np.flatnonzero(need)
+    if rows.size == 0:
+        return out
+    cp = c.table.cage_ports.astype(np.int64)
+    sw = swap[rows]
+    a, b = cab["a"][rows].astype(np.int64), cab["b"][rows].astype(np.int64)
+    ap = cab["a_port"][rows].astype(np.int64) - 1
+    bp = cab["b_port"][rows].astype(np.int64) - 1
+    d2, p2 = np.where(sw, a, b), np.where(sw, ap, bp)
+    d1, p1 = np.where(sw, b, a), np.where(sw, bp, ap)
+    cage2 = p2 // cp[d2]
+    key = d2 * (int(cage2.max()) + 1) + cage2  # the second end's cage, one integer
+    far = d1 * (int(p1.max()) + 1) + p1 // cp[d1]  # the first end's cage
+    order = np.lexsort((far, key))
+    ks, fs = key[order], far[order]
+    start = np.r_[0, np.flatnonzero(np.diff(ks)) + 1]
+    end = np.r_[start[1:], ks.size]
+    ok = ((end - start) == cp[d2[order[start]]]) & (fs[start] == fs[end - 1])
+    out[rows[order]] = np.repeat(ok, end - start)
+    return out
 
 
 def _assign(rows, o: Option, code, cls_out, end1, end2, cable, fibre) -> None:

@@ -10,7 +10,7 @@ product, along a path that climbs from a GPU switch to the top, of each switch's
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -53,9 +53,12 @@ class Oversubscription:
     up_gbps: np.ndarray = field(repr=False, compare=False)
     ratio: np.ndarray = field(repr=False, compare=False)
     worst_switches: tuple[tuple[str, float], ...] = ()
+    # dragonflies: endpoint capacity of half the GPUs against the global links a balanced
+    # cut crosses (None for designs without routers)
+    global_cut: float | None = None
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "worst": round(self.worst, 6),
             "worst_ratio": ratio_text(self.worst),
             "by_tier": {k: v.to_json() for k, v in self.by_tier.items()},
@@ -63,6 +66,13 @@ class Oversubscription:
             "worst_switches": [{"device": d, "ratio": round(r, 6)} for d, r in
                                self.worst_switches],
         }
+        if self.global_cut is not None:
+            out["global_cut"] = {
+                "ratio": round(self.global_cut, 6),
+                "text": ratio_text(self.global_cut),
+                "basis": GLOBAL_BASIS,
+            }
+        return out
 
 
 def tier_name(role_code: int) -> str:
@@ -126,3 +136,26 @@ def oversubscription(c: Compiled) -> Oversubscription:
     )
     blocking = tuple(k for k, v in by_tier.items() if v.blocking)
     return Oversubscription(worst, by_tier, blocking, down, up, ratio, worst_sw)
+
+
+GLOBAL_BASIS = ("endpoint capacity of half the GPUs against the global links the balanced cut "
+                "crosses (a router's own endpoint:global ratio misses that most global traffic "
+                "crosses the cut)")
+
+
+def with_global_cut(over: Oversubscription, c: Compiled, full_gbps: float,
+                    cut_gbps: float) -> Oversubscription:
+    """For a design with dragonfly routers, the figure that says what the routers' own 1:1
+    hides: half the GPUs' capacity (``full_gbps``, N/2 x rate) against the capacity of the
+    balanced cut found (``cut_gbps``, the global links it crosses). The cut is the solver's
+    best, an upper bound on the true minimum, so this ratio never overstates the bottleneck.
+    It becomes the end-to-end worst and a tier named ``global``."""
+    routers = int((c.role[c.sw] == ROLE_CODE[Role.ROUTER]).sum())
+    if routers == 0 or cut_gbps <= 0 or full_gbps <= 0:
+        return over
+    ratio = full_gbps / cut_gbps
+    by_tier = dict(over.by_tier)
+    by_tier["global"] = TierOversub(ratio, ratio, routers, ratio > 1 + 1e-9)
+    blocking = tuple(k for k, v in by_tier.items() if v.blocking)
+    return replace(over, worst=max(over.worst, ratio), by_tier=by_tier,
+                   blocking_tiers=blocking, global_cut=ratio)

@@ -7,9 +7,11 @@ from dataclasses import dataclass, field
 from designer.core.problems import Problem
 from designer.core.solver.bisection import Bisection
 from designer.core.solver.bom import Bom
+from designer.core.solver.cables import CableCounts
 from designer.core.solver.media import MediaPlan
 from designer.core.solver.oversub import Oversubscription
 from designer.core.solver.paths import HopStats, LatencyStats
+from designer.core.solver.utilisation import PortUse
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,9 @@ class Result:
     path_colours: int = 0
     path_verified: bool = True
     path_method: str = ""
+    # physical cables (a twin copper cable carries two links) and switch port utilisation
+    cables: CableCounts = field(default_factory=lambda: CableCounts(0, {}))
+    ports: PortUse = field(default_factory=lambda: PortUse(0, 0, ()))
 
     def to_json(self) -> dict:
         """The stable JSON object of ``designer solve --json`` (keys users script against)."""
@@ -67,6 +72,8 @@ class Result:
             "unconnected_gpus": self.unconnected_gpus,
             "switches": self.switches.to_json(),
             "links": self.links.to_json(),
+            "cables": self.cables.to_json(),
+            "ports": self.ports.to_json(),
             "bisection": self.bisection.to_json(),
             "oversubscription": self.oversubscription.to_json(),
             "hops": self.hops.to_json(),

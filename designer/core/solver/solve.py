@@ -19,10 +19,11 @@ from designer.core.solver.bom import bill_of_materials
 from designer.core.solver.compile import ROLES, compile_project
 from designer.core.solver.control import CancelledFn, Control, ProgressFn
 from designer.core.solver.media import choose_media
-from designer.core.solver.oversub import oversubscription
+from designer.core.solver.oversub import oversubscription, with_global_cut
 from designer.core.solver.paths import path_stats
 from designer.core.solver.problems import solver_problems
 from designer.core.solver.result import LinkCounts, Result, SwitchCounts
+from designer.core.solver.utilisation import port_use, stranded_problems
 
 
 def solve(
@@ -42,6 +43,7 @@ def solve(
     over = oversubscription(c)
     ctl.stage("bisection", 0.15, 0.55)
     bis = solve_bisection(c, ctl)
+    over = with_global_cut(over, c, bis.full_gbps, bis.gbps)
     ctl.stage("hops and latency", 0.55, 0.8)
     paths = path_stats(c, ctl)
     ctl.stage("media", 0.8, 0.88)
@@ -53,6 +55,8 @@ def solve(
     ctl.check()
     problems += solver_problems(c, media, over, paths)
     problems += floor_problems(project, cat)
+    ports = port_use(c)
+    problems += stranded_problems(ports)
 
     sw_roles = c.role[c.sw]
     by_tier = {ROLES[int(r)].value: int(n) for r, n in
@@ -86,4 +90,6 @@ def solve(
         path_colours=paths.colours,
         path_verified=paths.verified,
         path_method=paths.method,
+        cables=bom.cables,
+        ports=ports,
     )

@@ -370,6 +370,11 @@ class BomPanel(QWidget):
                            "Ctrl+Z undoes.")
         self.hint.setObjectName("hint")
         lay.addWidget(self.hint)
+        # physical cables and paid-for switch ports left unused, under the table they cost in
+        self.note = QLabel("")
+        self.note.setObjectName("hint")
+        self.note.setWordWrap(True)
+        lay.addWidget(self.note)
         # queued: the override resets the model, which must not happen inside the editor's commit
         self.model.priceEdited.connect(self.set_price, Qt.ConnectionType.QueuedConnection)
         service.resultReady.connect(self.show_result)
@@ -387,6 +392,14 @@ class BomPanel(QWidget):
     def show_result(self, _revision: int, r: Result) -> None:
         self.model.set_result(r, dict(self.doc.project.overrides.prices), self._catalog_price)
         self._summary()
+        self._note(r)
+
+    def _note(self, r: Result) -> None:
+        parts = [f"{r.cables.total:,} physical cables for {r.links.total:,} links"]
+        for g in r.ports.stranded:
+            parts.append(f"{g.switches:,} {g.model} {g.tier} switch(es) use {g.used:,} of "
+                         f"{g.total:,} ports: {fmt.money(g.unused_usd)} of switch price unused")
+        self.note.setText(" · ".join(parts) if r.links.total else "")
 
     def _summary(self) -> None:
         m = self.model

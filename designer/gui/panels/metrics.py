@@ -29,7 +29,8 @@ SHOW_BUSY_AFTER_MS = 300  # quick solves never flash a "computing" state
 GOOD, POOR, BAD = "", "poor", "bad"
 COLOURS = {POOR: "#b35c00", BAD: "#c62828"}
 ROWS = (
-    ("Size", (("gpus", "GPUs"), ("switches", "Switches"), ("cables", "Cables"))),
+    ("Size", (("gpus", "GPUs"), ("switches", "Switches"), ("cables", "Cables"),
+              ("ports", "Switch ports"))),
     ("Bandwidth", (("bisection", "Bisection"), ("per_gpu", "Per GPU"),
                    ("oversub", "Oversubscription"), ("tiers", "By tier"))),
     ("Paths between GPUs", (("hops", "Switch hops"), ("latency", "Latency"))),
@@ -218,8 +219,7 @@ class MetricsPanel(QScrollArea):
         models = "\n".join(f"{n:,} x {m}" for m, n in r.switches.by_model.items())
         v["switches"].set(f"{r.switches.total:,}" + (f" · {tiers}" if tiers else ""),
                           tip=models)
-        layers = "\n".join(f"{layer}: {n:,}" for layer, n in r.links.by_layer.items())
-        v["cables"].set(f"{r.links.total:,} links", tip=layers)
+        self._cables_and_ports(r)
         self._bandwidth(r)
         self._paths(r)
         # cost and power
@@ -232,6 +232,32 @@ class MetricsPanel(QScrollArea):
                        tip="\n".join(f"{k}: {fmt.power(w)}"
                                      for k, w in r.power_by_category.items()))
         self._problems(r)
+
+    def _cables_and_ports(self, r: Result) -> None:
+        v = self.values
+        links = "\n".join(f"{layer}: {n:,} links, {r.cables.by_layer.get(layer, 0):,} cables"
+                          for layer, n in r.links.by_layer.items())
+        v["cables"].set(f"{r.cables.total:,} cables · {r.links.total:,} links",
+                        tip="Physical cables against logical (port-to-port) links: a twin or "
+                            "splitter copper cable carries two links; optics take a fibre "
+                            "per link.\n" + links)
+        p = r.ports
+        if not p.total:
+            v["ports"].set("–")
+            return
+        groups = "\n".join(f"{g.model} {g.tier}: {g.used:,} of {g.total:,} used "
+                           f"({fmt.percent(g.utilisation)}) on {g.switches:,} switches"
+                           for g in p.groups)
+        stranded = p.stranded
+        hint = ""
+        if stranded:
+            worst = stranded[0]
+            hint = (f"{worst.model} {worst.tier}: {fmt.percent(1 - worst.utilisation)} of "
+                    f"ports unused, {fmt.money(p.stranded_usd)} of switch price idle")
+        v["ports"].set(f"{fmt.percent(p.utilisation)} used · {p.used:,} of {p.total:,}",
+                       POOR if stranded else GOOD, hint,
+                       groups + f"\nUnused ports above {fmt.percent(p.threshold)} of a tier "
+                       "are priced pro rata at the switch's price.")
 
     def _bandwidth(self, r: Result) -> None:
         v = self.values
@@ -265,11 +291,16 @@ class MetricsPanel(QScrollArea):
             names = ", ".join(o.blocking_tiers) or "uplinks"
             hint = f"blocking at {names}: more capacity faces down than up"
         worst_sw = "\n".join(f"{d}: {ratio_text(x)}" for d, x in o.worst_switches)
+        basis = "Worst product of down/up capacity along a path up the tree"
+        if o.global_cut is not None:
+            basis = (f"Dragonfly: {ratio_text(o.global_cut)} global, the endpoint capacity of "
+                     "half the GPUs against the global links a balanced cut crosses (each "
+                     "router's own endpoint:global ratio is not the figure that matters)")
         v["oversub"].set(f"{ratio_text(o.worst)} · " +
                          ("blocking" if blocking else "non-blocking"),
                          POOR if blocking else GOOD, hint,
-                         "Worst product of down/up capacity along a path up the tree"
-                         + (f"\nMost oversubscribed switches:\n{worst_sw}" if worst_sw else ""))
+                         basis + (f"\nMost oversubscribed switches:\n{worst_sw}"
+                                  if worst_sw else ""))
         v["tiers"].set(" · ".join(f"{t} {ratio_text(x.worst)}" for t, x in o.by_tier.items()),
                        POOR if blocking else GOOD,
                        tip="\n".join(f"{t}: worst {ratio_text(x.worst)}, typical "

@@ -1,0 +1,61 @@
+"""The window shows the figures a purchase rests on: physical cables, port utilisation with
+the money unused ports represent, a dragonfly's global oversubscription, and the gear the
+generator picked to fit (DGX SuperPOD H100 RA; B300 Spectrum-X RA; DOMAIN.md)."""
+
+from __future__ import annotations
+
+from designer.core.generators import generate, params_from_dict
+
+WAIT_MS = 20_000
+
+
+def _current(window):
+    doc = window.doc
+    return lambda revision, _result: revision == doc.revision
+
+
+def _load(window, qtbot, project):
+    svc = window.analysis.service
+    with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS, check_params_cb=_current(window)):
+        window.doc.replace(project)
+    return svc.latest
+
+
+def test_roce_leaves_show_their_unused_ports_and_cost(window, qtbot):
+    # SN5600 as 128 x 400G rail leaves: 32 down + 32 up of 128 ports
+    r = _load(window, qtbot, generate(params_from_dict("rail", {"sus": 1, "gear": "roce-400"})))
+    m = window.analysis.metrics
+    ports = m.values["ports"]
+    assert ports.level == "poor"
+    assert f"{r.ports.used:,} of {r.ports.total:,}" in ports.text.text()
+    # 8 leaves x $48k x half their ports
+    assert ports.hint.text().endswith("of switch price idle") and "192" in ports.hint.text()
+    assert m.value("cables").text().startswith(f"{r.cables.total:,} cables · ")
+    note = window.analysis.bom.note.text()
+    assert "sn5600 leaf" in note and "of switch price unused" in note
+
+
+def test_dragonfly_oversubscription_is_not_shown_as_non_blocking(window, qtbot):
+    r = _load(window, qtbot, generate(params_from_dict("dragonfly", {"a": 4, "p": 2, "h": 2})))
+    m = window.analysis.metrics
+    text = m.value("oversub").text()
+    assert text == "1.8:1 · blocking" and r.oversubscription.global_cut is not None
+    assert "global" in m.value("tiers").text()
+    assert "balanced cut" in m.values["oversub"].toolTip()
+    # a twin copper cable from each DGX node cage to its router: fewer cables than links
+    assert r.cables.total < r.links.total
+    assert f"{r.links.total:,} links" in m.value("cables").text()
+
+
+def test_generate_preview_says_which_spine_switch_it_picked(window):
+    dlg = window.show_generate("fat-tree")
+    for name, value in {"gear": "roce-400", "gpus": 24576, "servers_per_leaf": 2,
+                        "oversubscription": "1:1,7:1", "pod_gpus": 3072}.items():
+        dlg.set_value(name, value)
+    pl = dlg.plan()
+    assert pl is not None, dlg.error_text()
+    assert pl.gear.upper.model == "th6-102t"
+    assert "cannot carry this tier" in dlg.preview.text()
+    dlg.set_value("oversubscription", "1:1,2.8:1")
+    assert dlg.plan() is not None and "2.8:1 asked" in dlg.preview.text()
+    dlg.reject()
