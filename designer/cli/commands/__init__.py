@@ -11,7 +11,9 @@ from designer.cli.commands import (
     export,
     generate,
     import_fabric,
+    latency,
     open_window,
+    prices,
     solve,
     validate,
 )
@@ -26,4 +28,6 @@ COMMANDS: dict[str, ModuleType] = {
     "import": import_fabric,
     "diff": diff,
     "check-ib": check_ib,
+    "prices": prices,
+    "latency": latency,
 }

@@ -7,6 +7,7 @@ import argparse
 from pydantic import ValidationError
 
 from designer.cli.commands._common import add_command, load, print_json
+from designer.cli.commands.prices import add_price_book_option, apply_price_books
 from designer.core.model import AnalysisSettings
 from designer.core.problems import Severity
 from designer.core.solver import Result, solve
@@ -44,10 +45,13 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     p.add_argument("--propagation-ns-per-m", type=_setting("propagation_ns_per_m"), metavar="NS",
                    help="signal propagation in cables (default: the project's, 5 ns/m)")
     p.add_argument("--strict", action="store_true", help="exit 1 when the design has errors")
+    add_price_book_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
     project, cat = load(args, args.file)
+    if args.price_book:
+        project, cat = apply_price_books(project, args)
     changes = {}
     if args.message_bytes is not None:
         changes["message_bytes"] = args.message_bytes
