@@ -12,6 +12,7 @@ from designer.core.model import AnalysisSettings
 from designer.core.problems import Severity
 from designer.core.solver import Result, solve
 from designer.core.solver.oversub import ratio_text
+from designer.core.sources.figures import assumption_lines
 
 
 def _setting(name: str):
@@ -118,16 +119,24 @@ def format_report(r: Result) -> str:
             f", p99 {lat.p99_us:.3f}, max {lat.max_us:.3f} us "
             f"({lat.assumptions.get('message_bytes', 0):,}-byte message)",
         ]
+        if lat.assumptions.get("tail"):
+            out.append(f"  note           {lat.assumptions['tail']}")
+        out.append("  these are idle, static latencies (no queueing or congestion)")
+        for line in assumption_lines(lat.assumptions.get("figures") or []):
+            out.append(f"  assumed        {line}")
         if h.unreachable_pairs:
             out.append(f"  unreachable    {h.unreachable_pairs:,} pairs")
     else:
         out.append("  no GPU pairs in different servers are connected")
     bom = r.bom
-    out += ["", "Bill of materials (estimated prices: replace with quotes)",
+    out += ["", "Bill of materials (prices: the catalog's sourced estimates unless a price book "
+                "or the project sets them)",
             f"  {'category':<12}{'qty':>9}  {'unit USD':>11}  {'total USD':>15}  item"]
     for x in bom.lines:
+        src = {"book": f"  [{x.price_source}]", "project": "  [set in this project]",
+               "assumption": "  [assumed]"}.get(x.price_kind, "")
         out.append(f"  {x.category:<12}{x.qty:>9,}  {x.unit_usd:>11,.0f}  {x.total_usd:>15,.0f}"
-                   f"  {x.catalog_id}")
+                   f"  {x.catalog_id}{src}")
     out.append(f"  {'total':<12}{'':>9}  {'':>11}  {bom.total_usd:>15,.0f}  "
                f"(${bom.per_gpu_usd:,.0f} per GPU)")
     for x in bom.compute_lines:
