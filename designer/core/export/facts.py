@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from designer.core.catalog import TECH_LABELS, Catalog, MediumSpec, NicSpec, SwitchSpec
+from designer.core.catalog import Catalog, MediumSpec, NicSpec, SwitchSpec
 from designer.core.model import Project
 from designer.core.sources.apply import price_origin
 from designer.core.sources.figures import IDLE_STATIC, latency_figures
