@@ -31,6 +31,15 @@ HEADERS = {
 _DATE = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?")
 
 
+class RateNeeded(SourcesError):
+    """The book's prices are in another currency and no rate to US dollars was given."""
+
+    def __init__(self, where: str, currency: str) -> None:
+        self.currency = currency
+        super().__init__(f"{where}: currency: prices are in {currency}; give the rate in US "
+                         f"dollars per {currency} (--usd-rate)")
+
+
 @dataclass(frozen=True)
 class BookImport:
     book: PriceBook
@@ -134,8 +143,7 @@ def book_from_rows(rows: list[list[str]], catalog: Catalog, *, name: str, source
     if not re.fullmatch(r"[A-Z]{3}", ccy):
         raise SourcesError(f"{where}: currency '{ccy}' is not a three-letter code")
     if ccy != "USD" and usd_per_unit is None:
-        raise SourcesError(f"{where}: currency: prices are in {ccy}; give the rate in US "
-                           f"dollars per {ccy} (--usd-rate)")
+        raise RateNeeded(where, ccy)
     when = _date(date, "date") if date else (max(dates) if dates else "")
     book = PriceBook(name=name[:120] or "price book", currency=ccy,
                      usd_per_unit=usd_per_unit if ccy != "USD" else 1.0,
