@@ -258,7 +258,10 @@ class BomModel(QAbstractTableModel):
 def source_text(r: _Row) -> str:
     """The Price source cell: the book's name, the project, or the catalog's date."""
     if r.price_kind == "book":
-        return r.price_source.replace("price book ", "book ")
+        # the book's name only: its currency and date are in the tooltip
+        name = r.price_source.split("'", 2)[1] if r.price_source.count("'") >= 2 else \
+            r.price_source
+        return f"book: {name}"
     if r.price_kind == "project":
         return "this project"
     when = f" · {r.price_date}" if r.price_date else ""
@@ -392,6 +395,9 @@ class BomPanel(QWidget):
         # figures always whole (a BOM is read to the dollar); the item name takes the rest
         head.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         head.setSectionResizeMode(ITEM, QHeaderView.ResizeMode.Stretch)
+        # the source is a pointer (its tooltip has the whole story): never wider than this
+        head.setSectionResizeMode(SOURCE, QHeaderView.ResizeMode.Interactive)
+        self.table.setColumnWidth(SOURCE, 116)
         head.setHighlightSections(False)
         lay.addWidget(self.table, 1)
         self.hint = QLabel("Double-click a unit price to override it for this project; "
