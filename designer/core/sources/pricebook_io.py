@@ -115,9 +115,9 @@ def book_from_rows(rows: list[list[str]], catalog: Catalog, *, name: str, source
     currencies: set[str] = set()
     dates: list[str] = []
     for n, row in enumerate(rows[head_at + 1:], start=head_at + 2):
-        cell = _cells(row, cols)
-        if not any(cell.values()):
+        if not any(row):
             continue
+        cell = _cells(row, cols)
         part, price_text = cell["part"].strip(), cell["price"].strip()
         if not part and not price_text:
             continue
@@ -170,19 +170,30 @@ def _cells(row: list[str], cols: dict[str, int]) -> dict[str, str]:
     return {k: (row[j] if j < len(row) else "") for k, j in cols.items()}
 
 
+_STRIP = re.compile(r"[\s$€£¥]|USD|EUR|GBP")
+_COMMA_DECIMALS = re.compile(r"\d{1,3}(\.\d{3})+,\d+")
+
+
 def _price(text: str, what: str) -> float:
-    t = re.sub(r"[\s$€£¥]|USD|EUR|GBP", "", text)
-    if re.fullmatch(r"\d{1,3}(\.\d{3})+,\d+", t):  # 1.234,50 (comma decimals)
+    try:
+        value = float(text)  # the common case: a plain number
+    except ValueError:
+        value = _parse_price(text, what)
+    if not (0 <= value <= 1e9):  # also refuses NaN
+        raise SourcesError(f"{what} {text} is out of range (0 to 1e9)")
+    return value
+
+
+def _parse_price(text: str, what: str) -> float:
+    t = _STRIP.sub("", text)
+    if _COMMA_DECIMALS.fullmatch(t):  # 1.234,50 (comma decimals)
         t = t.replace(".", "").replace(",", ".")
     else:
         t = t.replace(",", "")
     try:
-        value = float(t)
+        return float(t)
     except ValueError:
         raise SourcesError(f"{what} '{text}' is not a number") from None
-    if not (0 <= value <= 1e9) or value != value:
-        raise SourcesError(f"{what} {text} is out of range (0 to 1e9)")
-    return value
 
 
 def _date(text: str, what: str) -> str:
