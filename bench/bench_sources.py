@@ -19,14 +19,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _util import best_of  # noqa: E402
+from _util import best_of
 
-from designer.core.catalog import builtin_catalog  # noqa: E402
-from designer.core.generators import generate, params_from_dict  # noqa: E402
-from designer.core.solver import solve  # noqa: E402
-from designer.core.sources import LatencyMeasurement  # noqa: E402
-from designer.core.sources.edit import with_latency, with_price_book  # noqa: E402
-from designer.core.sources.pricebook_io import read_price_book  # noqa: E402
+from designer.core.catalog import builtin_catalog
+from designer.core.generators import generate, params_from_dict
+from designer.core.solver import solve
+from designer.core.sources import LatencyMeasurement
+from designer.core.sources.edit import with_latency, with_price_book
+from designer.core.sources.pricebook_io import read_price_book
 
 
 def write_quote(folder: Path, rows: int) -> tuple[Path, Path]:
