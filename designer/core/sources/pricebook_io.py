@@ -186,10 +186,9 @@ def _price(text: str, what: str) -> float:
 
 def _parse_price(text: str, what: str) -> float:
     t = _STRIP.sub("", text)
-    if _COMMA_DECIMALS.fullmatch(t):  # 1.234,50 (comma decimals)
-        t = t.replace(".", "").replace(",", ".")
-    else:
-        t = t.replace(",", "")
+    # 1.234,50 (comma decimals) or 1,234.50
+    comma_decimals = _COMMA_DECIMALS.fullmatch(t)
+    t = t.replace(".", "").replace(",", ".") if comma_decimals else t.replace(",", "")
     try:
         return float(t)
     except ValueError:
