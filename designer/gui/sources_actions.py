@@ -1,5 +1,5 @@
 """Where the numbers come from, in the window: File > Import Price Book…, File > Import
-Measured Latency… and File > Price Books (remove one).
+Measured Latency… and File > Price Books and Measurements (remove one).
 
 A price book (a supplier's quote, CSV or xlsx) is read in the background, then applied as one
 undoable step; a quote in another currency asks for its rate to US dollars first. A measured
@@ -29,7 +29,12 @@ from PySide6.QtWidgets import (
 from designer.core.catalog import TECH_LABELS
 from designer.core.errors import DesignerError
 from designer.core.sources import LatencyMeasurement
-from designer.core.sources.edit import with_latency, with_price_book, without_price_book
+from designer.core.sources.edit import (
+    with_latency,
+    with_price_book,
+    without_latency,
+    without_price_book,
+)
 from designer.core.sources.perftest import parse_perftest
 from designer.core.sources.pricebook_io import RateNeeded, read_price_book
 from designer.gui import dialogs
@@ -109,7 +114,7 @@ class SourcesActions:
         self.import_latency.setStatusTip("Replace the catalog's latency with a perftest "
                                          "measurement (ib_send_lat / ib_write_lat output)")
         self.import_latency.triggered.connect(self.ask_and_import_latency)
-        self.books_menu = QMenu("Price &Books", window)
+        self.books_menu = QMenu("Price &Books and Measurements", window)
         self.books_menu.aboutToShow.connect(self._fill_books)
         a = window.actions_
         m = a.menus["file"]
@@ -176,16 +181,34 @@ class SourcesActions:
         self.doc.push(ProjectCommand(self.doc, after, f"Remove price book '{name}'"))
 
     def _fill_books(self) -> None:
+        """One entry per price book and per measured latency, each removing it."""
         self.books_menu.clear()
         books = self.doc.project.sources.price_books
         if not books:
             none = self.books_menu.addAction("No price books: prices are catalog estimates")
             none.setEnabled(False)
-            return
         for b in books:
             act = self.books_menu.addAction(f"Remove '{b.name}' ({len(b.prices):,} prices, "
                                             f"{b.currency}{', ' + b.date if b.date else ''})")
             act.triggered.connect(lambda _=False, n=b.name: self.remove_book(n))
+        self.books_menu.addSeparator()
+        measured = self.doc.project.sources.latency
+        if not measured:
+            none = self.books_menu.addAction("No measured latencies: the catalog's figures")
+            none.setEnabled(False)
+        for m in measured:
+            label = TECH_LABELS.get(m.tech, m.tech)
+            act = self.books_menu.addAction(f"Clear measured {label} latency"
+                                            + (f" ({m.tool})" if m.tool else ""))
+            act.triggered.connect(lambda _=False, t=m.tech: self.clear_latency(t))
+
+    def clear_latency(self, tech: str) -> None:
+        try:
+            after = without_latency(self.doc.project, tech)
+        except DesignerError as exc:
+            self.doc.say(str(exc), True)
+            return
+        self.doc.push(ProjectCommand(self.doc, after, f"Clear measured {tech} latency"))
 
     # -- measured latency -----------------------------------------------------------------------
     def ask_and_import_latency(self) -> None:

@@ -7,6 +7,8 @@ import json
 
 import openpyxl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from designer.cli.main import main
 from designer.core.catalog import builtin_catalog
@@ -134,3 +136,30 @@ def test_cli_refuses_a_bad_book_with_one_line(tmp_path, capsys):
     assert main(["prices", "import", str(f), str(q)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("designer: ") and "--usd-rate" in err and "Traceback" not in err
+
+
+IDS = ["qm9700", "sn5600", "connectx-7", "osfp-2x400g-sr8"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(books=st.lists(st.dictionaries(st.sampled_from(IDS), st.integers(1, 10**6), max_size=4),
+                      max_size=4),
+       own=st.dictionaries(st.sampled_from(IDS), st.integers(1, 10**6), max_size=2))
+def test_the_last_book_wins_and_the_projects_own_price_wins_over_all(books, own):
+    p = generate(params_from_dict("rail", {"sus": 1, "servers_per_su": 4}))
+    for k, prices in enumerate(books):
+        p = with_price_book(p, PriceBook(name=f"b{k}", prices=prices), CAT)
+    p = p.model_copy(update={"overrides": Overrides(prices=own, gear=p.overrides.gear)})
+    cat = p.catalog(CAT)
+    for gear_id in IDS:
+        expect = CAT.price(gear_id)
+        kind = "catalog-or-assumption"
+        for prices in books:
+            if gear_id in prices:
+                expect, kind = prices[gear_id], "book"
+        if gear_id in own:
+            expect, kind = own[gear_id], "project"
+        assert cat.price(gear_id) == expect
+        origin = price_origin(p, cat, gear_id).kind
+        assert origin == kind or (kind == "catalog-or-assumption"
+                                  and origin in ("catalog", "assumption"))

@@ -94,4 +94,11 @@ def test_latency_tooltip_names_the_assumptions_and_a_measurement_replaces_one(
     tip = box.toolTip()
     assert "[measured]" in tip and "1 figure measured" in box.hint.text()
     assert window.doc.undo_stack.undoText() == "Import measured eth latency"
+    # the File menu lists it and clears it as one step
+    src.books_menu.aboutToShow.emit()
+    clear = next(a for a in src.books_menu.actions()
+                 if a.text().startswith("Clear measured Ethernet latency"))
+    _solved(window, qtbot, clear.trigger)
+    assert window.doc.project.sources.latency == ()
+    assert "2 figures assumed" in box.hint.text()
     assert not answers.errors
