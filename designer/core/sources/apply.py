@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from designer.core.catalog import Catalog, GearItem, NicSpec, SwitchSpec, _Ported
-from designer.core.errors import DesignerError
+from designer.core.errors import CatalogError
 from designer.core.sources.model import LatencyMeasurement, Sources
 
 
-class SourcesError(DesignerError):
-    """A price book or a latency measurement that cannot be used; the message names it."""
+class SourcesError(CatalogError):
+    """A price book or a latency measurement that cannot be used; the message names it.
+    (A kind of catalog error: both change the figures the catalog gives a project.)"""
 
 
 @dataclass(frozen=True)
