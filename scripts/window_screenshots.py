@@ -6,8 +6,9 @@ arranged compactly, one pod open), generate.png (the rail generate dialog), and 
 analysis: window-analysis.png (the 1,024-GPU DGX SuperPOD example with metrics, charts and
 BOM), window-analysis-roce-24k.png (the oversubscribed 24,576-GPU RoCE example),
 window-analysis-dragonfly.png (the dragonfly example's global cut and unused router ports),
-generate-fit.png (a pod too large for the profile's spine switch), and
-window-asbuilt.png (an as-built comparison in the problems panel, marked on the canvas).
+generate-fit.png (a pod too large for the profile's spine switch),
+window-asbuilt.png (an as-built comparison in the problems panel, marked on the canvas) and
+window-price-book.png (a supplier's quote applied: the BOM names its source per line).
 """
 
 from __future__ import annotations
@@ -125,6 +126,24 @@ def main() -> None:
     panel.activate(first.data(0, PROBLEM_ROLE))  # selects and centres its devices
     shot("window-asbuilt.png")
     panel.clear_asbuilt()
+
+    # a supplier's quote applied to the RoCE example: the BOM names the book per line
+    w.open_path(projects_dir() / "dgx-superpod-4su-roce-400.fabric.json", ask=False)
+    quote = tmp / "acme-quote.csv"
+    quote.write_text("part id,unit price,currency,date\nsn5600,52500,USD,2026-11-02\n"
+                     "osfp-2x400g-sr8,1850,USD,2026-11-02\n")
+    task = w.analysis.sources.import_from(quote)
+    deadline = time.monotonic() + 60
+    while (task.running or not w.doc.project.sources.price_books) and \
+            time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.01)
+    w.doc.set_selection(Selection())
+    w.analysis.show_panel("bomDock")
+    w.view.fit_all()
+    analysed()
+    w.view.hide_toast()
+    shot("window-price-book.png")
 
     dlg = w.show_generate("rail")
     dlg.set_value("sus", 16)

@@ -36,12 +36,42 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+# The figures of an item a Figure can vouch for (what the catalog's sources check covers).
+Covered = Literal["price_usd", "power_w", "latency_ns", "ports", "other"]
+
+
 class Figure(_Frozen):
-    """Where one figure of a gear item comes from."""
+    """Where one figure of a gear item comes from.
+
+    ``covers`` names the item's fields this figure stands behind; ``date`` is when the source
+    said it (a price is only as good as its date); ``assumption`` marks a figure no source
+    gives, in which case ``what`` carries the reasoning behind the number.
+    """
 
     what: str
     source: str
     confidence: Confidence
+    covers: tuple[Covered, ...] = ()
+    tech: Tech | None = None  # a latency figure of one technology only
+    date: str = Field(default="", pattern=r"^$|^\d{4}(-\d{2}(-\d{2})?)?$")
+    assumption: bool = False
+
+
+class LatencyParts(_Frozen):
+    """One end's latency split by where it is spent (ns): the NIC's own pipeline, the host
+    side (PCIe doorbell, descriptor and data DMA, completion write) and the protocol stack
+    (posting and polling in user-space verbs). Their sum is the mode's per-end latency."""
+
+    nic_ns: float = Field(ge=0)
+    host_ns: float = Field(ge=0)
+    stack_ns: float = Field(ge=0)
+
+    @property
+    def total_ns(self) -> float:
+        return self.nic_ns + self.host_ns + self.stack_ns
+
+    def as_dict(self) -> dict[str, float]:
+        return {"nic": self.nic_ns, "host_pcie": self.host_ns, "stack": self.stack_ns}
 
 
 class PortMode(_Frozen):
@@ -52,6 +82,16 @@ class PortMode(_Frozen):
     techs: tuple[Tech, ...] = Field(min_length=1)
     # NIC latency differs between InfiniBand and RoCE on the same silicon.
     latency_ns: float | None = Field(default=None, ge=0)
+    latency_parts: LatencyParts | None = None
+
+    @model_validator(mode="after")
+    def _parts_add_up(self) -> PortMode:
+        if self.latency_parts is not None:
+            total = self.latency_parts.total_ns
+            if self.latency_ns is None or abs(total - self.latency_ns) > 0.5:
+                raise ValueError(f"latency_parts add up to {total:g} ns, latency_ns is "
+                                 f"{self.latency_ns}")
+        return self
 
     @property
     def label(self) -> str:
@@ -67,6 +107,15 @@ class _Gear(_Frozen):
     rack_units: float = Field(default=0, ge=0)
     figures: tuple[Figure, ...] = ()
     notes: str = ""
+
+    def figure_for(self, field: str, tech: str | None = None) -> Figure | None:
+        """The figure that covers ``field`` (price_usd, power_w, latency_ns), if any; for a
+        latency, the one about ``tech`` first, then one about every technology."""
+        hits = [f for f in self.figures if field in f.covers]
+        for f in hits:
+            if tech is not None and f.tech == tech:
+                return f
+        return next((f for f in hits if f.tech is None), None)
 
 
 class _Ported(_Gear):
@@ -86,6 +135,13 @@ class _Ported(_Gear):
     def mode_for(self, speed_gbps: int, tech: str) -> PortMode | None:
         for m in self.modes:
             if m.speed_gbps == speed_gbps and tech in m.techs:
+                return m
+        return None
+
+    def mode_of_tech(self, tech: str) -> PortMode | None:
+        """The first mode running ``tech`` with a latency of its own."""
+        for m in self.modes:
+            if tech in m.techs and m.latency_ns is not None:
                 return m
         return None
 

@@ -18,6 +18,8 @@ from designer.core.analysis.workload import DecisionSettings
 from designer.core.catalog import Catalog, GearId, GearItem
 from designer.core.links import LinkTable
 from designer.core.physical.floor import Physical
+from designer.core.sources.apply import apply_sources
+from designer.core.sources.model import Sources
 
 # 2: optional sections for the decision analysis, traffic, floor plan, measured latencies and
 # price books; a version-1 file has none of them and takes their defaults.
@@ -248,6 +250,8 @@ class Project(_Frozen):
     physical: Physical | None = None
     # The workload, economics and decision answers of the decision analysis (None: defaults).
     decision: DecisionSettings | None = None
+    # Price books and measured latencies that override the catalog for this project.
+    sources: Sources = Field(default_factory=Sources)
 
     @field_validator("schema_version")
     @classmethod
@@ -259,6 +263,9 @@ class Project(_Frozen):
     def catalog(self, base: Catalog) -> Catalog:
         """``base`` with this project's added gear and price overrides applied."""
         cat = base.with_items(self.overrides.gear) if self.overrides.gear else base
+        if not self.sources.empty:
+            cat = apply_sources(cat, self.sources, self.profile,
+                                self.analysis.propagation_ns_per_m)
         return cat.with_prices(self.overrides.prices) if self.overrides.prices else cat
 
     def with_fabric(self, fabric: Fabric) -> Project:

@@ -20,6 +20,7 @@ from designer.gui.panels.charts import ChartsPanel
 from designer.gui.panels.metrics import MetricsPanel
 from designer.gui.panels.problems import ProblemsPanel
 from designer.gui.solver_service import SolverService
+from designer.gui.sources_actions import SourcesActions
 
 Area = Qt.DockWidgetArea
 
@@ -74,6 +75,7 @@ class Analysis:
 
         self.decision = install_decision(window, self.service)
         self.ib = IbActions(window, self)
+        self.sources = SourcesActions(window)
         self._state("idle")
         self.service.schedule()
 
@@ -88,6 +90,7 @@ class Analysis:
         self.service.shutdown()
         self.decision.shutdown()
         self.ib.shutdown()
+        self.sources.shutdown()
         # an export still writing stops at its next progress step (a cancelled export
         # leaves no new file)
         if self.export is not None:

@@ -96,7 +96,8 @@ class Document(QObject):
         """Replace the project (called by undo commands only)."""
         if project is self._project:
             return
-        if project.overrides is not self._project.overrides:
+        if (project.overrides is not self._project.overrides
+                or project.sources is not self._project.sources):
             self._catalog = self._resolve_catalog(project)
         self._project = project
         self._revision += 1

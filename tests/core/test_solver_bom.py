@@ -128,7 +128,7 @@ def test_price_overrides_change_the_bill():
     cheap = p.model_copy(update={"overrides": Overrides(prices={"qm9700": 1000.0},
                                                         gear=p.overrides.gear)})
     a, b = solve(p), solve(cheap)
-    assert a.bom.total_usd - b.bom.total_usd == pytest.approx(24 * (40000 - 1000))
+    assert a.bom.total_usd - b.bom.total_usd == pytest.approx(24 * (36000 - 1000))
 
 
 def test_nic_overrides_on_a_server_are_counted():

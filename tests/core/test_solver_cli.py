@@ -72,7 +72,8 @@ def test_message_size_changes_latency(tmp_path, capsys):
     capsys.readouterr()
     small = solve_json(capsys, str(f), "--message-bytes", "64")
     big = solve_json(capsys, str(f), "--message-bytes", "1048576")
-    assert small["latency_us"]["min"] < 1.0 < big["latency_us"]["min"]
+    # 1 MiB at 400G serialises in 21 us; 64 bytes in 1.3 ns
+    assert small["latency_us"]["min"] < 1.5 < 20 < big["latency_us"]["min"]
     assert small["latency_us"]["assumptions"]["message_bytes"] == 64
 
 

@@ -215,10 +215,10 @@ def test_a_price_edit_changes_the_total_and_undoes(window, qtbot, su1):
     total = result.bom.total_usd
     assert panel.model.total_usd == pytest.approx(total)
     idx = _bom_index(panel, "qm9700", bom_panel.UNIT)
-    assert idx.data() == "$40,000"
+    assert idx.data() == "$36,000"  # the catalog's price (public cost sheet, Aug 2024)
     with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS, check_params_cb=_current(window)):
         assert panel.proxy.setData(idx, "$50,000")
-    expected = total + line.qty * 10_000
+    expected = total + line.qty * 14_000
     assert doc.project.overrides.prices == {"qm9700": 50_000.0}
     assert svc.latest.bom.total_usd == pytest.approx(expected)
     assert panel.model.total_usd == pytest.approx(expected)
@@ -227,7 +227,7 @@ def test_a_price_edit_changes_the_total_and_undoes(window, qtbot, su1):
     assert doc.undo_stack.undoText() == "Set price of NVIDIA Quantum-2 QM9700 (managed) to " \
                                         "$50,000.00"
     edited = _bom_index(panel, "qm9700", bom_panel.UNIT)
-    assert "catalog price $40,000" in edited.data(Qt.ItemDataRole.ToolTipRole)
+    assert "catalog price $36,000" in edited.data(Qt.ItemDataRole.ToolTipRole)
 
     with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS, check_params_cb=_current(window)):
         doc.undo_stack.undo()

@@ -14,7 +14,9 @@ from designer.cli.commands import (
     floor,
     generate,
     import_fabric,
+    latency,
     open_window,
+    prices,
     solve,
     validate,
 )
@@ -32,4 +34,6 @@ COMMANDS: dict[str, ModuleType] = {
     "compare": compare,
     "check-ib": check_ib,
     "floor": floor,
+    "prices": prices,
+    "latency": latency,
 }

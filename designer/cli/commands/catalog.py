@@ -44,6 +44,13 @@ def _ports(item) -> str:
     return ""
 
 
+def _price_mark(item) -> str:
+    f = item.figure_for("price_usd")
+    if f is None or f.assumption:
+        return "[assumed]"
+    return f"[{f.date}]" if f.date else "[sourced]"
+
+
 def run(args: argparse.Namespace) -> int:
     cat = catalog_from(args)
     items = [i for i in cat if args.kind is None or i.kind == args.kind]
@@ -63,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         for i in sorted(group, key=lambda x: x.id):
             print(
                 f"  {i.id:<22} {i.name[:58]:<58} {_ports(i)[:52]:<52} "
-                f"${i.price_usd:>11,.0f} {i.power_w:>7,.0f} W"
+                f"${i.price_usd:>11,.0f} {i.power_w:>7,.0f} W  {_price_mark(i)}"
             )
         print()
     if args.kind is None:
@@ -71,5 +78,7 @@ def run(args: argparse.Namespace) -> int:
         for p in cat.profiles.values():
             print(f"  {p.id:<10} {p.name:<38} {p.description}")
         print()
-        print("Prices are estimates (no public list prices exist); override them per project.")
+        print("Prices are estimates (no public list prices exist): [date] of a sourced price, "
+              "[assumed] where none was found (--json has each figure's source and reasoning); "
+              "import a quote with 'designer prices import' or override prices per project.")
     return 0

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from designer.cli.commands._common import add_command, load
+from designer.cli.commands.prices import add_price_book_option, apply_price_books
 from designer.core.catalog import Catalog
 from designer.core.model import Project
 
@@ -46,11 +47,14 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                        help=f"file to write (usually *{exp.suffix})")
         if exp.add_options:
             exp.add_options(f)
+        add_price_book_option(f)
         f.set_defaults(exporter=exp)
 
 
 def run(args: argparse.Namespace) -> int:
     project, cat = load(args, args.file)
+    if args.price_book:
+        project, cat = apply_price_books(project, args)
     message = args.exporter.write(project, cat, Path(args.output), args)
     print(message)
     return 0

@@ -7,10 +7,12 @@ import argparse
 from pydantic import ValidationError
 
 from designer.cli.commands._common import add_command, load, print_json
+from designer.cli.commands.prices import add_price_book_option, apply_price_books
 from designer.core.model import AnalysisSettings
 from designer.core.problems import Severity
 from designer.core.solver import Result, solve
 from designer.core.solver.oversub import ratio_text
+from designer.core.sources.figures import assumption_lines
 
 
 def _setting(name: str):
@@ -44,10 +46,13 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     p.add_argument("--propagation-ns-per-m", type=_setting("propagation_ns_per_m"), metavar="NS",
                    help="signal propagation in cables (default: the project's, 5 ns/m)")
     p.add_argument("--strict", action="store_true", help="exit 1 when the design has errors")
+    add_price_book_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
     project, cat = load(args, args.file)
+    if args.price_book:
+        project, cat = apply_price_books(project, args)
     changes = {}
     if args.message_bytes is not None:
         changes["message_bytes"] = args.message_bytes
@@ -128,16 +133,24 @@ def format_report(r: Result) -> str:
             f", p99 {lat.p99_us:.3f}, max {lat.max_us:.3f} us "
             f"({lat.assumptions.get('message_bytes', 0):,}-byte message)",
         ]
+        if lat.assumptions.get("tail"):
+            out.append(f"  note           {lat.assumptions['tail']}")
+        out.append("  these are idle, static latencies (no queueing or congestion)")
+        for line in assumption_lines(lat.assumptions.get("figures") or []):
+            out.append(f"  assumed        {line}")
         if h.unreachable_pairs:
             out.append(f"  unreachable    {h.unreachable_pairs:,} pairs")
     else:
         out.append("  no GPU pairs in different servers are connected")
     bom = r.bom
-    out += ["", "Bill of materials (estimated prices: replace with quotes)",
+    out += ["", "Bill of materials (prices: the catalog's sourced estimates unless a price book "
+                "or the project sets them)",
             f"  {'category':<12}{'qty':>9}  {'unit USD':>11}  {'total USD':>15}  item"]
     for x in bom.lines:
+        src = {"book": f"  [{x.price_source}]", "project": "  [set in this project]",
+               "assumption": "  [assumed]"}.get(x.price_kind, "")
         out.append(f"  {x.category:<12}{x.qty:>9,}  {x.unit_usd:>11,.0f}  {x.total_usd:>15,.0f}"
-                   f"  {x.catalog_id}")
+                   f"  {x.catalog_id}{src}")
     out.append(f"  {'total':<12}{'':>9}  {'':>11}  {bom.total_usd:>15,.0f}  "
                f"(${bom.per_gpu_usd:,.0f} per GPU)")
     for x in bom.compute_lines:

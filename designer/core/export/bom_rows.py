@@ -14,7 +14,8 @@ if TYPE_CHECKING:
     from designer.core.solver.bom import BomLine
 
 # the columns of a BOM line, in the CSV and on the workbook's BOM sheet
-HEADER = ("Category", "Item", "Catalog id", "Quantity", "Unit price (USD)", "Line total (USD)")
+HEADER = ("Category", "Item", "Catalog id", "Quantity", "Unit price (USD)", "Line total (USD)",
+          "Price source")
 
 
 CATEGORY_LABELS = {
@@ -74,5 +75,16 @@ def bom_table(result: Any) -> BomTable:
 
 
 def csv_rows(table: BomTable) -> list[tuple]:
-    return [(x.category, x.item, x.catalog_id, x.qty, x.unit_usd, x.total_usd)
-            for x in table.lines]
+    return [(x.category, x.item, x.catalog_id, x.qty, x.unit_usd, x.total_usd,
+             price_source_text(x)) for x in table.lines]
+
+
+def price_source_text(x: BomLine) -> str:
+    """Where a line's unit price comes from, in one cell: the book, the project, the
+    catalog's source (with its date), or the assumption it is."""
+    date = f", {x.price_date}" if x.price_date and x.price_kind != "book" else ""
+    if x.price_kind == "assumption":
+        return f"assumption{date}"
+    if x.price_kind == "project":
+        return "set in this project"
+    return f"{x.price_source}{date}"

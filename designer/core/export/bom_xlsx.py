@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from openpyxl.worksheet.worksheet import Worksheet
 
-from designer.core.export.bom_rows import HEADER, BomTable, category_label
+from designer.core.export.bom_rows import HEADER, BomTable, category_label, price_source_text
 from designer.core.export.facts import Fact, FactSection
 from designer.core.export.xlsx import (
     BOLD,
@@ -61,7 +61,7 @@ class BomLayout:
 
 
 def bom_sheet(ws: Worksheet, title: str, table: BomTable) -> BomLayout:
-    set_widths(ws, (16, 58, 24, 11, 17, 19))
+    set_widths(ws, (16, 58, 24, 11, 17, 19, 48))
     put(ws, 1, 1, f"Bill of materials: {title}", font=TITLE_FONT)
     put(ws, 2, 1, "Prices are estimates (see Assumptions). Type your quote into a shaded unit "
                   "price: line totals, subtotals and the grand total follow.", font=MUTED)
@@ -103,7 +103,7 @@ def bom_sheet(ws: Worksheet, title: str, table: BomTable) -> BomLayout:
             row += 1
             _line_row(ws, row, x)
             compute_rows.append(row)
-    ws.auto_filter.ref = f"A4:F{max(lines[-1] if lines else 4, 4)}"
+    ws.auto_filter.ref = f"A4:G{max(lines[-1] if lines else 4, 4)}"
     ws.print_title_rows = "4:4"
     _page(ws)
     return BomLayout(tuple(lines), tuple(subtotals), grand, per_gpu, tuple(compute_rows))
@@ -117,6 +117,7 @@ def _line_row(ws: Worksheet, row: int, x: BomLine) -> None:
     put(ws, row, 4, x.qty, number_format=INTEGER)
     put(ws, row, 5, x.unit_usd, number_format=USD, fill=INPUT_FILL)
     put(ws, row, 6, Formula(f"=D{row}*E{row}"), number_format=USD)
+    put(ws, row, 7, price_source_text(x), font=MUTED)
 
 
 def facts_sheet(ws: Worksheet, title: str, sections: Sequence[FactSection],

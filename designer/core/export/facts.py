@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from designer.core.catalog import TECH_LABELS, Catalog, MediumSpec, NicSpec, SwitchSpec
+from designer.core.catalog import Catalog, MediumSpec, NicSpec, SwitchSpec
 from designer.core.model import Project
+from designer.core.sources.apply import price_origin
+from designer.core.sources.figures import IDLE_STATIC, latency_figures
 
 CONFIDENCE = {"H": "high (primary source)", "M": "medium (secondary source)",
               "L": "low (estimate)"}
@@ -52,21 +54,26 @@ def _figure(item, words: Iterable[str]) -> tuple[str, str]:
 
 
 def price_facts(project: Project, catalog: Catalog, catalog_ids: Iterable[str]) -> FactSection:
+    """Each priced item's unit price and where it comes from: a price book, the project, the
+    catalog's dated source, or an assumption with its reasoning."""
     facts = []
     for gear_id in dict.fromkeys(catalog_ids):
         if gear_id not in catalog:
             continue
         item = catalog.get(gear_id)
-        if gear_id in project.overrides.prices:
-            source, conf = "price set in this project", "as entered"
-        else:
-            source, conf = _figure(item, ("price",))
-            source = source or "built-in estimate"
-            conf = conf or CONFIDENCE["L"]
+        o = price_origin(project, catalog, gear_id)
+        source = o.label + (f" ({o.date})" if o.date and o.kind != "book" else "")
+        if o.kind == "assumption":
+            source = f"{o.detail or o.label}" + (f" ({o.date})" if o.date else "")
+        f = item.figure_for("price_usd")
+        conf = {"book": "quoted", "project": "as entered", "assumption": "assumption"}.get(
+            o.kind, CONFIDENCE.get(f.confidence, "") if f else "")
         facts.append(Fact(item.name, item.price_usd, "usd", gear_id, source, conf))
-    return FactSection("Prices (no reliable public list prices exist: replace with quotes)",
-                       tuple(facts), ("Item", "Unit price (USD)", "Catalog id", "Source",
-                                      "Confidence"))
+    books = ", ".join(b.label for b in project.sources.price_books)
+    title = ("Prices (estimates unless quoted: replace them with quotes)" if not books else
+             f"Prices (quoted in {books}; the rest are estimates)")
+    return FactSection(title, tuple(facts), ("Item", "Unit price (USD)", "Catalog id",
+                                             "Source", "Confidence"))
 
 
 def length_facts(project: Project) -> FactSection:
@@ -83,31 +90,37 @@ def length_facts(project: Project) -> FactSection:
                        ("Setting", "Value", "Unit", "Note", ""))
 
 
-def latency_facts(project: Project, catalog: Catalog) -> FactSection:
-    """Per-hop switch and NIC latency of the gear the design uses, with their sources."""
-    facts = []
-    seen: set[str] = set()
-    for d in project.fabric.devices:
-        if d.model in seen or d.model not in catalog:
-            continue
-        seen.add(d.model)
-        item = catalog.get(d.model)
-        nic_id = getattr(item, "nic", None)
-        targets = [item] if isinstance(item, SwitchSpec) else []
-        if nic_id and (d.nic or nic_id) in catalog:
-            nic = catalog.get(d.nic or nic_id)
-            if isinstance(nic, NicSpec) and nic.id not in seen:
-                seen.add(nic.id)
-                targets.append(nic)
-        for t in targets:
-            source, conf = _figure(t, ("latency",))
-            kind = "switch hop" if isinstance(t, SwitchSpec) else "NIC, each end"
-            for tech in t.techs:
-                facts.append(Fact(t.name, t.latency_for(tech), "int",
-                                  f"{kind}, {TECH_LABELS.get(tech, tech)}",
-                                  source or "built-in estimate", conf or CONFIDENCE["L"]))
+def latency_facts(project: Project, catalog: Catalog,
+                  figures: list[dict] | None = None) -> FactSection:
+    """Per-hop switch and per-end NIC latency of the gear the design uses: value, split,
+    source or measurement, and which are assumptions. ``figures``: the solver's list
+    (``latency_us.assumptions.figures``); without it, every technology of the gear used."""
+    if figures is None:
+        used: list[tuple[str, str]] = []
+        for d in project.fabric.devices:
+            if d.model not in catalog:
+                continue
+            item = catalog.get(d.model)
+            nic_id = d.nic or getattr(item, "nic", None)
+            for t in ([item] if isinstance(item, SwitchSpec) else []) + (
+                    [catalog.get(nic_id)] if nic_id and nic_id in catalog else []):
+                if isinstance(t, SwitchSpec | NicSpec):
+                    used += [(t.id, tech) for tech in t.techs]
+        figures = latency_figures(project, catalog, used)
+    facts = [Fact("What these are", None, "text", "", IDLE_STATIC)]
+    for f in figures:
+        o = f["origin"]
+        parts = f.get("parts_ns")
+        split = (", ".join(f"{k.replace('_', '/')} {v:,.0f}" for k, v in parts.items())
+                 if parts else "")
+        where = f"{f['kind']}, {f['tech_label']}" + (f" (split ns: {split})" if split else "")
+        note = (o["detail"] if o["kind"] == "assumption" else o["label"]) or o["label"]
+        if o.get("date"):
+            note += f" ({o['date']})"
+        status = {"assumption": "assumption", "measured": "measured"}.get(o["kind"], "sourced")
+        facts.append(Fact(f["name"], f["ns"], "int", where, note, status))
     return FactSection("Latency figures used (small message, idle fabric)", tuple(facts),
-                       ("Gear", "Latency (ns)", "Where", "Source", "Confidence"))
+                       ("Gear", "Latency (ns)", "Where", "Source or reasoning", "Status"))
 
 
 def media_rule_facts(catalog: Catalog) -> FactSection:
@@ -129,12 +142,13 @@ def media_rule_facts(catalog: Catalog) -> FactSection:
 
 
 def assumption_sections(project: Project, catalog: Catalog,
-                        catalog_ids: Iterable[str]) -> list[FactSection]:
+                        catalog_ids: Iterable[str],
+                        latency_figures_used: list[dict] | None = None) -> list[FactSection]:
     return [
         price_facts(project, catalog, catalog_ids),
         media_rule_facts(catalog),
         length_facts(project),
-        latency_facts(project, catalog),
+        latency_facts(project, catalog, latency_figures_used),
     ]
 
 

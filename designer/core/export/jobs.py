@@ -78,7 +78,9 @@ def export_bom(project: Project, catalog: Catalog, path: str | os.PathLike[str],
 
         summary = summary_sections(project, result.to_json(), app_version=__version__,
                                    date=date.today().isoformat())
-        assumptions = assumption_sections(project, catalog, [x.catalog_id for x in table.lines])
+        assumptions = assumption_sections(
+            project, catalog, [x.catalog_id for x in table.lines],
+            result.latency.assumptions.get("figures"))
         write_bom_xlsx(path, project.name, table, summary, assumptions,
                        tco=_tco_inputs(project, catalog, result))
     _report(progress, 1.0, "Done")

@@ -100,6 +100,8 @@ def report_data(project: Project, catalog: Catalog, result: Any,
         charts=charts(data, table),
         problems=list(data.get("problems") or []),
         bom=table,
-        assumptions=assumption_sections(project, catalog, [x.catalog_id for x in table.lines]),
+        assumptions=assumption_sections(
+            project, catalog, [x.catalog_id for x in table.lines],
+            ((data.get("latency_us") or {}).get("assumptions") or {}).get("figures")),
         notes=project.notes,
     )

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from designer.core.export.bom_rows import BomTable
+from designer.core.export.bom_rows import BomTable, price_source_text
 from designer.core.export.facts import Fact, FactSection
 
 # chart name, title, svg text
@@ -157,22 +157,24 @@ def _problems(problems: Sequence[dict]) -> str:
 
 def _bom(table: BomTable) -> str:
     rows = [f'<table class="grid" {TABLE}><tr><th>Item</th><th>Catalog id</th>'
-            '<th class="n">Qty</th><th class="n">Unit price</th><th class="n">Line total</th></tr>']
+            '<th class="n">Qty</th><th class="n">Unit price</th><th class="n">Line total</th>'
+            '<th>Price source</th></tr>']
     for s in table.sections:
-        rows.append(f'<tr><td colspan="5"><b>{_e(s.label)}</b></td></tr>')
+        rows.append(f'<tr><td colspan="6"><b>{_e(s.label)}</b></td></tr>')
         for x in s.lines:
             rows.append(
                 f"<tr><td>{_e(x.item)}</td><td>{_e(x.catalog_id)}</td>"
                 f'<td class="n">&nbsp;&nbsp;{x.qty:,}</td>'
-            f'<td class="n">&nbsp;&nbsp;{usd(x.unit_usd)}</td>'
-                f'<td class="n">{usd(x.total_usd)}</td></tr>'
+                f'<td class="n">&nbsp;&nbsp;{usd(x.unit_usd)}</td>'
+                f'<td class="n">{usd(x.total_usd)}</td>'
+                f'<td class="muted">{_e(price_source_text(x))}</td></tr>'
             )
         rows.append(f'<tr class="subtotal"><td colspan="4">Subtotal: {_e(s.label)}</td>'
-                    f'<td class="n">{usd(s.total_usd)}</td></tr>')
+                    f'<td class="n">{usd(s.total_usd)}</td><td></td></tr>')
     rows.append(f'<tr class="total"><td colspan="4">Grand total</td>'
-                f'<td class="n">{usd(table.total_usd)}</td></tr>')
+                f'<td class="n">{usd(table.total_usd)}</td><td></td></tr>')
     rows.append(f'<tr><td colspan="4">Per GPU ({table.gpus:,} GPUs)</td>'
-                f'<td class="n">{usd(table.per_gpu_usd)}</td></tr></table>')
+                f'<td class="n">{usd(table.per_gpu_usd)}</td><td></td></tr></table>')
     return "".join(rows)
 
 
@@ -203,8 +205,9 @@ def report_html(data: ReportData, image: Callable[[Chart], str] | None = None) -
         f"{''.join(_facts(s) for s in data.summary)}{notes}"
         f"<h2>Problems</h2>{_problems(data.problems)}"
         f"<h2>Bill of materials</h2>"
-        f'<p class="muted">Prices are estimates; the BOM spreadsheet lets a buyer enter quotes '
-        f"and recomputes every total.</p>{_bom(data.bom)}</div>"
+        f'<p class="muted">Prices are estimates unless a price book or the project sets them '
+        f"(each line names its source); the BOM spreadsheet lets a buyer enter quotes and "
+        f"recomputes every total.</p>{_bom(data.bom)}</div>"
     )
     page3 = (
         '<div class="page"><h2>Assumptions</h2>'

@@ -21,6 +21,7 @@ from designer.core.model import Role
 from designer.core.solver.cables import CableCounts, cable_ids, count_by_layer
 from designer.core.solver.compile import ROLE_CODE, Compiled
 from designer.core.solver.media import MediaPlan
+from designer.core.sources.apply import price_origin
 
 CATEGORY_ORDER = ("switch", "nic", "transceiver", "cable", "fibre", "appliance")
 
@@ -36,6 +37,10 @@ class BomLine:
     unit_power_w: float = 0.0
     power_w: float = 0.0
     rack_units: float = 0.0
+    # where the unit price comes from: catalog (sourced), assumption, book or project
+    price_kind: str = "catalog"
+    price_source: str = ""
+    price_date: str = ""
 
     def to_json(self) -> dict:
         return {
@@ -47,6 +52,8 @@ class BomLine:
             "total_usd": round(self.total_usd, 2),
             "unit_power_w": round(self.unit_power_w, 2),
             "power_w": round(self.power_w, 2),
+            "price_source": {"kind": self.price_kind, "label": self.price_source,
+                             "date": self.price_date},
         }
 
 
@@ -64,6 +71,7 @@ class Bom:
     cables: CableCounts = field(default_factory=lambda: CableCounts(0, {}))
     cable_id: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64), repr=False,
                                  compare=False)
+    price_books: tuple[dict, ...] = field(default=())  # the project's books, as applied
 
     def to_json(self) -> dict:
         return {
@@ -71,6 +79,8 @@ class Bom:
             "per_gpu_usd": round(self.per_gpu_usd, 2),
             "lines": [x.to_json() for x in self.lines],
             "compute_lines": [x.to_json() for x in self.compute_lines],
+            "price_books": list(self.price_books),
+            "usd_by_price_source": _by_source(self.lines),
             "note": "network gear only; GPU servers are listed under compute_lines and not "
                     "counted in the total. Prices are estimates: replace them with quotes.",
         }
@@ -96,9 +106,10 @@ def bill_of_materials(c: Compiled, media: MediaPlan, control=None) -> Bom:
         except CatalogError:
             return
         ru = float(getattr(g, "rack_units", 0.0)) * qty
+        origin = price_origin(c.project, cat, g.id)
         into.append(BomLine(category, g.name, g.id, int(qty), float(g.price_usd),
                             float(g.price_usd) * qty, float(g.power_w), float(g.power_w) * qty,
-                            ru))
+                            ru, origin.kind, origin.label, origin.date))
 
     # switches, servers, appliances and NICs by model, looked up once per gear choice ------------
     t = c.table
@@ -179,7 +190,21 @@ def bill_of_materials(c: Compiled, media: MediaPlan, control=None) -> Bom:
         compute_lines=tuple(compute_lines),
         cables=count_by_layer(ids, n_cables, c.cable_layer, c.layers),
         cable_id=ids,
+        price_books=tuple(
+            {"name": b.name, "currency": b.currency, "usd_per_unit": b.usd_per_unit,
+             "date": b.date, "source": b.source, "items": len(b.prices)}
+            for b in c.project.sources.price_books),
     )
+
+
+def _by_source(lines) -> dict[str, float]:
+    """Network total split by where the prices come from (catalog, assumption, each book,
+    the project's own prices), so a buyer sees how much of it is quoted."""
+    out: dict[str, float] = {}
+    for x in lines:
+        key = x.price_source if x.price_kind == "book" else x.price_kind
+        out[key] = round(out.get(key, 0.0) + x.total_usd, 2)
+    return out
 
 
 def _count(keys: np.ndarray, item: np.ndarray, per_item: np.ndarray) -> Counter:

@@ -33,16 +33,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from designer.core.catalog import Catalog
-from designer.core.errors import CatalogError, DesignerError
+from designer.core.errors import DesignerError
 from designer.core.export.bom_rows import category_label
 from designer.core.solver import Result
 from designer.core.solver.bom import CATEGORY_ORDER, BomLine
 from designer.gui import commands
 from designer.gui.panels import fmt
 
-COLUMNS = ("Item", "Qty", "Unit price", "Total", "Power")
-ITEM, QTY, UNIT, TOTAL, POWER = range(len(COLUMNS))
+COLUMNS = ("Item", "Qty", "Unit price", "Total", "Power", "Price source")
+ITEM, QTY, UNIT, TOTAL, POWER, SOURCE = range(len(COLUMNS))
 NUMERIC = (QTY, UNIT, TOTAL, POWER)
 ITEM_ROW, SUBTOTAL, GRAND, COMPUTE, COMPUTE_SUBTOTAL = range(5)
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -62,6 +61,9 @@ class _Row:
     total: float = 0.0
     power: float = 0.0
     catalog_price: float | None = None  # when the project overrides the price
+    price_kind: str = ""  # catalog | assumption | book | project
+    price_source: str = ""
+    price_date: str = ""
 
     @property
     def group(self) -> tuple[int, int]:
@@ -101,7 +103,8 @@ class BomModel(QAbstractTableModel):
             if line.catalog_id in overridden and catalog_price is not None:
                 base = catalog_price(line.catalog_id)
             return _Row(kind, line.category, line.item, line.catalog_id, line.qty,
-                        line.unit_usd, line.total_usd, line.power_w, base)
+                        line.unit_usd, line.total_usd, line.power_w, base, line.price_kind,
+                        line.price_source, line.price_date)
 
         rows = self._with_subtotals([row(x, ITEM_ROW) for x in result.bom.lines],
                                     [row(x, COMPUTE) for x in result.bom.compute_lines])
@@ -175,7 +178,8 @@ class BomModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.EditRole:
             return r.unit if c == UNIT else self._text(r, c)
         if role == SORT_ROLE:
-            return (r.item.lower(), r.qty, r.unit, r.total, r.power)[c]
+            return (r.item.lower(), r.qty, r.unit, r.total, r.power,
+                    self._text(r, SOURCE).lower())[c]
         if role == GROUP_ROLE:
             return r.group
         if role == ID_ROLE:
@@ -209,6 +213,8 @@ class BomModel(QAbstractTableModel):
                 return "Double-click to override this price for the project"
             if c == ITEM and r.catalog_id:
                 return f"{r.item}\ncatalog id: {r.catalog_id}"
+            if c == SOURCE and r.price_kind:
+                return source_tip(r)
             if r.kind == COMPUTE_SUBTOTAL:
                 return "GPU servers are compute: listed for information, not in the network total"
         return None
@@ -225,6 +231,8 @@ class BomModel(QAbstractTableModel):
             return f"${r.total:,.0f}"
         if c == POWER:
             return fmt.power(r.power) if r.power else ""
+        if c == SOURCE and r.kind in (ITEM_ROW, COMPUTE):
+            return source_text(r)
         return ""
 
     def setData(self, index: QModelIndex, value, role=Qt.ItemDataRole.EditRole) -> bool:
@@ -245,6 +253,29 @@ class BomModel(QAbstractTableModel):
                      if r.catalog_id == catalog_id and r.kind in (ITEM_ROW, COMPUTE) else r
                      for r in self.rows]
         self._recount()
+
+
+def source_text(r: _Row) -> str:
+    """The Price source cell: the book's name, the project, or the catalog's date."""
+    if r.price_kind == "book":
+        # the book's name only: its currency and date are in the tooltip
+        name = r.price_source.split("'", 2)[1] if r.price_source.count("'") >= 2 else \
+            r.price_source
+        return f"book: {name}"
+    if r.price_kind == "project":
+        return "this project"
+    when = f" · {r.price_date}" if r.price_date else ""
+    return ("assumed" if r.price_kind == "assumption" else "catalog") + when
+
+
+def source_tip(r: _Row) -> str:
+    if r.price_kind == "book":
+        return f"Unit price from {r.price_source}"
+    if r.price_kind == "project":
+        return "Unit price set in this project (clear the cell to go back)"
+    what = "An assumption" if r.price_kind == "assumption" else "Catalog estimate"
+    when = f" ({r.price_date})" if r.price_date else ""
+    return f"{what}{when}: {r.price_source}"
 
 
 def parse_price(value) -> float | bool | None:
@@ -364,6 +395,9 @@ class BomPanel(QWidget):
         # figures always whole (a BOM is read to the dollar); the item name takes the rest
         head.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         head.setSectionResizeMode(ITEM, QHeaderView.ResizeMode.Stretch)
+        # the source is a pointer (its tooltip has the whole story): never wider than this
+        head.setSectionResizeMode(SOURCE, QHeaderView.ResizeMode.Interactive)
+        self.table.setColumnWidth(SOURCE, 116)
         head.setHighlightSections(False)
         lay.addWidget(self.table, 1)
         self.hint = QLabel("Double-click a unit price to override it for this project; "
@@ -380,13 +414,13 @@ class BomPanel(QWidget):
         service.resultReady.connect(self.show_result)
 
     def _catalog_price(self, catalog_id: str) -> float | None:
+        """The price without the project's own override: the catalog's, or a price book's."""
         project = self.doc.project
-        base: Catalog = self.doc.base_catalog
-        if project.overrides.gear:
-            base = base.with_items(project.overrides.gear)
+        bare = project.model_copy(update={
+            "overrides": project.overrides.model_copy(update={"prices": {}})})
         try:
-            return base.price(catalog_id)
-        except CatalogError:
+            return bare.catalog(self.doc.base_catalog).price(catalog_id)
+        except DesignerError:
             return None
 
     def show_result(self, _revision: int, r: Result) -> None:
@@ -406,6 +440,9 @@ class BomPanel(QWidget):
         n = len(self.doc.project.overrides.prices)
         per = f" · {fmt.money_exact(round(m.total_usd / m.gpus))} per GPU" if m.gpus else ""
         over = f" · {fmt.plural(n, 'price')} overridden" if n else ""
+        books = len(self.doc.project.sources.price_books)
+        if books:
+            over += f" · {fmt.plural(books, 'price book')}"
         self.summary.setText(f"Network total {fmt.money_exact(round(m.total_usd))}{per}{over}")
 
     def set_price(self, catalog_id: str, price: float | None) -> None:

@@ -8,6 +8,8 @@ previous result stay visible until the new ones arrive.
 
 from __future__ import annotations
 
+import textwrap
+
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
@@ -321,12 +323,9 @@ class MetricsPanel(QScrollArea):
                       f"Switches crossed on a shortest path, {h.scope}; mean "
                       f"{fmt.number(h.mean)}")
         a = lat.assumptions or {}
-        size = a.get("message_bytes")
-        tip = "GPU to GPU: 2 x NIC + each switch + cable propagation + serialization"
-        if size:
-            tip += f" of a {int(size):,}-byte message"
         v["latency"].set(f"p50 {_us(lat.p50_us)} · p99 {_us(lat.p99_us)} · "
-                         f"max {_us(lat.max_us)} µs", tip=tip)
+                         f"max {_us(lat.max_us)} µs", hint=latency_hint(a),
+                         tip=latency_tip(a))
 
     def _problems(self, r: Result) -> None:
         counts = {s: 0 for s in Severity}
@@ -352,3 +351,43 @@ class MetricsPanel(QScrollArea):
                 f"{' · '.join(parts)} ›</a>")
         self.values["problems"].set(link, level, hint,
                                     "Open the Problems panel: click a problem to see its devices")
+
+
+def latency_hint(a: dict) -> str:
+    """One line under the latency figure: idle and static, and how many figures are assumed."""
+    figs = a.get("figures") or []
+    assumed = sum(1 for f in figs if f.get("assumption"))
+    measured = sum(1 for f in figs if (f.get("origin") or {}).get("kind") == "measured")
+    parts = ["idle, static"]
+    if measured:
+        parts.append(f"{fmt.plural(measured, 'figure')} measured")
+    if assumed:
+        parts.append(f"{fmt.plural(assumed, 'figure')} assumed (see tooltip)")
+    return " · ".join(parts)
+
+
+def latency_tip(a: dict) -> str:
+    """The tooltip: the formula, what the figures are, and each NIC and switch figure used
+    with its source, its split and whether it is an assumption."""
+    size = a.get("message_bytes")
+    lines = ["GPU to GPU: 2 x NIC + each switch + cable propagation + serialization"
+             + (f" of a {int(size):,}-byte message" if size else "")]
+    if a.get("kind"):
+        lines.append(a["kind"][:1].upper() + a["kind"][1:] + ".")
+    if a.get("tail"):
+        lines.append(a["tail"] + ".")
+    for f in a.get("figures") or []:
+        o = f.get("origin") or {}
+        status = {"assumption": "ASSUMED", "measured": "measured"}.get(o.get("kind"), "sourced")
+        parts = f.get("parts_ns")
+        names = {"nic": "NIC", "host_pcie": "host/PCIe", "stack": "stack"}
+        split = (" (" + " + ".join(f"{names.get(k, k)} {v:,.0f}" for k, v in parts.items())
+                 + ")" if parts else "")
+        lines.append(f"• {f['name']}, {f['tech_label']}, {f['kind']}: {f['ns']:,.0f} ns{split} "
+                     f"[{status}]")
+        why = o.get("detail") if o.get("kind") == "assumption" else o.get("label")
+        if why:
+            when = f" ({o['date']})" if o.get("date") else ""
+            lines.append(textwrap.fill(f"{why}{when}", 96, initial_indent="    ",
+                                       subsequent_indent="    "))
+    return "\n".join(lines)

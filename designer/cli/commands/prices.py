@@ -1,0 +1,103 @@
+"""``designer prices import|list|remove``: a project's price books (supplier quotes).
+
+A price book overrides the catalog's estimates for the parts it names, for this project; the
+BOM says which price came from which book. ``--price-book FILE`` on ``solve`` and ``export``
+applies a book for one run without saving it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from designer.cli.commands._common import add_catalog_option, catalog_from, print_json
+from designer.core.fileformat import load_project, save_project
+from designer.core.sources.edit import with_price_book, without_price_book
+from designer.core.sources.pricebook_io import read_price_book
+
+
+def register(sub: argparse._SubParsersAction, name: str) -> None:
+    p = sub.add_parser(name, help="import, list or remove a project's price books (quotes)",
+                       description="Price books: a supplier's quote (CSV or xlsx with part "
+                       "id, unit price and optional currency and date columns) that "
+                       "overrides the catalog's estimated prices for one project.")
+    acts = p.add_subparsers(dest="action", metavar="ACTION", required=True,
+                            parser_class=type(p))
+    imp = acts.add_parser("import", help="import a quote into the project (saved in it)")
+    imp.add_argument("file", help="project file (*.fabric.json)")
+    imp.add_argument("book", type=Path, help="the quote: .csv or .xlsx")
+    imp.add_argument("--name", help="the book's name (default: the file's name)")
+    imp.add_argument("--currency", help="the prices' currency when the file has no column")
+    imp.add_argument("--usd-rate", type=float, metavar="R",
+                     help="US dollars per unit of the book's currency (needed unless USD)")
+    imp.add_argument("--date", help="the quote's date, YYYY-MM-DD (default: the file's)")
+    imp.add_argument("-o", "--output", help="write the project here (default: in place)")
+    add_catalog_option(imp)
+    imp.set_defaults(run=run_import)
+    ls = acts.add_parser("list", help="list the project's price books")
+    ls.add_argument("file", help="project file (*.fabric.json)")
+    ls.add_argument("--json", action="store_true", help="print JSON")
+    add_catalog_option(ls)
+    ls.set_defaults(run=run_list)
+    rm = acts.add_parser("remove", help="remove a price book from the project")
+    rm.add_argument("file", help="project file (*.fabric.json)")
+    rm.add_argument("name", help="the book's name")
+    rm.add_argument("-o", "--output", help="write the project here (default: in place)")
+    add_catalog_option(rm)
+    rm.set_defaults(run=run_remove)
+
+
+def run_import(args: argparse.Namespace) -> int:
+    base = catalog_from(args)
+    project = load_project(args.file, base)
+    got = read_price_book(args.book, project.catalog(base), name=args.name,
+                          currency=args.currency, usd_per_unit=args.usd_rate, date=args.date)
+    project = with_price_book(project, got.book, base)
+    save_project(project, args.output or args.file)
+    b = got.book
+    print(f"imported {b.label}: {len(b.prices):,} prices into {args.output or args.file}")
+    if got.skipped:
+        parts = ", ".join(f"row {n} '{p}'" for n, p in got.skipped[:5])
+        more = f" and {len(got.skipped) - 5} more" if len(got.skipped) > 5 else ""
+        print(f"skipped {len(got.skipped):,} row(s) naming parts the catalog does not have: "
+              f"{parts}{more}")
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    project = load_project(args.file, catalog_from(args))
+    books = project.sources.price_books
+    if args.json:
+        print_json([b.model_dump(mode="json") for b in books])
+        return 0
+    if not books:
+        print("no price books: prices are the catalog's estimates")
+    for b in books:
+        print(f"{b.name}: {len(b.prices):,} prices, {b.currency}"
+              + (f" at {b.usd_per_unit:g} USD" if b.currency != "USD" else "")
+              + (f", dated {b.date}" if b.date else "") + (f", from {b.source}" if b.source
+                                                           else ""))
+    return 0
+
+
+def run_remove(args: argparse.Namespace) -> int:
+    project = load_project(args.file, catalog_from(args))
+    project = without_price_book(project, args.name)
+    save_project(project, args.output or args.file)
+    print(f"removed price book '{args.name}'")
+    return 0
+
+
+def add_price_book_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--price-book", action="append", type=Path, metavar="BOOK",
+                   help="apply a quote (.csv or .xlsx) for this run only, without saving it "
+                   "(repeatable; later books win)")
+
+
+def apply_price_books(project, args: argparse.Namespace):
+    """``project`` with the ``--price-book`` files of this run, and its resolved catalog."""
+    base = catalog_from(args)
+    for path in getattr(args, "price_book", None) or ():
+        got = read_price_book(path, project.catalog(base))
+        project = with_price_book(project, got.book, base)
+    return project, project.catalog(base)
