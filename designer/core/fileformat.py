@@ -19,7 +19,8 @@ from pydantic import ValidationError
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import CatalogError, DesignerError, FabricError, ProjectFileError
 from designer.core.model import SCHEMA_VERSION, Project
-from designer.core.ports import check_ports_exist
+from designer.core.limits import MAX_DEVICES, MAX_LINK_ROWS
+from designer.core.ports import check_ports_exist, check_roles_match_gear
 
 SUFFIX = ".fabric.json"
 MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -70,6 +71,27 @@ def _location(loc: tuple[Any, ...]) -> str:
     return out or "(top level)"
 
 
+def _check_size(raw: dict[str, Any]) -> None:
+    """Refuse a design past the limits before validating it item by item."""
+    fabric = raw.get("fabric")
+    if not isinstance(fabric, dict):
+        return
+    devices = fabric.get("devices")
+    if isinstance(devices, list) and len(devices) > MAX_DEVICES:
+        raise ProjectFileError(
+            f"{len(devices):,} devices; a design holds at most {MAX_DEVICES:,}",
+            where="fabric.devices",
+        )
+    links = fabric.get("links")
+    if isinstance(links, dict):
+        for name, column in links.items():
+            if isinstance(column, list) and len(column) > MAX_LINK_ROWS:
+                raise ProjectFileError(
+                    f"{len(column):,} link bundles; a design holds at most {MAX_LINK_ROWS:,}",
+                    where=f"fabric.links.{name}",
+                )
+
+
 def project_from_raw(
     raw: Any, catalog: Catalog | None = None, source: str | None = None
 ) -> Project:
@@ -80,6 +102,7 @@ def project_from_raw(
         )
     try:
         raw = migrate(raw)
+        _check_size(raw)
     except ProjectFileError as exc:
         raise ProjectFileError(exc.detail, source, exc.where) from None
     try:
@@ -95,6 +118,7 @@ def project_from_raw(
     try:
         cat = project.catalog(base)
         cat.profile(project.profile)
+        check_roles_match_gear(project.fabric, cat)
         check_ports_exist(project.fabric, cat)
     except (CatalogError, FabricError) as exc:
         raise ProjectFileError(str(exc), source, "fabric") from None
