@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,8 +19,8 @@ from pydantic import ValidationError
 
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import CatalogError, DesignerError, FabricError, ProjectFileError
-from designer.core.model import SCHEMA_VERSION, Project
 from designer.core.limits import MAX_DEVICES, MAX_LINK_ROWS
+from designer.core.model import SCHEMA_VERSION, Project
 from designer.core.ports import check_ports_exist, check_roles_match_gear
 
 SUFFIX = ".fabric.json"
@@ -207,8 +208,10 @@ def atomic_write(path: str | os.PathLike[str], data: bytes, keep_backup: bool = 
     The previous file, when there is one, is kept as ``<name>.bak``. At no moment is ``path``
     missing or half written.
     """
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
+    # Through a symlink to the file it names: replacing the link would leave the real file old.
+    target = Path(os.path.realpath(path))
+    folder = target.parent
+    _remove_stale_temporaries(target)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
         # mkstemp makes the file private; give it the old file's mode, else the usual one
@@ -231,6 +234,27 @@ def atomic_write(path: str | os.PathLike[str], data: bytes, keep_backup: bool = 
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+# A temporary file this old was left by a save that was killed: no save takes this long.
+STALE_TEMPORARY_S = 60.0
+
+
+def _remove_stale_temporaries(target: Path) -> None:
+    """Remove the temporary files earlier saves of ``target`` left behind when they were
+    killed before their rename (they can be as large as the design)."""
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(target.parent):
+            name = entry.name
+            if not (name.startswith(f".{target.name}.") and name.endswith(".tmp")):
+                continue
+            if len(name) != len(target.name) + 14:  # ".NAME." + mkstemp's 8 characters + ".tmp"
+                continue
+            with contextlib.suppress(OSError):
+                if entry.is_file(follow_symlinks=False) and \
+                        now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMPORARY_S:
+                    os.unlink(entry.path)
 
 
 def _keep_backup(target: Path) -> None:

@@ -44,6 +44,7 @@ def has_control(value: str) -> bool:
     return _NAME_BAD.search(value) is not None
 
 
-Name = Annotated[str, Field(min_length=1, max_length=200), AfterValidator(check_name)]
-ShortText = Annotated[str, Field(max_length=200), AfterValidator(check_name)]
+NAME_MAX = 200
+Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX), AfterValidator(check_name)]
+ShortText = Annotated[str, Field(max_length=NAME_MAX), AfterValidator(check_name)]
 Notes = Annotated[str, Field(max_length=100_000), AfterValidator(check_notes)]
