@@ -64,6 +64,7 @@ def _strict_json(text: str) -> bool:
 
 def _run_one(path: Path, command: tuple[str, ...], out_dir: Path, seconds: float) -> Outcome:
     from designer.cli.main import main
+    from designer.core.errors import MEMORY_MESSAGE
 
     argv = [*command, str(path)]
     if command[0] == "export":
@@ -94,10 +95,14 @@ def _run_one(path: Path, command: tuple[str, ...], out_dir: Path, seconds: float
     took = time.perf_counter() - start
     if code == 2:
         message = err.getvalue().strip()
+        if MEMORY_MESSAGE in message:
+            return Outcome(path.name, name, "memory", message[:300], took)
         if "Traceback" in message or not message:
             return Outcome(path.name, name, "traceback", message[:300] or "exit 2, no message",
                            took)
         return Outcome(path.name, name, "refused", message.splitlines()[-1][:300], took)
+    if code == 70:  # the command line's internal error: a bug
+        return Outcome(path.name, name, "traceback", err.getvalue()[:300], took)
     if code not in (0, 1):
         return Outcome(path.name, name, "traceback", f"exit {code}: {err.getvalue()[:200]}",
                        took)

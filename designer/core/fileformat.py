@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import CatalogError, DesignerError, FabricError, ProjectFileError
 from designer.core.limits import MAX_DEVICES, MAX_LINK_ROWS
-from designer.core.model import SCHEMA_VERSION, Project
+from designer.core.model import SCHEMA_VERSION, Device, Project
 from designer.core.ports import check_ports_exist, check_roles_match_gear
 
 SUFFIX = ".fabric.json"
@@ -93,10 +93,73 @@ def _check_size(raw: dict[str, Any]) -> None:
                 )
 
 
+ProgressFn = Callable[[float, str], None]
+CancelledFn = Callable[[], bool]
+# Devices validated per call: each call holds the interpreter briefly (about 0.1 s for 5,000),
+# so a window reading a large file in a worker thread keeps drawing between calls.
+DEVICE_CHUNK = 5_000
+_devices_adapter = TypeAdapter(list[Device])
+
+
+class LoadCancelled(DesignerError):
+    """Reading a project was cancelled by the user."""
+
+    def __init__(self) -> None:
+        super().__init__("opening was cancelled")
+
+
+class _Steps:
+    """Progress and cancellation of one load (both optional)."""
+
+    def __init__(self, progress: ProgressFn | None, cancelled: CancelledFn | None) -> None:
+        self.progress, self.cancelled = progress, cancelled
+
+    def at(self, fraction: float, stage: str) -> None:
+        if self.cancelled is not None and self.cancelled():
+            raise LoadCancelled
+        if self.progress is not None:
+            self.progress(fraction, stage)
+
+
+def _validation_error(exc: ValidationError, source: str | None, prefix: tuple = ()) -> \
+        ProjectFileError:
+    err = exc.errors(include_url=False)[0]
+    msg = err["msg"].removeprefix("Value error, ")
+    more = f" (and {exc.error_count() - 1} more problems)" if exc.error_count() > 1 else ""
+    return ProjectFileError(msg + more, source, _location((*prefix, *err["loc"])))
+
+
+def _validate_devices(raw: dict[str, Any], source: str | None, steps: _Steps) -> None:
+    """Validate the device list in chunks and put the Device objects in its place, so the
+    project's own validation takes them as they are."""
+    fabric = raw.get("fabric")
+    devices = fabric.get("devices") if isinstance(fabric, dict) else None
+    if not isinstance(devices, list) or len(devices) <= DEVICE_CHUNK:
+        return
+    out: list[Device] = []
+    for start in range(0, len(devices), DEVICE_CHUNK):
+        steps.at(0.2 + 0.5 * start / len(devices), f"checking devices ({start:,} of "
+                 f"{len(devices):,})")
+        try:
+            out.extend(_devices_adapter.validate_python(devices[start:start + DEVICE_CHUNK]))
+        except ValidationError as exc:
+            err = exc.errors(include_url=False)[0]
+            index, *rest = err["loc"]
+            loc = ("fabric", "devices", start + int(index), *rest)
+            msg = err["msg"].removeprefix("Value error, ")
+            raise ProjectFileError(msg, source, _location(loc)) from None
+    fabric["devices"] = out
+
+
 def project_from_raw(
-    raw: Any, catalog: Catalog | None = None, source: str | None = None
+    raw: Any,
+    catalog: Catalog | None = None,
+    source: str | None = None,
+    progress: ProgressFn | None = None,
+    cancelled: CancelledFn | None = None,
 ) -> Project:
     """Validate already-parsed JSON data into a Project checked against the catalog."""
+    steps = _Steps(progress, cancelled)
     if not isinstance(raw, dict):
         raise ProjectFileError(
             f"expected a JSON object at the top level, found {type(raw).__name__}", source
@@ -106,15 +169,15 @@ def project_from_raw(
         _check_size(raw)
     except ProjectFileError as exc:
         raise ProjectFileError(exc.detail, source, exc.where) from None
+    _validate_devices(raw, source, steps)
+    steps.at(0.7, "checking links")
     try:
         project = Project.model_validate(raw)
     except ValidationError as exc:
-        err = exc.errors(include_url=False)[0]
-        msg = err["msg"].removeprefix("Value error, ")
-        more = f" (and {exc.error_count() - 1} more problems)" if exc.error_count() > 1 else ""
-        raise ProjectFileError(msg + more, source, _location(err["loc"])) from None
+        raise _validation_error(exc, source) from None
     except (ValueError, TypeError) as exc:
         raise ProjectFileError(str(exc), source, "fabric.links") from None
+    steps.at(0.9, "checking gear and ports")
     base = catalog if catalog is not None else builtin_catalog()
     try:
         cat = project.catalog(base)
@@ -127,7 +190,11 @@ def project_from_raw(
 
 
 def loads_project(
-    data: bytes, source: str | None = None, catalog: Catalog | None = None
+    data: bytes,
+    source: str | None = None,
+    catalog: Catalog | None = None,
+    progress: ProgressFn | None = None,
+    cancelled: CancelledFn | None = None,
 ) -> Project:
     if len(data) > MAX_FILE_BYTES:
         raise ProjectFileError(
@@ -135,6 +202,7 @@ def loads_project(
         )
     if not data.strip():
         raise ProjectFileError("the file is empty", source)
+    _Steps(progress, cancelled).at(0.05, "reading JSON")
     try:
         raw = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
@@ -146,10 +214,17 @@ def loads_project(
         raise ProjectFileError(msg, source, f"line {exc.lineno}, column {exc.colno}") from None
     except RecursionError:
         raise ProjectFileError("JSON nested too deeply", source) from None
-    return project_from_raw(raw, catalog, source)
+    return project_from_raw(raw, catalog, source, progress, cancelled)
 
 
-def load_project(path: str | os.PathLike[str], catalog: Catalog | None = None) -> Project:
+def load_project(
+    path: str | os.PathLike[str],
+    catalog: Catalog | None = None,
+    progress: ProgressFn | None = None,
+    cancelled: CancelledFn | None = None,
+) -> Project:
+    """Read, parse and validate a project file. ``progress(fraction, stage)`` is called as the
+    stages advance; when ``cancelled()`` turns true the load stops with ``LoadCancelled``."""
     p = Path(path)
     try:
         size = p.stat().st_size
@@ -164,7 +239,7 @@ def load_project(path: str | os.PathLike[str], catalog: Catalog | None = None) -
         raise ProjectFileError("no such file", str(p)) from None
     except OSError as exc:
         raise ProjectFileError(f"cannot read: {exc.strerror or exc}", str(p)) from None
-    return loads_project(data, str(p), catalog)
+    return loads_project(data, str(p), catalog, progress, cancelled)
 
 
 def dumps_project(project: Project) -> bytes:
