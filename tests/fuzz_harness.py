@@ -135,11 +135,13 @@ def run_files(
             progress = os.path.join(tmp, f"progress-{len(summary.outcomes)}.jsonl")
             code = (
                 "import json,sys\nfrom tests.fuzz_harness import worker\n"
-                "a=json.loads(sys.argv[1])\nworker(a['files'],a['progress'],a['seconds'],"
+                "a=json.load(open(sys.argv[1]))\nworker(a['files'],a['progress'],a['seconds'],"
                 "a['memory'])\n"
             )
-            args = json.dumps({"files": todo, "progress": progress, "seconds": seconds,
-                               "memory": memory_bytes})
+            args = os.path.join(tmp, "args.json")
+            with open(args, "w") as fh:
+                json.dump({"files": todo, "progress": progress, "seconds": seconds,
+                           "memory": memory_bytes}, fh)
             budget = seconds * len(COMMANDS) * len(todo) + 120
             root = Path(__file__).resolve().parents[1]
             env = dict(os.environ, PYTHONPATH=os.pathsep.join(
