@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.fuzz_harness import FAILURES, run_files  # noqa: E402
-from tests.project_mutations import EXAMPLES, SMALL_EXAMPLES, cases  # noqa: E402
+from tests.fuzz_harness import FAILURES, run_files
+from tests.project_mutations import EXAMPLES, SMALL_EXAMPLES, cases
 
 
 def main() -> int:
