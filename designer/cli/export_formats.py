@@ -10,6 +10,7 @@ import argparse
 import os
 from pathlib import Path
 
+from designer.cli.commands._common import whole_number
 from designer.cli.commands.export import Exporter, register_exporter
 from designer.core.catalog import Catalog
 from designer.core.export import jobs
@@ -49,7 +50,7 @@ def _image(project: Project, catalog: Catalog, out: Path, args: argparse.Namespa
 
 
 def _image_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--width", type=int, default=None, metavar="PX",
+    p.add_argument("--width", type=whole_number, default=None, metavar="PX",
                    help="PNG width in pixels (default: enough to read the labels, 1,600 to "
                         "8,000; SVG scales freely)")
     p.add_argument("--expanded", action="store_true",

@@ -3,20 +3,25 @@
 ``designer`` or ``designer FILE`` opens the window; ``designer COMMAND ...`` runs a headless
 command. Commands live in ``designer.cli.commands``, one module each, and register themselves
 in ``COMMANDS``. Exit status: 0 success, 1 a check found differences or problems, 2 invalid
-input (with a one-line message on stderr, never a traceback).
+input (with a one-line message on stderr, never a traceback), 70 an internal error (a bug: one
+line; ``DESIGNER_DEBUG=1`` prints its traceback).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import traceback
 from collections.abc import Sequence
 
 from designer import __version__
 from designer.cli.commands import COMMANDS
-from designer.core.errors import DesignerError
+from designer.core.errors import MEMORY_MESSAGE, DesignerError, readable
 
 EXIT_OK, EXIT_FOUND, EXIT_INVALID = 0, 1, 2
+# A bug, not the input (sysexits' EX_SOFTWARE): one line, the traceback with DESIGNER_DEBUG=1.
+EXIT_INTERNAL = 70
 
 
 class _Parser(argparse.ArgumentParser):
@@ -53,11 +58,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DesignerError as exc:
         print(f"designer: {exc}", file=sys.stderr)
         return EXIT_INVALID
+    except MemoryError:
+        print(f"designer: {MEMORY_MESSAGE}", file=sys.stderr)
+        return EXIT_INVALID
     except KeyboardInterrupt:
         print("designer: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as exc:
+        if os.environ.get("DESIGNER_DEBUG"):
+            traceback.print_exc()
+        print(f"designer: {readable(exc)} (DESIGNER_DEBUG=1 shows the details)",
+              file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

@@ -12,13 +12,22 @@ import functools
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from designer.core.errors import CatalogError, UnknownGear
 from designer.core.paths import resources_dir
+from designer.core.text import Name, Notes, ShortText, check_name, check_notes
 
 Confidence = Literal["H", "M", "L"]
 # Link technology families: two ports can be linked only if they share one.
@@ -30,6 +39,22 @@ TECH_LABELS: dict[str, str] = {
 }
 
 GearId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,63}$")]
+
+
+def _bounded(le: float, gt: float | None = None) -> Any:
+    """A figure of gear: a real number (never a string that looks like one), finite, within
+    what any real part has, so a typo cannot turn into an infinite total."""
+    if gt is not None:
+        return Field(gt=gt, le=le, allow_inf_nan=False, strict=True)
+    return Field(ge=0, le=le, allow_inf_nan=False, strict=True)
+
+
+# Upper bounds well past any real part: a price of a billion dollars, a megawatt, a millisecond
+# per hop, a 100-unit rack space, 200 km of reach.
+Price = Annotated[float, _bounded(1e9)]
+Watts = Annotated[float, _bounded(1e6)]
+LatencyNs = Annotated[float, _bounded(1e6)]
+RackUnits = Annotated[float, _bounded(100)]
 
 
 class _Frozen(BaseModel):
@@ -48,8 +73,8 @@ class Figure(_Frozen):
     gives, in which case ``what`` carries the reasoning behind the number.
     """
 
-    what: str
-    source: str
+    what: Annotated[str, Field(max_length=2000), AfterValidator(check_name)]
+    source: Annotated[str, Field(max_length=2000), AfterValidator(check_notes)]
     confidence: Confidence
     covers: tuple[Covered, ...] = ()
     tech: Tech | None = None  # a latency figure of one technology only
@@ -62,9 +87,9 @@ class LatencyParts(_Frozen):
     side (PCIe doorbell, descriptor and data DMA, completion write) and the protocol stack
     (posting and polling in user-space verbs). Their sum is the mode's per-end latency."""
 
-    nic_ns: float = Field(ge=0)
-    host_ns: float = Field(ge=0)
-    stack_ns: float = Field(ge=0)
+    nic_ns: LatencyNs
+    host_ns: LatencyNs
+    stack_ns: LatencyNs
 
     @property
     def total_ns(self) -> float:
@@ -77,11 +102,11 @@ class LatencyParts(_Frozen):
 class PortMode(_Frozen):
     """One way of running a device's cages: ``ports`` ports of ``speed_gbps`` each."""
 
-    ports: int = Field(gt=0, le=100_000)
-    speed_gbps: int = Field(gt=0, le=3200)
+    ports: int = Field(gt=0, le=100_000, strict=True)
+    speed_gbps: int = Field(gt=0, le=3200, strict=True)
     techs: tuple[Tech, ...] = Field(min_length=1)
     # NIC latency differs between InfiniBand and RoCE on the same silicon.
-    latency_ns: float | None = Field(default=None, ge=0)
+    latency_ns: LatencyNs | None = None
     latency_parts: LatencyParts | None = None
 
     @model_validator(mode="after")
@@ -100,13 +125,13 @@ class PortMode(_Frozen):
 
 class _Gear(_Frozen):
     id: GearId
-    name: str = Field(min_length=1, max_length=200)
-    vendor: str = ""
-    price_usd: float = Field(ge=0)
-    power_w: float = Field(ge=0)
-    rack_units: float = Field(default=0, ge=0)
-    figures: tuple[Figure, ...] = ()
-    notes: str = ""
+    name: Name
+    vendor: ShortText = ""
+    price_usd: Price
+    power_w: Watts
+    rack_units: RackUnits = 0
+    figures: tuple[Figure, ...] = Field(default=(), max_length=64)
+    notes: Notes = ""
 
     def figure_for(self, field: str, tech: str | None = None) -> Figure | None:
         """The figure that covers ``field`` (price_usd, power_w, latency_ns), if any; for a
@@ -120,7 +145,7 @@ class _Gear(_Frozen):
 
 class _Ported(_Gear):
     modes: tuple[PortMode, ...] = Field(min_length=1)
-    latency_ns: float = Field(ge=0)
+    latency_ns: LatencyNs
 
     def mode(self, speed_gbps: int | None = None) -> PortMode:
         """The port mode running at ``speed_gbps`` (the first mode when None)."""
@@ -159,7 +184,7 @@ class _Ported(_Gear):
 
 class SwitchSpec(_Ported):
     kind: Literal["switch"] = "switch"
-    cages: int = Field(gt=0, le=100_000)
+    cages: int = Field(gt=0, le=100_000, strict=True)
     modular: bool = False
 
     @model_validator(mode="after")
@@ -179,14 +204,14 @@ class NicSpec(_Ported):
 
 class ServerSpec(_Gear):
     kind: Literal["server"] = "server"
-    gpus: int = Field(ge=0, le=1024)  # 0 for appliances such as a UFM
-    gpu_model: str = ""
+    gpus: int = Field(ge=0, le=1024, strict=True)  # 0 for appliances such as a UFM
+    gpu_model: ShortText = ""
     nic: GearId
-    nics: int = Field(gt=0, le=1024)
+    nics: int = Field(gt=0, le=1024, strict=True)
     # NIC cages on the node (None: one cage per NIC port, as on PCIe cards). A DGX H100
     # reaches its 8 ConnectX-7 ports through 4 twin-port OSFP cages; the modules that fit a
     # cage serve as many ports as the cage has.
-    cages: int | None = Field(default=None, gt=0, le=4096)
+    cages: int | None = Field(default=None, gt=0, le=4096, strict=True)
 
     def ports_per_cage(self, ports: int) -> int:
         """NIC ports behind one cage when the server has ``ports`` ports in all."""
@@ -205,9 +230,9 @@ class MediumSpec(_Gear):
     kind: Literal["transceiver", "cable", "fiber"]
     medium_class: Literal["dac", "acc", "mmf", "smf"]
     techs: tuple[Tech, ...] = Field(min_length=1)
-    link_speed_gbps: int = Field(gt=0)
-    links_per_item: int = Field(default=1, ge=1, le=8)
-    reach_m: float = Field(gt=0)
+    link_speed_gbps: int = Field(gt=0, le=3200, strict=True)
+    links_per_item: int = Field(default=1, ge=1, le=8, strict=True)
+    reach_m: Annotated[float, _bounded(200_000, gt=0)]
     # transceivers: the cage they plug into; cables: which two kinds of device they join.
     host: Literal["switch", "nic", "any"] = "any"
     joins: Literal["switch-switch", "switch-nic", "any"] = "any"

@@ -61,3 +61,21 @@ class SpeedMismatch(FabricError):
 
 class GeneratorError(DesignerError):
     """Generator parameters that cannot produce a fabric; the message names the limit."""
+
+
+MEMORY_MESSAGE = "there is not enough memory for this design on this machine"
+
+
+def readable(exc: BaseException) -> str:
+    """One sentence a person can act on, for any error: a DesignerError says what it says; an
+    unexpected one is named without its internals (the traceback goes to the log)."""
+    if isinstance(exc, DesignerError):
+        return str(exc)
+    if isinstance(exc, MemoryError):
+        return MEMORY_MESSAGE
+    if isinstance(exc, RecursionError):
+        return "the data is nested too deeply to read"
+    if isinstance(exc, OSError):
+        where = f" ({exc.filename})" if exc.filename else ""
+        return f"{exc.strerror or 'the operating system refused'}{where}"
+    return f"an internal error ({type(exc).__name__}) stopped this; please report it"

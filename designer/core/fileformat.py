@@ -9,17 +9,19 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import orjson
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import CatalogError, DesignerError, FabricError, ProjectFileError
-from designer.core.model import SCHEMA_VERSION, Project
-from designer.core.ports import check_ports_exist
+from designer.core.limits import MAX_DEVICES, MAX_LINK_ROWS
+from designer.core.model import SCHEMA_VERSION, Device, Project
+from designer.core.ports import check_ports_exist, check_roles_match_gear
 
 SUFFIX = ".fabric.json"
 MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -70,31 +72,117 @@ def _location(loc: tuple[Any, ...]) -> str:
     return out or "(top level)"
 
 
+def _check_size(raw: dict[str, Any]) -> None:
+    """Refuse a design past the limits before validating it item by item."""
+    fabric = raw.get("fabric")
+    if not isinstance(fabric, dict):
+        return
+    devices = fabric.get("devices")
+    if isinstance(devices, list) and len(devices) > MAX_DEVICES:
+        raise ProjectFileError(
+            f"{len(devices):,} devices; a design holds at most {MAX_DEVICES:,}",
+            where="fabric.devices",
+        )
+    links = fabric.get("links")
+    if isinstance(links, dict):
+        for name, column in links.items():
+            if isinstance(column, list) and len(column) > MAX_LINK_ROWS:
+                raise ProjectFileError(
+                    f"{len(column):,} link bundles; a design holds at most {MAX_LINK_ROWS:,}",
+                    where=f"fabric.links.{name}",
+                )
+
+
+ProgressFn = Callable[[float, str], None]
+CancelledFn = Callable[[], bool]
+# Devices validated per call: each call holds the interpreter briefly (about 0.1 s for 5,000),
+# so a window reading a large file in a worker thread keeps drawing between calls.
+DEVICE_CHUNK = 5_000
+_devices_adapter = TypeAdapter(list[Device])
+
+
+class LoadCancelled(DesignerError):
+    """Reading a project was cancelled by the user."""
+
+    def __init__(self) -> None:
+        super().__init__("opening was cancelled")
+
+
+class _Steps:
+    """Progress and cancellation of one load (both optional)."""
+
+    def __init__(self, progress: ProgressFn | None, cancelled: CancelledFn | None) -> None:
+        self.progress, self.cancelled = progress, cancelled
+
+    def at(self, fraction: float, stage: str) -> None:
+        if self.cancelled is not None and self.cancelled():
+            raise LoadCancelled
+        if self.progress is not None:
+            self.progress(fraction, stage)
+
+
+def _validation_error(exc: ValidationError, source: str | None, prefix: tuple = ()) -> \
+        ProjectFileError:
+    err = exc.errors(include_url=False)[0]
+    msg = err["msg"].removeprefix("Value error, ")
+    more = f" (and {exc.error_count() - 1} more problems)" if exc.error_count() > 1 else ""
+    return ProjectFileError(msg + more, source, _location((*prefix, *err["loc"])))
+
+
+def _validate_devices(raw: dict[str, Any], source: str | None, steps: _Steps) -> None:
+    """Validate the device list in chunks and put the Device objects in its place, so the
+    project's own validation takes them as they are."""
+    fabric = raw.get("fabric")
+    devices = fabric.get("devices") if isinstance(fabric, dict) else None
+    if not isinstance(devices, list) or len(devices) <= DEVICE_CHUNK:
+        return
+    out: list[Device] = []
+    for start in range(0, len(devices), DEVICE_CHUNK):
+        steps.at(0.2 + 0.5 * start / len(devices), f"checking devices ({start:,} of "
+                 f"{len(devices):,})")
+        try:
+            out.extend(_devices_adapter.validate_python(devices[start:start + DEVICE_CHUNK]))
+        except ValidationError as exc:
+            err = exc.errors(include_url=False)[0]
+            index, *rest = err["loc"]
+            loc = ("fabric", "devices", start + int(index), *rest)
+            msg = err["msg"].removeprefix("Value error, ")
+            raise ProjectFileError(msg, source, _location(loc)) from None
+    fabric["devices"] = out
+
+
 def project_from_raw(
-    raw: Any, catalog: Catalog | None = None, source: str | None = None
+    raw: Any,
+    catalog: Catalog | None = None,
+    source: str | None = None,
+    progress: ProgressFn | None = None,
+    cancelled: CancelledFn | None = None,
 ) -> Project:
     """Validate already-parsed JSON data into a Project checked against the catalog."""
+    steps = _Steps(progress, cancelled)
     if not isinstance(raw, dict):
         raise ProjectFileError(
             f"expected a JSON object at the top level, found {type(raw).__name__}", source
         )
     try:
         raw = migrate(raw)
+        _check_size(raw)
     except ProjectFileError as exc:
         raise ProjectFileError(exc.detail, source, exc.where) from None
+    _validate_devices(raw, source, steps)
+    steps.at(0.7, "checking links")
     try:
         project = Project.model_validate(raw)
     except ValidationError as exc:
-        err = exc.errors(include_url=False)[0]
-        msg = err["msg"].removeprefix("Value error, ")
-        more = f" (and {exc.error_count() - 1} more problems)" if exc.error_count() > 1 else ""
-        raise ProjectFileError(msg + more, source, _location(err["loc"])) from None
+        raise _validation_error(exc, source) from None
     except (ValueError, TypeError) as exc:
         raise ProjectFileError(str(exc), source, "fabric.links") from None
+    steps.at(0.9, "checking gear and ports")
     base = catalog if catalog is not None else builtin_catalog()
     try:
         cat = project.catalog(base)
         cat.profile(project.profile)
+        check_roles_match_gear(project.fabric, cat)
         check_ports_exist(project.fabric, cat)
     except (CatalogError, FabricError) as exc:
         raise ProjectFileError(str(exc), source, "fabric") from None
@@ -102,7 +190,11 @@ def project_from_raw(
 
 
 def loads_project(
-    data: bytes, source: str | None = None, catalog: Catalog | None = None
+    data: bytes,
+    source: str | None = None,
+    catalog: Catalog | None = None,
+    progress: ProgressFn | None = None,
+    cancelled: CancelledFn | None = None,
 ) -> Project:
     if len(data) > MAX_FILE_BYTES:
         raise ProjectFileError(
@@ -110,6 +202,7 @@ def loads_project(
         )
     if not data.strip():
         raise ProjectFileError("the file is empty", source)
+    _Steps(progress, cancelled).at(0.05, "reading JSON")
     try:
         raw = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
@@ -121,10 +214,17 @@ def loads_project(
         raise ProjectFileError(msg, source, f"line {exc.lineno}, column {exc.colno}") from None
     except RecursionError:
         raise ProjectFileError("JSON nested too deeply", source) from None
-    return project_from_raw(raw, catalog, source)
+    return project_from_raw(raw, catalog, source, progress, cancelled)
 
 
-def load_project(path: str | os.PathLike[str], catalog: Catalog | None = None) -> Project:
+def load_project(
+    path: str | os.PathLike[str],
+    catalog: Catalog | None = None,
+    progress: ProgressFn | None = None,
+    cancelled: CancelledFn | None = None,
+) -> Project:
+    """Read, parse and validate a project file. ``progress(fraction, stage)`` is called as the
+    stages advance; when ``cancelled()`` turns true the load stops with ``LoadCancelled``."""
     p = Path(path)
     try:
         size = p.stat().st_size
@@ -139,7 +239,7 @@ def load_project(path: str | os.PathLike[str], catalog: Catalog | None = None) -
         raise ProjectFileError("no such file", str(p)) from None
     except OSError as exc:
         raise ProjectFileError(f"cannot read: {exc.strerror or exc}", str(p)) from None
-    return loads_project(data, str(p), catalog)
+    return loads_project(data, str(p), catalog, progress, cancelled)
 
 
 def dumps_project(project: Project) -> bytes:
@@ -183,8 +283,10 @@ def atomic_write(path: str | os.PathLike[str], data: bytes, keep_backup: bool = 
     The previous file, when there is one, is kept as ``<name>.bak``. At no moment is ``path``
     missing or half written.
     """
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
+    # Through a symlink to the file it names: replacing the link would leave the real file old.
+    target = Path(os.path.realpath(path))
+    folder = target.parent
+    _remove_stale_temporaries(target)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
         # mkstemp makes the file private; give it the old file's mode, else the usual one
@@ -207,6 +309,27 @@ def atomic_write(path: str | os.PathLike[str], data: bytes, keep_backup: bool = 
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+# A temporary file this old was left by a save that was killed: no save takes this long.
+STALE_TEMPORARY_S = 60.0
+
+
+def _remove_stale_temporaries(target: Path) -> None:
+    """Remove the temporary files earlier saves of ``target`` left behind when they were
+    killed before their rename (they can be as large as the design)."""
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(target.parent):
+            name = entry.name
+            if not (name.startswith(f".{target.name}.") and name.endswith(".tmp")):
+                continue
+            if len(name) != len(target.name) + 14:  # ".NAME." + mkstemp's 8 characters + ".tmp"
+                continue
+            with contextlib.suppress(OSError):
+                if entry.is_file(follow_symlinks=False) and \
+                        now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMPORARY_S:
+                    os.unlink(entry.path)
 
 
 def _keep_backup(target: Path) -> None:

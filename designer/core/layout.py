@@ -43,10 +43,14 @@ def arrange_compact(fabric: Fabric, aspect: float = 1.8) -> dict[str, tuple[floa
     labels = np.unique(unit[unit >= 0])
     if labels.size < 2:
         raise FabricError(f"the design has a single {level}; nothing to wrap")
-    x0 = np.array([(xs - half)[unit == u].min() for u in labels])
-    x1 = np.array([(xs + half)[unit == u].max() for u in labels])
-    y0 = np.array([ys[unit == u].min() for u in labels])
-    y1 = np.array([ys[unit == u].max() for u in labels])
+    grouped = unit >= 0
+    slot = np.searchsorted(labels, unit[grouped])
+    x0, y0 = np.full(labels.size, np.inf), np.full(labels.size, np.inf)
+    x1, y1 = np.full(labels.size, -np.inf), np.full(labels.size, -np.inf)
+    np.minimum.at(x0, slot, (xs - half)[grouped])
+    np.maximum.at(x1, slot, (xs + half)[grouped])
+    np.minimum.at(y0, slot, ys[grouped])
+    np.maximum.at(y1, slot, ys[grouped])
     order = np.argsort(x0, kind="stable")
     w = float((x1 - x0).max())
     h = float((y1 - y0).max()) + 60.0
@@ -65,13 +69,9 @@ def arrange_compact(fabric: Fabric, aspect: float = 1.8) -> dict[str, tuple[floa
     if loose.any():  # keep a tier above the groups (a core) clear of the first row's titles
         clearance = float(y0.min() - ys[loose].max())
         dy_unit += max(0.0, gap_y - clearance)
-    index = np.full(int(labels.max()) + 1, -1, dtype=np.int64)
-    index[labels] = np.arange(k)
     new_x, new_y = xs.copy(), ys.copy()
-    grouped = unit >= 0
-    u = index[unit[grouped]]
-    new_x[grouped] = xs[grouped] + dx_unit[u]
-    new_y[grouped] = ys[grouped] + dy_unit[u]
+    new_x[grouped] = xs[grouped] + dx_unit[slot]
+    new_y[grouped] = ys[grouped] + dy_unit[slot]
     # devices outside the groups (a core tier): same order, over the new width
     if loose.any():
         lo, hi = float(xs[loose].min()), float(xs[loose].max())

@@ -93,6 +93,8 @@ class LinkTable:
         """Build from plain lists (a project file), checking every column in bulk."""
         if not isinstance(data, Mapping):
             raise ValueError("links must be an object of columns")
+        if not data:  # a design with nothing cabled yet
+            return cls.empty()
         unknown = set(data) - set(COLUMNS)
         if unknown:
             raise ValueError(f"unknown link column(s): {', '.join(sorted(map(str, unknown)))}")

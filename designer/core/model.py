@@ -15,11 +15,13 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator, model_validator
 
 from designer.core.analysis.workload import DecisionSettings
-from designer.core.catalog import Catalog, GearId, GearItem
+from designer.core.catalog import Catalog, GearId, GearItem, Price
+from designer.core.limits import MAX_CABLES, MAX_DEVICES, MAX_GROUP_LABEL, MAX_LINK_ROWS
 from designer.core.links import LinkTable
 from designer.core.physical.floor import Physical
 from designer.core.sources.apply import apply_sources
 from designer.core.sources.model import Sources
+from designer.core.text import Name, Notes
 
 # 2: optional sections for the decision analysis, traffic, floor plan, measured latencies and
 # price books; a version-1 file has none of them and takes their defaults.
@@ -70,7 +72,8 @@ TIER_OF_ROLE = {Role.LEAF: 1, Role.SPINE: 2, Role.CORE: 3, Role.ROUTER: 1}
 GROUP_KEYS = ("plane", "pod", "su", "group", "rail")
 
 DeviceId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:/+-]{0,119}$")]
-Coordinate = Annotated[float, Field(allow_inf_nan=False, ge=-1e9, le=1e9)]
+Coordinate = Annotated[float, Field(allow_inf_nan=False, ge=-1e9, le=1e9, strict=True)]
+GroupLabel = Annotated[int, Field(ge=0, le=MAX_GROUP_LABEL, strict=True)]
 
 
 class _Frozen(BaseModel):
@@ -81,19 +84,19 @@ class Device(_Frozen):
     """A GPU server, switch, router or appliance placed on the canvas."""
 
     id: DeviceId
-    name: str = Field(min_length=1, max_length=200)
+    name: Name
     model: GearId
     role: Role
-    groups: dict[Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,31}$")], int] = Field(
+    groups: dict[Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,31}$")], GroupLabel] = Field(
         default_factory=dict, max_length=16
     )
     x: Coordinate = 0.0
     y: Coordinate = 0.0
     # The port mode, by its speed (an SN5600 runs 64 x 800G or 128 x 400G); None: the first.
-    port_speed_gbps: int | None = Field(default=None, gt=0, le=3200)
+    port_speed_gbps: int | None = Field(default=None, gt=0, le=3200, strict=True)
     # Servers only: the NIC model and count when they differ from the server's catalog entry.
     nic: GearId | None = None
-    nics: int | None = Field(default=None, gt=0, le=1024)
+    nics: int | None = Field(default=None, gt=0, le=1024, strict=True)
 
 
 class Fabric(_Frozen):
@@ -101,7 +104,7 @@ class Fabric(_Frozen):
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
-    devices: tuple[Device, ...] = Field(default=(), max_length=2_000_000)
+    devices: tuple[Device, ...] = Field(default=(), max_length=MAX_DEVICES)
     links: LinkTable = Field(default_factory=LinkTable.empty)
 
     @model_validator(mode="after")
@@ -170,14 +173,32 @@ def check_link_table(links: LinkTable, n_devices: int, ids: list[str] | None = N
         i = int(loops[0])
         name = ids[int(links.a[i])] if ids else f"#{int(links.a[i])}"
         raise ValueError(f"link {i} joins device '{name}' to itself")
-    dev, port = links.port_ends()
-    last_port = (
-        np.concatenate([links.a_port, links.b_port]).astype(np.int64)
-        + np.concatenate([links.count, links.count])
-        - 1
-    )
+    if len(links) > MAX_LINK_ROWS:
+        raise ValueError(f"{len(links):,} link bundles; a design holds at most {MAX_LINK_ROWS:,}")
+    cables = links.n_cables
+    if cables > MAX_CABLES:
+        raise ValueError(f"the links hold {cables:,} cables; a design holds at most "
+                         f"{MAX_CABLES:,}")
+    first = np.concatenate([links.a_port, links.b_port]).astype(np.int64)
+    count = np.concatenate([links.count, links.count]).astype(np.int64)
+    last_port = first + count - 1
     if (last_port > 1_000_000).any():
         raise ValueError("a link bundle runs past port 1,000,000")
+    # A device whose bundles hold more cables than the highest port they reach uses some port
+    # twice; found by counting, before the bundles are spread into one entry per cable.
+    ends = np.concatenate([links.a, links.b]).astype(np.int64)
+    held = np.bincount(ends, weights=count, minlength=n_devices)
+    reach = np.zeros(n_devices, np.int64)
+    np.maximum.at(reach, ends, last_port)
+    crowded = np.flatnonzero(held > reach)
+    if crowded.size:
+        d = int(crowded[0])
+        name = ids[d] if ids else f"#{d}"
+        raise ValueError(
+            f"device '{name}' has {int(held[d]):,} cables on ports 1..{int(reach[d]):,}: "
+            "a port is used by more than one link"
+        )
+    dev, port = links.port_ends()
     key = (dev << 32) | port
     order = np.argsort(key, kind="stable")
     sorted_key = key[order]
@@ -199,7 +220,7 @@ class GeneratorSpec(_Frozen):
 class Overrides(_Frozen):
     """The project's own catalog additions and price overrides (saved with the project)."""
 
-    prices: dict[GearId, Annotated[float, Field(ge=0, le=1e9, allow_inf_nan=False)]] = Field(
+    prices: dict[GearId, Price] = Field(
         default_factory=dict, max_length=10_000
     )
     gear: tuple[GearItem, ...] = Field(default=(), max_length=10_000)
@@ -221,9 +242,9 @@ class AnalysisSettings(_Frozen):
 
     # A small message by default (one 4 KiB MTU), so latency shows the fabric, not the
     # serialisation of a bulk transfer; users raise it to see a collective's chunk.
-    message_bytes: int = Field(default=4096, ge=1, le=1 << 40)
-    propagation_ns_per_m: float = Field(default=5.0, ge=0, le=100)
-    default_length_m: dict[str, Annotated[float, Field(ge=0, le=100_000)]] = Field(
+    message_bytes: int = Field(default=4096, ge=1, le=1 << 40, strict=True)
+    propagation_ns_per_m: float = Field(default=5.0, ge=0, le=100, strict=True)
+    default_length_m: dict[str, Annotated[float, Field(ge=0, le=100_000, strict=True)]] = Field(
         default_factory=lambda: dict(DEFAULT_LENGTHS_M), max_length=32
     )
 
@@ -237,8 +258,8 @@ class Project(_Frozen):
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
     schema_version: int = SCHEMA_VERSION
-    name: str = Field(default="Untitled fabric", min_length=1, max_length=200)
-    notes: str = Field(default="", max_length=100_000)
+    name: Name = "Untitled fabric"
+    notes: Notes = ""
     profile: str = Field(default="ib-ndr", pattern=r"^[a-z0-9][a-z0-9._-]{0,63}$")
     overrides: Overrides = Field(default_factory=Overrides)
     fabric: Fabric = Field(default_factory=Fabric)

@@ -8,7 +8,7 @@ import numpy as np
 
 from designer.core.catalog import Catalog, PortMode, ServerSpec, SwitchSpec
 from designer.core.errors import CatalogError, FabricError, UnknownGear
-from designer.core.model import Device, Fabric
+from designer.core.model import Device, Fabric, Role
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +122,25 @@ def check_ports_exist(fabric: Fabric, catalog: Catalog) -> None:
             f"device '{d.id}' ({d.model}) has {int(counts[over[0]])} ports, but a link uses "
             f"port {int(top[over[0]])}"
         )
+
+
+def check_roles_match_gear(fabric: Fabric, catalog: Catalog) -> None:
+    """A switch role needs a switch model and a server or appliance a server model: a GPU
+    server drawn as a leaf would be costed as a switch and carry no GPUs."""
+    seen: set[tuple[str, Role]] = set()
+    for d in fabric.devices:
+        key = (d.model, d.role)
+        if key in seen:
+            continue
+        seen.add(key)
+        item = catalog.get(d.model, f"device '{d.id}'")
+        wants = "switch" if d.role.is_switch else "server"
+        if item.kind != wants:
+            what = {"switch": "a switch", "server": "a server or appliance"}[wants]
+            raise FabricError(
+                f"device '{d.id}' is a {d.role.label.lower()}, which needs {what} model, but "
+                f"'{d.model}' is a {item.kind}"
+            )
 
 
 def port_label(port: int, per_cage: int) -> str:

@@ -117,19 +117,18 @@ def _release_clipboard() -> None:
 
 
 def _install_excepthook(window) -> None:
-    """An unexpected error shows a dialog instead of vanishing; work is autosaved anyway."""
+    """An unexpected error (a bug in a panel, say) is shown in the status bar and the work is
+    autosaved; the window goes on. Never a modal box here: the hook runs inside whatever
+    callback failed, and a nested event loop there can re-enter it and take the window down."""
 
     def hook(kind, value, tb) -> None:
         traceback.print_exception(kind, value, tb)
         try:
-            from designer.gui import dialogs
+            from designer.core.errors import readable
 
             window.autosave()
-            dialogs.show_error(
-                window,
-                "Unexpected error",
-                f"{kind.__name__}: {value}\n\nYour design was autosaved; please report this.",
-            )
+            window.doc.say(f"Something went wrong: {readable(value)}. Your design was "
+                           "autosaved; the details are in the log.", True)
         except Exception:  # the hook must never raise
             pass
 

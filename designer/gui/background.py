@@ -16,10 +16,10 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QEventLoop, QObject, Qt, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
-from designer.core.errors import DesignerError
+from designer.core.errors import DesignerError, readable
 
 SHOW_AFTER_MS = 400
 THREAD_PREFIX = "fd-task"
@@ -87,9 +87,9 @@ class BackgroundTask(QObject):
                     emit_from_worker(bridge.stopped)
                 else:
                     emit_from_worker(bridge.failed, str(exc))
-            except Exception as exc:  # a bug must reach the user
+            except Exception as exc:  # a bug (or no memory left) must reach the user
                 traceback.print_exc()
-                emit_from_worker(bridge.failed, f"{type(exc).__name__}: {exc}")
+                emit_from_worker(bridge.failed, readable(exc))
             else:
                 # work that returned has finished: only the work decides whether a late cancel
                 # undoes it (an export deletes its new file and raises), or the window would
@@ -136,6 +136,26 @@ class BackgroundTask(QObject):
     def _on_stopped(self) -> None:
         self._end()
         self.cancelled.emit()
+
+
+def run_and_wait(task: BackgroundTask) -> tuple[str, Any]:
+    """Start ``task`` and keep the window drawing until it ends: ``("finished", value)``,
+    ``("failed", message)`` or ``("cancelled", None)``. For a command whose caller needs the
+    outcome (opening a file); the progress dialog is window-modal, so no edit slips in."""
+    loop = QEventLoop()
+    outcome: list[tuple[str, Any]] = []
+
+    def end(kind: str, value: Any = None) -> None:
+        outcome.append((kind, value))
+        loop.quit()
+
+    task.finished.connect(lambda value: end("finished", value))
+    task.failed.connect(lambda message: end("failed", message))
+    task.cancelled.connect(lambda: end("cancelled"))
+    task.start()
+    if not outcome:
+        loop.exec()
+    return outcome[0]
 
 
 def emit_from_worker(signal, *args) -> None:

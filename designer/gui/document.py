@@ -16,7 +16,7 @@ from PySide6.QtGui import QUndoStack
 
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import CatalogError
-from designer.core.fileformat import load_project, save_project
+from designer.core.fileformat import save_project
 from designer.core.model import Project
 
 
@@ -130,11 +130,6 @@ class Document(QObject):
         if modified:
             # a recovered design is not on disk yet: an empty clean point keeps it "unsaved"
             self.undo_stack.resetClean()
-
-    def open(self, path: str | Path) -> None:
-        """Load ``path``; raises ProjectFileError and leaves the current design untouched."""
-        project = load_project(path, self.base_catalog)
-        self.replace(project, Path(path))
 
     def save(self, path: str | Path | None = None) -> Path:
         target = Path(path) if path is not None else self._path

@@ -13,10 +13,11 @@ from PySide6.QtCore import QPointF
 
 from designer.core import editing
 from designer.core.errors import DesignerError
-from designer.core.fileformat import SUFFIX
+from designer.core.fileformat import SUFFIX, LoadCancelled, load_project
 from designer.core.model import Project
 from designer.gui import dialogs, settings
 from designer.gui.app import busy_cursor
+from designer.gui.background import BackgroundTask, run_and_wait
 
 
 class FileActions:
@@ -47,21 +48,34 @@ class FileActions:
             self.open_path(path)
 
     def open_path(self, path: str | Path, ask: bool = True) -> bool:
+        """Open ``path`` in place of the current design. The file is read and checked in a
+        worker thread (a progress dialog with Cancel appears when it takes a moment), so the
+        window keeps drawing; a file that cannot be opened leaves the current design as it is."""
         if ask and not self.maybe_save():
             return False
         t0 = time.perf_counter()
-        try:
-            with busy_cursor():
-                self.doc.open(path)
-        except DesignerError as exc:
-            dialogs.show_error(self, "Cannot open the design", str(exc))
+        name = Path(path).name
+        catalog = self.doc.base_catalog
+        task = BackgroundTask(
+            self, "Open design", f"Reading {name}…",
+            lambda progress, cancelled: load_project(path, catalog, progress, cancelled),
+            cancel_types=(LoadCancelled,),
+        )
+        kind, value = run_and_wait(task)
+        if kind == "cancelled":
+            self.doc.say(f"Opening {name} was cancelled; the design is unchanged")
             return False
+        if kind == "failed":
+            dialogs.show_error(self, "Cannot open the design", value)
+            return False
+        with busy_cursor():
+            self.doc.replace(value, Path(path))
         settings.add_recent_file(path)
         self.recovery.clear()
         self.view.fit_readable()
         dt = time.perf_counter() - t0
         n = len(self.doc.project.fabric.devices)
-        self.doc.say(f"Opened {Path(path).name}: {n:,} devices in {dt:.2f} s")
+        self.doc.say(f"Opened {name}: {n:,} devices in {dt:.2f} s")
         self._hint_if_wide()
         return True
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from designer.core.errors import DesignerError
+from designer.core.errors import DesignerError, readable
 from designer.core.model import Project
 from designer.core.solver import Result, SolveCancelled, solve  # native imports, main thread
 from designer.gui.background import emit_from_worker
@@ -182,8 +182,7 @@ class SolverService(QObject):
                 emit_from_worker(bridge.failed, revision, str(exc))
             except Exception as exc:  # a bug must reach the user, not vanish with the thread
                 traceback.print_exc()
-                emit_from_worker(bridge.failed, revision,
-                      f"the analysis failed: {type(exc).__name__}: {exc}")
+                emit_from_worker(bridge.failed, revision, readable(exc))
             else:
                 emit_from_worker(bridge.done, revision, result, time.perf_counter() - job.started)
 

@@ -35,6 +35,8 @@ DATA = Path(__file__).parent.parent / "data"
 # --- round trips -------------------------------------------------------------------------------
 
 SWITCH_MODELS = ("qm9700", "sn5600", "q3400")
+# Any text a person types: names refuse control characters (see test_hostile_files.py)
+PRINTABLE = st.characters(exclude_categories=("Cc", "Cs", "Zl", "Zp", "Cf"))
 
 
 @st.composite
@@ -47,7 +49,7 @@ def projects(draw):
         devices.append(
             Device(
                 id=f"sw{i}",
-                name=draw(st.text(min_size=1, max_size=20)),
+                name=draw(st.text(PRINTABLE, min_size=1, max_size=20)),
                 model=draw(st.sampled_from(SWITCH_MODELS)),
                 role=draw(st.sampled_from([Role.LEAF, Role.SPINE, Role.CORE, Role.ROUTER])),
                 groups=draw(
@@ -100,8 +102,8 @@ def projects(draw):
     cols = list(zip(*rows, strict=True)) if rows else [[]] * 8
     links = LinkTable(*cols) if rows else LinkTable.empty()
     return Project(
-        name=draw(st.text(min_size=1, max_size=40)),
-        notes=draw(st.text(max_size=200)),
+        name=draw(st.text(PRINTABLE, min_size=1, max_size=40)),
+        notes=draw(st.text(st.one_of(PRINTABLE, st.sampled_from("\n\t\r")), max_size=200)),
         profile=draw(st.sampled_from(["ib-ndr", "roce-400"])),
         overrides=Overrides(
             prices=draw(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -11,6 +13,30 @@ from pathlib import Path
 from designer.core.catalog import Catalog, load_catalog
 from designer.core.fileformat import load_project
 from designer.core.model import Project
+from designer.core.text import NAME_MAX, check_name
+
+
+def whole_number(text: str) -> int:
+    """An argparse type for counts: ASCII digits only (``int`` would also read digits of other
+    scripts, such as '٣', and underscores, and build something nobody typed)."""
+    if not re.fullmatch(r"[+-]?[0-9]+", text.strip()):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number (digits 0-9)")
+    return int(text)
+
+
+def project_name(text: str) -> str:
+    """An argparse type for a project name: what a project file accepts, never cut."""
+    try:
+        check_name(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the name is empty")
+    if len(text) > NAME_MAX:
+        raise argparse.ArgumentTypeError(
+            f"the name has {len(text):,} characters; at most {NAME_MAX} are kept in a project"
+        )
+    return text
 
 
 def add_command(
@@ -56,6 +82,20 @@ def load(args: argparse.Namespace, path: str | Path) -> tuple[Project, Catalog]:
     return project, project.catalog(base)
 
 
+def finite_json(data: object) -> object:
+    """``data`` with every infinite or NaN number as null: JSON has no such numbers, and a
+    reader given ``Infinity`` fails (a switch without uplinks has an infinite ratio)."""
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {k: finite_json(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [finite_json(v) for v in data]
+    return data
+
+
 def print_json(data: object) -> None:
-    json.dump(data, sys.stdout, indent=2, sort_keys=False, default=str)
+    """Strict JSON on standard output, whatever the numbers."""
+    json.dump(finite_json(data), sys.stdout, indent=2, sort_keys=False, default=str,
+              allow_nan=False)
     sys.stdout.write("\n")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from designer.cli.commands._common import add_command, catalog_from, print_json
+from designer.cli.commands._common import add_command, catalog_from, print_json, whole_number
 from designer.core.infiniband.asbuilt import load_as_built
 from designer.core.infiniband.diff import diff_projects
 
@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     )
     p.add_argument(
         "--limit",
-        type=int,
+        type=whole_number,
         default=200,
         metavar="N",
         help="list at most N differences of each kind (0: all; default %(default)s)",

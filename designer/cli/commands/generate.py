@@ -6,7 +6,12 @@ import argparse
 import sys
 import time
 
-from designer.cli.commands._common import add_catalog_option, catalog_from
+from designer.cli.commands._common import (
+    add_catalog_option,
+    catalog_from,
+    project_name,
+    whole_number,
+)
 from designer.core.fileformat import SUFFIX, save_project
 from designer.core.generators import generate, params_from_dict, plan
 from designer.core.generators.params import GEAR_PROFILES
@@ -42,18 +47,19 @@ def _common(p: argparse.ArgumentParser) -> None:
         help="switch for the spine and core tiers (default: --switch)",
     )
     g.add_argument(
-        "--radix", type=int, metavar="K", help="use a generic K-port switch at the profile's speed"
+        "--radix", type=whole_number, metavar="K",
+        help="use a generic K-port switch at the profile's speed",
     )
     g.add_argument("--server", metavar="ID", help="GPU server catalog id (default: the profile's)")
     g.add_argument(
         "--gpus-per-server",
-        type=int,
+        type=whole_number,
         metavar="G",
         help="GPUs (one NIC port each per plane) per server (default: 8; 1 for --k-ary)",
     )
     g.add_argument(
         "--planes",
-        type=int,
+        type=whole_number,
         metavar="P",
         help="parallel planes, one GPU port per plane (default: the profile's, 1; 2 for roce-800)",
     )
@@ -64,7 +70,8 @@ def _common(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help=f"project file to write (*{SUFFIX}); required unless --plan",
     )
-    out.add_argument("--name", help="project name (default: a description of the design)")
+    out.add_argument("--name", type=project_name,
+                     help="project name (default: a description of the design)")
     out.add_argument(
         "--plan", action="store_true", help="print what would be built and write nothing"
     )
@@ -88,24 +95,25 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
         "spines by the divisor rule; a core tier past the 2-tier limit.",
     )
     r.add_argument(
-        "--sus", type=int, metavar="N", help="scalable units (default: 4, or enough for --servers)"
+        "--sus", type=whole_number, metavar="N",
+        help="scalable units (default: 4, or enough for --servers)",
     )
     r.add_argument(
         "--servers-per-su",
-        type=int,
+        type=whole_number,
         default=32,
         metavar="S",
         help="servers per SU (default: %(default)s)",
     )
     r.add_argument(
         "--servers",
-        type=int,
+        type=whole_number,
         metavar="N",
         help="total servers, for a partial last SU (default: every slot)",
     )
     r.add_argument(
         "--reserve-leaf-ports",
-        type=int,
+        type=whole_number,
         default=0,
         metavar="N",
         help="leaf ports for UFM/management appliances; frees ceil(N/G) server "
@@ -113,7 +121,7 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     )
     r.add_argument(
         "--tiers",
-        type=int,
+        type=whole_number,
         choices=(2, 3),
         help="force 2 or 3 tiers (default: 2 up to the 2-tier limit, then 3)",
     )
@@ -127,16 +135,16 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
         "oversubscription; --k-ary K builds Al-Fares' k-ary fat-tree.",
     )
     size = f.add_mutually_exclusive_group()
-    size.add_argument("--gpus", type=int, metavar="N", help="GPUs (default: 1024)")
+    size.add_argument("--gpus", type=whole_number, metavar="N", help="GPUs (default: 1024)")
     size.add_argument(
         "--k-ary",
-        type=int,
+        type=whole_number,
         metavar="K",
         help="Al-Fares k-ary fat-tree: K-port switches, K^3/4 hosts",
     )
     f.add_argument(
         "--tiers",
-        type=int,
+        type=whole_number,
         choices=(2, 3),
         help="force 2 or 3 tiers (default: chosen from the size)",
     )
@@ -154,14 +162,14 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     )
     f.add_argument(
         "--servers-per-leaf",
-        type=int,
+        type=whole_number,
         metavar="N",
         help="servers per ToR (tor) or per rail group (rail) (default: as many as "
         "the leaf's down ports take)",
     )
     f.add_argument(
         "--pod-gpus",
-        type=int,
+        type=whole_number,
         metavar="N",
         help="GPUs per pod in 3 tiers (default: as many as one spine tier takes)",
     )
@@ -175,13 +183,13 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
         "router, p GPU ports per router. Defaults: balanced (a = 2p = 2h) "
         "from the router radix, and the most groups (a*h + 1).",
     )
-    d.add_argument("--p", type=int, help="GPU ports per router (default: balanced)")
-    d.add_argument("--a", type=int, help="routers per group (default: balanced)")
-    d.add_argument("--h", type=int, help="global links per router (default: balanced)")
-    d.add_argument("--groups", type=int, metavar="G", help="groups (default: a*h + 1)")
+    d.add_argument("--p", type=whole_number, help="GPU ports per router (default: balanced)")
+    d.add_argument("--a", type=whole_number, help="routers per group (default: balanced)")
+    d.add_argument("--h", type=whole_number, help="global links per router (default: balanced)")
+    d.add_argument("--groups", type=whole_number, metavar="G", help="groups (default: a*h + 1)")
     d.add_argument(
         "--links-per-pair",
-        type=int,
+        type=whole_number,
         metavar="M",
         help="global links between each pair of groups (default: as many as fit)",
     )

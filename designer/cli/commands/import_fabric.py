@@ -7,7 +7,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from designer.cli.commands._common import add_catalog_option, catalog_from
+from designer.cli.commands._common import add_catalog_option, catalog_from, project_name
 from designer.core.fileformat import save_project
 from designer.core.infiniband.asbuilt import project_from_ib
 from designer.core.infiniband.netfile import read_netfile
@@ -40,7 +40,8 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     f.add_argument(
         "--gear", metavar="PROFILE", help="gear profile (default: from the link rates, else ib-ndr)"
     )
-    f.add_argument("--name", help="project name (default: 'As-built <file name>')")
+    f.add_argument("--name", type=project_name,
+                   help="project name (default: 'As-built <file name>')")
     f.add_argument("--force", action="store_true", help="overwrite an existing project file")
     add_catalog_option(f)
     f.set_defaults(run=run)

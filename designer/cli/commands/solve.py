@@ -21,7 +21,11 @@ def _setting(name: str):
 
     def parse(text: str):
         try:
-            return getattr(AnalysisSettings.model_validate({name: text}), name)
+            value: int | float = int(text) if text.isascii() and text.isdigit() else float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+        try:
+            return getattr(AnalysisSettings.model_validate({name: value}), name)
         except ValidationError as exc:
             msg = exc.errors()[0]["msg"]
             raise argparse.ArgumentTypeError(f"'{text}': {msg[:1].lower()}{msg[1:]}") from None

@@ -5,7 +5,9 @@ A spreadsheet program treats a cell beginning with ``=``, ``+``, ``-`` or ``@`` 
 user (or a file someone sent them) typed, so every writer passes text through here:
 
 * CSV has no types, so a risky text gets a leading apostrophe, which spreadsheet programs show
-  as text (the usual mitigation; readers that want the raw name strip one leading ``'``).
+  as text (the usual mitigation; readers that want the raw name strip one leading ``'``). A
+  program set to split at ``;``, ``|`` or tab instead of ``,`` (many locales are) would find a
+  formula after such a character inside a field (``x;=1+1``): the piece gets its apostrophe too.
 * xlsx cells have types: text is written as a string cell with the quote-prefix style, so it
   stays text even when someone edits the cell later. Only values the exporter itself builds
   as ``Formula`` become formulas.
@@ -30,11 +32,19 @@ def is_formula_like(text: str) -> bool:
     return bool(stripped) and stripped[0] in FORMULA_STARTS
 
 
+# A delimiter some reader may split at, then what a formula may start with.
+_PIECE_FORMULA = re.compile(
+    "([;|\t][" + _LEADING_SPACE + "]*)(?=[" + re.escape("".join(sorted(FORMULA_STARTS))) + "])"
+)
+
+
 def csv_text(value: object) -> object:
-    """A CSV field: numbers as they are, risky text behind an apostrophe."""
-    if isinstance(value, str) and is_formula_like(value):
-        return "'" + value
-    return value
+    """A CSV field: numbers as they are, risky text (or a risky piece of it) behind an
+    apostrophe."""
+    if not isinstance(value, str):
+        return value
+    value = _PIECE_FORMULA.sub(r"\1'", value)
+    return "'" + value if is_formula_like(value) else value
 
 
 def xml_text(text: str) -> str:

@@ -27,6 +27,7 @@ from designer.core.generators.params import (
 from designer.core.generators.plan import Plan
 from designer.core.generators.plane import assemble
 from designer.core.generators.trees import plan_fat_tree, plan_rail
+from designer.core.limits import MAX_CABLES, MAX_DEVICES, MAX_GPUS
 from designer.core.model import GeneratorSpec, Overrides, Project
 
 KINDS: dict[str, Callable[[Any, Catalog], Plan]] = {
@@ -73,23 +74,27 @@ def params_from_dict(kind: str, values: dict[str, Any]) -> GeneratorParams:
         ) from None
 
 
-# Beyond this the design no longer fits comfortably in memory (a 262,656-GPU dragonfly takes
-# about 0.5 GB to generate and solve); a million GPUs is past any cluster built so far.
-MAX_GPUS = 1 << 20
 
 
 def plan(params: GeneratorParams, catalog: Catalog | None = None) -> Plan:
     cat = catalog if catalog is not None else builtin_catalog()
     pl = KINDS[params.kind](params, cat)
-    if pl.gpus > MAX_GPUS:
-        how = {
-            "dragonfly": "set --groups (or smaller --a, --p, --h)",
-            "rail": "use fewer --sus or --servers",
-            "fat-tree": "use fewer --gpus",
-        }[params.kind]
-        raise GeneratorError(
-            f"this would build {pl.gpus:,} GPUs; the designer builds at most {MAX_GPUS:,}: {how}"
-        )
+    how = {
+        "dragonfly": "set --groups (or smaller --a, --p, --h)",
+        "rail": "use fewer --sus or --servers",
+        "fat-tree": "use fewer --gpus",
+    }[params.kind]
+    for what, n, limit in (
+        ("GPUs", pl.gpus, MAX_GPUS),
+        ("devices", pl.servers + pl.total_switches, MAX_DEVICES),
+        ("cables", pl.total_links, MAX_CABLES),
+    ):
+        if n > limit:
+            more = "" if what != "devices" else " (more GPUs per server needs fewer)"
+            raise GeneratorError(
+                f"this would build {n:,} {what}; the designer builds at most {limit:,}{more}: "
+                f"{how}"
+            )
     return pl
 
 

@@ -61,7 +61,9 @@ class CableDiff:
 
     @property
     def equal(self) -> bool:
-        return not (len(self.missing) or len(self.extra) or len(self.miswired_plan))
+        """No difference at all: every cable and every device as planned."""
+        return not (len(self.missing) or len(self.extra) or len(self.miswired_plan)
+                    or self.devices_missing or self.devices_extra)
 
     @property
     def counts(self) -> dict[str, int]:

@@ -21,6 +21,7 @@ import numpy as np
 
 from designer.core.errors import DesignerError
 from designer.core.infiniband.topology import CA, KIND_WORDS, ROUTER, SWITCH, IbFabric
+from designer.core.text import has_control
 
 MAX_NETFILE_BYTES = 512 * 1024 * 1024
 # ibsim reads lines into a 256-byte buffer
@@ -86,14 +87,23 @@ def _guid_hex(g: int) -> str:
     return f"{g:016x}"
 
 
+def _one_line(text: str) -> str:
+    """``text`` with every control character shown as ``?``: a line break in a comment would
+    start a record of its own."""
+    return "".join("?" if has_control(ch) else ch for ch in text)
+
+
 def write_netfile(
     ib: IbFabric, title: str = "", first: int | None = None, notes: Sequence[str] = FILE_NOTES
 ) -> str:
     """The fabric as topology text. ``first``: the node to write first (ibsim attaches
     tools that name no node, such as the subnet manager, to the first node of the file)."""
     for i, name in enumerate(ib.nodeid):
-        if '"' in name or len(name) > 63:
+        if '"' in name or len(name) > 63 or has_control(name):
             raise NetfileError(f"node {i} has a name that cannot be written: {name!r}")
+    for i, desc in enumerate(ib.desc):
+        if '"' in desc or has_control(desc):
+            raise NetfileError(f"node {i} has a description that cannot be written: {desc!r}")
     node, port, peer, peer_port, cable = ib.ends()
     starts = np.searchsorted(node, np.arange(ib.n_nodes + 1))
     port_guid = ib.port_guid(peer, peer_port)
@@ -106,7 +116,8 @@ def write_netfile(
 
     out: list[str] = ["#"]
     if title:
-        out.append(f"# Topology file: {title}")
+        # the title is the project's name: one comment line, whatever it holds
+        out.append(f"# Topology file: {_one_line(title)}")
     out.extend(f"# {line}" if line else "#" for line in notes)
     out.append("#")
     out.append("")

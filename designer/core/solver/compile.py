@@ -191,6 +191,15 @@ def _layers(role: np.ndarray, tier: np.ndarray, a: np.ndarray, b: np.ndarray,
     return out, tuple(layer_names)
 
 
+def _dense_labels(labels: np.ndarray) -> np.ndarray:
+    """Group labels renumbered 1, 2, ... in their order (0 stays "no group"), so arrays indexed
+    by label are as long as there are groups whatever numbers a file uses."""
+    values, dense = np.unique(labels, return_inverse=True)
+    if values.size and values[0] != 0:
+        dense = dense + 1
+    return dense.reshape(-1).astype(np.int32)
+
+
 def compile_project(project: Project, catalog: Catalog, control=None) -> Compiled:
     """``control``: an object with ``check()`` (raises to cancel), called between steps."""
 
@@ -214,7 +223,7 @@ def compile_project(project: Project, catalog: Catalog, control=None) -> Compile
     is_endpoint = ~is_switch
     present = {k for d in fabric.devices for k in d.groups}
     groups = {
-        k: np.fromiter((d.groups.get(k, 0) for d in fabric.devices), np.int32, n)
+        k: _dense_labels(np.fromiter((d.groups.get(k, 0) for d in fabric.devices), np.int64, n))
         for k in GROUP_KEYS + tuple(sorted(present - set(GROUP_KEYS)))
         if k in present
     }

@@ -79,23 +79,28 @@ def tier_name(role_code: int) -> str:
     return ROLES[role_code].value
 
 
+def _sum_at(index: np.ndarray, weights: np.ndarray, n: int) -> np.ndarray:
+    # bincount of an empty index gives integers whatever the weights; sums here are Gb/s
+    return np.bincount(index, weights=weights, minlength=n).astype(np.float64, copy=False)
+
+
 def oversubscription(c: Compiled) -> Oversubscription:
     S = c.n_switches
     tier = c.switch_tier.astype(np.int64)
     role = c.role[c.sw]
     is_router = role == ROLE_CODE[Role.ROUTER]
     cl = c.classes
-    down = np.bincount(cl.att_switch, weights=cl.att_cap * cl.count[cl.owner], minlength=S)
+    down = _sum_at(cl.att_switch, cl.att_cap * cl.count[cl.owner], S)
     _, app_sw, app_cap = c.appliance_att
-    down += np.bincount(app_sw, weights=app_cap, minlength=S)
+    down += _sum_at(app_sw, app_cap, S)
     up = np.zeros(S)
     eu, ev, cap = c.edge_u, c.edge_v, c.edge_cap
     lower = tier[eu] < tier[ev]
     higher = tier[eu] > tier[ev]
-    up += np.bincount(eu[lower], weights=cap[lower], minlength=S)
-    down += np.bincount(ev[lower], weights=cap[lower], minlength=S)
-    up += np.bincount(ev[higher], weights=cap[higher], minlength=S)
-    down += np.bincount(eu[higher], weights=cap[higher], minlength=S)
+    up += _sum_at(eu[lower], cap[lower], S)
+    down += _sum_at(ev[lower], cap[lower], S)
+    up += _sum_at(ev[higher], cap[higher], S)
+    down += _sum_at(eu[higher], cap[higher], S)
     # routers: global links are "up"
     grp = c.groups.get("group")
     both = is_router[eu] & is_router[ev]
@@ -104,8 +109,8 @@ def oversubscription(c: Compiled) -> Oversubscription:
         glob = both & ((g[eu] != g[ev]) | (g[eu] == 0))
     else:
         glob = both
-    up += np.bincount(eu[glob], weights=cap[glob], minlength=S)
-    up += np.bincount(ev[glob], weights=cap[glob], minlength=S)
+    up += _sum_at(eu[glob], cap[glob], S)
+    up += _sum_at(ev[glob], cap[glob], S)
 
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(up > 0, down / up, np.nan)

@@ -72,7 +72,8 @@ def label_sides(c: Compiled, weight: np.ndarray, comp: np.ndarray) -> Sides:
         # group alone (the rest of the balance is made by moving GPUs)
         ext = _external_capacity(c, np.where(has, gid, -1), gw.size)
         ratio = np.where(gw > 0, ext / np.maximum(gw, 1e-9), np.inf)
-        if np.ptp(ratio[gw > 0]) > 0:
+        weighted = ratio[gw > 0]
+        if weighted.size and np.ptp(weighted) > 0:
             rank = np.argsort(np.argsort(ratio, kind="stable"), kind="stable")
             w_side = _prefix_by_group(rank, gw, np.arange(gw.size) // (int(lab.max()) + 1),
                                       gw > 0)

@@ -23,6 +23,14 @@ def solver_problems(c: Compiled, media: MediaPlan, over: Oversubscription,
                     paths: PathStats) -> list[Problem]:
     out: list[Problem] = []
     cab = c.cables
+    if c.n_gpus == 0:
+        out.append(Problem(Severity.INFO, "no-gpus",
+                           "the design has no GPU servers yet: bandwidth, hops and latency are "
+                           "zero until servers are added and cabled"))
+    elif not (c.gpu_class >= 0).any():
+        out.append(Problem(Severity.INFO, "nothing-cabled",
+                           "nothing is cabled yet: no GPU is connected to a switch, so "
+                           "bandwidth, hops and latency are zero"))
     none = np.flatnonzero(media.medium_class == 0)
     if none.size:
         kinds = sorted({f"{TECHS[int(t)]} {int(s)}G" for t, s in

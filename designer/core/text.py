@@ -1,0 +1,50 @@
+"""Text fields a design may hold, and the characters they refuse.
+
+Names travel into many formats (the InfiniBand topology file, CSV, xlsx, GraphML, HTML, switch
+configurations); a control character or a bidirectional override in one can add a record to a
+line-based file, break XML or show a different name than the one stored. Names refuse them at
+load; notes may hold line breaks and tabs, nothing else below a space.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated
+
+from pydantic import AfterValidator, Field
+
+# C0 and C1 controls, DEL, line and paragraph separators, and the bidirectional overrides and
+# isolates (U+202A-U+202E, U+2066-U+2069) that reorder how text is shown.
+_NAME_BAD = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_NOTES_BAD = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _describe(ch: str) -> str:
+    return {"\n": "a line break", "\r": "a carriage return", "\t": "a tab"}.get(
+        ch, f"the control character U+{ord(ch):04X}"
+    )
+
+
+def check_name(value: str) -> str:
+    bad = _NAME_BAD.search(value)
+    if bad:
+        raise ValueError(f"names may not contain {_describe(bad.group())}")
+    return value
+
+
+def check_notes(value: str) -> str:
+    bad = _NOTES_BAD.search(value)
+    if bad:
+        raise ValueError(f"notes may not contain {_describe(bad.group())}")
+    return value
+
+
+def has_control(value: str) -> bool:
+    """True when ``value`` holds a character a single-line field refuses."""
+    return _NAME_BAD.search(value) is not None
+
+
+NAME_MAX = 200
+Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX), AfterValidator(check_name)]
+ShortText = Annotated[str, Field(max_length=NAME_MAX), AfterValidator(check_name)]
+Notes = Annotated[str, Field(max_length=100_000), AfterValidator(check_notes)]
