@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from designer.core.catalog import builtin_catalog
 from designer.core.fileformat import dumps_project, load_project, loads_project
+from designer.core.generators import generate, params_from_dict
 from designer.core.links import MEDIA, LinkTable
 from designer.core.model import Device, Fabric, Project, Role
 from designer.core.physical.floor import FloorPlan, Geometry, Physical, Rack, Row, Slot
@@ -104,9 +105,18 @@ def test_over_power_and_overlap_are_problems(su4):
     assert "rack-top" in {x.code for x in floor_problems(past, CAT)}
 
 
-def test_media_change_when_a_rack_moves(su4):
+@pytest.fixture(scope="module")
+def su4_generic() -> Project:
+    # single-port NICs (a generic server): each NIC link picks its own medium by length; a DGX's
+    # twin-port cage reaches two rails' leaves and takes optics whatever the distance
+    p = generate(params_from_dict("rail", {"sus": 4, "server": "gpu-server-8"}), CAT)
+    return with_floor(p, CAT)
+
+
+def test_media_change_when_a_rack_moves(su4_generic):
     # the top server of the rack next to the SU's network rack reaches its leaves with
     # active copper (5 m); moved to the far end of the row it needs optics
+    su4 = su4_generic
     r0 = solve(su4)
     f = su4.fabric
     place = su4.physical.floor.placement

@@ -116,12 +116,14 @@ def test_roce_leaves_use_half_their_ports_and_say_what_it_costs():
     leaf = next(g for g in r.ports.groups if g.tier == "leaf")
     assert (leaf.model, leaf.switches, leaf.used, leaf.total) == ("sn5600", 32, 2048, 4096)
     assert leaf in r.ports.stranded
-    assert leaf.unused_usd == pytest.approx(32 * 48000 * 0.5)
+    price = builtin_catalog().price("sn5600")
+    idle = 32 * price * 0.5  # half of every leaf's price
+    assert leaf.unused_usd == pytest.approx(idle)
     notes = [p for p in r.problems if p.code == "stranded-ports"]
-    assert len(notes) == 1 and "$768,000" in notes[0].message
+    assert len(notes) == 1 and f"${idle:,.0f}" in notes[0].message
     j = r.to_json()["ports"]
     assert j["used"] == 2048 + 1024 and j["total"] == 40 * 128
-    assert j["stranded_usd"] == pytest.approx(768000)
+    assert j["stranded_usd"] == pytest.approx(idle)
 
 
 def test_full_superpod_strands_nothing():

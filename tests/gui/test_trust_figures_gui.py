@@ -28,8 +28,13 @@ def test_roce_leaves_show_their_unused_ports_and_cost(window, qtbot):
     ports = m.values["ports"]
     assert ports.level == "poor"
     assert f"{r.ports.used:,} of {r.ports.total:,}" in ports.text.text()
-    # 8 leaves x $48k x half their ports
-    assert ports.hint.text().endswith("of switch price idle") and "192" in ports.hint.text()
+    # 8 leaves x the SN5600's price x half their ports
+    from designer.core.catalog import builtin_catalog
+    from designer.gui.panels import fmt
+
+    idle = 8 * builtin_catalog().price("sn5600") / 2
+    assert ports.hint.text().endswith("of switch price idle")
+    assert fmt.money(idle) in ports.hint.text()
     assert m.value("cables").text().startswith(f"{r.cables.total:,} cables · ")
     note = window.analysis.bom.note.text()
     assert "sn5600 leaf" in note and "of switch price unused" in note
