@@ -131,8 +131,31 @@ def paste(
     return ProjectCommand(doc, after, label, Selection(devices=frozenset(ids)))
 
 
+class ReplaceDesign(ProjectCommand):
+    """Generate > Replace: another design takes the document's place, so it is untitled (Save
+    asks where, never overwriting the old design's file); undo brings back the old design with
+    its name and file."""
+
+    def __init__(self, document: Document, after: Project, text: str) -> None:
+        super().__init__(document, after, text, Selection())
+        self.path_before = document.path
+        self.example_before = document.example
+
+    def redo(self) -> None:
+        super().redo()
+        self.document.set_path(None)
+
+    def undo(self) -> None:
+        super().undo()
+        self.document.set_path(self.path_before, example=self.example_before)
+
+
 def generated(doc: Document, after: Project, text: str) -> ProjectCommand:
     return ProjectCommand(doc, after, text, Selection())
+
+
+def replaced(doc: Document, after: Project, text: str) -> ReplaceDesign:
+    return ReplaceDesign(doc, after, text)
 
 
 def switch_profile(doc: Document, profile_id: str) -> tuple[ProjectCommand, Conversion]:

@@ -18,6 +18,7 @@ from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import CatalogError
 from designer.core.fileformat import load_project, save_project
 from designer.core.model import Project
+from designer.core.paths import is_bundled_example
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,8 @@ class Document(QObject):
         self._catalog = self.base_catalog
         self._revision = 0
         self._path: Path | None = None
+        # a bundled example is opened for reading: its first Save asks where (Save As)
+        self._example = False
         self._selection = Selection()
         self._marks: dict[str, str] = {}
         self.undo_stack = QUndoStack(self)
@@ -82,6 +85,11 @@ class Document(QObject):
     @property
     def path(self) -> Path | None:
         return self._path
+
+    @property
+    def example(self) -> bool:
+        """The open file is a bundled example: Save asks for another file."""
+        return self._example
 
     @property
     def modified(self) -> bool:
@@ -134,13 +142,15 @@ class Document(QObject):
         """Load ``path``; raises ProjectFileError and leaves the current design untouched."""
         project = load_project(path, self.base_catalog)
         self.replace(project, Path(path))
+        if is_bundled_example(path):
+            self.set_path(Path(path), example=True)
 
     def save(self, path: str | Path | None = None) -> Path:
         target = Path(path) if path is not None else self._path
         if target is None:
             raise ValueError("no file name")
         save_project(self.project_to_save(), target)
-        self._set_path(target)
+        self.set_path(target)
         self.undo_stack.setClean()
         return target
 
@@ -150,9 +160,13 @@ class Document(QObject):
             return self._project
         return self._project.model_copy(update={"view": dict(self.view_state)})
 
-    def _set_path(self, path: Path | None) -> None:
+    def set_path(self, path: Path | None, example: bool = False) -> None:
+        """The file the design is saved to (None: untitled; Save asks where)."""
         self._path = path
+        self._example = example and path is not None
         self.pathChanged.emit(str(path) if path else "")
+
+    _set_path = set_path
 
     # selection ---------------------------------------------------------------------------------
     @property
