@@ -91,10 +91,17 @@ def delete(
     after = editing.delete(doc.project, device_ids, pairs)
     parts = []
     if device_ids:
-        parts.append(_plural(len(device_ids), "device"))
+        parts.append(_named(sorted(device_ids), "device"))
     if pairs:
-        parts.append(_plural(len(pairs), "link"))
+        parts.append(_named([f"{a}–{b}" for a, b in sorted(pairs)], "link", prefix=True))
     return ProjectCommand(doc, after, "Delete " + " and ".join(parts), Selection())
+
+
+def _named(names: list[str], word: str, prefix: bool = False, most: int = 3) -> str:
+    """History text that says what went: 'leaf-3', 'leaf-3, leaf-4', '12 devices (leaf-1, …)'."""
+    if len(names) <= most:
+        return (f"{word} " if prefix else "") + ", ".join(names)
+    return f"{_plural(len(names), word)} ({', '.join(names[:2])}, …)"
 
 
 def connect(doc: Document, a: str, b: str, **options) -> ProjectCommand:

@@ -52,7 +52,7 @@ PASTE_STEP = 40.0
 LARGE_EXPAND = 6000  # devices: ask before showing them all
 # bumped when the set of panels changes: a saved layout without the new panels would place
 # them oddly, so an older saved layout is ignored and the default one shown
-LAYOUT_VERSION = 2
+LAYOUT_VERSION = 3  # 3: a taller bottom strip and a wider BOM by default
 
 
 class MainWindow(FileActions, QMainWindow):

@@ -63,3 +63,113 @@ def test_a_bundled_example_is_saved_elsewhere_on_first_save(window, answers, tmp
     assert window.save()
     assert doc.path == target and not doc.example and target.is_file()
     assert EXAMPLE.read_bytes() == before
+
+
+# -- small things ---------------------------------------------------------------------------------
+def test_a_full_server_is_not_told_to_use_a_larger_switch(window):
+    from PySide6.QtCore import QPointF
+
+    from tests.gui.test_canvas_editing import _drag, _three_devices
+
+    doc = _three_devices(window)
+    window.set_link_tool(True)
+    _drag(window.view, QPointF(0, 0), QPointF(0, -260))
+    _drag(window.view, QPointF(0, 0), QPointF(300, -260))  # the server has no free port left
+    toast = window.view.toast_text()
+    assert "'node1' has no free port" in toast
+    assert "larger switch" not in toast and "remove one of its links" in toast
+    assert doc.project.fabric.links.n_cables == 8
+
+
+def test_after_linking_the_status_bar_counts_the_ports_left(window):
+    from PySide6.QtCore import QPointF
+
+    from tests.gui.test_canvas_editing import _drag, _three_devices
+
+    _three_devices(window)
+    window.set_link_tool(True)
+    _drag(window.view, QPointF(0, 0), QPointF(0, -260))
+    # the server's 8 ports went to the leaf: 0 left on it, 64 - 8 = 56 on the QM9700
+    message = window.statusBar().currentMessage()
+    assert "ports free now: node1 0, leaf1 56" in message, message
+
+
+def test_history_names_what_was_deleted(window):
+    from PySide6.QtCore import QPointF
+
+    from designer.gui import commands
+
+    doc = window.doc
+    for x in (0, 200, 400, 600, 800):
+        window.view.add_gear_at("qm9700", QPointF(x, -260))
+    doc.push(commands.delete(doc, ["leaf3"]))
+    assert doc.undo_stack.undoText() == "Delete leaf3"
+    doc.push(commands.delete(doc, ["leaf1", "leaf2"]))
+    assert doc.undo_stack.undoText() == "Delete leaf1, leaf2"
+    for x in (0, 200):
+        window.view.add_gear_at("qm9700", QPointF(x, 0))
+    ids = [d.id for d in doc.project.fabric.devices]
+    assert len(ids) == 4
+    doc.push(commands.delete(doc, ids))
+    assert doc.undo_stack.undoText().startswith(f"Delete {len(ids)} devices (")
+
+
+def test_the_generated_row_names_the_gear_profile(window):
+    window.apply_generated(params_from_dict("rail", {"sus": 2}))
+    window.doc.set_selection(type(window.doc.selection)())
+    window.inspector.refresh()
+    text = window.inspector.p_generator.text()
+    assert "InfiniBand NDR" in text and "ib-ndr" not in text
+
+
+def test_hovering_the_latency_chart_shows_its_tooltip(window, qtbot):
+    from PySide6.QtCore import QEvent, QPoint
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QApplication, QToolTip
+
+    window.open_path(projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json", ask=False)
+    charts = window.analysis.charts
+    qtbot.waitUntil(lambda: "p50" in charts.latency.toolTip(), timeout=10_000)
+    vp = charts.latency.viewport()
+    at = QPoint(vp.width() // 2, vp.height() // 2)
+    QToolTip.hideText()
+    QApplication.sendEvent(vp, QHelpEvent(QEvent.Type.ToolTip, at, vp.mapToGlobal(at)))
+    assert QToolTip.isVisible() and "p50" in QToolTip.text()
+    QToolTip.hideText()
+
+
+def test_palette_tells_apart_names_that_differ_after_the_cut():
+    from designer.gui.panels.palette import distinct_names
+
+    names = ["NVIDIA Quantum-2 QM9700 (managed)", "NVIDIA Quantum-2 QM9790 (externally managed)",
+             "NVIDIA DGX H100", "Generic 8-GPU server"]
+    short = distinct_names(names)
+    assert short[names[0]] == "QM9700 (managed)"
+    assert short[names[1]] == "QM9790 (externally managed)"
+    assert short["NVIDIA DGX H100"] == "DGX H100"
+    assert short["Generic 8-GPU server"] == "Generic 8-GPU server"  # shares nothing
+
+
+def test_palette_draws_the_short_form_when_the_name_is_cut(app):
+    from PySide6.QtGui import QFontMetrics
+
+    from designer.gui import style
+    from designer.gui.panels.palette import name_to_draw
+
+    fm = QFontMetrics(style.ui_font(9.0))
+    a = name_to_draw("NVIDIA Quantum-2 QM9700 (managed)", "QM9700 (managed)", fm, 130)
+    b = name_to_draw("NVIDIA Quantum-2 QM9790 (externally managed)",
+                     "QM9790 (externally managed)", fm, 130)
+    assert "QM9700" in a and "QM9790" in b and a != b
+    wide = name_to_draw("NVIDIA Quantum-2 QM9700 (managed)", "QM9700 (managed)", fm, 2000)
+    assert wide == "NVIDIA Quantum-2 QM9700 (managed)"
+
+
+def test_bom_panel_shows_ten_rows(window, qtbot):
+    window.open_path(projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json", ask=False)
+    table = window.analysis.bom.table
+    qtbot.waitUntil(lambda: table.model().rowCount() > 8, timeout=10_000)
+    window.analysis.show_panel("bomDock")
+    qtbot.wait(50)
+    rows = table.viewport().height() // table.verticalHeader().defaultSectionSize()
+    assert rows >= 9
