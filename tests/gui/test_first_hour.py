@@ -122,19 +122,23 @@ def test_the_generated_row_names_the_gear_profile(window):
     assert "InfiniBand NDR" in text and "ib-ndr" not in text
 
 
-def test_hovering_the_latency_chart_shows_its_tooltip(window, qtbot):
+def test_hovering_the_latency_figure_shows_its_tooltip(window, qtbot):
     from PySide6.QtCore import QEvent, QPoint
     from PySide6.QtGui import QHelpEvent
     from PySide6.QtWidgets import QApplication, QToolTip
 
     window.open_path(projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json", ask=False)
-    charts = window.analysis.charts
-    qtbot.waitUntil(lambda: "p50" in charts.latency.toolTip(), timeout=10_000)
-    vp = charts.latency.viewport()
-    at = QPoint(vp.width() // 2, vp.height() // 2)
-    QToolTip.hideText()
-    QApplication.sendEvent(vp, QHelpEvent(QEvent.Type.ToolTip, at, vp.mapToGlobal(at)))
-    assert QToolTip.isVisible() and "p50" in QToolTip.text()
+    metrics = window.analysis.metrics
+    value = metrics.values["latency"]
+    qtbot.waitUntil(lambda: "p50" in value.text.text(), timeout=10_000)
+    # the figure, its text and the row's name all explain it
+    for widget in (value.text, metrics._names["latency"]):
+        assert "GPU to GPU" in widget.toolTip()
+        QToolTip.hideText()
+        at = QPoint(3, 3)
+        QApplication.sendEvent(widget, QHelpEvent(QEvent.Type.ToolTip, at,
+                                                  widget.mapToGlobal(at)))
+        assert "GPU to GPU" in QToolTip.text()
     QToolTip.hideText()
 
 

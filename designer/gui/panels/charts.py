@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QPen
-from PySide6.QtWidgets import QHBoxLayout, QToolTip, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from designer.core.solver import Result
 from designer.core.solver.bom import CATEGORY_ORDER
@@ -46,29 +46,8 @@ def _small_font() -> QFont:
     return f
 
 
-class _PlotTip(QObject):
-    """Shows the plot widget's tooltip on hover. A plot is a graphics view: its viewport hands
-    tooltip events to the scene, which has none and swallows them, so the widget's own
-    tooltip (the figures in words) never appeared."""
-
-    def __init__(self, plot: pg.PlotWidget) -> None:
-        super().__init__(plot)
-        self.plot = plot
-
-    def eventFilter(self, obj, event) -> bool:
-        if event.type() == QEvent.Type.ToolTip:
-            text = self.plot.toolTip()
-            if text:
-                QToolTip.showText(event.globalPos(), text, self.plot)
-            else:
-                QToolTip.hideText()
-            return True
-        return False
-
-
 def _plot(title: str, x_label: str, y_label: str) -> pg.PlotWidget:
     w = pg.PlotWidget(background="w")
-    w.viewport().installEventFilter(_PlotTip(w))
     w.setMinimumSize(125, 150)  # four fit beside a bill of materials that shows its names
     item = w.getPlotItem()
     item.setTitle(f"<span style='color:{TITLE}; font-size:9pt; font-weight:600'>{title}</span>")
