@@ -177,3 +177,55 @@ def test_bom_panel_shows_ten_rows(window, qtbot):
     qtbot.wait(50)
     rows = table.viewport().height() // table.verticalHeader().defaultSectionSize()
     assert rows >= 9
+
+
+# -- the generate dialog's preview -------------------------------------------------------------
+def test_generate_preview_adds_cost_bisection_oversubscription_and_latency(window, qtbot):
+    from designer.core.solver import solve
+
+    dlg = window.show_generate("rail")
+    dlg.set_value("sus", 2)
+    assert "analysing" in dlg.preview.text()  # the dialog does not wait for the solve
+    qtbot.waitUntil(lambda: dlg.analysis.result is not None, timeout=20_000)
+    text = dlg.preview.text()
+    # the same figures the window would show after Replace (DGX SuperPOD 2 SU: full bisection)
+    expected = solve(_generated(window, dlg), catalog=window.doc.catalog)
+    assert f"${expected.bom.per_gpu_usd:,.0f}"[:4] in text
+    assert "100% of full" in text and "1:1" in text
+    assert f"p50 {expected.latency.p50_us:,.2f} µs" in text
+    assert f"p99 {expected.latency.p99_us:,.2f} µs" in text
+    dlg.reject()
+
+
+def _generated(window, dlg):
+    from designer.core.generators import generate
+
+    return generate(dlg.params(), window.doc.catalog)
+
+
+def test_preview_solves_off_the_gui_thread(window, qtbot):
+    import threading
+
+    from designer.gui import generate_preview
+
+    seen = []
+    real = generate_preview._generate_and_solve
+
+    def spy(*args, **kwargs):
+        seen.append(threading.current_thread() is threading.main_thread())
+        return real(*args, **kwargs)
+
+    dlg = window.show_generate("dragonfly")
+    dlg.analysis.service.solve_fn = spy  # the service calls the function it holds
+    dlg.set_value("groups", 9)
+    qtbot.waitUntil(lambda: dlg.analysis.result is not None, timeout=20_000)
+    assert seen and not any(seen)
+    dlg.reject()
+
+
+def test_dragonfly_dialog_starts_at_the_bundled_examples_size(window):
+    dlg = window.show_generate("dragonfly")
+    pl = dlg.plan()
+    # Balanced dragonfly a = 8, p = h = 4: 33 groups, 264 routers, 1,056 GPUs (not 262,656)
+    assert pl is not None and pl.gpus == 1056 and pl.switches.get("router") == 264
+    dlg.reject()
