@@ -32,6 +32,7 @@ from designer.core import editing
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
 from designer.core.generators import generate, plan
+from designer.core.layout import compact_if_wide
 from designer.core.model import Project
 from designer.gui import commands, dialogs, icons, settings
 from designer.gui.actions import WindowActions
@@ -457,6 +458,7 @@ class MainWindow(FileActions, QMainWindow):
                     after = generate(params, cat, base=base)
                     # a new design: its own name (not the one it replaces) and no file yet
                     after = after.model_copy(update={"name": (params.name or pl.title)[:200]})
+                    after = compact_if_wide(after)  # 64 SUs in a row read as a 1% strip
                     cmd = commands.replaced(self.doc, after, f"Generate {pl.title}")
                 else:
                     fresh = generate(params, cat)

@@ -115,3 +115,27 @@ def test_the_core_bar_is_under_the_pod_titles(window):
     widest = max(boxes.values(), key=lambda b: b.scene_rect().width())
     others = [b for b in boxes.values() if b is not widest]
     assert all(widest.zValue() < b.zValue() for b in others)
+
+
+def test_a_wide_generated_design_is_arranged_compactly_and_fit_fills_the_view(window):
+    from designer.core.generators import params_from_dict
+
+    window.apply_generated(params_from_dict("rail", {"sus": 64}))
+    assert window.doc.undo_stack.count() == 1  # generate and arrange: one step
+    rect = window.scene.content_rect()
+    assert rect.width() / rect.height() < 4  # 64 SUs in a row were about 170:1
+    window.view.fit_all()
+    shown = window.view.mapFromScene(rect).boundingRect()
+    vp = window.view.viewport().rect()
+    # the design fills the view one way and a good share of it the other
+    assert max(shown.width() / vp.width(), shown.height() / vp.height()) > 0.8
+    assert min(shown.width() / vp.width(), shown.height() / vp.height()) > 0.3
+
+
+def test_the_bundled_16k_example_is_stored_compact(catalog):
+    from designer.core.editing import bounds
+    from designer.core.fileformat import load_project
+
+    p = load_project(projects_dir() / "dgx-superpod-64su-ib-ndr.fabric.json", catalog)
+    x0, y0, x1, y1 = bounds(p.fabric)
+    assert (x1 - x0) / (y1 - y0) < 4
