@@ -87,7 +87,7 @@ def arrange_compact(fabric: Fabric, aspect: float = 1.8) -> dict[str, tuple[floa
     }
 
 
-WIDE = 6.0  # wider than this many times its height: a design opens arranged compactly
+WIDE = 8.0  # wider than this many times its height: generated designs are arranged compactly
 
 
 def compact_if_wide(project, aspect: float = WIDE):

@@ -112,9 +112,10 @@ def test_plane_2_is_not_under_su_1(window):
 def test_the_core_bar_is_under_the_pod_titles(window):
     window.open_path(projects_dir() / "dgx-superpod-64su-ib-ndr.fabric.json", ask=False)
     boxes = window.scene.box_items
-    widest = max(boxes.values(), key=lambda b: b.scene_rect().width())
-    others = [b for b in boxes.values() if b is not widest]
-    assert all(widest.zValue() < b.zValue() for b in others)
+    core = next(b for b in boxes.values() if "pod" not in b.key)
+    pods = [b for b in boxes.values() if b is not core]
+    assert len(pods) == 16
+    assert all(core.zValue() < b.zValue() for b in pods)
 
 
 def test_a_wide_generated_design_is_arranged_compactly_and_fit_fills_the_view(window):

@@ -394,8 +394,8 @@ class CanvasScene(QGraphicsScene):
     def _declutter_tabs(self) -> None:
         """No title tab over another at this zoom: outer groups keep their place (a plane's
         title before its SUs'), left to right; a tab that overlaps slides right within its
-        group or hides. A wide box (a core tier's bar) is drawn under narrower ones, so it
-        never covers their titles."""
+        group or hides. A box is drawn over the boxes above it, so a core tier's bar never
+        covers the titles of the pods below it."""
         index = self.index
         items = [*self.frame_items.values(), *self.box_items.values()]
         if not items:
@@ -414,8 +414,8 @@ class CanvasScene(QGraphicsScene):
                                 strict=True):
             items[k].set_tab_place(dx, w, ok)
         for box in self.box_items.values():
-            w = box.scene_rect().width()
-            box.setZValue(Z_BOX - min(w, 1e6) * 1e-7)
+            # a box's tab sits above it, over the box above: lower boxes are drawn on top
+            box.setZValue(Z_BOX + float(np.clip(box.scene_rect().top(), -1e7, 1e7)) * 1e-8)
 
     def _draw_edges(self, centres: np.ndarray) -> None:
         vg = self.vg
