@@ -98,9 +98,10 @@ def design_scene(project: Project, catalog: Catalog, expanded: bool = False):
 
 
 def design_image(project: Project, catalog: Catalog, width: int,
-                 max_aspect: float = 3.0) -> QImage:
-    """The whole design as the window draws it on opening, ``width`` pixels wide. A design
-    wider than ``max_aspect`` times its height is drawn arranged compactly (Design > Arrange
+                 max_aspect: float = 3.0, shown_width: float | None = None) -> QImage:
+    """The whole design as the window draws it on opening, ``width`` pixels wide; titles are
+    sized for the picture shown ``shown_width`` wide (default ``width``). A design wider than
+    ``max_aspect`` times its height is drawn arranged compactly (Design > Arrange
     Compactly), else 64 SUs in one row come out as a thin strip."""
     scene, _doc = design_scene(project, catalog)
     rect = scene.content_rect()
@@ -115,7 +116,12 @@ def design_image(project: Project, catalog: Catalog, width: int,
             compact = None
         if compact is not None:
             scene, _doc = design_scene(compact, catalog)
-    rect = QRectF(scene.content_rect()).adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN)
+            rect = scene.content_rect()
+    # titles keep their size in the picture's pixels, as on screen at that zoom
+    lod = (shown_width or width) / (rect.width() + 2 * MARGIN) if rect.width() > 0 else 1.0
+    scene.set_view_scale(lod)
+    # the title tabs above the top row are sized for the picture now: leave room for them
+    rect = QRectF(scene.content_rect()).adjusted(-MARGIN, -MARGIN - 24 / lod, MARGIN, MARGIN)
     if rect.width() <= 0 or rect.height() <= 0:
         rect = QRectF(-200, -150, 400, 300)
     return scene_image(scene, rect, width)

@@ -84,7 +84,8 @@ def write_report_pdf(data: ReportData, path: str | os.PathLike[str],
     if project is not None and catalog is not None and project.fabric.devices:
         from designer.gui.export_image import design_image
 
-        picture = design_image(project, catalog, PICTURE_WIDTH * CHART_SCALE)
+        picture = design_image(project, catalog, PICTURE_WIDTH * CHART_SCALE,
+                               shown_width=PICTURE_WIDTH * 1.4)
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     writer = QPdfWriter(buffer)
