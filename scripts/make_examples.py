@@ -7,6 +7,7 @@ from pathlib import Path
 
 from designer.core.fileformat import save_project
 from designer.core.generators import generate, params_from_dict
+from designer.core.layout import compact_if_wide
 
 EXAMPLES = {
     "dgx-superpod-4su-ib-ndr": (
@@ -66,7 +67,9 @@ def main(folder: str = "projects") -> int:
     out = Path(folder)
     out.mkdir(exist_ok=True)
     for stem, (kind, values) in EXAMPLES.items():
-        project = generate(params_from_dict(kind, values))
+        # wide designs (64 SUs, 8 pods of ToRs) are stored arranged compactly, as the window
+        # generates them, so Fit shows them whole and readable
+        project = compact_if_wide(generate(params_from_dict(kind, values)))
         path = out / f"{stem}.fabric.json"
         save_project(project, path, keep_backup=False)
         print(

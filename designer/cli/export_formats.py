@@ -36,7 +36,7 @@ def _report(project: Project, catalog: Catalog, out: Path, args: argparse.Namesp
     from designer.gui.report_pdf import write_report_pdf
 
     data = jobs.report_data_for(project, catalog)
-    pages = write_report_pdf(data, out)
+    pages = write_report_pdf(data, out, project, catalog)
     return f"wrote {out}: design report, {pages} page(s)"
 
 

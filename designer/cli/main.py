@@ -16,7 +16,7 @@ import traceback
 from collections.abc import Sequence
 
 from designer import __version__
-from designer.cli.commands import COMMANDS
+from designer.cli.commands import COMMANDS, load_command
 from designer.core.errors import MEMORY_MESSAGE, DesignerError, readable
 
 EXIT_OK, EXIT_FOUND, EXIT_INVALID = 0, 1, 2
@@ -30,7 +30,10 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_INVALID, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of ``designer``. With ``only``, the full parser of that one command (its
+    module alone is imported); without, every command is listed by its one-line help and no
+    command module is imported (``designer --help`` and errors need nothing more)."""
     parser = _Parser(
         prog="designer",
         description=(
@@ -42,8 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name, module in COMMANDS.items():
-        module.register(sub, name)
+    if only is not None:
+        load_command(only).register(sub, only)
+        return parser
+    for name, (_module, help_line) in COMMANDS.items():
+        sub.add_parser(name, help=help_line, add_help=False)
     return parser
 
 
@@ -51,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list or (args_list[0] not in COMMANDS and not args_list[0].startswith("-")):
         args_list = ["open", *args_list]
-    parser = build_parser()
+    parser = build_parser(args_list[0] if args_list[0] in COMMANDS else None)
     args = parser.parse_args(args_list)
     try:
         return int(args.run(args) or 0)

@@ -410,9 +410,14 @@ def _length(length_m: float | None) -> float:
 
 def _not_enough(dev: Device, lay: PortLayout, free: int, count: int) -> PortsExhausted:
     if free == 0:
+        # a larger switch helps a switch; a server's ports are its NICs, so only a link can go
+        way_out = (
+            "remove one of its links"
+            if dev.role in ENDPOINT_ROLES
+            else "remove a link or use a larger switch"
+        )
         return PortsExhausted(
-            f"'{dev.id}' has no free port (all {lay.count} are used); remove a link or use a "
-            "larger switch"
+            f"'{dev.id}' has no free port (all {lay.count} are used); {way_out}"
         )
     return PortsExhausted(
         f"'{dev.id}' has {free} free port(s) of {lay.count}, but {count} are needed"

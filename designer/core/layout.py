@@ -85,3 +85,26 @@ def arrange_compact(fabric: Fabric, aspect: float = 1.8) -> dict[str, tuple[floa
         devices[i].id: (round(float(new_x[i]), 1), round(float(new_y[i]), 1))
         for i in np.flatnonzero(moved).tolist()
     }
+
+
+WIDE = 8.0  # wider than this many times its height: generated designs are arranged compactly
+
+
+def compact_if_wide(project, aspect: float = WIDE):
+    """``project`` arranged compactly when its devices spread more than ``aspect`` times
+    wider than tall (64 SUs side by side are about 170 times), else ``project`` itself.
+    Generated designs go through this in the window, so Fit shows a readable block rather
+    than a strip one percent of the view high."""
+    from designer.core.editing import bounds, move_devices
+
+    box = bounds(project.fabric)
+    if box is None:
+        return project
+    w, h = box[2] - box[0], box[3] - box[1]
+    if h <= 0 or w / h <= aspect:
+        return project
+    try:
+        positions = arrange_compact(project.fabric)
+    except FabricError:  # multi-plane, a single group, already compact: leave it
+        return project
+    return move_devices(project, positions)

@@ -30,3 +30,17 @@ def projects_dir() -> Path:
         if path.is_dir():
             return path
     return candidates[0]
+
+
+def is_bundled_example(path: str | Path) -> bool:
+    """Whether ``path`` is one of the bundled example projects (which Save must not overwrite:
+    the window saves an opened example elsewhere on its first Save)."""
+    try:
+        folder = Path(path).resolve().parent
+    except OSError:
+        return False
+    candidates = (
+        _PACKAGE_ROOT / "projects",
+        Path(sys.prefix) / "share" / "fabric-designer" / "projects",
+    )
+    return any(folder == c.resolve() for c in candidates)

@@ -54,9 +54,11 @@ class Analysis:
         QTimer.singleShot(0, inspector, inspector.raise_)
         QTimer.singleShot(0, bom, bom.raise_)
         width = max(window.width(), 1200)
-        window.resizeDocks([charts, bom], [int((width - 370) * 0.55), int((width - 370) * 0.45)],
+        # the bill of materials gets half the width and the bottom strip room for about ten
+        # rows: at 45% and 270 px it showed five rows and cut the item names
+        window.resizeDocks([charts, bom], [int((width - 370) * 0.5), int((width - 370) * 0.5)],
                            Qt.Orientation.Horizontal)
-        window.resizeDocks([charts], [270], Qt.Orientation.Vertical)
+        window.resizeDocks([charts], [330], Qt.Orientation.Vertical)
         window.resizeDocks([metrics, d["inspectorDock"]], [430, 400], Qt.Orientation.Vertical)
         window.resizeDocks([metrics, d["paletteDock"]], [370, 230], Qt.Orientation.Horizontal)
 

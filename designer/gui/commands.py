@@ -91,10 +91,17 @@ def delete(
     after = editing.delete(doc.project, device_ids, pairs)
     parts = []
     if device_ids:
-        parts.append(_plural(len(device_ids), "device"))
+        parts.append(_named(sorted(device_ids), "device"))
     if pairs:
-        parts.append(_plural(len(pairs), "link"))
+        parts.append(_named([f"{a}–{b}" for a, b in sorted(pairs)], "link", prefix=True))
     return ProjectCommand(doc, after, "Delete " + " and ".join(parts), Selection())
+
+
+def _named(names: list[str], word: str, prefix: bool = False, most: int = 3) -> str:
+    """History text that says what went: 'leaf-3', 'leaf-3, leaf-4', '12 devices (leaf-1, …)'."""
+    if len(names) <= most:
+        return (f"{word} " if prefix else "") + ", ".join(names)
+    return f"{_plural(len(names), word)} ({', '.join(names[:2])}, …)"
 
 
 def connect(doc: Document, a: str, b: str, **options) -> ProjectCommand:
@@ -131,8 +138,31 @@ def paste(
     return ProjectCommand(doc, after, label, Selection(devices=frozenset(ids)))
 
 
+class ReplaceDesign(ProjectCommand):
+    """Generate > Replace: another design takes the document's place, so it is untitled (Save
+    asks where, never overwriting the old design's file); undo brings back the old design with
+    its name and file."""
+
+    def __init__(self, document: Document, after: Project, text: str) -> None:
+        super().__init__(document, after, text, Selection())
+        self.path_before = document.path
+        self.example_before = document.example
+
+    def redo(self) -> None:
+        super().redo()
+        self.document.set_path(None)
+
+    def undo(self) -> None:
+        super().undo()
+        self.document.set_path(self.path_before, example=self.example_before)
+
+
 def generated(doc: Document, after: Project, text: str) -> ProjectCommand:
     return ProjectCommand(doc, after, text, Selection())
+
+
+def replaced(doc: Document, after: Project, text: str) -> ReplaceDesign:
+    return ReplaceDesign(doc, after, text)
 
 
 def switch_profile(doc: Document, profile_id: str) -> tuple[ProjectCommand, Conversion]:

@@ -18,6 +18,7 @@ from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import CatalogError
 from designer.core.fileformat import save_project
 from designer.core.model import Project
+from designer.core.paths import is_bundled_example
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,8 @@ class Document(QObject):
         self._catalog = self.base_catalog
         self._revision = 0
         self._path: Path | None = None
+        # a bundled example is opened for reading: its first Save asks where (Save As)
+        self._example = False
         self._selection = Selection()
         self._marks: dict[str, str] = {}
         self.undo_stack = QUndoStack(self)
@@ -82,6 +85,11 @@ class Document(QObject):
     @property
     def path(self) -> Path | None:
         return self._path
+
+    @property
+    def example(self) -> bool:
+        """The open file is a bundled example: Save asks for another file."""
+        return self._example
 
     @property
     def modified(self) -> bool:
@@ -123,7 +131,8 @@ class Document(QObject):
         self._revision += 1
         self._selection = Selection()
         self.view_state = dict(project.view) if isinstance(project.view, dict) else {}
-        self._set_path(path)
+        # a bundled example opens for reading: its first Save asks where (Save As)
+        self.set_path(path, example=path is not None and is_bundled_example(path))
         self.projectReplaced.emit()
         self.projectChanged.emit(self._revision)
         self.selectionChanged.emit()
@@ -136,7 +145,7 @@ class Document(QObject):
         if target is None:
             raise ValueError("no file name")
         save_project(self.project_to_save(), target)
-        self._set_path(target)
+        self.set_path(target)
         self.undo_stack.setClean()
         return target
 
@@ -146,8 +155,10 @@ class Document(QObject):
             return self._project
         return self._project.model_copy(update={"view": dict(self.view_state)})
 
-    def _set_path(self, path: Path | None) -> None:
+    def set_path(self, path: Path | None, example: bool = False) -> None:
+        """The file the design is saved to (None: untitled; Save asks where)."""
         self._path = path
+        self._example = example and path is not None
         self.pathChanged.emit(str(path) if path else "")
 
     # selection ---------------------------------------------------------------------------------

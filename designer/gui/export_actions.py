@@ -179,7 +179,7 @@ class ExportController(QObject):
                     from designer.gui.report_pdf import write_report_pdf
 
                     data = jobs.report_data_for(project, catalog, result)
-                    pages = write_report_pdf(data, path)
+                    pages = write_report_pdf(data, path, project, catalog)
                     text = f"wrote {path}: design report, {pages} page(s)"
         except DesignerError as exc:
             self._fail(str(exc))

@@ -54,17 +54,8 @@ def render_scene(scene: QGraphicsScene, rect: QRectF, path: str | os.PathLike[st
         scene.render(painter, QRectF(0, 0, w, h), src, Qt.AspectRatioMode.KeepAspectRatio)
         painter.end()
     elif suffix == ".png":
-        scale = max(width, 64) / src.width()
-        w = max(1, min(MAX_PIXELS, round(src.width() * scale)))
-        h = max(1, min(MAX_PIXELS, round(src.height() * scale)))
-        img = QImage(w, h, QImage.Format.Format_ARGB32)
-        img.fill(QColor("#ffffff"))
-        painter = QPainter(img)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-        scene.render(painter, QRectF(0, 0, w, h), src, Qt.AspectRatioMode.KeepAspectRatio)
-        painter.end()
+        img = scene_image(scene, src, width)
+        w, h = img.width(), img.height()
         if not img.save(buffer, "PNG"):
             raise ExportError(f"cannot write {path}: the PNG encoder failed")
     else:
@@ -73,9 +64,25 @@ def render_scene(scene: QGraphicsScene, rect: QRectF, path: str | os.PathLike[st
     return w, h
 
 
-def export_design_image(project: Project, catalog: Catalog, path: str | os.PathLike[str],
-                        width: int | None = None, expanded: bool = False) -> str:
-    """The whole design as the window draws it, without a window."""
+def scene_image(scene: QGraphicsScene, src: QRectF, width: int) -> QImage:
+    """``src`` of ``scene`` drawn into an image ``width`` pixels wide (white background)."""
+    scale = max(width, 64) / src.width()
+    w = max(1, min(MAX_PIXELS, round(src.width() * scale)))
+    h = max(1, min(MAX_PIXELS, round(src.height() * scale)))
+    img = QImage(w, h, QImage.Format.Format_ARGB32)
+    img.fill(QColor("#ffffff"))
+    painter = QPainter(img)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+    painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+    scene.render(painter, QRectF(0, 0, w, h), src, Qt.AspectRatioMode.KeepAspectRatio)
+    painter.end()
+    return img
+
+
+def design_scene(project: Project, catalog: Catalog, expanded: bool = False):
+    """A canvas scene of ``project`` without a window: groups collapsed as the window opens
+    them (or every device with ``expanded``)."""
     ensure_app()
     from designer.gui.canvas.scene import CanvasScene
     from designer.gui.document import Document
@@ -87,6 +94,43 @@ def export_design_image(project: Project, catalog: Catalog, path: str | os.PathL
         scene.expand_all()
     scene.set_view_scale(1.0)
     scene.clearSelection()
+    return scene, doc
+
+
+def design_image(project: Project, catalog: Catalog, width: int,
+                 max_aspect: float = 3.0, shown_width: float | None = None) -> QImage:
+    """The whole design as the window draws it on opening, ``width`` pixels wide; titles are
+    sized for the picture shown ``shown_width`` wide (default ``width``). A design wider than
+    ``max_aspect`` times its height is drawn arranged compactly (Design > Arrange
+    Compactly), else 64 SUs in one row come out as a thin strip."""
+    scene, _doc = design_scene(project, catalog)
+    rect = scene.content_rect()
+    if rect.height() > 0 and rect.width() / rect.height() > max_aspect:
+        from designer.core.editing import move_devices
+        from designer.core.errors import DesignerError
+        from designer.core.layout import arrange_compact
+
+        try:
+            compact = move_devices(project, arrange_compact(project.fabric))
+        except DesignerError:
+            compact = None
+        if compact is not None:
+            scene, _doc = design_scene(compact, catalog)
+            rect = scene.content_rect()
+    # titles keep their size in the picture's pixels, as on screen at that zoom
+    lod = (shown_width or width) / (rect.width() + 2 * MARGIN) if rect.width() > 0 else 1.0
+    scene.set_view_scale(lod)
+    # the title tabs above the top row are sized for the picture now: leave room for them
+    rect = QRectF(scene.content_rect()).adjusted(-MARGIN, -MARGIN - 24 / lod, MARGIN, MARGIN)
+    if rect.width() <= 0 or rect.height() <= 0:
+        rect = QRectF(-200, -150, 400, 300)
+    return scene_image(scene, rect, width)
+
+
+def export_design_image(project: Project, catalog: Catalog, path: str | os.PathLike[str],
+                        width: int | None = None, expanded: bool = False) -> str:
+    """The whole design as the window draws it, without a window."""
+    scene, _doc = design_scene(project, catalog, expanded)
     w, h = render_scene(scene, scene.content_rect(), path, width, project.name)
     shown = "every device" if expanded or not scene.collapsed else "groups collapsed"
     return f"wrote {path}: {w} x {h} px picture of the whole design ({shown})"

@@ -80,12 +80,13 @@ class FileActions:
         return True
 
     def save(self) -> bool:
-        if self.doc.path is None:
+        if self.doc.path is None or self.doc.example:  # never overwrite a bundled example
             return self.save_as()
         return self._save_to(self.doc.path)
 
     def save_as(self) -> bool:
-        base = self.doc.path or Path.cwd() / (editing.clean_id(self.doc.project.name) + SUFFIX)
+        default = Path.cwd() / (editing.clean_id(self.doc.project.name) + SUFFIX)
+        base = default if self.doc.path is None or self.doc.example else self.doc.path
         path = dialogs.ask_save_path(self, str(base))
         if not path:
             return False

@@ -2,8 +2,10 @@
 
 Every change re-plans (``designer.core.generators.plan``, cheap: nothing is built) and shows
 the GPUs, switches per tier, links per layer and oversubscription, or the GeneratorError that
-says why the parameters cannot work. The dialog only yields parameters; the window generates
-and pushes one undo command ("Replace design" or "Add to design").
+says why the parameters cannot work; a quick solve in a worker thread then adds cost per GPU,
+bisection, oversubscription and latency (``generate_preview.py``). The dialog only yields
+parameters; the window generates and pushes one undo command ("Replace design" or "Add to
+design").
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from designer.core.catalog import Catalog, ServerSpec, SwitchSpec
 from designer.core.errors import DesignerError
 from designer.core.generators import KIND_LABELS, Plan, params_from_dict, plan
 from designer.core.generators.params import GEAR_PROFILES
+from designer.gui.generate_preview import PreviewAnalysis
 
 
 @dataclass(frozen=True)
@@ -125,9 +128,11 @@ KIND_FIELDS: dict[str, tuple[Field, ...]] = {
         Field("pod_gpus", "GPUs per pod", "int", 0, 0, 10_000_000, "one spine tier's worth"),
     ),
     "dragonfly": (
-        Field("p", "GPU ports per router (p)", "int", 0, 0, 1024, "balanced"),
-        Field("a", "Routers per group (a)", "int", 0, 0, 1024, "balanced (2p)"),
-        Field("h", "Global links per router (h)", "int", 0, 0, 1024, "balanced (p)"),
+        # the bundled example's size (1,056 GPUs); 0 ("balanced") takes the largest the
+        # router radix allows, 262,656 GPUs on 64-port routers: too big to start from
+        Field("p", "GPU ports per router (p)", "int", 4, 0, 1024, "balanced"),
+        Field("a", "Routers per group (a)", "int", 8, 0, 1024, "balanced (2p)"),
+        Field("h", "Global links per router (h)", "int", 4, 0, 1024, "balanced (p)"),
         Field("groups", "Groups (g)", "int", 0, 0, 100_000, "a*h + 1"),
         Field("links_per_pair", "Links per group pair", "int", 0, 0, 1024, "as many as fit"),
         Field(
@@ -282,6 +287,10 @@ class GenerateDialog(QDialog):
         self._timer.setSingleShot(True)
         self._timer.setInterval(120)
         self._timer.timeout.connect(self.update_preview)
+        # cost, bisection, oversubscription and latency: generated and solved in a worker
+        self.analysis = PreviewAnalysis(catalog, self)
+        self.analysis.changed.connect(self._show_preview)
+        self.finished.connect(lambda _r: self.analysis.shutdown())
         self.update_preview()
         self.adjustSize()
 
@@ -376,15 +385,22 @@ class GenerateDialog(QDialog):
     def update_preview(self) -> None:
         self._timer.stop()
         try:
-            self._plan = plan(self.params(), self.catalog)
+            params = self.params()
+            self._plan = plan(params, self.catalog)
             self._error = ""
         except DesignerError as exc:
             self._plan = None
             self._error = str(exc)
-        self.preview.setText(self._preview_html())
+        if self._plan is not None:
+            self.analysis.request(params)  # shows "analysing…" at once, figures when solved
+        else:
+            self._show_preview()
         ok = self._plan is not None
         self.replace_btn.setEnabled(ok)
         self.add_btn.setEnabled(ok and self.has_design)
+
+    def _show_preview(self) -> None:
+        self.preview.setText(self._preview_html())
 
     def _preview_html(self) -> str:
         if self._plan is None:
@@ -418,6 +434,7 @@ class GenerateDialog(QDialog):
             rows.append("<tr><td colspan='2'><br><b>Oversubscription</b></td></tr>")
             for tier, r in pl.oversubscription.items():
                 rows.append(f"<tr><td>{escape(tier)}</td><td align='right'>{escape(r)}</td></tr>")
+        rows.append(self.analysis.html())
         rows.append("</table>")
         if pl.details:
             rows.append(

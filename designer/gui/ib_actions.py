@@ -26,8 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from designer.core.errors import DesignerError
-from designer.core.ibcheck import CheckCancelled, check_ib, missing_reason
-from designer.core.infiniband import check_infiniband, diff_projects, load_as_built
+from designer.core.ibcheck.tools import missing_reason
 from designer.gui import dialogs
 from designer.gui.background import BackgroundTask
 
@@ -141,6 +140,7 @@ class IbActions:
         plan = doc.project
         catalog = doc.base_catalog
         p = Path(path)
+        from designer.core.infiniband import diff_projects, load_as_built  # loaded when used
 
         def work(progress, cancelled):
             progress(0.1, f"reading {p.name}")
@@ -178,6 +178,8 @@ class IbActions:
             return None
         doc = self.w.doc
         project, catalog = doc.project, doc.base_catalog
+        from designer.core.infiniband import check_infiniband  # loaded when used
+
         try:
             check_infiniband(project, doc.catalog)
         except DesignerError as exc:  # Ethernet: the core's own words
@@ -185,6 +187,8 @@ class IbActions:
             return None
         result = self.analysis.service.result_for(project)
         hops = result.hops if result is not None else None
+
+        from designer.core.ibcheck.check import check_ib  # numpy/scipy: only when checking
 
         def work(progress, cancelled):
             return check_ib(project, catalog, progress=progress, cancelled=cancelled,
@@ -207,6 +211,8 @@ class IbActions:
 
     # -- shared ------------------------------------------------------------------------------------
     def _start(self, title: str, label: str, work) -> BackgroundTask:
+        from designer.core.ibcheck.sim import CheckCancelled
+
         task = BackgroundTask(self.w, title, label, work, cancel_types=(CheckCancelled,))
         task.cancelled.connect(lambda: self.w.doc.say(f"{title}: cancelled"))
         self.task = task

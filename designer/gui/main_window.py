@@ -31,7 +31,8 @@ from designer import __version__
 from designer.core import editing
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
-from designer.core.generators import generate, params_from_dict, plan
+from designer.core.generators import generate, plan
+from designer.core.layout import compact_if_wide
 from designer.core.model import Project
 from designer.gui import commands, dialogs, icons, settings
 from designer.gui.actions import WindowActions
@@ -52,7 +53,7 @@ PASTE_STEP = 40.0
 LARGE_EXPAND = 6000  # devices: ask before showing them all
 # bumped when the set of panels changes: a saved layout without the new panels would place
 # them oddly, so an older saved layout is ignored and the default one shown
-LAYOUT_VERSION = 2
+LAYOUT_VERSION = 3  # 3: a taller bottom strip and a wider BOM by default
 
 
 class MainWindow(FileActions, QMainWindow):
@@ -227,7 +228,9 @@ class MainWindow(FileActions, QMainWindow):
         if not shiboken6.isValid(self):  # the undo stack signals while the window is deleted
             return
         name = self.doc.project.name
-        file = f" — {self.doc.path.name}" if self.doc.path else ""
+        file = f" — {self.doc.path.name}" if self.doc.path else " — untitled"
+        if self.doc.example:
+            file += " (example: Save asks where)"
         self.setWindowTitle(f"{name}{file}[*] — Fabric Designer")
         self.setWindowModified(self.doc.modified)
 
@@ -457,9 +460,10 @@ class MainWindow(FileActions, QMainWindow):
                 if mode == GenerateDialog.REPLACE:
                     base = self.doc.project
                     after = generate(params, cat, base=base)
-                    if not params.name and self._auto_named(base):
-                        after = after.model_copy(update={"name": pl.title[:200]})
-                    cmd = commands.generated(self.doc, after, f"Generate {pl.title}")
+                    # a new design: its own name (not the one it replaces) and no file yet
+                    after = after.model_copy(update={"name": (params.name or pl.title)[:200]})
+                    after = compact_if_wide(after)  # 64 SUs in a row read as a 1% strip
+                    cmd = commands.replaced(self.doc, after, f"Generate {pl.title}")
                 else:
                     fresh = generate(params, cat)
                     here = editing.bounds(self.doc.project.fabric)
@@ -477,18 +481,6 @@ class MainWindow(FileActions, QMainWindow):
         self.doc.say(f"{cmd.text()}: {len(after.fabric.devices):,} devices")
         self._hint_if_wide()
         return True
-
-    def _auto_named(self, project: Project) -> bool:
-        """Whether the design's name is a default (not one the user chose)."""
-        if project.name == DEFAULT_NAME:
-            return True
-        if project.generator is None:
-            return False
-        try:
-            old = params_from_dict(project.generator.kind, dict(project.generator.params))
-            return project.name == plan(old, self.doc.catalog).title[:200]
-        except DesignerError:
-            return False
 
     def _free_prefix(self) -> str:
         ids = self.doc.project.fabric.index

@@ -20,8 +20,10 @@ from PySide6.QtGui import (
 )
 from PySide6.QtSvg import QSvgRenderer
 
+from designer.core.catalog import Catalog
 from designer.core.export.output import write_bytes
 from designer.core.export.report_html import Chart, ReportData, report_html
+from designer.core.model import Project
 from designer.gui.app import ensure_app
 
 SCREEN_DPI = 96  # the rich-text engine lays out in pixels of this size, then scales to print
@@ -43,7 +45,23 @@ def _chart_image(chart: Chart) -> QImage:
     return img
 
 
-def report_document(data: ReportData) -> QTextDocument:
+PICTURE_WIDTH = 330  # layout pixels: half the text width of an A4 page at 96 dpi
+PICTURE_MAX_HEIGHT = 300
+
+
+def _picture(doc: QTextDocument, picture: QImage | None) -> str:
+    """The drawing of the design as an image resource of ``doc``, fitted to the page."""
+    if picture is None or picture.isNull():
+        return ""
+    doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl("design://picture"), picture)
+    w = PICTURE_WIDTH
+    h = round(w * picture.height() / max(1, picture.width()))
+    if h > PICTURE_MAX_HEIGHT:
+        w, h = round(w * PICTURE_MAX_HEIGHT / h), PICTURE_MAX_HEIGHT
+    return f'<img src="design://picture" width="{w}" height="{h}">'
+
+
+def report_document(data: ReportData, picture: QImage | None = None) -> QTextDocument:
     doc = QTextDocument()
 
     def image(chart: Chart) -> str:
@@ -53,13 +71,21 @@ def report_document(data: ReportData) -> QTextDocument:
         w, h = img.width() // CHART_SCALE, img.height() // CHART_SCALE
         return f'<img src="{url}" width="{w}" height="{h}">'
 
-    doc.setHtml(report_html(data, image))
+    doc.setHtml(report_html(data, image, _picture(doc, picture)))
     return doc
 
 
-def write_report_pdf(data: ReportData, path: str | os.PathLike[str]) -> int:
-    """Write the PDF; returns its page count."""
+def write_report_pdf(data: ReportData, path: str | os.PathLike[str],
+                     project: Project | None = None, catalog: Catalog | None = None) -> int:
+    """Write the PDF; returns its page count. With ``project`` (and its ``catalog``) the
+    report shows a drawing of the design as the window draws it on opening."""
     ensure_app()
+    picture = None
+    if project is not None and catalog is not None and project.fabric.devices:
+        from designer.gui.export_image import design_image
+
+        picture = design_image(project, catalog, PICTURE_WIDTH * CHART_SCALE,
+                               shown_width=PICTURE_WIDTH * 1.4)
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     writer = QPdfWriter(buffer)
@@ -74,7 +100,7 @@ def write_report_pdf(data: ReportData, path: str | os.PathLike[str]) -> int:
             QPageLayout.Unit.Millimeter,
         )
     )
-    doc = report_document(data)
+    doc = report_document(data, picture)
     rect = writer.pageLayout().paintRectPixels(SCREEN_DPI)
     doc.setPageSize(QSizeF(rect.width(), rect.height()))
     doc.print_(writer)

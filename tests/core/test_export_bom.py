@@ -92,7 +92,7 @@ def test_xlsx_reads_well(design, tmp_path):
     assert "$" in ws[f"E{r}"].number_format and "$" in ws[f"F{r}"].number_format
     summary = {row[0]: row[1] for row in wb["Summary"].iter_rows(values_only=True) if row[0]}
     assert summary["GPUs"] == result.gpus == 248
-    assert summary["Gear profile"] == "ib-ndr"
+    assert summary["Gear profile"] == "InfiniBand NDR 400G (ib-ndr)"  # the name, then the id
     assert summary["Bisection bandwidth"] == pytest.approx(result.bisection.gbps / 1000)
     assumptions = [row[2] for row in wb["Assumptions"].iter_rows(values_only=True)]
     for line in result.bom.lines:  # every priced item says where its price comes from

@@ -50,14 +50,14 @@ def test_report_has_the_results_numbers(design, tmp_path):
     html = path.read_text(encoding="utf-8")
     tags = Tags()
     tags.feed(html)
-    assert tags.stack == [] and tags.svgs == 4
+    assert tags.stack == [] and tags.svgs == 5  # four charts and the per-tier diagram
     # DGX SuperPOD 2 SU: 512 GPUs, 16 leaves and 8 spines, full bisection
     assert ">512<" in html and "400 Gb/s" in html and "1:1" in html
     assert f"${result.bom.total_usd:,.0f}" in html
     for line in result.bom.lines:
         assert line.item in html and f"${line.total_usd:,.0f}" in html
     assert "No wiring problems found" in html
-    assert html.count('class="newpage"') == 1  # three pages: glance, facts + BOM, assumptions
+    assert html.count('class="newpage"') == 1  # the assumptions start a page of their own
 
 
 def test_problems_are_listed(design):

@@ -15,6 +15,7 @@ from designer.cli.commands._common import (
 from designer.core.fileformat import SUFFIX, save_project
 from designer.core.generators import generate, params_from_dict, plan
 from designer.core.generators.params import GEAR_PROFILES
+from designer.core.layout import compact_if_wide
 
 COMMON_OPTIONS = (
     "gear",
@@ -240,7 +241,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"designer generate: {out} exists; use --force to overwrite", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
-    project = generate(params, cat)
+    # a design far wider than tall is written with its SUs or pods wrapped into rows, as the
+    # window generates it, so it reads whole when opened
+    project = compact_if_wide(generate(params, cat))
     t1 = time.perf_counter()
     save_project(project, out)
     t2 = time.perf_counter()

@@ -74,9 +74,11 @@ def column_chart(
     width: int = 320,
     height: int = 220,
     y_max: float | None = None,
+    value_labels: Sequence[str] | None = None,
 ) -> str:
     """Vertical bars, one per label, value written above each bar; ``y_max`` caps the axis
-    (100 for percentages)."""
+    (100 for percentages); ``value_labels`` writes those texts instead of ``value_format``'s
+    (the same rounding as the text that quotes them)."""
     out = _head(width, height, title)
     left, right, top, bottom = 46, 10, 34, 38 if x_title else 24
     plot_w, plot_h = width - left - right, height - top - bottom
@@ -101,8 +103,8 @@ def column_chart(
         out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar_w:.1f}" height="{h:.1f}" '
                    f'fill="{color}" rx="1.5"/>')
         if n <= 16:
-            text = value_format.format(value)
-            if 0 < value < 0.05 and value_format.endswith("%"):
+            text = value_labels[i] if value_labels else value_format.format(value)
+            if not value_labels and 0 < value < 0.05 and value_format.endswith("%"):
                 text = "<0.1%"  # a sliver, not nothing
             out.append(f'<text x="{x + bar_w / 2:.1f}" y="{y - 3:.1f}" font-size="9" '
                        f'fill="{TEXT}" text-anchor="middle">{_t(text)}</text>')

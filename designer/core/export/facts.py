@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from designer.core.catalog import Catalog, MediumSpec, NicSpec, SwitchSpec
+from designer.core.errors import DesignerError
 from designer.core.model import Project
 from designer.core.sources.apply import price_origin
 from designer.core.sources.figures import IDLE_STATIC, latency_figures
@@ -169,8 +170,19 @@ def histogram_pairs(hist: dict[str, int] | None) -> list[tuple[int, float]]:
     return sorted((int(k), float(v)) for k, v in (hist or {}).items() if v)
 
 
+def profile_label(project: Project, catalog: Catalog | None) -> str:
+    """The gear profile as people read it ("InfiniBand NDR (ib-ndr)"), its id alone when the
+    catalog does not know it."""
+    if catalog is not None:
+        try:
+            return f"{catalog.profile(project.profile).name} ({project.profile})"
+        except DesignerError:
+            pass
+    return project.profile
+
+
 def summary_sections(project: Project, data: dict, *, app_version: str,
-                     date: str) -> list[FactSection]:
+                     date: str, catalog: Catalog | None = None) -> list[FactSection]:
     """The Summary sheet and the report's key figures, from ``Result.to_json()``."""
     g = data.get
     sw = g("switches") or {}
@@ -183,7 +195,7 @@ def summary_sections(project: Project, data: dict, *, app_version: str,
     by_tier = sw.get("by_tier") or {}
     design = [
         Fact("Design", project.name, key="name", strong=True),
-        Fact("Gear profile", project.profile, key="profile"),
+        Fact("Gear profile", profile_label(project, catalog), key="profile"),
         Fact("GPUs", gpus, "int", key="gpus"),
         Fact("GPU servers", int(g("servers") or 0), "int", key="servers"),
         Fact("Switches", int(sw.get("total") or 0), "int",
@@ -224,10 +236,11 @@ def summary_sections(project: Project, data: dict, *, app_version: str,
              key="oversubscription"),
         Fact("Switch hops between GPUs", f"{hops.get('min', 0)}-{hops.get('max', 0)}", "text",
              note=f"mean {float(hops.get('mean') or 0):.2f}", key="hops"),
-        Fact("Latency, median (p50)", float(lat.get("p50") or 0), "dec2", "µs",
-             f"idle, static paths; min {float(lat.get('min') or 0):.2f}, mean "
-             f"{float(lat.get('mean') or 0):.2f}, p99 {float(lat.get('p99') or 0):.2f}, "
-             f"max {float(lat.get('max') or 0):.2f} µs, for a {message_label(project)} message",
+        # p50 first, as the window shows it; the rest of the distribution is in the note
+        Fact("Latency, p50 (median)", float(lat.get("p50") or 0), "dec2", "µs",
+             f"idle, static paths; p99 {float(lat.get('p99') or 0):.2f}, max "
+             f"{float(lat.get('max') or 0):.2f}, min {float(lat.get('min') or 0):.2f}, mean "
+             f"{float(lat.get('mean') or 0):.2f} µs, for a {message_label(project)} message",
              key="latency_p50"),
     ]
     cost = [

@@ -77,7 +77,7 @@ def export_bom(project: Project, catalog: Catalog, path: str | os.PathLike[str],
         from designer.core.export.facts import assumption_sections, summary_sections
 
         summary = summary_sections(project, result.to_json(), app_version=__version__,
-                                   date=date.today().isoformat())
+                                   date=date.today().isoformat(), catalog=catalog)
         assumptions = assumption_sections(
             project, catalog, [x.catalog_id for x in table.lines],
             result.latency.assumptions.get("figures"))

@@ -6,6 +6,7 @@ the report says exactly what the window and ``designer solve`` say.
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import date
 from typing import Any
 
@@ -19,9 +20,11 @@ from designer.core.export.facts import (
     assumption_sections,
     histogram_pairs,
     message_label,
+    profile_label,
     summary_sections,
 )
 from designer.core.export.report_html import Chart, ReportData, headline
+from designer.core.export.tier_diagram import tier_diagram
 from designer.core.model import Project
 
 
@@ -49,9 +52,12 @@ def charts(data: dict, table: BomTable) -> list[Chart]:
     by_tier = (data.get("oversubscription") or {}).get("by_tier") or {}
     if by_tier:
         values = [float(v["worst"]) for v in by_tier.values()]
+        # each bar says the ratio as the text and the window say it (1.07:1, not 1.1:1)
         out.append(("oversubscription", "Oversubscription per tier (down:up)", column_chart(
             "Oversubscription per tier (down:up)", [str(k) for k in by_tier], values,
-            value_format=RATIO_FORMAT, reference=1.0, reference_label="1:1 non-blocking",
+            value_labels=[str(v.get("ratio") or f"{float(v['worst']):.3g}:1")
+                          for v in by_tier.values()],
+            reference=1.0, reference_label="1:1 non-blocking",
             colors=[WARN if v > 1.0001 else BAR for v in values])))
     links = ((data.get("cables") or data.get("links") or {}).get("by_layer")) or {}
     if len(out) < 4 and links:
@@ -74,17 +80,14 @@ def _decision(project: Project, catalog: Catalog, result: Any) -> list[FactSecti
         return [FactSection("Decision analysis", (Fact("Not estimated", str(exc)),))]
 
 
-# the same rounding as the text's ratios (oversub.ratio_text: three significant figures), so
-# a bar reads 1.94:1 where the figures say 1.94:1
-RATIO_FORMAT = "{:.3g}:1"
-
 
 def report_data(project: Project, catalog: Catalog, result: Any,
                 today: str | None = None) -> ReportData:
     data = result.to_json()
     table = bom_table(result)
     when = today or date.today().isoformat()
-    summary = summary_sections(project, data, app_version=__version__, date=when)
+    summary = summary_sections(project, data, app_version=__version__, date=when,
+                               catalog=catalog)
     facts: dict[str, Fact] = {f.key: f for s in summary for f in s.facts if f.key}
     # the report's key facts skip what the cards above them already say
     # (and the design's name, which is the report's title)
@@ -93,7 +96,7 @@ def report_data(project: Project, catalog: Catalog, result: Any,
     shown += _decision(project, catalog, result)
     return ReportData(
         title=project.name,
-        subtitle=f"Fabric design report · gear profile {project.profile} · {when} · "
+        subtitle=f"Fabric design report · {profile_label(project, catalog)} · {when} · "
                  f"Fabric Designer {__version__}",
         headline=headline(facts, data, message_label(project)),
         summary=shown,
@@ -104,4 +107,14 @@ def report_data(project: Project, catalog: Catalog, result: Any,
             project, catalog, [x.catalog_id for x in table.lines],
             ((data.get("latency_us") or {}).get("assumptions") or {}).get("figures")),
         notes=project.notes,
+        tiers=tier_diagram(data, switch_models_by_tier(project)),
     )
+
+
+def switch_models_by_tier(project: Project) -> dict[str, list[str]]:
+    """The switch models of each tier, most used first: {"leaf": ["qm9700"], ...}."""
+    counts: dict[str, Counter[str]] = {}
+    for d in project.fabric.devices:
+        if d.role.is_switch:
+            counts.setdefault(d.role.value, Counter())[d.model] += 1
+    return {tier: [m for m, _ in c.most_common()] for tier, c in counts.items()}

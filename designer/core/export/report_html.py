@@ -1,7 +1,8 @@
 """The design report: a self-contained HTML page a manager can read in a few minutes.
 
-Page 1 gives the design at a glance (headline figures, then charts), page 2 the problems and
-the bill of materials by category, page 3 the assumptions behind the numbers. Everything is
+It opens with the design at a glance (headline figures, the topology: a drawing and a per-tier
+summary, then charts), then the key facts, problems and the bill of materials by category, and
+on pages of their own the assumptions behind the numbers. Everything is
 inline (styles, SVG charts), so the file can be mailed or printed as it is; page breaks and an
 A4 page size are set for printing. The layout uses tables rather than CSS grid so the same
 HTML also renders in simpler engines (Qt's rich text, which makes the PDF).
@@ -31,6 +32,7 @@ class ReportData:
     bom: BomTable
     assumptions: Sequence[FactSection]
     notes: str = ""
+    tiers: str = ""  # SVG: the per-tier summary diagram (tier_diagram.py)
 
 
 # attributes as well as CSS: Qt's rich-text engine (the PDF) reads these, browsers the CSS
@@ -66,6 +68,24 @@ def usd(v: float) -> str:
     return f"${v:,.0f}"
 
 
+def column_widths(header: Sequence[str], rows: Sequence[Sequence[str]],
+                  wrap_at: int = 34, least: int = 7) -> list[int]:
+    """Column widths in percent, from what the cells hold: each column gets its longest text
+    (a long text wraps, so counted up to ``wrap_at`` characters; a header counts its longest
+    word, in bold) and at least ``least`` percent. Qt's rich text (the PDF) sizes
+    columns badly from content alone: ids and numbers ran into the next column."""
+    need = []
+    for i, title in enumerate(header):
+        longest = max((len(str(r[i])) for r in rows if i < len(r)), default=0)
+        # a header's longest word cannot wrap, and it is bold (wider than body text)
+        words = max((len(w) for w in str(title).split()), default=0) * 1.6
+        need.append(max(min(longest, wrap_at), words, 3) + 3)  # + 3: the gap
+    total = sum(need) or 1
+    widths = [max(least, round(100 * n / total)) for n in need]
+    widths[int(max(range(len(widths)), key=lambda i: widths[i]))] -= sum(widths) - 100
+    return widths
+
+
 CSS = """
 @page { size: A4; margin: 14mm 13mm 16mm 13mm; }
 body { font-family: 'DejaVu Sans', Arial, Helvetica, sans-serif; color: #1d2530;
@@ -90,7 +110,8 @@ table.grid th { background: #1f3b5c; color: #ffffff; text-align: left; padding: 
                 font-size: 8.5pt; }
 table.grid td { padding: 2.5pt 5pt; border-bottom: 0.5pt solid #e3e7ec; font-size: 8.5pt;
                 vertical-align: top; }
-table.grid td.n, table.grid th.n { text-align: right; white-space: nowrap; }
+table.grid td.n { text-align: right; white-space: nowrap; }
+table.grid th.n { text-align: right; }
 tr.subtotal td { background: #eef2f7; font-weight: bold; }
 tr.total td { background: #c9d7e8; font-weight: bold; border-top: 1pt solid #8899aa; }
 table.charts td { width: 50%; padding: 4pt; vertical-align: top; text-align: center; }
@@ -137,6 +158,14 @@ def _charts(charts: Sequence[Chart], image: Callable[[Chart], str] | None) -> st
     return f'<table class="charts" {TABLE}>{"".join(rows)}</table>'
 
 
+def _padded(html: str) -> str:
+    """Grid cells with their padding inline and in px: Qt's rich text (the PDF) reads cell
+    padding only in px (a class's padding in pt came out as none), so a right-aligned number
+    touched the text of the next column."""
+    return (html.replace("<td", '<td style="padding: 3px 10px 3px 6px"')
+            .replace("<th", '<th style="padding: 4px 10px 4px 6px"'))
+
+
 def _problems(problems: Sequence[dict]) -> str:
     if not problems:
         return '<p class="ok">No wiring problems found.</p>'
@@ -150,22 +179,29 @@ def _problems(problems: Sequence[dict]) -> str:
             f'<tr><td class="sev-{_e(sev)}">{_e(sev.upper())}</td>'
             f"<td>{_e(p.get('message', ''))}</td><td class=\"muted\">{_e(shown)}</td></tr>"
         )
-    return (f'<table class="grid" {TABLE}><tr><th>Severity</th><th>Problem</th>'
-            '<th>Devices</th></tr>'
-            + "".join(rows) + "</table>")
+    return _padded(f'<table class="grid" {TABLE}><tr><th width="12%">Severity</th>'
+                   '<th width="58%">Problem</th><th width="30%">Devices</th></tr>'
+                   + "".join(rows) + "</table>")
 
 
 def _bom(table: BomTable) -> str:
-    rows = [f'<table class="grid" {TABLE}><tr><th>Item</th><th>Catalog id</th>'
-            '<th class="n">Qty</th><th class="n">Unit price</th><th class="n">Line total</th>'
-            '<th>Price source</th></tr>']
+    head = ("Item", "Catalog id", "Qty", "Unit price", "Line total", "Price source")
+    cells = [(x.item, x.catalog_id, f"{x.qty:,}", usd(x.unit_usd), usd(x.total_usd),
+              price_source_text(x))
+             for sec in table.sections for x in sec.lines]
+    cells.append(("", "", "", "", usd(table.total_usd), ""))
+    w = column_widths(head, cells)
+    num = ' class="n"'
+    rows = [f'<table class="grid" {TABLE}><tr>'
+            + "".join(f'<th width="{w[i]}%"{num if 2 <= i <= 4 else ""}>{_e(h)}</th>'
+                      for i, h in enumerate(head)) + "</tr>"]
     for s in table.sections:
         rows.append(f'<tr><td colspan="6"><b>{_e(s.label)}</b></td></tr>')
         for x in s.lines:
             rows.append(
                 f"<tr><td>{_e(x.item)}</td><td>{_e(x.catalog_id)}</td>"
-                f'<td class="n">&nbsp;&nbsp;{x.qty:,}</td>'
-                f'<td class="n">&nbsp;&nbsp;{usd(x.unit_usd)}</td>'
+                f'<td class="n">{x.qty:,}</td>'
+                f'<td class="n">{usd(x.unit_usd)}</td>'
                 f'<td class="n">{usd(x.total_usd)}</td>'
                 f'<td class="muted">{_e(price_source_text(x))}</td></tr>'
             )
@@ -175,33 +211,57 @@ def _bom(table: BomTable) -> str:
                 f'<td class="n">{usd(table.total_usd)}</td><td></td></tr>')
     rows.append(f'<tr><td colspan="4">Per GPU ({table.gpus:,} GPUs)</td>'
                 f'<td class="n">{usd(table.per_gpu_usd)}</td><td></td></tr></table>')
-    return "".join(rows)
+    return _padded("".join(rows))
 
 
 def _assumption_table(section: FactSection) -> str:
-    num = ' class="n" style="padding-right: 12px"'
+    num = ' class="n"'
     n_cols = sum(1 for i, c in enumerate(section.columns) if c or i < 4)
-    head = "".join(f"<th{num if i == 1 else ''}>{_e(c)}</th>"
+    texts = [[f.label, fmt_value(f), f.detail or "", f.note or "", f.extra or ""][:n_cols]
+             for f in section.facts]
+    w = column_widths(section.columns[:n_cols], texts)
+    head = "".join(f'<th width="{w[i]}%"{num if i == 1 else ""}>{_e(c)}</th>'
                    for i, c in enumerate(section.columns[:n_cols]))
     rows = []
-    for f in section.facts:
-        cells = [_e(f.label), _e(fmt_value(f)), _e(f.detail), _e(f.note), _e(f.extra)][:n_cols]
+    for cells in texts:
         rows.append("<tr>" + "".join(
-            f"<td{num if i == 1 else ''}>{c}</td>" for i, c in enumerate(cells)
+            f"<td{num if i == 1 else ''}>{_e(c)}</td>" for i, c in enumerate(cells)
         ) + "</tr>")
-    return (f'<h3>{_e(section.title)}</h3><table class="grid" {TABLE}><tr>{head}</tr>'
-            + "".join(rows) + "</table>")
+    return (f'<h3>{_e(section.title)}</h3>'
+            + _padded(f'<table class="grid" {TABLE}><tr>{head}</tr>' + "".join(rows) + "</table>"))
 
 
-def report_html(data: ReportData, image: Callable[[Chart], str] | None = None) -> str:
-    """The whole report. ``image`` turns a chart into HTML (default: the inline SVG)."""
+def _topology(data: ReportData, image: Callable[[Chart], str] | None, picture: str) -> str:
+    """The drawing of the design (when the caller can draw it) beside the per-tier summary."""
+    cells = []
+    if picture:
+        cells.append(picture)
+    if data.tiers:
+        chart: Chart = ("tiers", "The fabric tier by tier", data.tiers)
+        cells.append(image(chart) if image else data.tiers)
+    if not cells:
+        return ""
+    width = 100 // len(cells)
+    row = "".join(f'<td width="{width}%" align="center" valign="middle">{c}</td>' for c in cells)
+    return f'<h2>Topology</h2><table class="charts" {TABLE}><tr>{row}</tr></table>'
+
+
+
+def report_html(data: ReportData, image: Callable[[Chart], str] | None = None,
+                picture: str = "") -> str:
+    """The whole report. ``image`` turns a chart into HTML (default: the inline SVG);
+    ``picture`` is HTML of a drawing of the design (the PDF draws it as the window does).
+
+    The sections flow one after the other (a page break before the key facts left half of
+    page 1 blank); only the assumptions, a reference part, start a page of their own."""
     notes = (f'<h3>Notes</h3><p>{_e(data.notes)}</p>' if data.notes.strip() else "")
     page1 = (
         f'<div class="page"><h1>{_e(data.title)}</h1><p class="sub">{_e(data.subtitle)}</p>'
-        f"{_cards(data.headline)}<h2>Figures</h2>{_charts(data.charts, image)}</div>"
+        f"{_cards(data.headline)}{_topology(data, image, picture)}"
+        f"<h2>Figures</h2>{_charts(data.charts, image)}</div>"
     )
     page2 = (
-        f'<div class="page"><h2 class="newpage">Key facts</h2>'
+        '<div class="page"><h2>Key facts</h2>'
         f"{''.join(_facts(s) for s in data.summary)}{notes}"
         f"<h2>Problems</h2>{_problems(data.problems)}"
         f"<h2>Bill of materials</h2>"
@@ -210,7 +270,7 @@ def report_html(data: ReportData, image: Callable[[Chart], str] | None = None) -
         f"recomputes every total.</p>{_bom(data.bom)}</div>"
     )
     page3 = (
-        '<div class="page"><h2>Assumptions</h2>'
+        '<div class="page"><h2 class="newpage">Assumptions</h2>'
         + "".join(_assumption_table(s) for s in data.assumptions) + "</div>"
     )
     return (
@@ -238,8 +298,9 @@ def headline(facts: dict[str, Fact], data: dict,
         ("Oversubscription (worst)", over.get("worst_ratio", "n/a"),
          ", ".join(f"{k} {v['ratio']}" for k, v in (over.get("by_tier") or {}).items())
          or "no switch tiers"),
-        ("Latency, GPU to GPU", f"{float(lat.get('p50') or 0):.2f} µs",
-         f"median (p50), idle and static, for a {message} message; "
+        # p50, as the window's metrics show it
+        ("Latency, GPU to GPU (p50)", f"{float(lat.get('p50') or 0):.2f} µs",
+         f"median, idle and static, for a {message} message; "
          f"p99 {float(lat.get('p99') or 0):.2f} µs"),
         ("Total cost (estimate)", usd(float(bom.get("total_usd") or 0)),
          f"{usd(float(bom.get('per_gpu_usd') or 0))} per GPU"),

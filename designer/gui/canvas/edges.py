@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
 
 from designer.gui import style
+from designer.gui.canvas.declutter import place_labels
 from designer.gui.canvas.items import Z_EDGES, Z_LABELS, Z_OVERLAY, draw_screen_text, lod_of
 
 # screen width of a line by the cables it carries
 WIDTH_STEPS = ((16, 1.0), (256, 2.0), (4096, 3.0), (1 << 62, 4.0))
 MAX_LABELS = 400
+LABEL_REACH_PX = 120.0  # how far (screen px) a label may reach beyond its line's middle
+LABEL_SPOTS = (0.5, 0.32, 0.68)  # where along a line its label may sit, in this order
 DENSE_LINES = 3000  # distinct on-screen lines above which a layer is drawn aliased
 
 
@@ -153,7 +156,11 @@ class EdgeLabelLayer(QGraphicsItem):
         self.count = np.empty(0, np.int64)
         self.speed = np.empty(0, np.int64)
         self.single = np.empty(0, bool)
-        self._rect = QRectF()
+        self.seg = np.empty((0, 4))
+        self._mids = QRectF()
+        self.reach = 400.0
+        # screen rects (x, y, w, h) labels must not cover: titles, boxes, devices
+        self.obstacles = None
         self.setZValue(Z_LABELS)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
@@ -166,14 +173,14 @@ class EdgeLabelLayer(QGraphicsItem):
         if len(seg):
             self.mid = np.column_stack([(seg[:, 0] + seg[:, 2]) / 2, (seg[:, 1] + seg[:, 3]) / 2])
             self.length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
+            self.seg = np.asarray(seg, float)
             lo, hi = self.mid.min(axis=0), self.mid.max(axis=0)
-            self._rect = QRectF(lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1]).adjusted(
-                -400, -200, 400, 200
-            )
+            self._mids = QRectF(lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1])
         else:
             self.mid = np.empty((0, 2))
+            self.seg = np.empty((0, 4))
             self.length = np.empty(0)
-            self._rect = QRectF()
+            self._mids = QRectF()
         self.update()
 
     def text(self, i: int) -> str:
@@ -182,14 +189,31 @@ class EdgeLabelLayer(QGraphicsItem):
             return f"{n} x {int(self.speed[i])}G" if n > 1 else f"{int(self.speed[i])}G"
         return f"{n:,}"
 
-    def boundingRect(self) -> QRectF:
-        return self._rect
+    def set_view_scale(self, lod: float) -> None:
+        """Labels keep their screen size: far out, one is thousands of scene units wide, and a
+        rect that did not reach that far cut them (",02" of "1,024")."""
+        self.set_reach(LABEL_REACH_PX / max(lod, 1e-9))
 
-    def paint(self, painter: QPainter, option, widget=None) -> None:
+    def set_reach(self, reach: float) -> None:
+        if reach != self.reach:
+            self.prepareGeometryChange()
+            self.reach = reach
+
+    def boundingRect(self) -> QRectF:
+        if self._mids.isNull() and not len(self.mid):
+            return QRectF()
+        e = self.reach
+        return self._mids.adjusted(-e, -e, e, e)
+
+    def placed(self, t: QTransform, exposed: QRectF) -> list[tuple[str, QRectF]]:
+        """The labels drawn for view transform ``t`` over ``exposed`` (scene): each text with
+        its screen rect; biggest bundles first, each at the first of three places along its
+        line that is clear of titles, boxes, devices and the labels placed before it."""
         if not len(self.count):
-            return
-        lod = lod_of(painter)
-        r = option.exposedRect
+            return []
+        lod = max(abs(t.m11()), 1e-12)
+        # a label whose middle is just outside the exposed strip still reaches into it
+        r = exposed.adjusted(-60 / lod, -12 / lod, 60 / lod, 12 / lod)
         m = self.mid
         inside = (
             (m[:, 0] >= r.left())
@@ -200,33 +224,40 @@ class EdgeLabelLayer(QGraphicsItem):
             & (self.count > 1)  # single cables say nothing a label would add
         )
         idx = np.flatnonzero(inside)
-        if idx.size > 4 * MAX_LABELS:  # a dense view: labels would only add noise
-            return
-        if idx.size:
-            # one label per screen cell, the biggest bundle first, so labels never pile up
-            t = painter.worldTransform()
-            sx = m[idx, 0] * t.m11() + t.dx()
-            sy = m[idx, 1] * t.m22() + t.dy()
-            order = np.argsort(-self.count[idx], kind="stable")
-            cell = np.floor(sx[order] / 96).astype(np.int64) * 1_000_003 + np.floor(
-                sy[order] / 24
-            ).astype(np.int64)
-            _u, first = np.unique(cell, return_index=True)
-            idx = idx[order[np.sort(first)]][:MAX_LABELS]
-        for i in idx.tolist():
-            text = self.text(i)
+        if idx.size > 4 * MAX_LABELS or not idx.size:  # a dense view: labels would be noise
+            return []
+        idx = idx[np.argsort(-self.count[idx], kind="stable")][:MAX_LABELS]  # biggest first
+        texts = [self.text(i) for i in idx.tolist()]
+        w = 7.0 * np.array([len(x) for x in texts]) + 8
+        seg = self.seg[idx]
+        cand = np.empty((idx.size, len(LABEL_SPOTS), 4))
+        for j, f in enumerate(LABEL_SPOTS):
+            cx = (seg[:, 0] + f * (seg[:, 2] - seg[:, 0])) * t.m11() + t.dx()
+            cy = (seg[:, 1] + f * (seg[:, 3] - seg[:, 1])) * t.m22() + t.dy()
+            cand[:, j] = np.column_stack([cx - w / 2, cy - 8, w, np.full(idx.size, 16.0)])
+        obstacles = self.obstacles(exposed, t) if self.obstacles else np.empty((0, 4))
+        choice = place_labels(cand, obstacles)
+        return [(texts[k], QRectF(*cand[k, choice[k]]))
+                for k in np.flatnonzero(choice >= 0).tolist()]
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        lod = lod_of(painter)
+        t = painter.worldTransform()
+        inv, _ok = t.inverted()
+        for text, rect in self.placed(t, option.exposedRect):
+            centre = inv.map(rect.center())
+            bw = rect.width()
             painter.save()
-            painter.translate(QPointF(m[i, 0], m[i, 1]))
+            painter.translate(centre)
             painter.scale(1 / lod, 1 / lod)
-            w = 7.0 * len(text) + 8
             painter.setPen(QPen(style.FRAME_OUTLINE, 1))
             painter.setBrush(style.CANVAS_BG)
-            painter.drawRoundedRect(QRectF(-w / 2, -8, w, 16), 3, 3)
+            painter.drawRoundedRect(QRectF(-bw / 2, -8, bw, 16), 3, 3)
             painter.restore()
             draw_screen_text(
                 painter,
                 lod,
-                QPointF(m[i, 0], m[i, 1]),
+                centre,
                 text,
                 px=10,
                 color=style.TEXT_MUTED,

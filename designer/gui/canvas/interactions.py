@@ -169,10 +169,19 @@ class LinkGesture(Gesture):
                     "Expand the group (double-click) to link one of its devices", pos
                 )
             return
+        doc = scene.doc
         try:
-            scene.doc.push(commands.connect(scene.doc, self.source, target.device_id))
+            cmd = commands.connect(doc, self.source, target.device_id)
+            doc.push(cmd)
         except DesignerError as exc:
             scene.refused.emit(str(exc), pos)
+            return
+        # the hover message counted the ports before the link: say what is left after it
+        after = link_defaults(doc.project, doc.catalog, self.source, target.device_id)
+        doc.say(
+            f"{cmd.text()}; ports free now: {self.source} {after.free_a}, "
+            f"{target.device_id} {after.free_b}"
+        )
 
     def cancel(self) -> None:
         self._clear_target()

@@ -156,12 +156,37 @@ class _ScreenTab:
     scale, and the tab (``_layout_tab``) is laid out again when it changes."""
 
     _lod = 1.0
+    tab_shown = True  # False: another title took the place (the scene declutters them)
 
     def set_view_scale(self, lod: float) -> None:
         if abs(lod - self._lod) > 1e-9:
             self.prepareGeometryChange()
             self._lod = lod
             self._layout_tab()
+
+    def reset_tab(self) -> None:
+        """The tab where its group puts it, shown (before the scene declutters again)."""
+        self.prepareGeometryChange()
+        self._layout_tab()
+        self.tab_shown = True
+
+    def tab_scene_rect(self) -> QRectF:
+        """Where the title tab is, in scene coordinates, as laid out for the zoom."""
+        return self._tab.translated(self.pos())
+
+    def tab_right_limit(self) -> float:
+        """How far right (scene x) the tab may slide: the end of its group."""
+        return self.boundingRect().translated(self.pos()).right()
+
+    def set_tab_place(self, dx: float, width: float, shown: bool) -> None:
+        """Slide the tab ``dx`` scene units right of where it was laid out (``width`` wide:
+        narrower cuts its text), or hide it."""
+        if dx or shown != self.tab_shown or width != self._tab.width():
+            self.prepareGeometryChange()
+            self._tab = QRectF(self._tab.left() + dx, self._tab.top(), width,
+                               self._tab.height())
+            self.tab_shown = shown
+            self.update()
 
 
 @dataclass
@@ -405,7 +430,7 @@ class GroupBoxItem(_Hover, _ScreenTab, QGraphicsItem):
                     max_width_px=rect.width() * lod - 10,
                 )
         tab = self._tab
-        if tab.width() * lod < 36:  # no room for a title: the tooltip has it
+        if tab.width() * lod < 36 or not self.tab_shown:  # no room: the tooltip has it
             return
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QBrush(outline if selected else QColor("#dfe5ec")))
@@ -509,7 +534,7 @@ class GroupFrameItem(_ScreenTab, QGraphicsItem):
         painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRoundedRect(r, 8 / lod, 8 / lod)
-        if r.width() * lod < 40:
+        if r.width() * lod < 40 or not self.tab_shown:
             return
         tab = self._tab
         painter.setPen(Qt.PenStyle.NoPen)

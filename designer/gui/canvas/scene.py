@@ -21,6 +21,7 @@ from designer.core.model import Fabric
 from designer.core.ports import port_layout
 from designer.gui import style
 from designer.gui.canvas import interactions, tooltips
+from designer.gui.canvas.declutter import GAP, place_tabs
 from designer.gui.canvas.edges import (
     WIDTH_STEPS,
     EdgeHighlight,
@@ -38,6 +39,7 @@ from designer.gui.canvas.groups import (
 )
 from designer.gui.canvas.items import (
     DEVICE_H,
+    Z_BOX,
     BoxLook,
     DeviceItem,
     DeviceLook,
@@ -89,6 +91,7 @@ class CanvasScene(QGraphicsScene):
         self.edge_seg = np.empty((0, 4))
         self.node_keys: list[str] = []  # per visible edge endpoint lookups
         self.labels = EdgeLabelLayer()
+        self.labels.obstacles = self.label_obstacles
         self.addItem(self.labels)
         self.hover_edge = EdgeHighlight(style.HOVER, 3.0)
         self.sel_edge_item = EdgeHighlight(style.SELECTION, 3.5)
@@ -369,6 +372,50 @@ class CanvasScene(QGraphicsScene):
                 item.set_geometry(title, r)
         self._draw_edges(centres)
         self._update_scene_rect()
+        self._declutter_tabs()
+
+    def label_obstacles(self, exposed: QRectF, t: QTransform) -> np.ndarray:
+        """Screen rects (x, y, w, h) in ``exposed`` that cable labels must leave free: the
+        devices, the collapsed boxes and every title tab shown."""
+        out = []
+        for item in self.items(exposed, Qt.ItemSelectionMode.IntersectsItemBoundingRect):
+            if isinstance(item, DeviceItem):
+                out.append(t.mapRect(item.sceneBoundingRect()))
+            elif isinstance(item, GroupBoxItem):
+                out.append(t.mapRect(item.scene_rect()))
+                if item.tab_shown:
+                    out.append(t.mapRect(item.tab_scene_rect()))
+            elif isinstance(item, GroupFrameItem) and item.tab_shown:
+                out.append(t.mapRect(item.tab_scene_rect()))
+        if not out:
+            return np.empty((0, 4))
+        return np.array([[r.x(), r.y(), r.width(), r.height()] for r in out])
+
+    def _declutter_tabs(self) -> None:
+        """No title tab over another at this zoom: outer groups keep their place (a plane's
+        title before its SUs'), left to right; a tab that overlaps slides right within its
+        group or hides. A box is drawn over the boxes above it, so a core tier's bar never
+        covers the titles of the pods below it."""
+        index = self.index
+        items = [*self.frame_items.values(), *self.box_items.values()]
+        if not items:
+            return
+        for item in items:
+            item.reset_tab()
+        depth = np.array([int(index.depth[index.key_id[i.key]]) if i.key in index.key_id
+                          else 0 for i in items])
+        tabs = [i.tab_scene_rect() for i in items]
+        rects = np.array([[t.x(), t.y(), t.width(), t.height()] for t in tabs])
+        order = np.lexsort((rects[:, 0], rects[:, 1], depth))
+        limits = np.array([items[k].tab_right_limit() for k in order])
+        px = 1.0 / max(self.view_lod, 1e-9)  # one screen pixel in scene units
+        shift, width, shown = place_tabs(rects[order], limits, gap=GAP * px, least=56 * px)
+        for k, dx, w, ok in zip(order.tolist(), shift.tolist(), width.tolist(), shown.tolist(),
+                                strict=True):
+            items[k].set_tab_place(dx, w, ok)
+        for box in self.box_items.values():
+            # a box's tab sits above it, over the box above: lower boxes are drawn on top
+            box.setZValue(Z_BOX + float(np.clip(box.scene_rect().top(), -1e7, 1e7)) * 1e-8)
 
     def _draw_edges(self, centres: np.ndarray) -> None:
         vg = self.vg
@@ -398,7 +445,10 @@ class CanvasScene(QGraphicsScene):
         self._show_selected_edge()
 
     def _update_scene_rect(self) -> None:
+        reach = self.labels.reach
+        self.labels.set_reach(0.0)  # the labels' reach (screen sized) is not the design's
         r = self.itemsBoundingRect()
+        self.labels.set_reach(reach)
         if r.isNull():
             r = QRectF(-500, -400, 1000, 800)
         self.setSceneRect(r.adjusted(-SCENE_MARGIN, -SCENE_MARGIN, SCENE_MARGIN, SCENE_MARGIN))
@@ -409,11 +459,15 @@ class CanvasScene(QGraphicsScene):
         return r.adjusted(SCENE_MARGIN, SCENE_MARGIN, -SCENE_MARGIN, -SCENE_MARGIN)
 
     def set_view_scale(self, lod: float) -> None:
+        changed = abs(lod - self.view_lod) > 1e-9
         self.view_lod = lod
         for item in self.frame_items.values():
             item.set_view_scale(lod)
         for item in self.box_items.values():
             item.set_view_scale(lod)
+        self.labels.set_view_scale(lod)
+        if changed:
+            self._declutter_tabs()  # tabs keep their screen size: they meet at another zoom
 
     # -- live previews while dragging -------------------------------------------------------------
     def preview_positions(self, idx: np.ndarray, x: np.ndarray, y: np.ndarray) -> None:

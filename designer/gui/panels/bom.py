@@ -387,10 +387,12 @@ class BomPanel(QWidget):
                                    | QAbstractItemView.EditTrigger.EditKeyPressed
                                    | QAbstractItemView.EditTrigger.AnyKeyPressed)
         self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.verticalHeader().setDefaultSectionSize(20)
         self.table.setShowGrid(False)
         self.table.setAlternatingRowColors(False)
         self.table.setWordWrap(False)
+        # a cut name keeps its end, where the model is ("NVIDIA Quantum-2 … QM9700 (managed)")
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         head = self.table.horizontalHeader()
         # figures always whole (a BOM is read to the dollar); the item name takes the rest
         head.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)

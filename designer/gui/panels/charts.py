@@ -48,7 +48,7 @@ def _small_font() -> QFont:
 
 def _plot(title: str, x_label: str, y_label: str) -> pg.PlotWidget:
     w = pg.PlotWidget(background="w")
-    w.setMinimumSize(170, 150)
+    w.setMinimumSize(125, 150)  # four fit beside a bill of materials that shows its names
     item = w.getPlotItem()
     item.setTitle(f"<span style='color:{TITLE}; font-size:9pt; font-weight:600'>{title}</span>")
     item.setMenuEnabled(False)

@@ -71,12 +71,15 @@ def groups_text(groups: dict[str, int]) -> str:
     return ", ".join(f"{k}={v}" for k, v in groups.items())
 
 
-def generator_text(kind: str, params: dict) -> str:
-    """ "rail · sus 64 · gear ib-ndr": the parameters that differ from the defaults."""
+def generator_text(kind: str, params: dict, profile_names: dict[str, str] | None = None) -> str:
+    """ "rail · sus 64 · gear InfiniBand NDR 400G": the parameters that differ from the
+    defaults; the gear profile by its name when ``profile_names`` knows it."""
     parts = [kind]
     for key, value in params.items():
         if key == "name" or value in (None, "", 0):
             continue
+        if key == "gear" and profile_names and value in profile_names:
+            value = profile_names[value]
         if key == "oversubscription" and isinstance(value, list):
             ratios = [f"{r['down']}:{r['up']}" for r in value if isinstance(r, dict)]
             if all(r == "1:1" for r in ratios):
@@ -332,7 +335,8 @@ class InspectorPanel(QScrollArea):
         if p.generator is None:
             self.p_generator.setText("no (drawn by hand or edited)")
         else:
-            self.p_generator.setText(generator_text(p.generator.kind, p.generator.params))
+            names = {k: v.name for k, v in self.doc.base_catalog.profiles.items()}
+            self.p_generator.setText(generator_text(p.generator.kind, p.generator.params, names))
         if not self.p_notes.hasFocus() and self.p_notes.toPlainText() != p.notes:
             self.p_notes.setPlainText(p.notes)
 

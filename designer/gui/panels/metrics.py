@@ -64,6 +64,8 @@ class _Value(QWidget):
         lay.addWidget(self.hint)
         self.level = GOOD
         self._styled = False
+        # the row's name: hovering it shows the same tooltip as the figure
+        self.buddy: QLabel | None = None
 
     def set(self, text: str, level: str = GOOD, hint: str = "", tip: str = "") -> None:
         self.text.setText(text)
@@ -77,6 +79,9 @@ class _Value(QWidget):
         self.hint.setText(hint)
         self.hint.setVisible(bool(hint))
         self.setToolTip(tip)
+        self.text.setToolTip(tip)
+        if self.buddy is not None:
+            self.buddy.setToolTip(tip)
 
 
 class MetricsPanel(QScrollArea):
@@ -135,6 +140,7 @@ class MetricsPanel(QScrollArea):
                 name.setObjectName("hint")
                 name.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
                 value = _Value()
+                value.buddy = name
                 grid.addWidget(name, row, 0)
                 grid.addWidget(value, row, 1)
                 self.values[key] = value
@@ -314,7 +320,7 @@ class MetricsPanel(QScrollArea):
         h, lat = r.hops, r.latency
         if h.pairs == 0:
             v["hops"].set("–", tip="No two GPUs in different servers")
-            v["latency"].set("–")
+            v["latency"].set("–", tip="No two GPUs in different servers: no path to time")
             return
         unreachable = h.unreachable_pairs
         hint = f"{unreachable:,} GPU pairs cannot reach each other" if unreachable else ""

@@ -25,6 +25,7 @@ from designer.gui.canvas.interactions import gear_mime
 
 GEAR_ROLE = Qt.ItemDataRole.UserRole
 SUBTITLE_ROLE = Qt.ItemDataRole.UserRole + 1
+SHORT_ROLE = Qt.ItemDataRole.UserRole + 7  # the name without what its neighbours share
 SEARCH_ROLE = Qt.ItemDataRole.UserRole + 2
 
 SECTIONS = (
@@ -63,6 +64,36 @@ def gear_icon(role: str, tech: str | None) -> QIcon:
     return QIcon(pm)
 
 
+def distinct_names(names: list[str]) -> dict[str, str]:
+    """Each name without the words it shares at the start with its most similar neighbour:
+    "NVIDIA Quantum-2 QM9700 (managed)" next to "NVIDIA Quantum-2 QM9790 (externally
+    managed)" gives "QM9700 (managed)". Cut at the panel's edge, both read "NVIDIA
+    Quantum-2 Q…": the short form is what tells them apart."""
+    words = {n: n.split() for n in names}
+    out: dict[str, str] = {}
+    for n in names:
+        shared = 0
+        for other in names:
+            if other == n:
+                continue
+            k = 0
+            for a, b in zip(words[n], words[other], strict=False):
+                if a != b:
+                    break
+                k += 1
+            shared = max(shared, k)
+        rest = words[n][shared:]
+        out[n] = " ".join(rest) if shared > 0 and rest else n
+    return out
+
+
+def name_to_draw(name: str, short: str | None, fm, width: int) -> str:
+    """The full name when it fits, else the distinct short form (cut if it must be)."""
+    if fm.horizontalAdvance(name) <= width or not short or short == name:
+        return fm.elidedText(name, Qt.TextElideMode.ElideRight, width)
+    return fm.elidedText("…" + short, Qt.TextElideMode.ElideRight, width)
+
+
 class _TwoLineDelegate(QStyledItemDelegate):
     """Gear name with its ports (or GPUs) underneath, in a muted smaller font."""
 
@@ -96,7 +127,7 @@ class _TwoLineDelegate(QStyledItemDelegate):
         painter.drawText(
             text_rect.adjusted(0, 0, 0, -text_rect.height() // 2),
             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-            fm.elidedText(text, Qt.TextElideMode.ElideRight, text_rect.width()),
+            name_to_draw(text, index.data(SHORT_ROLE), fm, text_rect.width()),
         )
         painter.setFont(style.ui_font(8.0))
         painter.setPen(QColor("#e6eefb") if selected else style.TEXT_MUTED)
@@ -186,6 +217,12 @@ class PalettePanel(QWidget):
                 m = nic.modes[0]
                 sub = f"{spec.nics * m.ports} x {m.speed_gbps}G fabric ports"
                 self._add(section, spec.id, spec.name, sub, "appliance", None, spec)
+        for s in range(self.tree.topLevelItemCount()):
+            section = self.tree.topLevelItem(s)
+            children = [section.child(c) for c in range(section.childCount())]
+            short = distinct_names([c.text(0) for c in children])
+            for c in children:
+                c.setData(0, SHORT_ROLE, short[c.text(0)])
         self.tree.expandAll()
         self._filter(self.search.text())
 

@@ -1,0 +1,71 @@
+"""The PDF report as Qt lays it out (issue 17): page 1 is filled (no large blank gap before a
+forced page break), the drawing of the design is in it, and grid columns do not touch."""
+
+from __future__ import annotations
+
+import pytest
+
+from designer.core.export.report import report_data
+from designer.core.fileformat import load_project
+from designer.core.paths import projects_dir
+from designer.core.solver import solve
+
+
+def _laid_out(name, catalog, picture=True):
+    from PySide6.QtCore import QSizeF
+
+    from designer.gui.export_image import design_image
+    from designer.gui.report_pdf import PICTURE_WIDTH, report_document
+
+    project = load_project(projects_dir() / name, catalog)
+    cat = project.catalog(catalog)
+    data = report_data(project, cat, solve(project, catalog=cat))
+    image = design_image(project, cat, PICTURE_WIDTH * 2) if picture else None
+    doc = report_document(data, image)
+    page = QSizeF(696, 1005)  # A4 inside the report's margins, in 96-dpi layout pixels
+    doc.setPageSize(page)
+    return doc, page, image
+
+
+def _used_on_first_page(doc, page) -> float:
+    """How far down page 1 its last block reaches, as a share of the page height."""
+    lay = doc.documentLayout()
+    bottom, block = 0.0, doc.begin()
+    while block.isValid():
+        r = lay.blockBoundingRect(block)
+        if r.bottom() <= page.height():
+            bottom = max(bottom, r.bottom())
+        block = block.next()
+    # tables are frames: their cells' blocks are visited through the frame iterators
+    for frame in doc.rootFrame().childFrames():
+        r = lay.frameBoundingRect(frame)
+        if r.bottom() <= page.height():
+            bottom = max(bottom, r.bottom())
+    return bottom / page.height()
+
+
+@pytest.mark.parametrize("name", ["dgx-superpod-4su-ib-ndr.fabric.json",
+                                  "dgx-superpod-64su-ib-ndr.fabric.json",
+                                  "dragonfly-1056-gpus.fabric.json"])
+def test_page_one_is_filled(app, catalog, name):
+    doc, page, image = _laid_out(name, catalog)
+    assert image is not None and not image.isNull()
+    assert _used_on_first_page(doc, page) > 0.7
+
+
+def test_the_wide_design_is_drawn_compactly(app, catalog):
+    _doc, _page, image = _laid_out("dgx-superpod-64su-ib-ndr.fabric.json", catalog)
+    # 64 SUs in one row would be about 170 times wider than tall; wrapped, a readable block
+    assert image.width() / image.height() < 3
+
+
+def test_pdf_is_written_with_the_picture(app, catalog, tmp_path):
+    from designer.gui.report_pdf import write_report_pdf
+
+    project = load_project(projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json", catalog)
+    cat = project.catalog(catalog)
+    data = report_data(project, cat, solve(project, catalog=cat))
+    plain, with_picture = tmp_path / "a.pdf", tmp_path / "b.pdf"
+    write_report_pdf(data, plain)
+    write_report_pdf(data, with_picture, project, cat)
+    assert with_picture.stat().st_size > plain.stat().st_size + 10_000  # the drawing is in
