@@ -11,9 +11,11 @@ from designer.cli.commands import (
     export,
     generate,
     import_fabric,
+    load,
     open_window,
     solve,
     validate,
+    whatif,
 )
 
 COMMANDS: dict[str, ModuleType] = {
@@ -26,4 +28,6 @@ COMMANDS: dict[str, ModuleType] = {
     "import": import_fabric,
     "diff": diff,
     "check-ib": check_ib,
+    "load": load,
+    "whatif": whatif,
 }

@@ -2,8 +2,8 @@
 
 Throughput is per connection, relative to what it asks for (its demand: a share of its
 GPU's line rate, see ``patterns``); with q queue pairs a connection's bytes are split evenly
-over them, so it finishes with its slowest queue pair. The collective's completion is set by its slowest connection; its
-slowdown is that completion against the same pattern on an ideal fabric, where only the
+over them, so it finishes with its slowest queue pair. The collective's completion is set
+by its slowest connection; its slowdown is that completion against the same pattern on an ideal fabric, where only the
 GPUs' own NIC links limit (an incast is slow on any fabric; only what the fabric adds
 counts). Monte Carlo: ECMP and Valiant draw new hash keys each trial; the figures pool the
 connections of every trial, the slowdown is the mean over trials and its worst.
@@ -19,6 +19,7 @@ from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import DesignerError
 from designer.core.model import Project
 from designer.core.solver.compile import Compiled, compile_project
+from designer.core.traffic.aggregate import class_spray_loads
 from designer.core.traffic.maxmin import max_min_fair
 from designer.core.traffic.network import Network, build_network
 from designer.core.traffic.patterns import Pattern, make_pattern
@@ -234,6 +235,8 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
             f"all-to-all on {c.n_gpus:,} GPUs has {c.n_gpus * (c.n_gpus - 1):,} flows: too many "
             "to hash one by one; use --routing adaptive (solved by GPU class)")
     net = net if net is not None else build_network(c)
+    if p.level == "class":
+        return _class_level(net, p, c, control)
     runs = 1 if routing in ("adaptive", "static") else trials
     out = [_one_trial(net, p, routing, flows_per_pair, seed + k, polarised, control)
            for k in range(runs)]
@@ -266,6 +269,29 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
     )
 
 
+def _class_level(net: Network, p: Pattern, c: Compiled, control) -> LoadResult:
+    """All-to-all by class under the fluid model: every flow at the same fraction."""
+    load = class_spray_loads(net, p, control)
+    cap = _cap(net, p)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        head = np.where(load > 0, cap / load, np.inf)
+    t = min(1.0, float(head.min())) if head.size else 1.0
+    util = load * t / np.maximum(cap, 1e-300)
+    ideal = np.where(np.arange(net.n_links) >= net.n_ports, head, np.inf)
+    t_ideal = min(1.0, float(ideal.min())) if ideal.size else 1.0
+    th = {"min": t, "p1": t, "p50": t, "mean": t}
+    return LoadResult(
+        pattern=p.name, routing="adaptive", flows_per_pair=1, trials=1, polarised=False,
+        connections=int(p.weight.sum()), unrouted=0, throughput=th,
+        slowdown=t_ideal / t if t > 0 else float("inf"),
+        slowdown_worst=t_ideal / t if t > 0 else float("inf"),
+        max_utilisation=float(util.max()) if util.size else 0.0,
+        by_tier=_by_layer(net, util), hot_links=_hot(net, util),
+        tail=queue_tail(net, None, util, c.project.analysis.message_bytes),
+        line_rate_gbps=net.nominal_gbps, t=np.array([t]),
+    )
+
+
 def _conn_reached(tr: _Trial) -> np.ndarray:
     r = np.ones(tr.t.size, bool)
     np.logical_and.at(r, tr.sub_conn, tr.routed.reached)
@@ -288,9 +314,10 @@ def _by_layer(net: Network, util: np.ndarray) -> dict[str, float]:
 def _hot(net: Network, util: np.ndarray, n: int = HOT_LINKS) -> tuple[HotLink, ...]:
     if not util.size:
         return ()
-    k = min(n, util.size)
-    top = np.argpartition(-util, k - 1)[:k]
-    top = top[np.argsort(-util[top], kind="stable")]
+    # switch-to-switch links first among equals: a NIC at line rate is the demand itself
+    fabric_link = np.arange(util.size) < net.n_ports
+    order = np.lexsort((~fabric_link, -np.round(util, 9)))
+    top = order[:n]
     top = top[util[top] > 0]
     a, b = net.link_ends(top)
     ids = net.c.fabric.devices

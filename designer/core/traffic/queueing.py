@@ -48,11 +48,24 @@ def waits_us(cap_gbps: np.ndarray, rho: np.ndarray) -> tuple[np.ndarray, np.ndar
     return mean, p99
 
 
-def queue_tail(net: Network, routed: Routed, util: np.ndarray, message_bytes: int = 0
+def queue_tail(net: Network, routed: Routed | None, util: np.ndarray, message_bytes: int = 0
                ) -> QueueTail:
+    """``routed`` None (patterns solved by class): a path crossing every layer up and down,
+    at the layer's mean utilisation (mean, p50) and its busiest link (p99, max)."""
+    mean_l, p99_l = waits_us(net.link_cap, util)
+    if routed is None:
+        used = util > 0
+        n = len(net.layers)
+        cnt = np.maximum(np.bincount(net.link_layer[used], minlength=n), 1)
+        rho = np.bincount(net.link_layer[used], weights=util[used], minlength=n) / cnt
+        cap = np.bincount(net.link_layer[used], weights=net.link_cap[used], minlength=n) / cnt
+        m, _ = waits_us(cap, rho)
+        worst = np.zeros(n)
+        np.maximum.at(worst, net.link_layer, p99_l)
+        return QueueTail(float(2 * m.sum()), float(2 * m.sum()), float(2 * worst.sum()),
+                         float(2 * worst.sum()))
     if routed.flow.size == 0:
         return QueueTail(0.0, 0.0, 0.0, 0.0)
-    mean_l, p99_l = waits_us(net.link_cap, util)
     F = routed.reached.size
     mean_f = np.bincount(routed.flow, weights=routed.frac * mean_l[routed.link], minlength=F)
     p99_f = np.bincount(routed.flow, weights=routed.frac * p99_l[routed.link], minlength=F)
