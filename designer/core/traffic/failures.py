@@ -23,7 +23,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import DesignerError
 from designer.core.model import Project
 from designer.core.solver.bisection import solve_bisection

@@ -1,9 +1,10 @@
 """``run_load``: a pattern routed on the design, max-min fair rates, and what they mean.
 
 Throughput is per connection, relative to what it asks for (its demand: a share of its
-GPU's line rate, see ``patterns``); with q queue pairs a connection's bytes are split evenly
-over them, so it finishes with its slowest queue pair. The collective's completion is set
-by its slowest connection; its slowdown is that completion against the same pattern on an ideal fabric, where only the
+GPU's line rate, see ``patterns``). With q queue pairs the pairs' rates add up for the
+throughput, while the connection's bytes are split evenly over them, so it finishes with
+its slowest pair. The collective's completion is set by its slowest connection; its
+slowdown is that completion against the same pattern on an ideal fabric where only the
 GPUs' own NIC links limit (an incast is slow on any fabric; only what the fabric adds
 counts). Monte Carlo: ECMP and Valiant draw new hash keys each trial; the figures pool the
 connections of every trial, the slowdown is the mean over trials and its worst.
