@@ -190,7 +190,7 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
         if routing == "valiant":
             hosts = np.unique(net.att_switch)
             via = hosts[rng.integers(0, hosts.size, size=s_src.size)]
-        routed = route_hashed(net, s_src, s_dst, key, salt, via)
+        routed = route_hashed(net, s_src, s_dst, key, salt, via, dmodk=routing == "static")
     line = net.line_rate[src]
     demand = p.demand * line
     sub_demand = demand[sub_conn] / subs

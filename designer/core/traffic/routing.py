@@ -81,17 +81,27 @@ class _Target:
 
 
 def _hash_walk(net: Network, start: np.ndarray, tgt: _Target, key: np.ndarray,
-               salt: np.ndarray | None) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
+               salt: np.ndarray | None, dmodk: bool = False, max_hops: int = 1 << 30
+               ) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
     """Walk each flow from switch ``start`` down the distance to its target, one hashed
-    next hop per switch. Returns (flow rows, ports) per hop and the final switch (-1 lost)."""
+    next hop per switch. Returns (flow rows, ports) per hop and the final switch (-1 lost).
+
+    ``dmodk``: the key is the destination's number and a switch of tier i takes candidate
+    ``(key / (k_1 ... k_{i-1})) mod count``, k_j the up ports of a tier-j switch: consecutive
+    destinations spread over one tier's ports and their quotients over the next tier's, as
+    d-mod-k (ftree) does; the plain key at every tier would reuse one port per tier. The
+    choice depends on the switch and the destination only, like a forwarding table."""
     F = start.size
+    div = _tier_divisor(net) if dmodk else None
     cur = start.copy()
     rows_out: list[np.ndarray] = []
     ports_out: list[np.ndarray] = []
     active = np.flatnonzero((cur >= 0) & (tgt.at(np.maximum(cur, 0), np.arange(F)) > 0)
                             & (tgt.at(np.maximum(cur, 0), np.arange(F)) < UNREACHABLE))
     cur[(cur >= 0) & (tgt.at(np.maximum(cur, 0), np.arange(F)) >= UNREACHABLE)] = -1
-    while active.size:
+    hops = 0
+    while active.size and hops < max_hops:
+        hops += 1
         deg = net.port_ptr[cur[active] + 1] - net.port_ptr[cur[active]]
         cs = np.cumsum(deg)
         cuts = np.searchsorted(cs, np.arange(_CHUNK, cs[-1] if cs.size else 0, _CHUNK))
@@ -103,7 +113,7 @@ def _hash_walk(net: Network, start: np.ndarray, tgt: _Target, key: np.ndarray,
             rep, port = _candidates(net, u)
             d_here = tgt.at(u, fl)
             ok = tgt.at(net.port_dst[port], fl[rep]) == d_here[rep] - 1
-            k = key[fl]
+            k = key[fl] // div[u] if div is not None else key[fl]
             if salt is not None:
                 with np.errstate(over="ignore"):
                     k = _mix64(k ^ salt[u])
@@ -119,6 +129,19 @@ def _hash_walk(net: Network, start: np.ndarray, tgt: _Target, key: np.ndarray,
         done[alive] = tgt.at(nxt_all[alive], active[alive]) == 0
         active = active[alive & ~done]
     return rows_out, ports_out, cur
+
+
+def _tier_divisor(net: Network) -> np.ndarray:
+    """Per switch: the product of the usual up-port counts of the tiers below it."""
+    tier = net.c.switch_tier.astype(np.int64)
+    up = tier[net.port_src] < tier[net.port_dst]
+    n_up = np.bincount(net.port_src[up], minlength=tier.size)
+    div = np.ones(int(tier.max(initial=0)) + 2, np.uint64)
+    for t in range(1, div.size - 1):
+        at = (tier == t) & (n_up > 0)
+        k = int(np.median(n_up[at])) if at.any() else 1
+        div[t + 1] = div[t] * np.uint64(max(k, 1))
+    return div[tier]
 
 
 def _first_attachment(net: Network, gpu: np.ndarray, tgt: _Target, key: np.ndarray
@@ -148,7 +171,8 @@ def _delivery(net: Network, gpu: np.ndarray, at: np.ndarray, key: np.ndarray) ->
 
 
 def route_hashed(net: Network, src: np.ndarray, dst: np.ndarray, key: np.ndarray,
-                 salt: np.ndarray | None, via: np.ndarray | None = None) -> Routed:
+                 salt: np.ndarray | None, via: np.ndarray | None = None,
+                 dmodk: bool = False) -> Routed:
     """One path per flow (ECMP, d-mod-k static, Valiant when ``via`` gives intermediate
     switches). ``salt``: per-switch hash salt (None: the same function everywhere)."""
     c = net.c
@@ -161,14 +185,14 @@ def route_hashed(net: Network, src: np.ndarray, dst: np.ndarray, key: np.ndarray
     else:
         sw_dist = switch_distances(net)
         a, start = _first_attachment(net, src, _Target(sw_dist, via), key)
-        r, p, mid = _hash_walk(net, start, _Target(sw_dist, via), key, salt)
+        r, p, mid = _hash_walk(net, start, _Target(sw_dist, via), key, salt, dmodk)
         flows += r
         links += p
         start = mid
     got = a >= 0
     flows.append(np.flatnonzero(got))
     links.append(net.nic_up(a[got]))
-    r, p, end = _hash_walk(net, start, cls_tgt, key, salt)
+    r, p, end = _hash_walk(net, start, cls_tgt, key, salt, dmodk)
     flows += r
     links += p
     ok = end >= 0
@@ -284,3 +308,37 @@ def hash_salt(net: Network, seed: int, polarised: bool) -> np.ndarray | None:
         return None
     rng = np.random.default_rng(seed ^ 0x5A17)
     return _keys(net.c.n_switches, rng)
+
+
+def dmodk_balance(net: Network) -> dict[str, tuple[int, int, float, int]]:
+    """Route balance of the static (d-mod-k) routing as ``check-ib`` reports OpenSM's: for
+    every up-going switch port (toward a higher tier), how many destination GPUs it carries.
+    Returns "leaf -> spine"-style layer -> (ports, min, mean, max). Destination routing
+    makes a port's destinations the same from every source: the first hop from every
+    switch to every GPU is the table."""
+    from designer.core.traffic.load import _dest_rank
+
+    c = net.c
+    S, N = c.n_switches, c.n_gpus
+    start = np.repeat(np.arange(S), N)
+    dst = np.tile(np.arange(N), S)
+    tgt = _Target(net.dist, c.gpu_class[dst])
+    d_here = tgt.at(start, np.arange(start.size))
+    go = (d_here > 0) & (d_here < UNREACHABLE)
+    start, dst = start[go], dst[go]
+    tgt = _Target(net.dist, c.gpu_class[dst])
+    key = _dest_rank(c)[dst]
+    # one hop of the walk: the table entry of every (switch, destination)
+    _, ports, _ = _hash_walk(net, start, tgt, key, None, dmodk=True, max_hops=1)
+    port = np.concatenate(ports) if ports else np.empty(0, np.int64)
+    per_port = np.bincount(port, minlength=net.n_ports)
+    tier = c.switch_tier
+    up = tier[net.port_src] < tier[net.port_dst]
+    names = {1: "leaf", 2: "spine", 3: "core"}
+    out: dict[str, tuple[int, int, float, int]] = {}
+    for t in sorted(set(tier[net.port_src[up]].tolist())):
+        sel = up & (tier[net.port_src] == t)
+        v = per_port[sel]
+        label = f"{names.get(t, t)} -> {names.get(t + 1, t + 1)}"
+        out[label] = (int(v.size), int(v.min()), float(v.mean()), int(v.max()))
+    return out
