@@ -205,11 +205,15 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
     t_slow[~np.isfinite(t_slow)] = 0.0
     # the ideal: the same connections limited by their NICs only
     nic = routed.link >= net.n_ports
-    ideal = max_min_fair(routed.flow[nic], routed.link[nic],
-                         (routed.frac * mult[routed.flow])[nic], sub_demand, cap,
-                         routed.reached, control)
-    t_ideal = np.full(n_conn, np.inf)
-    np.minimum.at(t_ideal, sub_conn, ideal.t)
+    w_nic = (routed.frac * mult[routed.flow])[nic]
+    f_nic, l_nic = routed.flow[nic], routed.link[nic]
+    at_demand = np.bincount(l_nic, weights=w_nic * sub_demand[f_nic], minlength=cap.size)
+    if (at_demand <= cap * (1 + 1e-9)).all():  # the NICs carry every demand: ideal t = 1
+        t_ideal = np.where(_conn_reached_of(routed, sub_conn, n_conn), 1.0, np.inf)
+    else:
+        ideal = max_min_fair(f_nic, l_nic, w_nic, sub_demand, cap, routed.reached, control)
+        t_ideal = np.full(n_conn, np.inf)
+        np.minimum.at(t_ideal, sub_conn, ideal.t)
     nbytes = p.nbytes if p.nbytes is not None else p.demand
     ok = t_slow > 0
     done = float(np.max(nbytes[ok] / (t_slow[ok] * demand[ok]))) if ok.any() else np.inf
@@ -294,9 +298,13 @@ def _class_level(net: Network, p: Pattern, c: Compiled, control) -> LoadResult:
 
 
 def _conn_reached(tr: _Trial) -> np.ndarray:
-    r = np.ones(tr.t.size, bool)
-    np.logical_and.at(r, tr.sub_conn, tr.routed.reached)
-    return r
+    return _conn_reached_of(tr.routed, tr.sub_conn, tr.t.size)
+
+
+def _conn_reached_of(routed: Routed, sub_conn: np.ndarray, n_conn: int) -> np.ndarray:
+    """Connections all of whose queue pairs have a path."""
+    missing = np.bincount(sub_conn[~routed.reached], minlength=n_conn)
+    return missing == 0
 
 
 def _by_layer(net: Network, util: np.ndarray) -> dict[str, float]:

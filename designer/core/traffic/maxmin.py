@@ -36,26 +36,25 @@ def max_min_fair(flow: np.ndarray, link: np.ndarray, w: np.ndarray, demand: np.n
     t = np.zeros(F)
     active = np.ones(F, bool) if reached is None else reached.copy()
     active &= np.bincount(flow, minlength=F) > 0  # a flow on no link has no path
-    frozen_load = np.zeros(L)
     level = 0.0
     rounds = 0
-    # the growing flows' rows only, rebuilt when they halve: late rounds touch few flows
+    # only the growing flows' rows and the links they cross, rebuilt when the flows halve:
+    # late rounds touch few flows and few links
     idx = np.flatnonzero(active)
-    sub = a[idx]
-    sub_t = sub.T.tocsr()
     live_rows = np.ones(idx.size, bool)
+    sub = a[idx]
+    res = cap.astype(np.float64).copy()
+    cols = np.arange(L)
+    sub, sub_t, cols, res, grow = _compact(sub, cols, res)
     while live_rows.any() and rounds < MAX_ROUNDS:
         rounds += 1
         if live_rows.sum() * 2 < live_rows.size:
             idx = idx[live_rows]
-            sub = sub[live_rows]
-            sub_t = sub.T.tocsr()
+            sub, sub_t, cols, res, grow = _compact(sub[live_rows], cols, res)
             live_rows = np.ones(idx.size, bool)
-        grow = sub_t @ live_rows.astype(np.float64)  # Gb/s per unit t of the growing flows
-        live = grow > 0
-        residual = cap - frozen_load
+        live = grow > 1e-12 * np.maximum(cap[cols], 1.0)
         with np.errstate(divide="ignore", invalid="ignore"):
-            fill = np.where(live, residual / np.where(live, grow, 1.0), np.inf)
+            fill = np.where(live, res / np.where(live, grow, 1.0), np.inf)
         nxt = max(min(float(fill.min()) if fill.size else np.inf, 1.0), level)
         if nxt >= 1.0:
             t[idx[live_rows]] = 1.0
@@ -64,7 +63,9 @@ def max_min_fair(flow: np.ndarray, link: np.ndarray, w: np.ndarray, demand: np.n
         full = live & (fill <= nxt * (1 + REL_TOL) + 1e-15)
         newly = live_rows & ((sub @ full.astype(np.float64)) > 0)
         t[idx[newly]] = nxt
-        frozen_load += (sub_t @ newly.astype(np.float64)) * nxt
+        gone = sub_t @ newly.astype(np.float64)
+        res -= gone * nxt
+        grow -= gone
         live_rows &= ~newly
         level = nxt
         if control is not None and rounds % 8 == 0:
@@ -72,3 +73,12 @@ def max_min_fair(flow: np.ndarray, link: np.ndarray, w: np.ndarray, demand: np.n
     if live_rows.any():  # rounds exhausted: freeze the rest at the level reached
         t[idx[live_rows]] = level
     return Fair(t=t, load=a.T @ t, rounds=rounds)
+
+
+def _compact(sub: csr_matrix, cols: np.ndarray, res: np.ndarray):
+    """Keep the links ``sub``'s flows cross; the growth rate of each afresh (no drift)."""
+    keep = np.flatnonzero(np.bincount(sub.indices, minlength=sub.shape[1]) > 0)
+    sub = sub[:, keep].tocsr()
+    sub_t = sub.T.tocsr()
+    grow = sub_t @ np.ones(sub.shape[0])
+    return sub, sub_t, cols[keep], res[keep], grow

@@ -71,13 +71,14 @@ def _pick(rep: np.ndarray, ok: np.ndarray, key: np.ndarray, n: int) -> np.ndarra
 
 
 class _Target:
-    """Distance from switches to each flow's target (a GPU class or a switch)."""
+    """Distance from switches to each flow's target (a GPU class or a switch).
+    ``by_target``: target x switch distances."""
 
-    def __init__(self, table: np.ndarray, col: np.ndarray) -> None:
-        self.table, self.col = table, col
+    def __init__(self, by_target: np.ndarray, col: np.ndarray) -> None:
+        self.table, self.col = by_target, col
 
     def at(self, sw: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        return self.table[sw, self.col[rows]]
+        return self.table[self.col[rows], sw]
 
 
 def _hash_walk(net: Network, start: np.ndarray, tgt: _Target, key: np.ndarray,
@@ -177,7 +178,7 @@ def route_hashed(net: Network, src: np.ndarray, dst: np.ndarray, key: np.ndarray
     switches). ``salt``: per-switch hash salt (None: the same function everywhere)."""
     c = net.c
     F = src.size
-    cls_tgt = _Target(net.dist, c.gpu_class[dst])
+    cls_tgt = _Target(net.dist_by_class, c.gpu_class[dst])
     flows: list[np.ndarray] = []
     links: list[np.ndarray] = []
     if via is None:
@@ -231,7 +232,7 @@ def route_spray(net: Network, src: np.ndarray, dst: np.ndarray, dst_class: np.nd
     for class-level rows); by default a GPU's NICs nearest the target share by capacity, and
     the flow arrives over the destination GPU's NICs on the switch it reaches."""
     F = src.size
-    tgt = _Target(net.dist, dst_class)
+    tgt = _Target(net.dist_by_class, dst_class)
     if src_atts is None:
         deg = net.att_ptr[src + 1] - net.att_ptr[src]
         rep = np.repeat(np.arange(F), deg)
@@ -322,11 +323,11 @@ def dmodk_balance(net: Network) -> dict[str, tuple[int, int, float, int]]:
     S, N = c.n_switches, c.n_gpus
     start = np.repeat(np.arange(S), N)
     dst = np.tile(np.arange(N), S)
-    tgt = _Target(net.dist, c.gpu_class[dst])
+    tgt = _Target(net.dist_by_class, c.gpu_class[dst])
     d_here = tgt.at(start, np.arange(start.size))
     go = (d_here > 0) & (d_here < UNREACHABLE)
     start, dst = start[go], dst[go]
-    tgt = _Target(net.dist, c.gpu_class[dst])
+    tgt = _Target(net.dist_by_class, c.gpu_class[dst])
     key = _dest_rank(c)[dst]
     # one hop of the walk: the table entry of every (switch, destination)
     _, ports, _ = _hash_walk(net, start, tgt, key, None, dmodk=True, max_hops=1)
