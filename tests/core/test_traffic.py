@@ -25,6 +25,8 @@ from designer.core.traffic.network import build_network
 from designer.core.traffic.patterns import all_to_all, bisection, make_pattern
 from designer.core.traffic.routing import dmodk_balance
 
+from .solver_cases import edited_small_fabrics
+
 
 def compiled(kind: str, **params):
     p = generate(params_from_dict(kind, params))
@@ -246,3 +248,24 @@ def test_csv_pattern_with_server_names(su4, tmp_path):
     f.write_text("su1-node01:0,su3-node01:0,1000\nsu1-node02:0,su3-node01:0,1000\n")
     r = run_load(su4, str(f), "adaptive")
     assert r.connections == 2 and r.throughput["min"] == pytest.approx(0.5)
+
+
+@settings(max_examples=25, deadline=None)
+@given(edited_small_fabrics())
+def test_shared_neighbour_search_gives_the_plain_distances(project):
+    # one search per neighbour set (network.class_distances) equals one BFS per switch
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import shortest_path
+
+    from designer.core.traffic.network import UNREACHABLE, class_distances
+
+    c = compile_project(project, project.catalog(builtin_catalog()))
+    cl, S = c.classes, c.n_switches
+    if cl.n == 0 or S == 0:
+        return
+    g = csr_matrix((np.ones(c.indices.size), c.indices, c.indptr), shape=(S, S))
+    d = shortest_path(g, unweighted=True, directed=False)
+    d = np.where(np.isfinite(d), d, UNREACHABLE)
+    ref = np.stack([d[:, cl.att_switch[cl.ptr[i]:cl.ptr[i + 1]]].min(axis=1)
+                    for i in range(cl.n)], axis=1)
+    assert (class_distances(c) == ref).all()

@@ -151,7 +151,10 @@ def failed_project(c: Compiled, lost: np.ndarray) -> Project:
 def what_if(c: Compiled, specs: list[str], *, pattern: str = "permutation",
             routing: str | None = None, flows_per_pair: int = 1, trials: int = 1,
             seed: int = 0, usd_per_gpu_hour: float = DEFAULT_USD_PER_GPU_HOUR,
-            with_load: bool = True, before: tuple | None = None, control=None) -> WhatIf:
+            with_load: bool = True, before: tuple | None = None,
+            baseline: LoadResult | None = None, control=None) -> WhatIf:
+    """``before``: (bisection Gb/s, Oversubscription) of the intact design and ``baseline``:
+    its load result under the same options, when the caller has them (N-1 rows share them)."""
     if usd_per_gpu_hour < 0:
         raise FailureError("$/GPU-hour must not be negative")
     dev, lost = resolve(c, specs, seed)
@@ -174,7 +177,8 @@ def what_if(c: Compiled, specs: list[str], *, pattern: str = "permutation",
         ld = run_load(after, pattern, routing or None, flows_per_pair, trials, seed,
                       control=control)
         # compare with the intact design under the same routing
-        base = run_load(c, pattern, ld.routing, flows_per_pair, trials, seed, control=control)
+        base = baseline if baseline is not None and baseline.routing == ld.routing else \
+            run_load(c, pattern, ld.routing, flows_per_pair, trials, seed, control=control)
         ratio = ld.slowdown / base.slowdown if base.slowdown > 0 else ld.slowdown
         ld = _with_slowdown(ld, ratio)
     slow = ld.slowdown if ld is not None else 1.0
@@ -223,6 +227,10 @@ def n_minus_1(c: Compiled, tier: str, control=None, **kw) -> list[N1Row]:
         raise FailureError(f"--n-1 '{tier}': the design has no {tier} switches")
     over = oversubscription(c)
     before = (solve_bisection(c, control).gbps, over)
+    if kw.get("with_load", True) and c.n_gpus >= 2:
+        kw["baseline"] = run_load(c, kw.get("pattern", "permutation"), kw.get("routing"),
+                                  kw.get("flows_per_pair", 1), kw.get("trials", 1),
+                                  kw.get("seed", 0), control=control)
     cls = switch_classes(c, over)[members]
     rows: list[N1Row] = []
     for k in np.unique(cls).tolist():

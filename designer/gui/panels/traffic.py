@@ -26,8 +26,10 @@ from PySide6.QtWidgets import (
 )
 
 from designer.core.catalog import builtin_catalog
+from designer.core.solver.bisection import solve_bisection
 from designer.core.solver.compile import compile_project
 from designer.core.solver.control import Control, SolveCancelled
+from designer.core.solver.oversub import oversubscription
 from designer.core.traffic import PATTERNS, ROUTINGS, run_load
 from designer.core.traffic.failures import DEFAULT_USD_PER_GPU_HOUR, n_minus_1, what_if
 from designer.core.traffic.load import LoadResult
@@ -47,6 +49,7 @@ class TrafficPanel(QWidget):
         self.doc = doc
         self.task: BackgroundTask | None = None
         self.last: LoadResult | None = None
+        self._intact: dict = {}
         lay = QVBoxLayout(self)
         form = QFormLayout()
         self.pattern = QComboBox()
@@ -169,9 +172,28 @@ class TrafficPanel(QWidget):
     def what_if(self, specs: list[str]) -> None:
         kw = self._kw()
         price = self.price.value()
-        self._start("What if this fails?", "failing on a copy of the design",
-                    lambda c, ctl: what_if(c, specs, usd_per_gpu_hour=price, control=ctl, **kw),
-                    self._on_what_if)
+        # the intact design's figures are kept for the next what-if on the same design
+        key = (self.doc.revision, id(self.doc.project), tuple(sorted(kw.items())))
+        cached = self._intact.get(key)
+
+        def work(c, ctl):
+            if cached is not None:
+                before, base = cached
+            else:
+                before = (solve_bisection(c, ctl).gbps, oversubscription(c))
+                base = run_load(c, kw["pattern"], kw["routing"], kw["flows_per_pair"],
+                                kw["trials"], control=ctl)
+            w = what_if(c, specs, usd_per_gpu_hour=price, control=ctl, before=before,
+                        baseline=base, **kw)
+            return key, (before, base), w
+
+        self._start("What if this fails?", "failing on a copy of the design", work,
+                    self._on_what_if_done)
+
+    def _on_what_if_done(self, out) -> None:
+        key, intact, w = out
+        self._intact = {key: intact}
+        self._on_what_if(w)
 
     def _on_what_if(self, w) -> None:
         over = ", ".join(f"{k} {v['before']:.3g} → {v['after']:.3g}"
