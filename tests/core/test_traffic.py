@@ -269,3 +269,18 @@ def test_shared_neighbour_search_gives_the_plain_distances(project):
     ref = np.stack([d[:, cl.att_switch[cl.ptr[i]:cl.ptr[i + 1]]].min(axis=1)
                     for i in range(cl.n)], axis=1)
     assert (class_distances(c) == ref).all()
+
+
+@pytest.mark.parametrize("kind, params", [("rail", {"sus": 4}), ("fat-tree", {"k_ary": 8}),
+                                          ("fat-tree", {"gpus": 64, "gpus_per_server": 2,
+                                                        "radix": 8, "tiers": 3})])
+def test_all_to_all_by_symmetry_equals_destination_by_destination(monkeypatch, kind, params):
+    from designer.core.traffic import aggregate
+
+    c = compiled(kind, **params)
+    net = build_network(c)
+    p = all_to_all(c, explicit_limit=0)
+    sym = aggregate.class_spray_loads(net, p)
+    monkeypatch.setattr(aggregate, "SYMMETRY_MIN", 10**9)
+    full = aggregate.class_spray_loads(net, p)
+    assert sym == pytest.approx(full, rel=1e-9, abs=1e-6)

@@ -50,38 +50,112 @@ def class_spray_loads(net: Network, p: Pattern, control=None) -> np.ndarray:
     att_k = net.att_ptr[first[p.src[rep]]] + (row - cl.ptr[p.src[rep]])
     np.add.at(load, net.nic_up(att_k), amount)
     inj = csr_matrix((amount, (sw, p.dst[rep])), shape=(S, C)).tocsc()
-    port_src, port_dst, cap = net.port_src, net.port_dst, net.port_cap
-    into = csr_matrix((np.ones(P), (port_dst, np.arange(P))), shape=(S, P))
-    batch = max(1, BATCH_CELLS // max(P, S, 1))
     dests = np.flatnonzero(np.bincount(p.dst, minlength=C) > 0)
-    for lo in range(0, dests.size, batch):
-        cols = dests[lo:lo + batch]
-        x = inj[:, cols].toarray()
-        dist = net.dist[:, cols].astype(np.int32)
-        for _ in range(int(dist[dist < UNREACHABLE].max(initial=0)) + 1):
-            here = (dist == 0) & (x > 0)
-            if here.any():  # delivered over the destination class's NICs at this switch
-                _deliver(net, first, cols, x, here, load)
-                x[here] = 0.0
-            if not (x > 0).any():
-                break
-            valid = dist[port_dst] == dist[port_src] - 1  # P x B
-            wcap = valid * cap[:, None]
-            den = np.add.reduceat(wcap, net.port_ptr[:-1], axis=0) if P else wcap
-            den[np.diff(net.port_ptr) == 0] = 0.0
-            with np.errstate(divide="ignore", invalid="ignore"):
-                flow = np.where(valid, x[port_src] * cap[:, None] / den[port_src], 0.0)
-            load[:P] += flow.sum(axis=1)
-            x = into @ flow
-            if control is not None:
-                control.check()
+    if p.name == "all-to-all" and dests.size > 2 * SYMMETRY_MIN:
+        sym = _by_symmetry(net, inj, dests, control)
+        if sym is not None:
+            load[:P] += sym
+            _deliver_all(net, first, p, traffic, load)
+            return load
+    for lo in range(0, dests.size, _batch(net)):
+        cols = dests[lo:lo + _batch(net)]
+        port_load, delivered = _propagate(net, inj[:, cols].toarray(), cols, control)
+        load[:P] += port_load.sum(axis=1)
+        for u, j, amt in delivered:
+            _deliver(net, first, cols, amt, u, j, load)
     return load
 
 
-def _deliver(net: Network, first: np.ndarray, cols: np.ndarray, x: np.ndarray,
-             here: np.ndarray, load: np.ndarray) -> None:
+def _batch(net: Network) -> int:
+    return max(1, BATCH_CELLS // max(net.n_ports, net.c.n_switches, 1))
+
+
+def _propagate(net: Network, x: np.ndarray, cols: np.ndarray, control=None):
+    """Push traffic ``x`` (switch x destination) down the distance layers. Returns the load
+    of every port per destination (P x B) and what arrived where: (switch, column, Gb/s)."""
+    c = net.c
+    S, P = c.n_switches, net.n_ports
+    port_src, port_dst, cap = net.port_src, net.port_dst, net.port_cap
+    into = csr_matrix((np.ones(P), (port_dst, np.arange(P))), shape=(S, P))
+    dist = net.dist[:, cols].astype(np.int32)
+    out = np.zeros((P, cols.size))
+    arrived = []
+    for _ in range(int(dist[dist < UNREACHABLE].max(initial=0)) + 1):
+        here = (dist == 0) & (x > 0)
+        if here.any():
+            u, j = np.nonzero(here)
+            arrived.append((u, j, x[u, j].copy()))
+            x[here] = 0.0
+        if not (x > 0).any():
+            break
+        valid = dist[port_dst] == dist[port_src] - 1  # P x B
+        wcap = valid * cap[:, None]
+        den = np.add.reduceat(wcap, net.port_ptr[:-1], axis=0) if P else wcap
+        den[np.diff(net.port_ptr) == 0] = 0.0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            flow = np.where(valid, x[port_src] * cap[:, None] / den[port_src], 0.0)
+        out += flow
+        x = into @ flow
+        if control is not None:
+            control.check()
+    return out, arrived
+
+
+SYMMETRY_MIN = 4  # destinations per colour below which symmetry is not worth it
+
+
+def _by_symmetry(net: Network, inj, dests: np.ndarray, control=None) -> np.ndarray | None:
+    """Port loads of a uniform all-to-all from two destinations per colour.
+
+    Destination classes with the same colour (colour refinement) see the fabric alike, and
+    links alike (same colours of their two switches, same capacity) form one orbit, so the
+    whole pattern loads every link of an orbit equally: (destinations of the colour) x (the
+    orbit's total from one of them) / (links in the orbit). A second destination of each
+    colour checks that its orbit totals agree; None (solve destination by destination) when
+    they do not."""
+    from designer.core.solver.oversub import oversubscription
+    from designer.core.solver.symmetry import class_colours
+    from designer.core.traffic.failures import switch_classes
+
+    c = net.c
+    colour = class_colours(c)[dests]
+    sk = switch_classes(c, oversubscription(c))
+    key = np.stack([sk[net.port_src], sk[net.port_dst], np.round(net.port_cap, 3)], axis=1)
+    orbit = np.unique(key, axis=0, return_inverse=True)[1].reshape(-1)
+    n_orbit = int(orbit.max()) + 1 if orbit.size else 0
+    size = np.bincount(orbit, minlength=n_orbit).astype(np.float64)
+    total = np.zeros(net.n_ports)
+    for col in np.unique(colour).tolist():
+        members = dests[colour == col]
+        pick = members[: 2] if members.size > 1 else members
+        port_load, _ = _propagate(net, inj[:, pick].toarray(), pick, control)
+        sums = np.stack([np.bincount(orbit, weights=port_load[:, j], minlength=n_orbit)
+                         for j in range(pick.size)], axis=1)
+        if pick.size > 1 and not np.allclose(sums[:, 0], sums[:, 1], rtol=1e-6, atol=1e-9):
+            return None
+        total += members.size * sums[orbit, 0] / size[orbit]
+    return total
+
+
+def _deliver_all(net: Network, first: np.ndarray, p: Pattern, traffic: np.ndarray,
+                 load: np.ndarray) -> None:
+    """NIC down links: each destination class receives its traffic over its attachments in
+    proportion to their capacity."""
     cl = net.c.classes
-    u, j = np.nonzero(here)
+    into = np.bincount(p.dst, weights=traffic, minlength=cl.n)
+    n_att = cl.n_att
+    owner = cl.owner
+    share = cl.att_cap / np.bincount(owner, weights=cl.att_cap, minlength=cl.n)[owner]
+    att_k = net.att_ptr[first[owner]] + (np.arange(owner.size) - cl.ptr[owner])
+    np.add.at(load, net.nic_down(att_k), into[owner] * share)
+    _ = n_att
+
+
+def _deliver(net: Network, first: np.ndarray, cols: np.ndarray, amount: np.ndarray,
+             u: np.ndarray, j: np.ndarray, load: np.ndarray) -> None:
+    """Traffic ``amount`` arrived at switch ``u`` for destination ``cols[j]``: over the
+    destination class's NICs on that switch, by capacity."""
+    cl = net.c.classes
     d = cols[j]
     n_att = cl.n_att[d]
     rep = np.repeat(np.arange(d.size), n_att)
@@ -90,4 +164,4 @@ def _deliver(net: Network, first: np.ndarray, cols: np.ndarray, x: np.ndarray,
     w = np.where(ok, cl.att_cap[row], 0.0)
     tot = np.bincount(rep, weights=w, minlength=d.size)
     att_k = net.att_ptr[first[d[rep]]] + (row - cl.ptr[d[rep]])
-    np.add.at(load, net.nic_down(att_k[ok]), (x[u, j][rep] * w / np.maximum(tot[rep], 1e-300))[ok])
+    np.add.at(load, net.nic_down(att_k[ok]), (amount[rep] * w / np.maximum(tot[rep], 1e-300))[ok])
