@@ -284,3 +284,27 @@ def test_all_to_all_by_symmetry_equals_destination_by_destination(monkeypatch, k
     monkeypatch.setattr(aggregate, "SYMMETRY_MIN", 10**9)
     full = aggregate.class_spray_loads(net, p)
     assert sym == pytest.approx(full, rel=1e-9, abs=1e-6)
+
+
+@pytest.mark.ibstack
+@pytest.mark.skipif(__import__("designer.core.ibcheck", fromlist=["missing_reason"])
+                    .missing_reason() is not None, reason="InfiniBand tools not installed")
+def test_opensm_tables_route_like_the_internal_ftree_equivalent():
+    # k-ary 8 under OpenSM's ftree: every flow routed on shortest paths, and the same
+    # throughput distribution as the internal d-mod-k routing (same balance: 31 / 28)
+    from designer.core.traffic.lft import opensm_tables, route_lft
+
+    p = generate(params_from_dict("fat-tree", {"k_ary": 8}))
+    cat = p.catalog(builtin_catalog())
+    c = compile_project(p, cat)
+    net = build_network(c)
+    t = opensm_tables(p, cat, net)
+    assert t.engine == "ftree" and (t.gpu_lid > 0).all()
+    pt = make_pattern(c, "permutation", seed=0)
+    r = route_lft(net, t, pt.src, pt.dst)
+    assert r.reached.all()
+    per_flow = np.bincount(r.flow)
+    assert set(per_flow.tolist()) <= {2, 4, 6}  # NIC up + 0/2/4 switch hops + NIC down
+    a = run_load(c, pt, "static", net=net, tables=t)
+    b = run_load(c, pt, "static", net=net)
+    assert a.throughput == pytest.approx(b.throughput) and a.slowdown == pytest.approx(b.slowdown)

@@ -5,8 +5,11 @@ from __future__ import annotations
 import argparse
 
 from designer.cli.commands._common import add_command, load, print_json
+from designer.core.errors import DesignerError
 from designer.core.solver.compile import compile_project
 from designer.core.traffic import PATTERNS, ROUTINGS, run_load
+from designer.core.traffic.lft import opensm_tables
+from designer.core.traffic.network import build_network
 
 
 def positive(text: str) -> int:
@@ -47,20 +50,31 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                    "bytes); default permutation")
     p.add_argument("--fan-in", type=positive, default=16, metavar="K",
                    help="incast: senders to one GPU (default 16)")
+    p.add_argument("--opensm", action="store_true",
+                   help="static routing on OpenSM's own forwarding tables: brings the design "
+                   "up on ibsim as check-ib does (needs the InfiniBand tools)")
     add_traffic_options(p)
 
 
 def run(args: argparse.Namespace) -> int:
     project, cat = load(args, args.file)
     c = compile_project(project, cat)
+    net = build_network(c)
+    tables = None
+    if args.opensm:
+        if args.routing not in (None, "static"):
+            raise DesignerError("--opensm routes on OpenSM's tables: use it with --routing static")
+        tables = opensm_tables(project, cat, net)
+        args.routing = "static"
     r = run_load(c, args.pattern, args.routing, args.flows_per_pair, args.trials, args.seed,
-                 args.polarised, args.fan_in)
+                 args.polarised, args.fan_in, net=net, tables=tables)
     if args.json:
         print_json(r.to_json())
         return 0
     j = r.to_json()
     th = j["throughput"]
-    print(f"{project.name}: {r.pattern} under {r.routing} routing"
+    how = " (OpenSM's tables)" if tables is not None else ""
+    print(f"{project.name}: {r.pattern} under {r.routing} routing{how}"
           + (f", {r.flows_per_pair} flows per pair" if r.flows_per_pair > 1 else "")
           + (f", {r.trials} trials" if r.trials > 1 else ""))
     print(f"  connections      {r.connections:,}" + (f" ({r.unrouted:,} without a path)"

@@ -163,7 +163,7 @@ def _class_rep(c: Compiled) -> np.ndarray:
 
 
 def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polarised: bool,
-               control=None) -> _Trial:
+               control=None, tables=None) -> _Trial:
     c = net.c
     rng = np.random.default_rng(seed)
     if p.level == "class":
@@ -174,6 +174,12 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
     n_conn = src.size
     if routing == "adaptive":
         routed = route_spray(net, src, dst, c.gpu_class[dst])
+        sub_conn = np.arange(n_conn)
+        subs = 1
+    elif routing == "static" and tables is not None:
+        from designer.core.traffic.lft import route_lft
+
+        routed = route_lft(net, tables, src, dst)
         sub_conn = np.arange(n_conn)
         subs = 1
     else:
@@ -225,8 +231,11 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
 
 def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
              flows_per_pair: int = 1, trials: int = 1, seed: int = 0, polarised: bool = False,
-             fan_in: int = 16, net: Network | None = None, control=None) -> LoadResult:
-    """Route ``pattern`` on compiled design ``c`` and solve max-min fair rates."""
+             fan_in: int = 16, net: Network | None = None, control=None,
+             tables=None) -> LoadResult:
+    """Route ``pattern`` on compiled design ``c`` and solve max-min fair rates.
+    ``tables``: OpenSM's forwarding tables (``lft.opensm_tables``) for ``static`` routing;
+    without them static routing is the internal d-mod-k equivalent."""
     if trials < 1:
         raise LoadOptionError(f"trials must be at least 1 (got {trials})")
     if flows_per_pair < 1:
@@ -243,7 +252,7 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
     if p.level == "class":
         return _class_level(net, p, c, control)
     runs = 1 if routing in ("adaptive", "static") else trials
-    out = [_one_trial(net, p, routing, flows_per_pair, seed + k, polarised, control)
+    out = [_one_trial(net, p, routing, flows_per_pair, seed + k, polarised, control, tables)
            for k in range(runs)]
     t = np.concatenate([r.t for r in out])
     w = np.concatenate([r.w for r in out])
