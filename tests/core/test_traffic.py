@@ -289,12 +289,13 @@ def test_all_to_all_by_symmetry_equals_destination_by_destination(monkeypatch, k
 @pytest.mark.ibstack
 @pytest.mark.skipif(__import__("designer.core.ibcheck", fromlist=["missing_reason"])
                     .missing_reason() is not None, reason="InfiniBand tools not installed")
-def test_opensm_tables_route_like_the_internal_ftree_equivalent():
-    # k-ary 8 under OpenSM's ftree: every flow routed on shortest paths, and the same
-    # throughput distribution as the internal d-mod-k routing (same balance: 31 / 28)
+@pytest.mark.parametrize("kind, params", [("fat-tree", {"k_ary": 8}), ("rail", {"sus": 2})])
+def test_opensm_tables_route_like_the_internal_ftree_equivalent(kind, params):
+    # under OpenSM's ftree every flow takes a shortest path, and a permutation gets the same
+    # throughput distribution as under the internal d-mod-k routing
     from designer.core.traffic.lft import opensm_tables, route_lft
 
-    p = generate(params_from_dict("fat-tree", {"k_ary": 8}))
+    p = generate(params_from_dict(kind, params))
     cat = p.catalog(builtin_catalog())
     c = compile_project(p, cat)
     net = build_network(c)

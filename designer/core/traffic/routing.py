@@ -90,8 +90,9 @@ def _hash_walk(net: Network, start: np.ndarray, tgt: _Target, key: np.ndarray,
     ``dmodk``: the key is the destination's number and a switch of tier i takes candidate
     ``(key / (k_1 ... k_{i-1})) mod count``, k_j the up ports of a tier-j switch: consecutive
     destinations spread over one tier's ports and their quotients over the next tier's, as
-    d-mod-k (ftree) does; the plain key at every tier would reuse one port per tier. The
-    choice depends on the switch and the destination only, like a forwarding table."""
+    d-mod-k (ftree) does; the plain key at every tier would reuse one port per tier. Going
+    down, the destination's number itself picks among parallel cables. The choice depends on
+    the switch and the destination only, like a forwarding table."""
     F = start.size
     div = _tier_divisor(net) if dmodk else None
     cur = start.copy()
@@ -114,7 +115,14 @@ def _hash_walk(net: Network, start: np.ndarray, tgt: _Target, key: np.ndarray,
             rep, port = _candidates(net, u)
             d_here = tgt.at(u, fl)
             ok = tgt.at(net.port_dst[port], fl[rep]) == d_here[rep] - 1
-            k = key[fl] // div[u] if div is not None else key[fl]
+            k = key[fl]
+            if div is not None:
+                # going up: the quotient by the tiers below; going down (parallel cables to
+                # the next switch) the destination's own number spreads them
+                tier = net.c.switch_tier
+                down = np.bincount(rep[ok & (tier[net.port_dst[port]] < tier[u][rep])],
+                                   minlength=fl.size) > 0
+                k = np.where(down, k, k // div[u])
             if salt is not None:
                 with np.errstate(over="ignore"):
                     k = _mix64(k ^ salt[u])
