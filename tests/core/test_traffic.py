@@ -309,3 +309,16 @@ def test_opensm_tables_route_like_the_internal_ftree_equivalent(kind, params):
     a = run_load(c, pt, "static", net=net, tables=t)
     b = run_load(c, pt, "static", net=net)
     assert a.throughput == pytest.approx(b.throughput) and a.slowdown == pytest.approx(b.slowdown)
+
+
+def test_tree_pattern_on_rails(su4, su4_net):
+    # binary tree per rail over 128 servers: 127 edges x 8 rails, a flow each way; a node
+    # with a parent and two children splits its line rate three ways
+    p = make_pattern(su4, "tree")
+    assert p.src.size == 2 * 127 * 8
+    assert np.bincount(p.src, weights=p.demand, minlength=su4.n_gpus).max() == pytest.approx(1)
+    r = run_load(su4, p, "adaptive", net=su4_net)
+    # a server above two leaf servers receives 1 + 1 + 1/3 of a line rate: 3/7 each, on any
+    # fabric (the NIC limits), so the fabric adds no slowdown
+    assert r.throughput["min"] == pytest.approx(3 / 7)
+    assert r.slowdown == pytest.approx(1.0)

@@ -21,7 +21,7 @@ import numpy as np
 from designer.core.errors import DesignerError
 from designer.core.solver.compile import Compiled
 
-PATTERNS = ("permutation", "all-to-all", "ring", "incast", "bisection")
+PATTERNS = ("permutation", "all-to-all", "ring", "tree", "incast", "bisection")
 EXPLICIT_ALL_TO_ALL = 100_000  # flows above which all-to-all runs by GPU class
 
 
@@ -83,6 +83,27 @@ def ring(c: Compiled) -> Pattern:
     src = (base[:, None] + pos[None, :]).ravel()
     dst = (np.roll(base, -1)[:, None] + pos[None, :]).ravel()
     return _make("ring", c, src, dst, 1.0)
+
+
+def tree(c: Compiled) -> Pattern:
+    """The trees of a tree all-reduce laid on rails: per GPU position, the servers form a
+    binary tree in order (server s under server (s - 1) // 2); reduction goes up and the
+    broadcast comes down at the same time, pipelined, so every tree edge carries a flow each
+    way and a GPU's line rate is shared among the tree neighbours it sends to."""
+    srv = np.flatnonzero(c.is_server)
+    if srv.size < 2:
+        raise PatternError("pattern 'tree' needs at least two GPU servers")
+    base = c.gpu_base[srv]
+    k = int(c.table.gpus[srv].min())
+    child = np.arange(1, srv.size)
+    parent = (child - 1) // 2
+    pos = np.arange(k)
+    up_src = (base[child][:, None] + pos[None, :]).ravel()
+    up_dst = (base[parent][:, None] + pos[None, :]).ravel()
+    src = np.r_[up_src, up_dst]
+    dst = np.r_[up_dst, up_src]
+    out = np.bincount(src, minlength=c.n_gpus)
+    return _make("tree", c, src, dst, 1.0 / out[src])
 
 
 def incast(c: Compiled, fan_in: int = 16, target: int = 0) -> Pattern:
@@ -202,6 +223,8 @@ def make_pattern(c: Compiled, name: str, seed: int = 0, fan_in: int = 16) -> Pat
         return all_to_all(c)
     if name == "ring":
         return ring(c)
+    if name == "tree":
+        return tree(c)
     if name == "incast":
         return incast(c, fan_in)
     if name == "bisection":
