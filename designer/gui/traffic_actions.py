@@ -17,6 +17,9 @@ class TrafficActions:
         self.overlay = TrafficOverlay(window.scene)
         self.panel.overlayWanted.connect(self._overlay)
         self.panel.overlayCleared.connect(self.overlay.clear)
+        self.panel.loadTail.connect(self._show_tail)
+        window.doc.projectChanged.connect(lambda _r: self._show_tail("", ""))
+        self._show_tail("", "")
         # in a scroll area: the dock can be narrower than the form without painting over its
         # neighbours
         scroll = QScrollArea()
@@ -26,6 +29,17 @@ class TrafficActions:
         window.add_panel(scroll, "Traffic", "trafficDock",
                          Qt.DockWidgetArea.BottomDockWidgetArea,
                          tabify_with="problemsDock" if "problemsDock" in window.docks else None)
+
+    def _show_tail(self, text: str, tip: str) -> None:
+        """The latency panel's queueing tail under the last pattern run in Traffic."""
+        metrics = getattr(getattr(self.w, "analysis", None), "metrics", None)
+        if metrics is None or "load_latency" not in metrics.values:
+            return
+        if text:
+            metrics.values["load_latency"].set(text, tip=tip)
+        else:
+            metrics.values["load_latency"].set(
+                "–", tip="Run a pattern in the Traffic panel for the queueing added under load")
 
     def _overlay(self, failed: list, hot: list) -> None:
         self.overlay.show(failed, hot)

@@ -98,6 +98,8 @@ def test_load_run_shows_throughput_and_rings_hot_links(window, qtbot, su4):
     assert p.last is not None and p.last.routing == "ecmp"
     assert "Throughput of demand" in p.result.text() and "M/M/1" in p.result.text()
     assert window.traffic.overlay.items  # hottest links ringed
+    tail = window.analysis.metrics.value("load_latency").text()
+    assert tail.startswith("+") and "p99" in tail and "permutation, ecmp" in tail
     window.docks["trafficDock"].raise_()
     qtbot.wait(50)
     window.grab().save("docs/screenshots/traffic-load.png")

@@ -43,6 +43,7 @@ N1_COLUMNS = ("Failed (example)", "Alike", "Bisection kept", "Oversub. x", "Stra
 class TrafficPanel(QWidget):
     overlayWanted = Signal(list, list)  # failed device ids, hot links [(from, to, util)]
     overlayCleared = Signal()
+    loadTail = Signal(str, str)  # latency under load (text, the model) for the metrics panel
 
     def __init__(self, doc, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -168,6 +169,9 @@ class TrafficPanel(QWidget):
             f"+{r.tail.p99_us:.2f} µs p99<br><small>{r.tail.model}</small>"
         )
         self.overlayWanted.emit([], [(h.src, h.dst, h.utilisation) for h in r.hot_links])
+        self.loadTail.emit(f"+{r.tail.mean_us:.2f} mean · +{r.tail.p99_us:.2f} p99 µs "
+                           f"({r.pattern}, {r.routing})",
+                           f"Queueing added to the idle latency: {r.tail.model}")
 
     def what_if(self, specs: list[str]) -> None:
         kw = self._kw()
