@@ -5,7 +5,7 @@ failed bundle loses its cables; ``cables:K`` fails K switch-to-switch cables dra
 ``plane:N`` fails every switch of plane N. Nothing is edited: the project is copied.
 
 Reported: bisection retained (the solver's bisection after / before), oversubscription per
-tier after the failure and its growth, GPUs stranded (no path left) and NIC links lost, the
+tier after the failure and its growth, GPUs stranded (every NIC link lost) and NIC links lost, the
 max link utilisation and the slowdown of a pattern under the routing in use, and the money
 per day the slowdown costs: a job running ``slowdown`` times longer does ``1 - 1/slowdown``
 less work per day, on every GPU of the design, at the given $/GPU-hour (an upper bound: it
@@ -61,7 +61,9 @@ class WhatIf:
             "devices": list(self.devices),
             "cables_lost": self.cables,
             "bisection_retained": round(self.bisection_retained, 6),
-            "oversubscription": {k: {x: round(y, 6) for x, y in v.items()}
+            # no uplinks left reads null: JSON has no infinity
+            "oversubscription": {k: {x: round(y, 6) if np.isfinite(y) else None
+                                     for x, y in v.items()}
                                  for k, v in self.oversubscription.items()},
             "stranded_gpus": self.stranded_gpus,
             "nic_links_lost": self.nic_links_lost,
