@@ -109,8 +109,10 @@ class MainWindow(FileActions, QMainWindow):
 
         self.analysis = install_analysis(self)
         from designer.gui.floor.panel import install_floor
+        from designer.gui.traffic_actions import install_traffic
 
         install_floor(self)
+        self.traffic = install_traffic(self)
         self._default_state = self.saveState(LAYOUT_VERSION)
 
         self._paste_count = 0
@@ -418,6 +420,7 @@ class MainWindow(FileActions, QMainWindow):
                 for key in chain:
                     act = menu.addAction(f"Collapse {key_path_label(key)}")
                     act.triggered.connect(lambda _=False, k=key: self.scene.collapse(k))
+            self.traffic.context_actions(menu, item.device_id, None)
         elif isinstance(item, GroupBoxItem):
             act = menu.addAction("Expand")
             act.triggered.connect(lambda: self.scene.expand(item.key))
@@ -429,6 +432,7 @@ class MainWindow(FileActions, QMainWindow):
         else:
             if self.doc.selection.link:
                 menu.addAction(a.delete)
+                self.traffic.context_actions(menu, None, self.doc.selection.link)
                 menu.addSeparator()
             paste_here = menu.addAction("Paste Here")
             paste_here.triggered.connect(self.paste)

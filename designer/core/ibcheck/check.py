@@ -86,6 +86,7 @@ def check_ib(
     engine: str | None = None,
     keep_folder: Path | None = None,
     solver_hops: object = None,
+    tables: list | None = None,
 ) -> IbCheckReport:
     """Check ``project`` on OpenSM over ibsim. Raises ``IbToolsMissing`` (what to install),
     ``NotInfiniBand``, ``IbSimError`` (the tool's words) or ``CheckCancelled``.
@@ -94,6 +95,8 @@ def check_ib(
     ``keep_folder``: copy the working files (topology, logs, dumps) there for a closer look.
     ``solver_hops``: the solver's hop statistics when the caller has them (the window's
     current result), so the check does not solve again; else it runs the solver's path stage.
+    ``tables``: a list that receives (IB nodes, discovered fabric, dump_fts text) per subnet
+    that came up, for callers that route on OpenSM's own tables (the traffic model).
     """
     t_start = time.perf_counter()
     if keep_folder is not None and Path(keep_folder).exists() and not Path(keep_folder).is_dir():
@@ -141,7 +144,7 @@ def check_ib(
             name = _subnet_name(project, pib, nodes, k, len(subnets))
             span = (k / len(subnets), (k + 1) / len(subnets))
             rep, disc = _check_subnet(
-                tools, pib, nodes, name, chosen, sub_dir, say, stop, span, times
+                tools, pib, nodes, name, chosen, sub_dir, say, stop, span, times, tables
             )
             reports.append(rep)
             discovered.append(disc)
@@ -227,6 +230,7 @@ def _check_subnet(
     stop: Callable[[], bool],
     span: tuple[float, float],
     times: dict[str, float],
+    tables: list | None = None,
 ) -> tuple[SubnetReport, IbFabric]:
     mine: dict[str, float] = {}
 
@@ -292,6 +296,8 @@ def _check_subnet(
 
     step(0.85, "walking the routes")
     disc = parse_netfile(disc_run.stdout.read_text(errors="replace"), "ibnetdiscover output")
+    if tables is not None and up and fts_text:
+        tables.append((nodes, disc, fts_text))
     routed = shortest = None
     longer = 0
     balance: tuple[Balance, ...] = ()

@@ -35,7 +35,8 @@ ROWS = (
               ("ports", "Switch ports"))),
     ("Bandwidth", (("bisection", "Bisection"), ("per_gpu", "Per GPU"),
                    ("oversub", "Oversubscription"), ("tiers", "By tier"))),
-    ("Paths between GPUs", (("hops", "Switch hops"), ("latency", "Latency"))),
+    ("Paths between GPUs", (("hops", "Switch hops"), ("latency", "Latency"),
+                            ("load_latency", "Under load"))),
     ("Cost and power", (("cost", "Network"), ("power", "Power"))),
     ("Checks", (("problems", "Problems"),)),
 )

@@ -1,0 +1,93 @@
+"""``designer load FILE``: a traffic pattern routed on the design, max-min fair rates."""
+
+from __future__ import annotations
+
+import argparse
+
+from designer.cli.commands._common import add_command, load, print_json
+from designer.core.errors import DesignerError
+from designer.core.solver.compile import compile_project
+from designer.core.traffic import PATTERNS, ROUTINGS, run_load
+from designer.core.traffic.lft import opensm_tables
+from designer.core.traffic.network import build_network
+
+
+def positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"'{text}': must be at least 1")
+    return v
+
+
+def add_traffic_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--routing", choices=ROUTINGS, default=None,
+                   help="routing model (default: the technology's: static on InfiniBand, "
+                   "ecmp on Ethernet)")
+    p.add_argument("--flows-per-pair", type=positive, default=1, metavar="Q",
+                   help="queue pairs per connection under ECMP/Valiant (default 1)")
+    p.add_argument("--trials", type=positive, default=1, metavar="T",
+                   help="Monte Carlo trials over hash seeds (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--polarised", action="store_true",
+                   help="ECMP: the same hash function at every tier (hash polarisation)")
+
+
+def register(sub: argparse._SubParsersAction, name: str) -> None:
+    p = add_command(
+        sub, name, run,
+        help="traffic under load: a pattern routed on the design, max-min fair rates",
+        description="Route a traffic pattern on the design's graph with the chosen routing "
+        "and solve max-min fair rates. Prints the throughput distribution relative to each "
+        "connection's demand (its share of the GPU line rate), the collective's slowdown "
+        "against an ideal fabric, link utilisation per tier, the hottest links and a "
+        "queueing tail.",
+    )
+    p.add_argument("--pattern", default="permutation", metavar="PATTERN",
+                   help=f"{'|'.join(PATTERNS)} or a CSV file (source GPU, destination GPU, "
+                   "bytes); default permutation")
+    p.add_argument("--fan-in", type=positive, default=16, metavar="K",
+                   help="incast: senders to one GPU (default 16)")
+    p.add_argument("--opensm", action="store_true",
+                   help="static routing on OpenSM's own forwarding tables: brings the design "
+                   "up on ibsim as check-ib does (needs the InfiniBand tools)")
+    add_traffic_options(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    project, cat = load(args, args.file)
+    c = compile_project(project, cat)
+    net = build_network(c)
+    tables = None
+    if args.opensm:
+        if args.routing not in (None, "static"):
+            raise DesignerError("--opensm routes on OpenSM's tables: use it with --routing static")
+        tables = opensm_tables(project, cat, net)
+        args.routing = "static"
+    r = run_load(c, args.pattern, args.routing, args.flows_per_pair, args.trials, args.seed,
+                 args.polarised, args.fan_in, net=net, tables=tables)
+    if args.json:
+        print_json(r.to_json())
+        return 0
+    j = r.to_json()
+    th = j["throughput"]
+    how = " (OpenSM's tables)" if tables is not None else ""
+    print(f"{project.name}: {r.pattern} under {r.routing} routing{how}"
+          + (f", {r.flows_per_pair} flows per pair" if r.flows_per_pair > 1 else "")
+          + (f", {r.trials} trials" if r.trials > 1 else ""))
+    print(f"  connections      {r.connections:,}" + (f" ({r.unrouted:,} without a path)"
+                                                     if r.unrouted else ""))
+    print(f"  throughput       min {th['min']:.3f}  p1 {th['p1']:.3f}  p50 {th['p50']:.3f}  "
+          f"mean {th['mean']:.3f}  (of demand)")
+    sd = j["completion"]["slowdown"]
+    print("  slowdown         " + ("never completes" if sd is None else f"{sd:.3f} x ideal"))
+    print(f"  max utilisation  {r.max_utilisation:.3f}  "
+          + "  ".join(f"{k} {v:.3f}" for k, v in r.by_tier.items()))
+    tail = j["latency_tail_us"]
+    print(f"  queueing added   mean {tail['mean']:.3f} us  p99 {tail['p99']:.3f} us "
+          f"({tail['model']})")
+    for h in r.hot_links[:5]:
+        print(f"  hot link         {h.src} -> {h.dst} ({h.layer}) {h.utilisation:.3f}")
+    return 0

@@ -1,0 +1,366 @@
+"""``run_load``: a pattern routed on the design, max-min fair rates, and what they mean.
+
+Throughput is per connection, relative to what it asks for (its demand: a share of its
+GPU's line rate, see ``patterns``). With q queue pairs the pairs' rates add up for the
+throughput, while the connection's bytes are split evenly over them, so it finishes with
+its slowest pair. The collective's completion is set by its slowest connection; its
+slowdown is that completion against the same pattern on an ideal fabric where only the
+GPUs' own NIC links limit (an incast is slow on any fabric; only what the fabric adds
+counts). Monte Carlo: ECMP and Valiant draw new hash keys each trial; the figures pool the
+connections of every trial, the slowdown is the mean over trials and its worst.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from designer.core.catalog import Catalog, builtin_catalog
+from designer.core.errors import DesignerError
+from designer.core.model import Project
+from designer.core.solver.compile import Compiled, compile_project
+from designer.core.traffic.aggregate import class_spray_loads
+from designer.core.traffic.maxmin import max_min_fair
+from designer.core.traffic.network import Network, build_network
+from designer.core.traffic.patterns import Pattern, make_pattern
+from designer.core.traffic.queueing import QueueTail, queue_tail
+from designer.core.traffic.routing import (
+    ROUTINGS,
+    Routed,
+    hash_salt,
+    route_hashed,
+    route_spray,
+)
+
+HOT_LINKS = 10
+DEFAULT_ROUTING = {"ib-ndr": "static", "ib-xdr": "static", "eth": "ecmp"}
+
+
+class LoadOptionError(DesignerError):
+    """An option of the load model out of range (trials, flows per pair...)."""
+
+
+@dataclass(frozen=True)
+class HotLink:
+    src: str  # device id at the sending end
+    dst: str
+    layer: str
+    utilisation: float
+
+    def to_json(self) -> dict:
+        return {"from": self.src, "to": self.dst, "layer": self.layer,
+                "utilisation": round(self.utilisation, 6)}
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    pattern: str
+    routing: str
+    flows_per_pair: int
+    trials: int
+    polarised: bool
+    connections: int
+    unrouted: int
+    throughput: dict[str, float]  # min, p1, p50, mean
+    slowdown: float  # mean over trials
+    slowdown_worst: float
+    max_utilisation: float
+    by_tier: dict[str, float]  # layer -> max utilisation
+    hot_links: tuple[HotLink, ...]
+    tail: QueueTail
+    line_rate_gbps: float
+    t: np.ndarray = field(repr=False, compare=False)  # pooled per-connection throughput
+
+    def to_json(self) -> dict:
+        return {
+            "pattern": self.pattern,
+            "routing": self.routing,
+            "flows_per_pair": self.flows_per_pair,
+            "trials": self.trials,
+            "polarised": self.polarised,
+            "connections": self.connections,
+            "unrouted": self.unrouted,
+            "throughput": {k: round(v, 6) for k, v in self.throughput.items()},
+            "completion": {"slowdown": _finite(self.slowdown),
+                           "slowdown_worst": _finite(self.slowdown_worst)},
+            "links": {"max_utilisation": round(self.max_utilisation, 6),
+                      "by_tier": {k: round(v, 6) for k, v in self.by_tier.items()}},
+            "hot_links": [h.to_json() for h in self.hot_links],
+            "latency_tail_us": self.tail.to_json(),
+            "line_rate_gbps": self.line_rate_gbps,
+        }
+
+
+def _finite(x: float) -> float | None:
+    """JSON has no infinity: a collective that never completes (a flow without a path)
+    reads null."""
+    return round(x, 6) if np.isfinite(x) else None
+
+
+def default_routing(c: Compiled) -> str:
+    """The technology's usual routing: static (OpenSM) on InfiniBand, ECMP on Ethernet."""
+    from designer.core.solver.compile import TECHS
+
+    tech = c.tech[c.sw]
+    if tech.size == 0 or (tech < 0).all():
+        return "ecmp"
+    return DEFAULT_ROUTING[TECHS[int(np.bincount(tech[tech >= 0]).argmax())]]
+
+
+def _weighted_quantile(x: np.ndarray, w: np.ndarray, q: float) -> float:
+    if x.size == 0:
+        return 0.0
+    o = np.argsort(x, kind="stable")
+    cw = np.cumsum(w[o])
+    return float(x[o][min(int(np.searchsorted(cw, q * cw[-1])), x.size - 1)])
+
+
+@dataclass(frozen=True)
+class _Trial:
+    t: np.ndarray  # per connection
+    w: np.ndarray  # connection multiplicity
+    slowdown: float
+    load: np.ndarray
+    routed: Routed
+    sub_conn: np.ndarray  # connection of every routed (sub)flow
+
+
+def _cap(net: Network, p: Pattern) -> np.ndarray:
+    cap = net.link_cap
+    if p.level != "class":
+        return cap
+    cap = cap.copy()  # a class row stands for every GPU of the class: its NICs scale up
+    cl = net.c.classes
+    rep = _class_rep(net.c)
+    for gpus, scale in ((rep, cl.count),):
+        deg = net.att_ptr[gpus + 1] - net.att_ptr[gpus]
+        att = np.repeat(net.att_ptr[gpus], deg) + (
+            np.arange(deg.sum()) - np.repeat(np.cumsum(deg) - deg, deg))
+        s = np.repeat(scale, deg)
+        cap[net.nic_up(att)] *= s
+        cap[net.nic_down(att)] *= s
+    return cap
+
+
+def _dest_rank(c: Compiled) -> np.ndarray:
+    """A destination number for d-mod-k: GPUs counted leaf by leaf (class by class), as
+    ftree numbers the end ports it routes to, so the GPUs under one leaf take consecutive
+    numbers and spread over consecutive up ports."""
+    order = np.lexsort((np.arange(c.n_gpus), c.gpu_class))
+    rank = np.empty(c.n_gpus, np.int64)
+    rank[order] = np.arange(c.n_gpus)
+    return rank.astype(np.uint64)
+
+
+def _class_rep(c: Compiled) -> np.ndarray:
+    """The first GPU of every class."""
+    g = np.flatnonzero(c.gpu_class >= 0)
+    cls, first = np.unique(c.gpu_class[g], return_index=True)
+    out = np.zeros(c.classes.n, np.int64)
+    out[cls] = g[first]
+    return out
+
+
+def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polarised: bool,
+               control=None, tables=None) -> _Trial:
+    c = net.c
+    rng = np.random.default_rng(seed)
+    if p.level == "class":
+        rep = _class_rep(c)
+        src, dst = rep[p.src], rep[p.dst]
+    else:
+        src, dst = p.src, p.dst
+    n_conn = src.size
+    if routing == "adaptive":
+        routed = route_spray(net, src, dst, c.gpu_class[dst])
+        sub_conn = np.arange(n_conn)
+        subs = 1
+    elif routing == "static" and tables is not None:
+        from designer.core.traffic.lft import route_lft
+
+        routed = route_lft(net, tables, src, dst)
+        sub_conn = np.arange(n_conn)
+        subs = 1
+    else:
+        subs = 1 if routing == "static" else q  # static routes by destination: QPs coincide
+        sub_conn = np.repeat(np.arange(n_conn), subs)
+        s_src, s_dst = src[sub_conn], dst[sub_conn]
+        if routing == "static":
+            key = _dest_rank(c)[s_dst]  # d-mod-k: the destination picks the port
+            salt = None
+        else:
+            key = rng.integers(0, np.iinfo(np.int64).max, size=s_src.size).astype(np.uint64)
+            salt = hash_salt(net, seed, polarised)
+        via = None
+        if routing == "valiant":
+            hosts = np.unique(net.att_switch)
+            via = hosts[rng.integers(0, hosts.size, size=s_src.size)]
+        routed = route_hashed(net, s_src, s_dst, key, salt, via, dmodk=routing == "static")
+    line = net.line_rate[src]
+    demand = p.demand * line
+    sub_demand = demand[sub_conn] / subs
+    mult = p.weight[sub_conn]
+    cap = _cap(net, p)
+    fair = max_min_fair(routed.flow, routed.link, routed.frac * mult[routed.flow], sub_demand,
+                        cap, routed.reached, control)
+    # throughput: the connection's queue pairs together; completion: its slowest one
+    t_conn = np.bincount(sub_conn, weights=fair.t, minlength=n_conn) / subs
+    t_slow = np.full(n_conn, np.inf)
+    np.minimum.at(t_slow, sub_conn, fair.t)
+    t_slow[~np.isfinite(t_slow)] = 0.0
+    # the ideal: the same connections limited by their NICs only
+    nic = routed.link >= net.n_ports
+    w_nic = (routed.frac * mult[routed.flow])[nic]
+    f_nic, l_nic = routed.flow[nic], routed.link[nic]
+    at_demand = np.bincount(l_nic, weights=w_nic * sub_demand[f_nic], minlength=cap.size)
+    if (at_demand <= cap * (1 + 1e-9)).all():  # the NICs carry every demand: ideal t = 1
+        t_ideal = np.where(_conn_reached_of(routed, sub_conn, n_conn), 1.0, np.inf)
+    else:
+        ideal = max_min_fair(f_nic, l_nic, w_nic, sub_demand, cap, routed.reached, control)
+        t_ideal = np.full(n_conn, np.inf)
+        np.minimum.at(t_ideal, sub_conn, ideal.t)
+    nbytes = p.nbytes if p.nbytes is not None else p.demand
+    ok = t_slow > 0
+    done = float(np.max(nbytes[ok] / (t_slow[ok] * demand[ok]))) if ok.any() else np.inf
+    good = np.isfinite(t_ideal) & (t_ideal > 0)
+    best = float(np.max(nbytes[good] / (t_ideal[good] * demand[good]))) if good.any() else 1.0
+    slowdown = done / best if ok.all() else float("inf")
+    return _Trial(t_conn, p.weight, slowdown, fair.load, routed, sub_conn)
+
+
+def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
+             flows_per_pair: int = 1, trials: int = 1, seed: int = 0, polarised: bool = False,
+             fan_in: int = 16, net: Network | None = None, control=None,
+             tables=None) -> LoadResult:
+    """Route ``pattern`` on compiled design ``c`` and solve max-min fair rates.
+    ``tables``: OpenSM's forwarding tables (``lft.opensm_tables``) for ``static`` routing;
+    without them static routing is the internal d-mod-k equivalent."""
+    if trials < 1:
+        raise LoadOptionError(f"trials must be at least 1 (got {trials})")
+    if flows_per_pair < 1:
+        raise LoadOptionError(f"flows per pair must be at least 1 (got {flows_per_pair})")
+    routing = routing or default_routing(c)
+    if routing not in ROUTINGS:
+        raise LoadOptionError(f"unknown routing '{routing}' (choose {', '.join(ROUTINGS)})")
+    p = pattern if isinstance(pattern, Pattern) else make_pattern(c, pattern, seed, fan_in)
+    if p.level == "class" and routing != "adaptive":
+        raise LoadOptionError(
+            f"all-to-all on {c.n_gpus:,} GPUs has {c.n_gpus * (c.n_gpus - 1):,} flows: too many "
+            "to hash one by one; use --routing adaptive (solved by GPU class)")
+    net = net if net is not None else build_network(c)
+    if p.level == "class":
+        return _class_level(net, p, c, control)
+    runs = 1 if routing in ("adaptive", "static") else trials
+    out = [_one_trial(net, p, routing, flows_per_pair, seed + k, polarised, control, tables)
+           for k in range(runs)]
+    t = np.concatenate([r.t for r in out])
+    w = np.concatenate([r.w for r in out])
+    last = out[-1]
+    util = np.stack([r.load for r in out]).max(axis=0) / np.maximum(net.link_cap, 1e-300)
+    if p.level == "class":
+        util = out[-1].load / np.maximum(_cap(net, p), 1e-300)
+    return LoadResult(
+        pattern=p.name, routing=routing, flows_per_pair=flows_per_pair if routing in (
+            "ecmp", "valiant") else 1,
+        trials=runs, polarised=polarised and routing in ("ecmp", "valiant"),
+        connections=int(p.weight.sum()),
+        unrouted=int(p.weight[~_conn_reached(last)].sum()),
+        throughput={
+            "min": float(t.min()) if t.size else 0.0,
+            "p1": _weighted_quantile(t, w, 0.01),
+            "p50": _weighted_quantile(t, w, 0.5),
+            "mean": float(np.average(t, weights=w)) if t.size else 0.0,
+        },
+        slowdown=float(np.mean([r.slowdown for r in out])),
+        slowdown_worst=float(max(r.slowdown for r in out)),
+        max_utilisation=float(util.max()) if util.size else 0.0,
+        by_tier=_by_layer(net, util),
+        hot_links=_hot(net, util),
+        tail=queue_tail(net, last.routed, util, c.project.analysis.message_bytes),
+        line_rate_gbps=net.nominal_gbps,
+        t=t,
+    )
+
+
+def _class_level(net: Network, p: Pattern, c: Compiled, control) -> LoadResult:
+    """All-to-all by class under the fluid model: every flow at the same fraction."""
+    load = class_spray_loads(net, p, control)
+    cap = _cap(net, p)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        head = np.where(load > 0, cap / load, np.inf)
+    t = min(1.0, float(head.min())) if head.size else 1.0
+    util = load * t / np.maximum(cap, 1e-300)
+    ideal = np.where(np.arange(net.n_links) >= net.n_ports, head, np.inf)
+    t_ideal = min(1.0, float(ideal.min())) if ideal.size else 1.0
+    th = {"min": t, "p1": t, "p50": t, "mean": t}
+    return LoadResult(
+        pattern=p.name, routing="adaptive", flows_per_pair=1, trials=1, polarised=False,
+        connections=int(p.weight.sum()), unrouted=0, throughput=th,
+        slowdown=t_ideal / t if t > 0 else float("inf"),
+        slowdown_worst=t_ideal / t if t > 0 else float("inf"),
+        max_utilisation=float(util.max()) if util.size else 0.0,
+        by_tier=_by_layer(net, util), hot_links=_hot(net, util),
+        tail=queue_tail(net, None, util, c.project.analysis.message_bytes),
+        line_rate_gbps=net.nominal_gbps, t=np.array([t]),
+    )
+
+
+def _conn_reached(tr: _Trial) -> np.ndarray:
+    return _conn_reached_of(tr.routed, tr.sub_conn, tr.t.size)
+
+
+def _conn_reached_of(routed: Routed, sub_conn: np.ndarray, n_conn: int) -> np.ndarray:
+    """Connections all of whose queue pairs have a path."""
+    missing = np.bincount(sub_conn[~routed.reached], minlength=n_conn)
+    return missing == 0
+
+
+def _by_layer(net: Network, util: np.ndarray) -> dict[str, float]:
+    out: dict[str, float] = {}
+    if not util.size:
+        return out
+    best = np.zeros(len(net.layers))
+    np.maximum.at(best, net.link_layer, util)
+    present = np.bincount(net.link_layer, minlength=len(net.layers)) > 0
+    for i, name in enumerate(net.layers):
+        if present[i]:
+            out[name] = float(best[i])
+    return out
+
+
+def _hot(net: Network, util: np.ndarray, n: int = HOT_LINKS) -> tuple[HotLink, ...]:
+    if not util.size:
+        return ()
+    # switch-to-switch links first among equals: a NIC at line rate is the demand itself
+    fabric_link = np.arange(util.size) < net.n_ports
+    order = np.lexsort((~fabric_link, -np.round(util, 9)))
+    top = order[:n]
+    top = top[util[top] > 0]
+    a, b = net.link_ends(top)
+    ids = net.c.fabric.devices
+    return tuple(HotLink(ids[int(x)].id, ids[int(y)].id, net.layers[int(net.link_layer[i])],
+                         float(util[i]))
+                 for x, y, i in zip(a.tolist(), b.tolist(), top.tolist(), strict=True))
+
+
+def load_project(project: Project, pattern: str, routing: str | None = None,
+                 flows_per_pair: int = 1, trials: int = 1, seed: int = 0,
+                 polarised: bool = False, fan_in: int = 16, catalog: Catalog | None = None,
+                 control=None) -> LoadResult:
+    """``run_load`` on a project (compiled here)."""
+    cat = catalog if catalog is not None else project.catalog(builtin_catalog())
+    c = compile_project(project, cat, control)
+    return run_load(c, pattern, routing, flows_per_pair, trials, seed, polarised, fan_in,
+                    control=control)
+
+
+def collective_slowdown(project: Project, result: object | None = None,
+                        pattern: str = "ring", routing: str | None = None,
+                        flows_per_pair: int = 1, trials: int = 1, seed: int = 0,
+                        catalog: Catalog | None = None) -> float:
+    """The network slowdown factor of a collective's traffic under a routing: the slowest
+    connection's completion against the ideal fabric (1.0 = the fabric costs nothing).
+    ``result`` (a solver Result) is accepted for the decision analysis' call shape."""
+    r = load_project(project, pattern, routing, flows_per_pair, trials, seed, catalog=catalog)
+    return r.slowdown

@@ -1,0 +1,201 @@
+"""The links traffic crosses, as arrays: one directed link per cable direction.
+
+Switch-to-switch cables give two directed links each (one per direction), held in CSR order
+by their source switch so that the candidate next hops of a flow at switch ``u`` are the rows
+``port_ptr[u]:port_ptr[u+1]``. Every GPU attachment (one NIC cable) gives an up link (GPU to
+switch) and a down link (switch to GPU); GPU ``g``'s attachments are ``att_ptr[g]:att_ptr[g+1]``
+and their links ``P + 2*k`` (up) and ``P + 2*k + 1`` (down), ``P`` the number of switch ports.
+
+Distances are counted in switch-to-switch hops from every switch to every GPU class (a class
+is reached at a switch it attaches to), the quantity shortest-path routing (ECMP, ftree,
+adaptive minimal routing) descends.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import shortest_path
+
+from designer.core.solver.bisection import nominal_rate
+from designer.core.solver.compile import Compiled, _mix64
+
+UNREACHABLE = np.int16(32767)
+
+
+@dataclass(frozen=True, eq=False)
+class Network:
+    c: Compiled
+    # switch ports (directed switch-to-switch cables), CSR by source switch
+    port_ptr: np.ndarray
+    port_src: np.ndarray
+    port_dst: np.ndarray
+    port_cap: np.ndarray  # Gb/s
+    port_cable: np.ndarray  # index into Compiled.cables
+    # GPU attachments
+    att_ptr: np.ndarray  # per GPU, len n_gpus + 1
+    att_switch: np.ndarray
+    att_cap: np.ndarray
+    att_cable: np.ndarray  # cable index of each attachment (-1 when not known)
+    line_rate: np.ndarray  # per GPU, Gb/s (sum of its attachments)
+    nominal_gbps: float
+    dist: np.ndarray  # int16 (n_switches, n_classes): hops from switch to class
+    link_cap: np.ndarray  # every link: switch ports, then NIC up/down pairs
+    link_layer: np.ndarray  # int code into layers
+    layers: tuple[str, ...]
+
+    @functools.cached_property
+    def dist_by_class(self) -> np.ndarray:
+        """``dist`` transposed (class x switch): a flow's lookups over its candidate next
+        hops then read one row, which is what the routing walks do."""
+        return np.ascontiguousarray(self.dist.T)
+
+    @property
+    def n_ports(self) -> int:
+        return int(self.port_src.size)
+
+    @property
+    def n_links(self) -> int:
+        return int(self.link_cap.size)
+
+    def nic_up(self, k: np.ndarray) -> np.ndarray:
+        return self.n_ports + 2 * k
+
+    def nic_down(self, k: np.ndarray) -> np.ndarray:
+        return self.n_ports + 2 * k + 1
+
+    def link_ends(self, links: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Device index at the sending and receiving end of each link."""
+        c = self.c
+        links = np.asarray(links, np.int64)
+        src = np.empty(links.size, np.int64)
+        dst = np.empty(links.size, np.int64)
+        sw = links < self.n_ports
+        src[sw] = c.sw[self.port_src[links[sw]]]
+        dst[sw] = c.sw[self.port_dst[links[sw]]]
+        k = (links[~sw] - self.n_ports) // 2
+        up = (links[~sw] - self.n_ports) % 2 == 0
+        gpu = np.searchsorted(self.att_ptr, k, side="right") - 1
+        # gpu_base is not monotone over non-servers: map through the servers only
+        srv_idx = np.flatnonzero(c.is_server)
+        server = srv_idx[np.searchsorted(c.gpu_base[srv_idx], gpu, side="right") - 1]
+        swdev = c.sw[self.att_switch[k]]
+        src[~sw] = np.where(up, server, swdev)
+        dst[~sw] = np.where(up, swdev, server)
+        return src, dst
+
+
+def build_network(c: Compiled) -> Network:
+    """Arrays of ``c``'s links and the switch-to-class distances. No loop over links."""
+    cab = c.cables
+    a = cab["a"].astype(np.int64)
+    b = cab["b"].astype(np.int64)
+    speed = cab["speed_gbps"].astype(np.float64)
+    both = c.is_switch[a] & c.is_switch[b]
+    idx = np.flatnonzero(both)
+    su, sv = c.sw_index[a[idx]], c.sw_index[b[idx]]
+    src = np.concatenate([su, sv])
+    dst = np.concatenate([sv, su])
+    cable = np.concatenate([idx, idx])
+    order = np.lexsort((dst, src))
+    src, dst, cable = src[order], dst[order], cable[order]
+    S = c.n_switches
+    port_ptr = np.zeros(S + 1, np.int64)
+    np.cumsum(np.bincount(src, minlength=S), out=port_ptr[1:])
+
+    cl = c.classes
+    gcls = c.gpu_class
+    n_att = np.where(gcls >= 0, cl.n_att[np.maximum(gcls, 0)] if cl.n else 0, 0)
+    att_ptr = np.zeros(c.n_gpus + 1, np.int64)
+    np.cumsum(n_att, out=att_ptr[1:])
+    owner = np.repeat(np.arange(c.n_gpus), n_att)
+    row = cl.ptr[gcls[owner]] + (np.arange(att_ptr[-1]) - att_ptr[owner])
+    att_switch = cl.att_switch[row] if row.size else np.empty(0, np.int64)
+    att_cap = cl.att_cap[row] if row.size else np.empty(0)
+    line = np.bincount(owner, weights=att_cap, minlength=c.n_gpus)
+    att_cable = _attachment_cables(c, owner, att_switch)
+
+    n_ports = src.size
+    link_cap = np.empty(n_ports + 2 * att_switch.size)
+    link_cap[:n_ports] = speed[cable]
+    link_cap[n_ports::2] = att_cap
+    link_cap[n_ports + 1::2] = att_cap
+    layers = tuple(c.layers)
+    link_layer = np.zeros(link_cap.size, np.int16)
+    link_layer[:n_ports] = c.cable_layer[cable]
+    nic_layer = np.where(att_cable >= 0, c.cable_layer[np.maximum(att_cable, 0)], 0)
+    link_layer[n_ports::2] = nic_layer
+    link_layer[n_ports + 1::2] = nic_layer
+    return Network(
+        c=c, port_ptr=port_ptr, port_src=src, port_dst=dst, port_cap=speed[cable],
+        port_cable=cable, att_ptr=att_ptr, att_switch=att_switch, att_cap=att_cap,
+        att_cable=att_cable, line_rate=line, nominal_gbps=nominal_rate(c),
+        dist=class_distances(c), link_cap=link_cap, link_layer=link_layer, layers=layers,
+    )
+
+
+def _attachment_cables(c: Compiled, owner: np.ndarray, att_switch: np.ndarray) -> np.ndarray:
+    """The cable of each GPU attachment, for its layer name (first cable from the GPU's
+    server to that switch; GPUs of one server on one switch share the layer anyway)."""
+    cab = c.cables
+    a = cab["a"].astype(np.int64)
+    b = cab["b"].astype(np.int64)
+    srv_a = c.is_server[a] & c.is_switch[b]
+    srv_b = c.is_server[b] & c.is_switch[a]
+    servers = np.concatenate([a[srv_a], b[srv_b]])
+    switches = c.sw_index[np.concatenate([b[srv_a], a[srv_b]])]
+    cables = np.concatenate([np.flatnonzero(srv_a), np.flatnonzero(srv_b)])
+    S = max(c.n_switches, 1)
+    key = servers * S + switches
+    order = np.argsort(key, kind="stable")
+    key, cables = key[order], cables[order]
+    if owner.size == 0 or key.size == 0:
+        return np.full(owner.size, -1, np.int64)
+    srv_idx = np.flatnonzero(c.is_server)
+    gpu_server = srv_idx[np.searchsorted(c.gpu_base[srv_idx], owner, side="right") - 1]
+    want = gpu_server * S + att_switch
+    pos = np.minimum(np.searchsorted(key, want), key.size - 1)
+    return np.where(key[pos] == want, cables[pos], -1)
+
+
+def class_distances(c: Compiled) -> np.ndarray:
+    """Switch-to-switch hops from every switch to the nearest switch of every GPU class.
+
+    For a target switch ``x`` and any other switch ``u``, ``d(u, x) = 1 + d(u, N(x))``: a path
+    enters ``x`` through a neighbour. Targets with the same neighbour set (the leaves of one
+    pod or one SU) therefore share one search: a virtual node joined to that set, searched
+    from once, gives ``d(u, x)`` for all of them (65,536 GPUs: 64 searches, not 2,048).
+    """
+    cl = c.classes
+    S = c.n_switches
+    if S == 0 or cl.n == 0:
+        return np.zeros((S, cl.n), np.int16)
+    targets, inv = np.unique(cl.att_switch, return_inverse=True)
+    deg = np.diff(c.indptr)
+    row_of = np.repeat(np.arange(S), deg)
+    with np.errstate(over="ignore"):
+        h = np.zeros(S, np.uint64)
+        np.add.at(h, row_of, _mix64(c.indices.astype(np.uint64)))
+        h = _mix64(h ^ deg.astype(np.uint64))
+    groups, g_of = np.unique(h[targets], return_inverse=True)
+    g_of = g_of.reshape(-1)
+    G = groups.size
+    first = np.zeros(G, np.int64)
+    first[g_of[::-1]] = targets[::-1]  # one target per group stands for its neighbour set
+    nb_rows = [np.arange(c.indptr[x], c.indptr[x + 1]) for x in first.tolist()]
+    v_src = np.repeat(S + np.arange(G), [r.size for r in nb_rows])
+    v_dst = c.indices[np.concatenate(nb_rows)] if nb_rows else np.empty(0, np.int64)
+    src = np.concatenate([c.adj_src, v_src, v_dst])
+    dst = np.concatenate([c.indices, v_dst, v_src])
+    n = S + G
+    g = csr_matrix((np.ones(src.size), (src, dst)), shape=(n, n))
+    d = shortest_path(g, unweighted=True, indices=S + np.arange(G), directed=False)[:, :S]
+    d = np.where(np.isfinite(d), d, UNREACHABLE).astype(np.int16)
+    per_target = d[g_of]  # targets x S
+    per_target[np.arange(targets.size), targets] = 0
+    per_att = per_target[inv.reshape(-1)]  # attachment rows x S
+    out = np.minimum.reduceat(per_att, cl.ptr[:-1], axis=0)
+    return np.ascontiguousarray(out.T)

@@ -1,0 +1,61 @@
+"""``designer load`` and ``designer whatif``: the JSON keys the issue names, and clear errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from designer.cli.main import main
+from designer.core.paths import projects_dir
+
+SU4 = str(projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json")
+
+
+def run_json(capsys, *args) -> dict:
+    assert main([*args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_load_json_keys(capsys):
+    j = run_json(capsys, "load", SU4, "--pattern", "permutation", "--routing", "ecmp",
+                 "--flows-per-pair", "4", "--trials", "2")
+    assert {"pattern", "routing", "throughput", "completion", "links", "hot_links"} <= set(j)
+    assert set(j["throughput"]) == {"min", "p1", "p50", "mean"}
+    assert "slowdown" in j["completion"]
+    assert {"max_utilisation", "by_tier"} <= set(j["links"])
+    assert j["routing"] == "ecmp" and j["flows_per_pair"] == 4 and j["trials"] == 2
+    assert j["hot_links"] and {"from", "to", "layer", "utilisation"} <= set(j["hot_links"][0])
+
+
+def test_load_defaults_to_static_routing_on_infiniband(capsys):
+    j = run_json(capsys, "load", SU4, "--pattern", "ring")
+    assert j["routing"] == "static" and j["throughput"]["min"] == pytest.approx(1.0)
+
+
+def test_whatif_json_keys(capsys):
+    j = run_json(capsys, "whatif", SU4, "--fail", "spine:3", "--routing", "adaptive")
+    assert {"failed", "bisection_retained", "oversubscription", "stranded_gpus", "throughput",
+            "slowdown"} <= set(j)
+    assert j["failed"] == ["spine:3"] and j["bisection_retained"] == pytest.approx(15 / 16)
+    j = run_json(capsys, "whatif", SU4, "--n-1", "spine", "--routing", "adaptive")
+    assert j["tier"] == "spine" and j["rows"][0]["members"] == 16
+
+
+@pytest.mark.parametrize("args, message", [
+    (["whatif", SU4, "--fail", "spine:99"], "numbered 1..16"),
+    (["whatif", SU4, "--fail", "nosuch"], "expected a device id"),
+    (["whatif", SU4, "--n-1", "rack"], "choose a switch tier"),
+    (["load", SU4, "--pattern", "nosuch"], "unknown pattern"),
+])
+def test_bad_input_exits_2_with_a_message(capsys, args, message):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("designer: ") and message in err and "Traceback" not in err
+
+
+def test_zero_trials_is_refused(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["load", SU4, "--trials", "0"])
+    assert e.value.code == 2
+    assert "--trials: '0': must be at least 1" in capsys.readouterr().err
