@@ -80,3 +80,25 @@ def test_decision_saved_in_project():
     back = loads_project(dumps_project(p.evolve(decision=s)))
     assert back.decision == s
     assert loads_project(dumps_project(p)).decision is None
+
+
+def test_estimate_under_a_routing_model_scales_the_network_by_the_flow_model(tmp_path, capsys):
+    """Issue 13 point 5: the step estimate "under ECMP" takes the slowdown the flow model
+    finds for the ring traffic; on an oversubscribed 3:1 fabric the rings cross the spines."""
+    from designer.core.fileformat import save_project
+    from designer.core.generators import generate, params_from_dict
+    from designer.core.traffic.load import collective_slowdown
+
+    project = generate(params_from_dict("fat-tree", {
+        "gpus": 1024, "gear": "roce-400", "placement": "tor", "servers_per_leaf": 2,
+        "oversubscription": "3:1"}))
+    path = tmp_path / "ft.fabric.json"
+    save_project(project, path)
+    slowdown = collective_slowdown(project, pattern="ring", routing="ecmp", trials=3)
+    assert slowdown > 1.0
+    assert main(["estimate", str(path), "--json"]) == 0
+    ideal = json.loads(capsys.readouterr().out)
+    assert main(["estimate", str(path), "--under", "ecmp", "--trials", "3", "--json"]) == 0
+    under = json.loads(capsys.readouterr().out)
+    assert under["step"]["exposed_comm_s"] > ideal["step"]["exposed_comm_s"]
+    assert under["step"]["step_s"] > ideal["step"]["step_s"]

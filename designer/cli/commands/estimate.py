@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from designer.cli.commands._common import add_command, load, print_json
+from designer.cli.commands._common import add_command, load, print_json, whole_number
 from designer.core.analysis.collectives import ALGORITHMS
 from designer.core.analysis.estimate import CollectiveRequest, Estimate, estimate, settings_of
 from designer.core.analysis.inputs import load_workload, parse_bytes, with_economics
@@ -35,10 +35,20 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     p.add_argument("--group", choices=GROUPS, default="all",
                    help="the communicator (all: every GPU of the job)")
     p.add_argument("--algorithm", choices=ALGORITHMS, default="auto")
-    p.add_argument("--network-slowdown", type=float, default=1.0, metavar="X",
-                   help="scale the network terms (a routing model's efficiency; default 1)")
-    p.add_argument("--routing", default="adaptive (fluid optimum)", metavar="LABEL",
-                   help="label of the routing model the slowdown stands for")
+    under = p.add_mutually_exclusive_group()
+    under.add_argument("--network-slowdown", type=float, default=None, metavar="X",
+                       help="scale the network terms by X (a routing model's efficiency you "
+                       "measured; default 1: the ideal fabric)")
+    under.add_argument("--under", choices=("adaptive", "ecmp", "static", "valiant"),
+                       help="run the collectives' ring traffic through the flow model under "
+                       "this routing (designer load) and scale the network terms by the "
+                       "slowest connection's slowdown")
+    p.add_argument("--flows-per-pair", type=whole_number, default=1, metavar="Q",
+                   help="with --under ecmp: queue pairs per connection (default 1)")
+    p.add_argument("--trials", type=whole_number, default=3, metavar="T",
+                   help="with --under ecmp: hash seeds to average over (default 3)")
+    p.add_argument("--routing", default=None, metavar="LABEL",
+                   help="label of the routing model --network-slowdown stands for")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,13 +64,33 @@ def run(args: argparse.Namespace) -> int:
         requests = (CollectiveRequest(args.collective, parse_bytes(args.bytes), args.group,
                                       args.algorithm),)
     result = solve(project, catalog=cat)
+    slowdown, routing = _network(args, project, result, cat)
     est = estimate(project, result, workload, econ, catalog=cat, requests=requests,
-                   network_slowdown=args.network_slowdown, routing=args.routing)
+                   network_slowdown=slowdown, routing=routing)
     if args.json:
         print_json(est.to_json())
     else:
         print(format_estimate(est))
     return 0
+
+
+def _network(args: argparse.Namespace, project, result, catalog) -> tuple[float, str]:
+    """The network terms' factor and the label of the routing it stands for."""
+    if args.under:
+        if args.trials < 1 or args.flows_per_pair < 1:
+            raise WorkloadError("--trials and --flows-per-pair must be at least 1")
+        from designer.core.traffic.load import collective_slowdown
+
+        slowdown = collective_slowdown(project, result, pattern="ring", routing=args.under,
+                                       flows_per_pair=args.flows_per_pair, trials=args.trials,
+                                       catalog=catalog)
+        q = f", {args.flows_per_pair} flow(s) per connection" if args.under == "ecmp" else ""
+        return slowdown, f"{args.under}{q}: ring traffic {slowdown:.3f}x the ideal"
+    if args.network_slowdown is not None:
+        if args.network_slowdown < 1:
+            raise WorkloadError("--network-slowdown: must be at least 1 (1 is the ideal fabric)")
+        return args.network_slowdown, args.routing or f"given slowdown {args.network_slowdown:g}"
+    return 1.0, args.routing or "adaptive (fluid optimum)"
 
 
 def format_estimate(e: Estimate) -> str:
