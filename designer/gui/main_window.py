@@ -16,10 +16,12 @@ from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
+    QFrame,
     QHeaderView,
     QLabel,
     QMainWindow,
     QMenu,
+    QScrollArea,
     QTableWidget,
     QTableWidgetItem,
     QUndoView,
@@ -53,6 +55,8 @@ PASTE_STEP = 40.0
 LARGE_EXPAND = 6000  # devices: ask before showing them all
 # bumped when the set of panels changes: a saved layout without the new panels would place
 # them oddly, so an older saved layout is ignored and the default one shown
+# The most room a docked panel asks for before it scrolls.
+PANEL_MIN_W, PANEL_MIN_H = 560, 260
 LAYOUT_VERSION = 3  # 3: a taller bottom strip and a wider BOM by default
 
 
@@ -114,6 +118,8 @@ class MainWindow(FileActions, QMainWindow):
         install_floor(self)
         self.traffic = install_traffic(self)
         self._default_state = self.saveState(LAYOUT_VERSION)
+        self._layout_restored = False
+        self._bottom_sized = False
 
         self._paste_count = 0
         self._last_copied: list[str] = []
@@ -146,10 +152,21 @@ class MainWindow(FileActions, QMainWindow):
         area: Qt.DockWidgetArea = Qt.DockWidgetArea.BottomDockWidgetArea,
         tabify_with: str | None = None,
     ) -> QDockWidget:
-        """Dock ``widget``; it can be moved, floated and hidden, and its place is remembered."""
+        """Dock ``widget``; it can be moved, floated and hidden, and its place is remembered.
+        A panel whose content needs more room than a dock stack can spare scrolls instead, so
+        no panel makes the window wider or taller than a laptop screen."""
         dock = QDockWidget(title, self)
         dock.setObjectName(object_name)
-        dock.setWidget(widget)
+        need = widget.minimumSizeHint()
+        if need.width() > PANEL_MIN_W or need.height() > PANEL_MIN_H:
+            scroll = QScrollArea()
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QFrame.Shape.NoFrame)
+            scroll.setWidget(widget)
+            scroll.setMinimumSize(min(need.width(), PANEL_MIN_W), min(need.height(), PANEL_MIN_H))
+            dock.setWidget(scroll)
+        else:
+            dock.setWidget(widget)
         dock.setFeatures(
             QDockWidget.DockWidgetFeature.DockWidgetMovable
             | QDockWidget.DockWidgetFeature.DockWidgetFloatable
@@ -184,6 +201,15 @@ class MainWindow(FileActions, QMainWindow):
         for w in (self.selection_label, self.size_label, self.pos_label, self.zoom_label):
             bar.addPermanentWidget(w)
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._layout_restored and not self._bottom_sized:
+            # the first time, at the window's real size: the analysis strip gets about a third
+            # of the height (ten BOM rows), the canvas the rest
+            self._bottom_sized = True
+            height = max(340, min(420, int(self.height() * 0.37)))
+            self.resizeDocks([self.docks["bomDock"]], [height], Qt.Orientation.Vertical)
+
     def reset_layout(self) -> None:
         self.restoreState(self._default_state, LAYOUT_VERSION)
         for dock in self.docks.values():
@@ -212,7 +238,7 @@ class MainWindow(FileActions, QMainWindow):
                 self.resize(1400, 860)
         state = s.value("window/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
-            self.restoreState(state, LAYOUT_VERSION)
+            self._layout_restored = self.restoreState(state, LAYOUT_VERSION)
         grid = s.value("view/grid", True)
         on = grid not in (False, "false", "0", 0)
         self.actions_.grid.setChecked(on)

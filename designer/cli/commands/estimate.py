@@ -88,7 +88,8 @@ def _network(args: argparse.Namespace, project, result, catalog) -> tuple[float,
         return slowdown, f"{args.under}{q}: ring traffic {slowdown:.3f}x the ideal"
     if args.network_slowdown is not None:
         if args.network_slowdown < 1:
-            raise WorkloadError("--network-slowdown: must be at least 1 (1 is the ideal fabric)")
+            raise WorkloadError("network_slowdown (--network-slowdown): must be at least 1 (1 is "
+                                "the ideal fabric)")
         return args.network_slowdown, args.routing or f"given slowdown {args.network_slowdown:g}"
     return 1.0, args.routing or "adaptive (fluid optimum)"
 
