@@ -13,6 +13,7 @@ from designer.cli.commands import (
     import_fabric,
     open_window,
     solve,
+    sweep,
     validate,
 )
 
@@ -26,4 +27,5 @@ COMMANDS: dict[str, ModuleType] = {
     "import": import_fabric,
     "diff": diff,
     "check-ib": check_ib,
+    "sweep": sweep,
 }
