@@ -47,7 +47,19 @@ def _nan(x: float | None) -> float:
     return math.nan if x is None else float(x)
 
 
+def endpoint_ports(result: Result) -> int:
+    """Fabric ports of the endpoints (a GPU on 8 planes has 8): what papers call endpoints."""
+    return sum(n for layer, n in result.links.by_layer.items() if layer.startswith("endpoint"))
+
+
+def _per_endpoint(result: Result) -> float:
+    n = endpoint_ports(result)
+    return result.bom.total_usd / n if n else math.nan
+
+
 register("cost_per_gpu", lambda p, r: r.bom.per_gpu_usd, "min", "Network cost per GPU", "USD")
+register("cost_per_endpoint", lambda p, r: _per_endpoint(r), "min",
+         "Network cost per endpoint port", "USD")
 register("network_cost_usd", lambda p, r: r.bom.total_usd, "min", "Network cost", "USD")
 register("bisection_per_gpu", lambda p, r: r.bisection.per_gpu_gbps, "max",
          "Bisection per GPU", "Gb/s")
@@ -64,6 +76,7 @@ register("power_kw", lambda p, r: r.power_w / 1000.0, "min", "Network power", "k
 register("power_per_gpu_w", lambda p, r: r.power_w / r.gpus if r.gpus else math.nan, "min",
          "Network power per GPU", "W")
 register("gpus", lambda p, r: r.gpus, "max", "GPUs", "")
+register("endpoints", lambda p, r: endpoint_ports(r), "max", "Endpoint ports", "")
 register("switches", lambda p, r: r.switches.total, "min", "Switches", "")
 register("links", lambda p, r: r.links.total, "min", "Links", "")
 register("rack_units", lambda p, r: r.rack_units, "min", "Rack units", "RU")

@@ -154,9 +154,12 @@ def expand(spec: SweepSpec, catalog: Catalog | None = None) -> list[Point]:
         raise SweepSpecError("workloads: an objective or constraint needs a workload; list one")
     points: list[Point] = []
     seen: set[str] = set()
+    discrete: set[tuple[int, str]] = set()  # (block, key) whose every value should build
     for b, block in enumerate(spec.generate):
         where = f"generate[{b}]" if len(spec.generate) > 1 else "generate"
         fixed, axes = _axes(spec, b, block, cat)
+        if spec.sampling == "grid":  # sampled combinations were not chosen one by one
+            discrete |= {(b, k) for k in axes}
         if spec.sampling == "grid" or not axes:
             combos = _grid(axes, where)
         else:
@@ -171,7 +174,7 @@ def expand(spec: SweepSpec, catalog: Catalog | None = None) -> list[Point]:
             points.append(_point(len(points), b, values, spec.seed, cat))
         if len(points) > MAX_POINTS:
             raise SweepSpecError(f"the sweep has more than {MAX_POINTS:,} points")
-    _refuse_dead_values(spec, points)
+    _refuse_dead_values(spec, points, discrete)
     return points
 
 
@@ -189,15 +192,18 @@ def _point(index: int, block: int, values: dict[str, Any], seed: int, cat: Catal
                  gpus, error)
 
 
-def _refuse_dead_values(spec: SweepSpec, points: list[Point]) -> None:
-    """A value that the generator refuses in every combination is a mistake in the spec."""
+def _refuse_dead_values(spec: SweepSpec, points: list[Point],
+                        discrete: set[tuple[int, str]]) -> None:
+    """A listed value that the generator refuses in every combination is a mistake in the
+    spec (a value drawn from a sampled range is not: it was not chosen)."""
     if points and all(p.error for p in points):
         raise SweepSpecError(f"the generator refuses every point; the first: "
                              f"{points[0].label()}: {points[0].error}")
     by_value: dict[tuple[int, str, str], list[Point]] = {}
     for p in points:
         for k, v in p.params.items():
-            by_value.setdefault((p.block, k, repr(v)), []).append(p)
+            if (p.block, k) in discrete:
+                by_value.setdefault((p.block, k, repr(v)), []).append(p)
     for (b, k, v), group in by_value.items():
         if len(group) < len(points) and all(p.error for p in group):
             where = f"generate[{b}]" if len(spec.generate) > 1 else "generate"

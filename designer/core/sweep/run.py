@@ -32,6 +32,7 @@ from designer.core.sweep.worker import Outcome, run_batch, run_point, warm_up
 TARGET_BATCH_S = 0.15  # a task should be worth shipping: Dask costs a few ms per task
 MAX_BATCH_S = 2.0  # ... but small enough to stream results and to balance the workers
 POLL_S = 0.05  # how often a running sweep looks at its cancel flag
+CONNECT_TIMEOUT = "10s"  # reaching an existing scheduler
 
 OnOutcome = Callable[[Outcome, int, int], None]  # outcome, done so far, total
 
@@ -94,7 +95,7 @@ def dask_executor(workers: int, scheduler: str | None) -> Iterator[tuple[Executo
     try:
         if scheduler:
             try:
-                client = Client(scheduler, timeout="10s", set_as_default=False)
+                client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
             except (OSError, TimeoutError) as exc:
                 raise DesignerError(f"cannot reach the Dask scheduler at {scheduler}: {exc}"
                                     ) from None

@@ -53,10 +53,10 @@ class Range(BaseModel):
         return [round(v) for v in values] if self.integer else values
 
     def at(self, u: float) -> Scalar:
-        """The value at fraction ``u`` in [0, 1) of the range."""
-        if self.integer:
-            lo, hi = int(self.min), int(self.max)
-            return min(hi, lo + int(u * (hi - lo + 1)))
+        """The value at fraction ``u`` in [0, 1) of the range (on the step when given)."""
+        if self.step is not None or self.integer:
+            values = self.grid()
+            return values[min(len(values) - 1, int(u * len(values)))]
         return self.min + u * (self.max - self.min)
 
 
