@@ -53,6 +53,10 @@ objectives: [cost_per_gpu, bisection_per_gpu]
 """
 
 
+def _num(v: float) -> str:
+    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:,.3g}"
+
+
 class SweepDialog(QDialog):
     designRequested = Signal(object)  # Point: open it in a new window
     compareRequested = Signal(object)  # Point: add it to Compare (wired by the window)
@@ -273,7 +277,7 @@ class SweepDialog(QDialog):
         if self.table is not None:
             rec = self.table.records()[index]
             text += "  |  " + ", ".join(
-                f"{n} {rec[n]:,.4g}" for n in self.table.objectives
+                f"{n} {_num(rec[n])}" for n in self.table.objectives
                 if isinstance(rec.get(n), float | int))
             if rec["pareto"]:
                 text += "  |  on the Pareto front"

@@ -47,7 +47,9 @@ class SweepPlot(QWidget):
         bar.addWidget(self.y_combo, 1)
         self.plot = pg.PlotWidget(background="w")
         self.plot.showGrid(x=True, y=True, alpha=0.25)
-        self.plot.addLegend(offset=(-10, 10))
+        # bottom right: cheap-and-good designs gather top left, costly-and-poor ones are rare
+        legend = self.plot.addLegend(offset=(-10, -10))
+        legend.setBrush(pg.mkBrush(255, 255, 255, 220))
         self.others = pg.ScatterPlotItem(size=8, pen=None, brush=ALL_BRUSH, hoverable=True,
                                          tip=self._tip, name="designs")
         self.dropped = pg.ScatterPlotItem(size=7, pen=None, brush=INFEASIBLE_BRUSH,

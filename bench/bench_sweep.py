@@ -1,0 +1,67 @@
+"""Sweep speed (issue 15 targets, 2 cores): 1,000 designs of up to 4,096 GPUs in under 60 s;
+2 Dask workers at least 1.7x faster than 1 on the same sweep; under 5 ms of overhead per
+design.
+
+The sweep: 3-tier-capable fat-trees of 64 to 4,096 GPUs (every 64) x 4 gear profiles x
+4 oversubscriptions = 1,024 designs. Baseline: the same designs built and solved one after
+the other in this process, no Dask. Overhead per design = (Dask wall time x workers - the
+build-and-solve time the workers report) / designs, with and without the cluster start.
+Run: python bench/bench_sweep.py [--points N]   (a shared or busy machine gives noisy times)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+from designer.core.sweep import expand, run_sweep, spec_from_dict
+
+
+def spec(step: int):
+    return spec_from_dict({
+        "name": "bench",
+        "generate": {"kind": "fat-tree", "gpus": {"min": 64, "max": 4096, "step": step},
+                     "gear": ["ib-ndr", "ib-xdr", "roce-400", "roce-800"],
+                     "oversubscription": ["1:1", "2:1", "3:1", "4:1"]},
+    })
+
+
+def timed(s, workers: int):
+    t0 = time.perf_counter()
+    run = run_sweep(s, workers=workers)
+    wall = time.perf_counter() - t0
+    work = sum(o.seconds for o in run.outcomes.values())
+    return wall, work, run
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--step", type=int, default=64, help="GPU step (64: 1,024 designs)")
+    args = ap.parse_args()
+    s = spec(args.step)
+    n = len(expand(s))
+    print(f"{n:,} designs of 64-4,096 GPUs; {os.cpu_count()} CPUs; load "
+          f"{os.getloadavg()[0]:.1f}")
+    start, _, _ = timed(spec_from_dict({"generate": {"kind": "rail", "sus": 1}}), 1)
+    print(f"cluster start + 1 design (1 worker): {start:.2f} s")
+    base, _, run0 = timed(s, 0)
+    print(f"baseline, in process: {base:.2f} s ({base / n * 1000:.1f} ms per design, "
+          f"{run0.failed} refused or failed)")
+    w1, work1, run1 = timed(s, 1)
+    print(f"Dask, 1 worker:  {w1:.2f} s in {run1.batches} batches")
+    w2, work2, run2 = timed(s, 2)
+    print(f"Dask, 2 workers: {w2:.2f} s in {run2.batches} batches")
+    print(f"speed-up 2 workers vs 1: {w1 / w2:.2f}x (target >= 1.7x); "
+          f"2 workers vs the in-process baseline: {base / w2:.2f}x")
+    for label, wall, work, k in (("1 worker", w1, work1, 1), ("2 workers", w2, work2, 2)):
+        over = (wall * k - work) / n * 1000
+        over_run = ((wall - start) * k - work) / n * 1000
+        print(f"overhead per design, {label}: {over:.1f} ms with the cluster start, "
+              f"{over_run:.1f} ms without it (target < 5 ms)")
+    print(f"target 1,000 designs < 60 s: {w2:.1f} s for {n:,} -> "
+          f"{'met' if w2 * 1000 / n < 60 else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()
