@@ -106,3 +106,24 @@ def test_in_process_run_records_every_figure_and_a_failed_point():
         assert o.metrics["gpus"] in (256, 512)
         # the DGX SuperPOD NDR rail design is non-blocking: 400 Gb/s of bisection per GPU
         assert o.metrics["bisection_per_gpu"] == pytest.approx(400)
+
+
+def test_a_registered_workload_figure_makes_workloads_an_axis(monkeypatch):
+    from designer.core.sweep import metrics
+
+    monkeypatch.setitem(metrics.METRICS, "step_time", metrics.Metric(
+        "step_time", lambda p, r, w: w["bits"] / (r.bisection.gbps * 1e9), "min", "Step time",
+        "s", workload=True))
+    spec = spec_from_dict({"generate": {"kind": "rail", "sus": [1, 2]},
+                           "workloads": [{"bits": 1e12}, {"bits": 4e12}],
+                           "objectives": ["step_time", "cost_per_gpu"],
+                           "constraints": {"max_step_time": 0.05}})
+    run = run_sweep(spec, workers=0)
+    assert len(run.points) == 4 and {p.workload for p in run.points} == {0, 1}
+    from designer.core.sweep import sweep_table
+
+    table = sweep_table(run)
+    times = dict(zip(table.column("point"), table.column("step_time"), strict=True))
+    # 1 SU: 256 GPUs x 400 Gb/s / 2 = 51.2 Tb/s of bisection; 1 Tb takes 19.5 ms
+    assert times[0] == pytest.approx(1e12 / 51.2e12)
+    assert table.best["max_step_time"] is not None

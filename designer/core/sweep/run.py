@@ -33,6 +33,7 @@ TARGET_BATCH_S = 0.15  # a task should be worth shipping: Dask costs a few ms pe
 MAX_BATCH_S = 2.0  # ... but small enough to stream results and to balance the workers
 POLL_S = 0.05  # how often a running sweep looks at its cancel flag
 CONNECT_TIMEOUT = "10s"  # reaching an existing scheduler
+WORKER_WAIT_S = 60  # for a first worker to join it
 
 OnOutcome = Callable[[Outcome, int, int], None]  # outcome, done so far, total
 
@@ -105,11 +106,18 @@ def dask_executor(workers: int, scheduler: str | None) -> Iterator[tuple[Executo
                                    dashboard_address=None, silence_logs=logging.CRITICAL)
             client = Client(cluster, set_as_default=False)
             where = "local"
-        client.run(warm_up)
-        n = len(client.scheduler_info().get("workers", {}))
-        if n == 0:
-            client.wait_for_workers(1, timeout=30)
-            n = len(client.scheduler_info().get("workers", {}))
+        try:
+            client.wait_for_workers(1, timeout=WORKER_WAIT_S)
+        except TimeoutError:
+            raise DesignerError(f"no Dask worker joined the scheduler at {where} within "
+                                f"{WORKER_WAIT_S} s; start one with 'dask worker ADDRESS'"
+                                ) from None
+        try:
+            client.run(warm_up)
+        except Exception as exc:  # e.g. the designer is not installed where a worker runs
+            raise DesignerError(f"the Dask workers cannot run the designer ({type(exc).__name__}"
+                                f": {exc}); install it on every worker") from None
+        n = len(client.nthreads())  # scheduler_info() lists only a few workers
         ex = client.get_executor(pure=False)
         try:
             yield ex, n, where
