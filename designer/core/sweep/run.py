@@ -30,7 +30,7 @@ from designer.core.sweep.spec import SweepSpec
 from designer.core.sweep.worker import Outcome, run_batch, run_point, warm_up
 
 TARGET_BATCH_S = 0.15  # a task should be worth shipping: Dask costs a few ms per task
-MAX_BATCH_S = 2.0  # ... but small enough to stream results and to balance the workers
+MAX_BATCH_S = 0.5  # ... but small enough to stream results and to balance the workers
 POLL_S = 0.05  # how often a running sweep looks at its cancel flag
 CONNECT_TIMEOUT = "10s"  # reaching an existing scheduler
 WORKER_WAIT_S = 60  # for a first worker to join it
@@ -62,7 +62,7 @@ def estimate_s(point: Point) -> float:
 def make_batches(points: list[Point], workers: int) -> list[list[Point]]:
     todo = sorted((p for p in points if not p.error), key=estimate_s, reverse=True)
     total = sum(estimate_s(p) for p in todo)
-    target = min(MAX_BATCH_S, max(TARGET_BATCH_S, total / max(1, workers) / 8))
+    target = min(MAX_BATCH_S, max(TARGET_BATCH_S, total / max(1, workers) / 16))
     batches: list[list[Point]] = []
     current: list[Point] = []
     acc = 0.0
