@@ -127,3 +127,13 @@ def test_a_registered_workload_figure_makes_workloads_an_axis(monkeypatch):
     # 1 SU: 256 GPUs x 400 Gb/s / 2 = 51.2 Tb/s of bisection; 1 Tb takes 19.5 ms
     assert times[0] == pytest.approx(1e12 / 51.2e12)
     assert table.best["max_step_time"] is not None
+
+
+def test_a_price_axis_changes_the_cost_by_the_switch_count():
+    spec = spec_from_dict({"generate": {"kind": "rail", "sus": 1},
+                           "prices": {"qm9700": {"min": 30000, "max": 40000, "step": 10000}}})
+    run = run_sweep(spec, workers=0)
+    cost = [run.outcomes[p.index].metrics["network_cost_usd"] for p in run.points]
+    switches = run.outcomes[0].metrics["switches"]  # 1 SU: 8 leaves + 4 spines, all QM9700
+    assert switches == 12
+    assert cost[1] - cost[0] == pytest.approx(switches * 10000)

@@ -48,9 +48,9 @@ def _axis(where: str, value: Any) -> list[Scalar] | Range | None:
         if not value:
             raise SweepSpecError(f"{where}: an empty list gives no design; give at least one value")
         return list(value)
-    if isinstance(value, dict):
+    if isinstance(value, dict | Range):
         try:
-            r = Range.model_validate(value)
+            r = value if isinstance(value, Range) else Range.model_validate(value)
         except Exception:
             raise SweepSpecError(
                 f"{where}: a range is {{min: A, max: B}} with an optional step") from None
