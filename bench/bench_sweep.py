@@ -27,6 +27,23 @@ def spec(step: int):
     })
 
 
+def _noop(i: int) -> int:
+    return i
+
+
+def task_round_trip(tasks: int = 300) -> float:
+    """Seconds per empty task through the same executor a sweep uses (1 local worker)."""
+    from concurrent.futures import wait
+
+    from designer.core.sweep.run import dask_executor
+
+    with dask_executor(1, None) as (ex, _n, _where):
+        wait([ex.submit(_noop, -1)])
+        t0 = time.perf_counter()
+        wait([ex.submit(_noop, i) for i in range(tasks)])
+        return (time.perf_counter() - t0) / tasks
+
+
 def timed(s, workers: int):
     t0 = time.perf_counter()
     run = run_sweep(s, workers=workers)
@@ -59,6 +76,10 @@ def main() -> None:
         over_run = ((wall - start) * k - work) / n * 1000
         print(f"overhead per design, {label}: {over:.1f} ms with the cluster start, "
               f"{over_run:.1f} ms without it (target < 5 ms)")
+    rt = task_round_trip()
+    per_batch = n / max(1, run2.batches)
+    print(f"Dask round trip per empty task: {rt * 1000:.2f} ms; with {per_batch:.0f} designs "
+          f"per batch that is {rt / per_batch * 1000:.2f} ms per design")
     print(f"target 1,000 designs < 60 s: {w2:.1f} s for {n:,} -> "
           f"{'met' if w2 * 1000 / n < 60 else 'NOT met'}")
 

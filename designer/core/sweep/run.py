@@ -22,7 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
 from typing import Any
 
-from designer.core.catalog import Catalog
+from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import DesignerError
 from designer.core.sweep.errors import SweepSpecError
 from designer.core.sweep.points import Point, expand
@@ -165,6 +165,8 @@ def run_sweep(
         if p.error:
             record(Outcome(p.index, None, p.error, 0.0))
     workloads = spec.workloads
+    if catalog is builtin_catalog():
+        catalog = None  # workers load their own copy: do not ship 20 kB with every batch
     if n_workers == 0 and not scheduler:
         for p in pts:
             if stop():
