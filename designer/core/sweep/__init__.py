@@ -3,7 +3,7 @@ a table with the Pareto front and the best design per constraint. No Qt here."""
 
 from __future__ import annotations
 
-from designer.core.sweep.errors import SweepCancelled, SweepSpecError
+from designer.core.sweep.errors import SweepSpecError
 from designer.core.sweep.metrics import METRICS, Metric, register
 from designer.core.sweep.pareto import pareto_mask
 from designer.core.sweep.points import Point, expand
@@ -17,7 +17,6 @@ __all__ = [
     "Metric",
     "Outcome",
     "Point",
-    "SweepCancelled",
     "SweepRun",
     "SweepSpec",
     "SweepSpecError",

@@ -7,7 +7,3 @@ from designer.core.errors import DesignerError
 
 class SweepSpecError(DesignerError):
     """A sweep spec that cannot run; the message names the field."""
-
-
-class SweepCancelled(DesignerError):
-    """The sweep was stopped on request (the points finished so far are kept)."""

@@ -20,7 +20,6 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
-from typing import Any
 
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import DesignerError
@@ -205,6 +204,3 @@ def _outcomes(f: Future, batch: list[Point]) -> list[Outcome]:
         msg = f"the batch failed on its worker: {type(exc).__name__}: {exc}"
         return [Outcome(p.index, None, msg, 0.0) for p in batch]
 
-
-def outcome_rows(run: SweepRun) -> list[tuple[Point, Any]]:
-    return [(p, run.outcomes.get(p.index)) for p in run.points]
