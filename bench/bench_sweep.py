@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import time
 
 from designer.core.sweep import expand, run_sweep, spec_from_dict
@@ -44,10 +45,23 @@ def task_round_trip(tasks: int = 300) -> float:
         return (time.perf_counter() - t0) / tasks
 
 
-def timed(s, workers: int):
+def cpu_seconds() -> float:
+    """CPU time of this process and of its ended children (the workers, once the local
+    cluster has closed): unlike wall time, it does not grow while other jobs hold the cores."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+CPU: dict[str, float] = {}
+
+
+def timed(s, workers: int, label: str = ""):
+    c0 = cpu_seconds()
     t0 = time.perf_counter()
     run = run_sweep(s, workers=workers)
     wall = time.perf_counter() - t0
+    CPU[label] = cpu_seconds() - c0
     work = sum(o.seconds for o in run.outcomes.values())
     return wall, work, run
 
@@ -60,14 +74,14 @@ def main() -> None:
     n = len(expand(s))
     print(f"{n:,} designs of 64-4,096 GPUs; {os.cpu_count()} CPUs; load "
           f"{os.getloadavg()[0]:.1f}")
-    start, _, _ = timed(spec_from_dict({"generate": {"kind": "rail", "sus": 1}}), 1)
+    start, _, _ = timed(spec_from_dict({"generate": {"kind": "rail", "sus": 1}}), 1, "start1")
     print(f"cluster start + 1 design (1 worker): {start:.2f} s")
-    base, _, run0 = timed(s, 0)
+    base, _, run0 = timed(s, 0, "base")
     print(f"baseline, in process: {base:.2f} s ({base / n * 1000:.1f} ms per design, "
           f"{run0.failed} refused or failed)")
-    w1, work1, run1 = timed(s, 1)
+    w1, work1, run1 = timed(s, 1, "w1")
     print(f"Dask, 1 worker:  {w1:.2f} s in {run1.batches} batches")
-    w2, work2, run2 = timed(s, 2)
+    w2, work2, run2 = timed(s, 2, "w2")
     print(f"Dask, 2 workers: {w2:.2f} s in {run2.batches} batches")
     print(f"speed-up 2 workers vs 1: {w1 / w2:.2f}x (target >= 1.7x); "
           f"2 workers vs the in-process baseline: {base / w2:.2f}x")
@@ -76,6 +90,11 @@ def main() -> None:
         over_run = ((wall - start) * k - work) / n * 1000
         print(f"overhead per design, {label}: {over:.1f} ms with the cluster start, "
               f"{over_run:.1f} ms without it (target < 5 ms)")
+    for label, k in (("w1", 1), ("w2", 2)):
+        cpu = CPU[label] - CPU["base"]
+        print(f"CPU overhead per design, {k} worker(s): {cpu / n * 1000:.1f} ms with the "
+              f"cluster start ({CPU[label]:.1f} s of CPU against {CPU['base']:.1f} s in "
+              f"process), {(cpu - k * CPU['start1']) / n * 1000:.1f} ms without it")
     rt = task_round_trip()
     per_batch = n / max(1, run2.batches)
     print(f"Dask round trip per empty task: {rt * 1000:.2f} ms; with {per_batch:.0f} designs "
