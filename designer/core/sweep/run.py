@@ -17,6 +17,7 @@ import contextlib
 import logging
 import os
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
@@ -101,8 +102,13 @@ def dask_executor(workers: int, scheduler: str | None) -> Iterator[tuple[Executo
                                     ) from None
             where = scheduler
         else:
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None, silence_logs=logging.CRITICAL)
+            with warnings.catch_warnings():
+                # the scheduler's small HTTP server falls back to a free port when 8787 is
+                # taken (another cluster): nothing for the user to act on
+                warnings.filterwarnings("ignore", message="Port .* is already in use")
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
+                                       processes=True, dashboard_address=None,
+                                       silence_logs=logging.CRITICAL)
             client = Client(cluster, set_as_default=False)
             where = "local"
         try:
