@@ -35,6 +35,7 @@ from designer.core.sweep import Point, SweepRun, loads_spec, sweep_table
 from designer.core.sweep.files import write_table
 from designer.core.sweep.results import summary_json
 from designer.core.sweep.run import default_workers
+from designer.gui.sweep_axis import AxisRow
 from designer.gui.sweep_plot import SweepPlot
 from designer.gui.sweep_runner import SweepRunner
 
@@ -78,6 +79,7 @@ class SweepDialog(QDialog):
         self._timer.setInterval(REFRESH_MS)
         self._timer.timeout.connect(self._refresh)
 
+        self.status = QLabel("Ready")
         self.editor = QPlainTextEdit(EXAMPLE_SPEC)
         mono = QFont("monospace")
         mono.setStyleHint(QFont.StyleHint.Monospace)
@@ -103,6 +105,10 @@ class SweepDialog(QDialog):
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addWidget(QLabel("Sweep spec (YAML or JSON)"))
         ll.addWidget(self.editor, 1)
+        self.axis_row = AxisRow(self.editor.toPlainText)
+        self.axis_row.specChanged.connect(self.editor.setPlainText)
+        self.axis_row.refused.connect(self.status.setText)
+        ll.addWidget(self.axis_row)
         row = QHBoxLayout()
         row.addWidget(self.open_button)
         row.addStretch(1)
@@ -154,7 +160,6 @@ class SweepDialog(QDialog):
         self.progress = QProgressBar()
         self.progress.setFormat("%v / %m points")
         self.progress.setValue(0)
-        self.status = QLabel("Ready")
         lay = QVBoxLayout(self)
         lay.addWidget(split, 1)
         row = QHBoxLayout()

@@ -103,3 +103,25 @@ def test_dask_run_from_the_window_and_cancel_leave_no_worker(window, qtbot):
     assert run.cancelled and len(run.outcomes) < len(run.points)
     assert "Cancelled" in dlg.status.text()
     dlg.close()  # the fixture checks that no worker process outlives the test
+
+
+def test_add_axis_rewrites_the_spec(window, qtbot):
+    from designer.core.sweep import expand, loads_spec
+    from designer.gui.sweep_axis import parse_values
+
+    assert parse_values("1, 2, 4") == [1, 2, 4]
+    assert parse_values("1..8 step 2") == {"min": 1, "max": 8, "step": 2}
+    assert parse_values("ib-ndr") == "ib-ndr"
+    dlg = open_dialog(window, qtbot)
+    dlg.editor.setPlainText(ISSUE_YAML)
+    dlg.axis_row.param.setCurrentText("servers_per_su")
+    dlg.axis_row.values.setText("16, 32")
+    assert dlg.axis_row.apply()
+    dlg.axis_row.param.setCurrentText("price:qm9700")
+    dlg.axis_row.values.setText("30000..40000 step 10000")
+    assert dlg.axis_row.apply()
+    points = expand(loads_spec(dlg.editor.toPlainText()))
+    assert len(points) == 8 * 2 * 2
+    dlg.axis_row.values.setText("")
+    assert not dlg.axis_row.apply() and "give values" in dlg.status.text()
+    dlg.close()
