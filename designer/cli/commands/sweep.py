@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"\nTable: {args.output}")
         for p in written:
             print(f"Design: {p}")
-    return 0
+    return 130 if result.cancelled else 0  # Ctrl+C: what finished is written, as for a cancel
 
 
 def raise_usage(message: str) -> None:

@@ -173,12 +173,15 @@ def run_sweep(
     if catalog is builtin_catalog():
         catalog = None  # workers load their own copy: do not ship 20 kB with every batch
     if n_workers == 0 and not scheduler:
-        for p in pts:
-            if stop():
-                run.cancelled = True
-                break
-            if not p.error:
-                record(run_point(p, catalog, workloads))
+        try:
+            for p in pts:
+                if stop():
+                    run.cancelled = True
+                    break
+                if not p.error:
+                    record(run_point(p, catalog, workloads))
+        except KeyboardInterrupt:
+            run.cancelled = True
         run.seconds = time.perf_counter() - t0
         return run
 
@@ -189,16 +192,20 @@ def run_sweep(
         futures: dict[Future, list[Point]] = {
             ex.submit(run_batch, b, catalog, workloads): b for b in batches}
         pending = set(futures)
-        while pending:
-            if stop():
-                run.cancelled = True
-                for f in pending:
-                    f.cancel()
-                break
-            done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
-            for f in done:
-                for o in _outcomes(f, futures[f]):
-                    record(o)
+        try:
+            while pending:
+                if stop():
+                    run.cancelled = True
+                    break
+                done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+                for f in done:
+                    for o in _outcomes(f, futures[f]):
+                        record(o)
+        except KeyboardInterrupt:  # Ctrl+C: keep what finished, as a cancel would
+            run.cancelled = True
+        if run.cancelled:
+            for f in pending:
+                f.cancel()
     run.seconds = time.perf_counter() - t0
     return run
 
