@@ -51,6 +51,7 @@ def _meets(values: np.ndarray, bound: str, limit: float) -> np.ndarray:
 
 
 def _best(score: np.ndarray, sense: str, mask: np.ndarray, points) -> int | None:
+    mask = mask & ~np.isnan(score)  # a design without the figure cannot be the best by it
     if not mask.any():
         return None
     s = np.where(mask, score if sense == "min" else -score, np.inf)
