@@ -214,6 +214,12 @@ class WindowActions:
             ["Ctrl+Shift+A"],
             "Wrap the pods (or SUs, or groups) of a wide design into rows so it fits a screen",
         )
+        self.explore = act(
+            "E&xplore…",
+            w.show_explore,
+            (),
+            "Sweep a design space on Dask: many designs, a Pareto front, the best per constraint",
+        )
         self.profile_group = QActionGroup(w)
         self.profile_actions: dict[str, QAction] = {}
         for pid in GEAR_PROFILES:
@@ -272,6 +278,7 @@ class WindowActions:
         m = self.menus["design"] = bar.addMenu("&Design")
         self._fill_generate(m.addMenu("&Generate"))
         m.addAction(self.arrange)
+        m.addAction(self.explore)
         p = m.addMenu("Gear &Profile")
         p.addActions(list(self.profile_actions.values()))
 

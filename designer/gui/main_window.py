@@ -121,6 +121,7 @@ class MainWindow(FileActions, QMainWindow):
         self._layout_restored = False
         self._bottom_sized = False
 
+        self.sweep_dialog = None  # Design > Explore…, made on first use
         self._paste_count = 0
         self._last_copied: list[str] = []
         self.doc.projectChanged.connect(self._on_project_changed)
@@ -319,6 +320,8 @@ class MainWindow(FileActions, QMainWindow):
         self.recovery.close()
         self.analysis.shutdown()  # no solver or check thread outlives the window
         self.floor_panel.shutdown()
+        if self.sweep_dialog is not None:
+            self.sweep_dialog.shutdown()  # nor a sweep's worker processes
         event.accept()
 
     # -- editing ---------------------------------------------------------------------------------
@@ -518,6 +521,11 @@ class MainWindow(FileActions, QMainWindow):
         while any(i.startswith(f"f{k}-") for i in ids):
             k += 1
         return f"f{k}-"
+
+    def show_explore(self):
+        from designer.gui.sweep_windows import show_explore
+
+        return show_explore(self)
 
     def switch_profile(self, profile_id: str) -> bool:
         if not profile_id or profile_id == self.doc.project.profile:

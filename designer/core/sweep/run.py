@@ -1,0 +1,219 @@
+"""Run a sweep on Dask through the standard ``concurrent.futures`` executor interface.
+
+By default a local cluster of worker processes, one thread each (METIS holds the GIL, so
+threads would not scale); with a scheduler address (or ``DASK_SCHEDULER_ADDRESS``) the same
+sweep runs on an existing Dask cluster. ``workers=0`` runs in this process (the baseline the
+benchmark compares against, and a fallback without Dask).
+
+Points go out in batches of about ``TARGET_BATCH_S`` of estimated work (the largest first, so
+the last batches are small and the workers finish together); outcomes stream back as batches
+finish; cancelling stops submitting, cancels what has not started and closes the local
+cluster, whose worker processes end with it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import time
+import warnings
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from dataclasses import dataclass, field
+
+from designer.core.catalog import Catalog, builtin_catalog
+from designer.core.errors import DesignerError
+from designer.core.sweep.errors import SweepSpecError
+from designer.core.sweep.points import Point, expand
+from designer.core.sweep.spec import SweepSpec
+from designer.core.sweep.worker import Outcome, run_batch, run_point, warm_up
+
+TARGET_BATCH_S = 0.15  # a task should be worth shipping: Dask costs a few ms per task
+MAX_BATCH_S = 0.5  # ... but small enough to stream results and to balance the workers
+POLL_S = 0.05  # how often a running sweep looks at its cancel flag
+CONNECT_TIMEOUT = "10s"  # reaching an existing scheduler
+WORKER_WAIT_S = 60  # for a first worker to join it
+
+OnOutcome = Callable[[Outcome, int, int], None]  # outcome, done so far, total
+
+
+@dataclass
+class SweepRun:
+    spec: SweepSpec
+    points: list[Point]
+    outcomes: dict[int, Outcome] = field(default_factory=dict)  # by point index
+    seconds: float = 0.0
+    workers: int = 0
+    scheduler: str = "in-process"
+    cancelled: bool = False
+    batches: int = 0
+
+    @property
+    def failed(self) -> int:
+        return sum(1 for o in self.outcomes.values() if o.error)
+
+
+def estimate_s(point: Point) -> float:
+    """Rough build-and-solve time: a few ms plus about 8 µs per GPU (bench/bench_sweep.py)."""
+    return 0.003 + 8e-6 * point.gpus
+
+
+def make_batches(points: list[Point], workers: int) -> list[list[Point]]:
+    todo = sorted((p for p in points if not p.error), key=estimate_s, reverse=True)
+    total = sum(estimate_s(p) for p in todo)
+    target = min(MAX_BATCH_S, max(TARGET_BATCH_S, total / max(1, workers) / 16))
+    batches: list[list[Point]] = []
+    current: list[Point] = []
+    acc = 0.0
+    for p in todo:
+        current.append(p)
+        acc += estimate_s(p)
+        if acc >= target:
+            batches.append(current)
+            current, acc = [], 0.0
+    if current:
+        batches.append(current)
+    return batches
+
+
+def default_workers() -> int:
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+@contextlib.contextmanager
+def dask_executor(workers: int, scheduler: str | None) -> Iterator[tuple[Executor, int, str]]:
+    """A ``concurrent.futures.Executor`` on Dask: a local cluster of ``workers`` processes
+    with one thread each, or the cluster at ``scheduler``. Everything started here is closed
+    on the way out, whatever happened."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise DesignerError("the sweep engine needs Dask: pip install 'dask[distributed]' "
+                            "(or run with --workers 0 in this process)") from None
+    cluster = None
+    client = None
+    try:
+        if scheduler:
+            try:
+                client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
+            except (OSError, TimeoutError) as exc:
+                raise DesignerError(f"cannot reach the Dask scheduler at {scheduler}: {exc}"
+                                    ) from None
+            where = scheduler
+        else:
+            with warnings.catch_warnings():
+                # the scheduler's small HTTP server falls back to a free port when 8787 is
+                # taken (another cluster): nothing for the user to act on
+                warnings.filterwarnings("ignore", message="Port .* is already in use")
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
+                                       processes=True, dashboard_address=None,
+                                       silence_logs=logging.CRITICAL)
+            client = Client(cluster, set_as_default=False)
+            where = "local"
+        try:
+            client.wait_for_workers(1, timeout=WORKER_WAIT_S)
+        except TimeoutError:
+            raise DesignerError(f"no Dask worker joined the scheduler at {where} within "
+                                f"{WORKER_WAIT_S} s; start one with 'dask worker ADDRESS'"
+                                ) from None
+        try:
+            client.run(warm_up)
+        except Exception as exc:  # e.g. the designer is not installed where a worker runs
+            raise DesignerError(f"the Dask workers cannot run the designer ({type(exc).__name__}"
+                                f": {exc}); install it on every worker") from None
+        n = len(client.nthreads())  # scheduler_info() lists only a few workers
+        ex = client.get_executor(pure=False)
+        try:
+            yield ex, n, where
+        finally:
+            ex.shutdown(wait=False)
+    finally:
+        if client is not None:
+            with contextlib.suppress(Exception):
+                client.close(timeout=10)
+        if cluster is not None:
+            with contextlib.suppress(Exception):
+                cluster.close(timeout=10)
+
+
+def run_sweep(
+    spec: SweepSpec,
+    *,
+    catalog: Catalog | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    on_outcome: OnOutcome | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    points: list[Point] | None = None,
+) -> SweepRun:
+    """Build and solve every point of ``spec``. ``on_outcome`` is called (in this thread) as
+    each point finishes; when ``cancelled()`` turns true the run stops early and returns
+    what finished with ``cancelled`` set. A spec that cannot run raises before any work."""
+    pts = points if points is not None else expand(spec, catalog)
+    if not pts:
+        raise SweepSpecError("the spec gives no point")
+    scheduler = scheduler or os.environ.get("DASK_SCHEDULER_ADDRESS") or None
+    n_workers = default_workers() if workers is None else workers
+    if n_workers < 0:
+        raise SweepSpecError("workers: give 0 (this process) or more")
+    stop = cancelled or (lambda: False)
+    run = SweepRun(spec, pts)
+    t0 = time.perf_counter()
+
+    def record(o: Outcome) -> None:
+        run.outcomes[o.index] = o
+        if on_outcome is not None:
+            on_outcome(o, len(run.outcomes), len(pts))
+
+    for p in pts:  # refused by the generator at planning: nothing to ship
+        if p.error:
+            record(Outcome(p.index, None, p.error, 0.0))
+    workloads = spec.workloads
+    if catalog is builtin_catalog():
+        catalog = None  # workers load their own copy: do not ship 20 kB with every batch
+    if n_workers == 0 and not scheduler:
+        try:
+            for p in pts:
+                if stop():
+                    run.cancelled = True
+                    break
+                if not p.error:
+                    record(run_point(p, catalog, workloads))
+        except KeyboardInterrupt:
+            run.cancelled = True
+        run.seconds = time.perf_counter() - t0
+        return run
+
+    with dask_executor(n_workers, scheduler) as (ex, n, where):
+        run.workers, run.scheduler = n, where
+        batches = make_batches(pts, n)
+        run.batches = len(batches)
+        futures: dict[Future, list[Point]] = {
+            ex.submit(run_batch, b, catalog, workloads): b for b in batches}
+        pending = set(futures)
+        try:
+            while pending:
+                if stop():
+                    run.cancelled = True
+                    break
+                done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+                for f in done:
+                    for o in _outcomes(f, futures[f]):
+                        record(o)
+        except KeyboardInterrupt:  # Ctrl+C: keep what finished, as a cancel would
+            run.cancelled = True
+        if run.cancelled:
+            for f in pending:
+                f.cancel()
+    run.seconds = time.perf_counter() - t0
+    return run
+
+
+def _outcomes(f: Future, batch: list[Point]) -> list[Outcome]:
+    try:
+        return f.result()
+    except Exception as exc:  # the worker died or the task could not be shipped
+        msg = f"the batch failed on its worker: {type(exc).__name__}: {exc}"
+        return [Outcome(p.index, None, msg, 0.0) for p in batch]
+
