@@ -2,5 +2,6 @@
 
 from __future__ import annotations
 
+import designer.cli.export_configs
 import designer.cli.export_formats
 import designer.cli.export_ibnetdiscover  # noqa: F401

@@ -7,6 +7,7 @@ from types import ModuleType
 from designer.cli.commands import (
     catalog,
     check_ib,
+    check_roce,
     diff,
     export,
     generate,
@@ -26,4 +27,5 @@ COMMANDS: dict[str, ModuleType] = {
     "import": import_fabric,
     "diff": diff,
     "check-ib": check_ib,
+    "check-roce": check_roce,
 }

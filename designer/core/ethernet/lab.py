@@ -8,6 +8,7 @@ which takes their veths along) and is safe to call twice, after an error or on C
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -191,12 +192,9 @@ class Lab:
             args += ["--bfdctl", str(folder / "bfdd.sock")]
         if d == "zebra":
             args += ["-e", "128"]  # ECMP wide enough for any fan-out
-        log = open(folder / f"{d}.out", "wb")
-        try:
+        with open(folder / f"{d}.out", "wb") as log:
             node.procs[d] = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT,
                                              stdin=subprocess.DEVNULL, start_new_session=True)
-        finally:
-            log.close()
 
     def _wait_socket(self, path: Path, proc: subprocess.Popen, ns: str) -> None:
         deadline = time.monotonic() + 10
@@ -245,10 +243,8 @@ class Lab:
             pids = subprocess.run([self.tools["ip"], "netns", "pids", ns], capture_output=True,
                                   text=True).stdout.split()
             for pid in pids:
-                try:
+                with contextlib.suppress(ProcessLookupError, ValueError):
                     os.kill(int(pid), signal.SIGKILL)
-                except (ProcessLookupError, ValueError):
-                    pass
         if self.namespaces:
             subprocess.run([self.tools["ip"], "-force", "-batch", "-"],
                            input="".join(f"netns del {n}\n" for n in self.namespaces),
