@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from designer.core.errors import DesignerError
+from designer.core.ethernet.lldp import as_built_source
 from designer.core.ibcheck import CheckCancelled, check_ib, missing_reason
 from designer.core.infiniband import check_infiniband, diff_projects, load_as_built
 from designer.gui import dialogs
@@ -82,7 +83,7 @@ class IbActions:
 
         self.compare = QAction("Compare with &As-Built…", window)
         self.compare.setStatusTip("Compare the design cable by cable with what was built "
-                                  "(ibnetdiscover output or a project file)")
+                                  "(ibnetdiscover output, LLDP tables or a project file)")
         self.compare.triggered.connect(self.ask_and_compare)
         self.check = QAction("Check on &Subnet Manager…", window)
         self.check.triggered.connect(self.run_check)
@@ -140,7 +141,7 @@ class IbActions:
         doc = self.w.doc
         plan = doc.project
         catalog = doc.base_catalog
-        p = Path(path)
+        p = as_built_source(Path(path))  # one switch's LLDP file: the folder of them all
 
         def work(progress, cancelled):
             progress(0.1, f"reading {p.name}")
