@@ -33,6 +33,7 @@ from designer.core.ethernet.slicing import (
     restrict,
 )
 from designer.core.ibcheck.sim import CheckCancelled
+from designer.core.ibcheck.solver_hops import solver_hop_stats
 from designer.core.model import Project
 
 Progress = Callable[[float, str], None]
@@ -50,8 +51,11 @@ def check_roce(
     fail_spine: bool = True,
     timeout_s: float = 60.0,
     keep_logs: Path | None = None,
+    solver_hops: object = None,
 ) -> RoceReport:
-    """Run the live check; raises ToolsMissing, NotEthernet, LabError or CheckCancelled."""
+    """Run the live check; raises ToolsMissing, NotEthernet, LabError or CheckCancelled.
+    ``solver_hops``: the solver's hop statistics when the caller has them (the window's
+    current result); else the solver's path stage runs once."""
     say = progress or (lambda _f, _m: None)
     stop = cancelled or (lambda: False)
     reason = missing_reason()
@@ -90,6 +94,7 @@ def check_roce(
             failure = failure.with_name(u.names[victim])
         total = time.monotonic() - t_start
     say(1.0, "lab removed")
+    solver, solver_note = solver_hop_stats(project, catalog=catalog, given=solver_hops)
     return RoceReport(
         design=project.name,
         switches=u.n,
@@ -99,6 +104,8 @@ def check_roce(
         first=first,
         failure=failure,
         wall_s=total,
+        solver_hops=None if solver is None else (solver.min, solver.max),
+        solver_note=solver_note.split(";")[0],
     )
 
 

@@ -80,10 +80,21 @@ class RoceReport:
     first: PhaseReport
     failure: PhaseReport | None
     wall_s: float
+    solver_hops: tuple[int, int] | None = None  # (min, max) switches over GPU pairs
+    solver_note: str = ""
+
+    @property
+    def beyond_solver(self) -> int:
+        """Leaf pairs whose traced switch count lies outside the solver's range."""
+        if self.solver_hops is None:
+            return 0
+        lo, hi = self.solver_hops
+        return sum(n for h, n in self.first.hops.items() if h >= 0 and not lo <= h <= hi)
 
     @property
     def ok(self) -> bool:
-        return self.first.up and (self.failure is None or self.failure.up)
+        return (self.first.up and (self.failure is None or self.failure.up)
+                and not self.beyond_solver)
 
     def to_json(self) -> dict:
         return {
@@ -94,6 +105,9 @@ class RoceReport:
             "switches_in_design": self.switches_in_design,
             "host_namespaces": self.host_namespaces,
             "slice": self.slice,
+            "solver_switch_hops": (None if self.solver_hops is None else
+                                   {"min": self.solver_hops[0], "max": self.solver_hops[1]}),
+            "hops_beyond_solver": self.beyond_solver,
             "wall_s": round(self.wall_s, 2),
         }
 
@@ -106,6 +120,9 @@ class RoceReport:
             "All switches up:",
             *self.first.lines(),
         ]
+        if self.solver_hops is not None:
+            out.append(f"  solver: {self.solver_note}; {self.beyond_solver} traced leaf pairs "
+                       "outside the solver's range")
         if self.failure is not None:
             out += [f"After failing spine {self.failure.failed}:", *self.failure.lines()]
         else:
