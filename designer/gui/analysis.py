@@ -19,6 +19,7 @@ from designer.gui.panels.bom import BomPanel
 from designer.gui.panels.charts import ChartsPanel
 from designer.gui.panels.metrics import MetricsPanel
 from designer.gui.panels.problems import ProblemsPanel
+from designer.gui.roce_actions import RoceActions
 from designer.gui.solver_service import SolverService
 
 Area = Qt.DockWidgetArea
@@ -71,6 +72,7 @@ class Analysis:
 
         self.export = export_actions.install(window, result_for=self.service.result_for)
         self.ib = IbActions(window, self)
+        self.roce = RoceActions(window, self)
         self._state("idle")
         self.service.schedule()
 
@@ -84,6 +86,7 @@ class Analysis:
         """Stop every worker of the analysis (the window is closing)."""
         self.service.shutdown()
         self.ib.shutdown()
+        self.roce.shutdown()
         # an export still writing stops at its next progress step (a cancelled export
         # leaves no new file)
         if self.export is not None:
