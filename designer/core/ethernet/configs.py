@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+import orjson
 
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
@@ -146,7 +147,8 @@ def write_configs(
             d = out / "switches" / f
             d.mkdir(exist_ok=True)
             (d / "frr.conf").write_text(frr_config(u, s, qos))
-            (d / "config_db.json").write_text(json.dumps(config_db(u, s, qos), indent=2) + "\n")
+            (d / "config_db.json").write_bytes(
+                orjson.dumps(config_db(u, s, qos), option=orjson.OPT_INDENT_2) + b"\n")
             if progress and s % 16 == 0:
                 progress(0.8 * s / u.n, f"switch {s + 1:,} of {u.n:,}")
         servers = np.unique(u.h_server).tolist()

@@ -21,6 +21,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import orjson
 
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
@@ -303,7 +304,7 @@ def write_lldp_view(project: Project, catalog: Catalog, out: Path) -> int:
         for n, data in view.items():
             if file_name(n) != n:
                 raise LldpError(f"switch name '{n}' cannot be a file name; rename it")
-            (out / f"{n}.json").write_text(json.dumps(data, indent=1) + "\n")
+            (out / f"{n}.json").write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
     except OSError as exc:
         raise ExportError(f"cannot write {out}: {exc.strerror or exc}") from None
     return len(view)

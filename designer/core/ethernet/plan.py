@@ -18,6 +18,7 @@ cage, so a twin-port cage at 2 x 400G gives ``Ethernet0`` and ``Ethernet4``.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 from dataclasses import dataclass
 
@@ -46,7 +47,8 @@ class NotEthernet(DesignerError):
 
 
 def ip(value: int) -> str:
-    return str(ipaddress.IPv4Address(int(value)))
+    v = int(value)  # dotted quad without ipaddress objects: configs format 100,000s of them
+    return f"{v >> 24}.{(v >> 16) & 255}.{(v >> 8) & 255}.{v & 255}"
 
 
 def interface_name(port: int, per_cage: int) -> str:
@@ -102,6 +104,10 @@ class Underlay:
 
     def host_addresses(self) -> tuple[np.ndarray, np.ndarray]:
         """(leaf side, server side) address of every host cable's /31."""
+        return self._host_addresses
+
+    @functools.cached_property
+    def _host_addresses(self) -> tuple[np.ndarray, np.ndarray]:
         base = self.block[self.h_leaf] + 2 * (self.h_leaf_port.astype(np.uint32) - 1)
         return base.astype(np.uint32), (base + 1).astype(np.uint32)
 

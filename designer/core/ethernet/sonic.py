@@ -4,6 +4,8 @@ names them; FRR runs in split mode and reads the ``frr.conf`` written beside it)
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from designer.core.ethernet.frr import host_ports, neighbours
@@ -15,11 +17,15 @@ LOSSLESS_POOL, LOSSY_POOL = "ingress_lossless_pool", "egress_lossy_pool"
 
 
 def _ports(u: Underlay, s: int) -> tuple[dict, dict]:
-    """PORT and BREAKOUT_CFG: every port of the switch at its mode's speed."""
-    per_cage = int(u.per_cage[s])
-    n_ports = int(u.ports[s])
+    """PORT and BREAKOUT_CFG: every port of the switch at its mode's speed (fresh dicts: the
+    caller marks unused ports down)."""
+    ports, breakout = _port_table(int(u.per_cage[s]), int(u.ports[s]), int(u.speed[s]))
+    return {k: dict(v) for k, v in ports.items()}, {k: dict(v) for k, v in breakout.items()}
+
+
+@functools.lru_cache(maxsize=16)
+def _port_table(per_cage: int, n_ports: int, speed: int) -> tuple[dict, dict]:
     lanes = max(1, LANES_PER_CAGE // max(1, per_cage))
-    speed = int(u.speed[s])
     ports, breakout = {}, {}
     for p in range(1, n_ports + 1):
         name = interface_name(p, per_cage)
