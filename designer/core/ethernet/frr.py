@@ -73,7 +73,7 @@ def frr_config(u: Underlay, s: int, qos: RoceQos = DEFAULT_QOS, connect_s: int =
         f" neighbor {PEER_GROUP} bfd",
         f" neighbor {PEER_GROUP} timers {qos.bgp_keepalive_s} {qos.bgp_hold_s}",
         f" neighbor {PEER_GROUP} timers connect {connect_s}",
-        f" neighbor {PEER_GROUP} advertisement-interval 0",
+        f" neighbor {PEER_GROUP} advertisement-interval {qos.advertisement_interval_s}",
     ]
     for _iface, _own, peer, asn, peer_name, peer_iface in nbrs:
         lines += [f" neighbor {peer} remote-as {asn}",

@@ -34,8 +34,9 @@ class RoceQos:
     lossless_dynamic_th: int = -2  # shared-buffer share of a lossless PG (alpha 1/4)
     pfc_watchdog_ms: int = 200  # a queue paused this long is a storm: drop, then restore
     lossless_weight: int = 50  # DWRR weight of the RoCE queue against the lossy ones
-    bgp_keepalive_s: int = 3  # RFC 7938 7.2 suggests short timers where BFD is absent
+    bgp_keepalive_s: int = 3  # RFC 7938 7.1: short timers where BFD is absent
     bgp_hold_s: int = 9
+    advertisement_interval_s: int = 0  # RFC 7938 7.2: MRAI only slows a Clos down
     bfd_interval_ms: int = 300
     bfd_multiplier: int = 3
     maximum_paths: int = 64  # ECMP width: at least the widest fan-out of any switch
@@ -77,7 +78,9 @@ class RoceQos:
             ("MTU", f"switch {self.mtu}, host {self.host_mtu}, RDMA {self.roce_mtu}",
              "jumbo frames carry a 4 KiB RDMA payload with its headers"),
             ("BGP timers", f"keepalive {self.bgp_keepalive_s} s, hold {self.bgp_hold_s} s",
-             "fast failover even where BFD is off (RFC 7938 7.2)"),
+             "fast failover even where BFD is off (RFC 7938 7.1)"),
+            ("BGP advertisement interval", f"{self.advertisement_interval_s} s",
+             "a change reaches every switch at once instead of in timer steps (RFC 7938 7.2)"),
             ("BFD", f"{self.bfd_interval_ms} ms x {self.bfd_multiplier}",
              "sub-second detection of a silent link failure"),
             ("maximum-paths", str(self.maximum_paths),
