@@ -28,7 +28,7 @@ def our_namespaces() -> list[str]:
 def _no_leftovers():
     before = set(our_namespaces())  # a parallel worker's lab may be running
     yield
-    leftovers = [n for n in our_namespaces() if n not in before and str(_pid()) in n]
+    leftovers = [n for n in our_namespaces() if n not in before and f"{_pid()}x" in n]
     assert not leftovers, leftovers
 
 
@@ -92,3 +92,23 @@ def test_cancel_removes_the_lab():
 
     with pytest.raises(CheckCancelled):
         check_roce(project, cat, progress=progress, cancelled=cancelled)
+
+
+def test_a_killed_checks_namespaces_are_removed_by_the_next():
+    """A check killed outright (SIGKILL) cannot clean up; the next one removes namespaces
+    named after a process that is gone, and leaves a live process's alone."""
+    from designer.core.ethernet.lab import PREFIX, remove_stale
+
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    dead = f"{PREFIX}{gone.pid}x0000-s0"
+    alive = f"{PREFIX}{_pid()}x0000-s0"
+    subprocess.run(["ip", "netns", "add", dead], check=True)
+    subprocess.run(["ip", "netns", "add", alive], check=True)
+    try:
+        removed = remove_stale()
+        assert dead in removed and alive not in removed
+        assert dead not in our_namespaces() and alive in our_namespaces()
+    finally:
+        for ns in (dead, alive):
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)

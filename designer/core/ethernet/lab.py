@@ -1,9 +1,11 @@
-"""A routed fabric in Linux network namespaces: one namespace per switch running FRR (zebra,
-bgpd, bfdd), one veth pair per cable, a few host namespaces per leaf.
+"""A routed fabric in Linux network namespaces: one namespace per switch running FRR (zebra and
+bgpd; bfdd on request, which the check leaves off to spare the CPU), one veth pair per cable, a
+few host namespaces per leaf.
 
-Everything the lab makes carries its own prefix (``fdroce<pid><token>-``) and is listed as it is
-made; ``close()`` removes exactly that list (daemons by their process ids, then namespaces,
-which takes their veths along) and is safe to call twice, after an error or on Ctrl+C.
+Everything the lab makes carries its own prefix (``fdroce<pid>x<token>-``) and is listed as it
+is made; ``close()`` removes exactly that list (daemons by their process ids, then namespaces,
+which takes their veths along) and is safe to call twice, after an error or on Ctrl+C. A check
+killed outright leaves its namespaces; the next check removes those whose process is gone.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -32,6 +35,40 @@ SYSCTLS = (
     "net.ipv6.conf.all.disable_ipv6=1",  # the underlay is IPv4; no neighbour discovery noise
     "net.ipv6.conf.default.disable_ipv6=1",
 )
+
+
+PREFIX = "fdroce"
+_OWNED = re.compile(rf"^{PREFIX}(\d+)x[0-9a-f]+-")
+
+
+def remove_stale() -> list[str]:
+    """Remove namespaces an earlier check made and could not remove (its process was killed
+    outright): ours by name, and only when the process named in it is gone."""
+    try:
+        listing = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True,
+                                 timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    stale = []
+    for line in listing.splitlines():
+        name = line.split()[0] if line.split() else ""
+        m = _OWNED.match(name)
+        if not m:
+            continue
+        try:
+            os.kill(int(m.group(1)), 0)
+        except ProcessLookupError:
+            stale.append(name)
+        except PermissionError:
+            pass  # alive, someone else's
+    for ns in stale:
+        pids = subprocess.run(["ip", "netns", "pids", ns], capture_output=True,
+                              text=True).stdout.split()
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, ValueError):
+                os.kill(int(pid), signal.SIGKILL)
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+    return stale
 
 
 class LabError(DesignerError):
@@ -114,7 +151,8 @@ class Lab:
     """Namespaces, veths and FRR daemons made by one check; ``close()`` removes them all."""
 
     def __init__(self, keep_logs: Path | None = None) -> None:
-        self.prefix = f"fdroce{os.getpid()}{secrets.token_hex(2)}-"
+        remove_stale()
+        self.prefix = f"{PREFIX}{os.getpid()}x{secrets.token_hex(2)}-"
         self.folder = Path(tempfile.mkdtemp(prefix=self.prefix))
         self.keep_logs = keep_logs
         self.namespaces: list[str] = []
