@@ -199,3 +199,31 @@ def test_infiniband_design_is_refused(catalog, tmp_path, capsys):
     rc = main(["export", "configs", "projects/dgx-superpod-4su-ib-ndr.fabric.json", "-o",
                str(tmp_path / "x")])
     assert rc == 2 and "not an Ethernet design" in capsys.readouterr().err
+
+
+def test_slice_and_thinned_bundles_keep_the_shape():
+    """Pure parts of the live check: a slice takes leaves from alternating pods with every
+    switch above them; narrowed bundles keep every switch pair and the expected ECMP widths
+    follow (2-SU rail: 8 cables per leaf-spine pair, 32 uplinks; 1 per pair: 4)."""
+    from designer.core.ethernet.slicing import (
+        choose_slice,
+        expected_routes,
+        restrict,
+        thin_cables,
+    )
+
+    project, cat = fat_tree_k4()
+    u = build_underlay(project, cat)
+    keep, note = choose_slice(u, 12)
+    s = restrict(u, keep)
+    assert s.n == 10 and "2 of 8 leaves" in note
+    exp = expected_routes(s)
+    assert exp.switch_hops.tolist() == [[1, 5], [5, 1]]  # leaves in two pods
+    project, cat = rail_2su()
+    u = build_underlay(project, cat)
+    assert expected_routes(u).ecmp[0, 1] == 32
+    cables, note = thin_cables(u, 100)
+    t = restrict(u, np.ones(u.n, bool), cables)
+    assert t.a.size == 64 and "at most 1 of the up to 8" in note
+    assert set(expected_routes(t).ecmp[~np.eye(16, dtype=bool)].tolist()) == {4}
+    assert thin_cables(u, 512) == (None, None)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from designer.cli.commands._common import add_command, load, print_json
 from designer.core.ethernet.netns import check_roce
-from designer.core.ethernet.slicing import HOSTS_PER_LEAF, MAX_SWITCHES
+from designer.core.ethernet.slicing import HOSTS_PER_LEAF, MAX_SESSIONS, MAX_SWITCHES
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:
@@ -24,13 +24,17 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
         "pair per cable and a few host namespaces per leaf; wait for BGP to converge; read "
         "every leaf's route to every other leaf (vtysh JSON) and compare its ECMP width with "
         "the design's equal-cost paths and traceroute's switch count with the shortest path; "
-        "then fail a spine and measure again. Designs larger than --max-switches are checked "
-        "on a slice (the report says which). Everything made is removed at the end, also on "
-        "errors and Ctrl+C. Needs root and the Debian packages frr, iproute2 and traceroute. "
+        "then fail a spine and measure again. Designs larger than --max-switches or "
+        "--max-sessions are checked on a slice (the report says which). Everything made is "
+        "removed at the end, also on errors and Ctrl+C. Needs root and the Debian packages "
+        "frr, iproute2 and traceroute. "
         "Exit 0 when everything matches, 1 on differences, 2 on bad input or missing tools.",
     )
     p.add_argument("--max-switches", type=int, default=MAX_SWITCHES, metavar="N",
                    help="largest lab to build; larger designs are sliced (default %(default)s)")
+    p.add_argument("--max-sessions", type=int, default=MAX_SESSIONS, metavar="N",
+                   help="most BGP sessions to bring up; wider bundles between two switches "
+                   "are narrowed to fit (default %(default)s)")
     p.add_argument("--hosts-per-leaf", type=int, default=HOSTS_PER_LEAF, metavar="N",
                    help="host namespaces per leaf (default %(default)s)")
     p.add_argument("--no-failure", action="store_true", help="do not fail a spine")
@@ -56,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = check_roce(project, cat, progress=progress,
                             max_switches=max(2, args.max_switches),
+                            max_sessions=max(1, args.max_sessions),
                             hosts_per_leaf=max(1, args.hosts_per_leaf),
                             fail_spine=not args.no_failure, timeout_s=args.timeout,
                             keep_logs=args.keep)

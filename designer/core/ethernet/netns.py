@@ -26,11 +26,13 @@ from designer.core.ethernet.plan import Underlay, build_underlay, ip
 from designer.core.ethernet.report import PhaseReport, RoceReport
 from designer.core.ethernet.slicing import (
     HOSTS_PER_LEAF,
+    MAX_SESSIONS,
     MAX_SWITCHES,
     Expected,
     choose_slice,
     expected_routes,
     restrict,
+    thin_cables,
 )
 from designer.core.ibcheck.sim import CheckCancelled
 from designer.core.ibcheck.solver_hops import solver_hop_stats
@@ -47,6 +49,7 @@ def check_roce(
     progress: Progress | None = None,
     cancelled: Callable[[], bool] | None = None,
     max_switches: int = MAX_SWITCHES,
+    max_sessions: int = MAX_SESSIONS,
     hosts_per_leaf: int = HOSTS_PER_LEAF,
     fail_spine: bool = True,
     timeout_s: float = 60.0,
@@ -64,6 +67,10 @@ def check_roce(
     full = build_underlay(project, catalog)
     keep, slice_note = choose_slice(full, max_switches)
     u = full if keep.all() else restrict(full, keep)
+    thin, thin_note = thin_cables(u, max_sessions)
+    if thin is not None:
+        u = restrict(u, np.ones(u.n, bool), thin)
+        slice_note = "; ".join(x for x in (slice_note, thin_note) if x)
     exp = expected_routes(u)
     t_start = time.monotonic()
     with Lab(keep_logs) as lab:

@@ -12,15 +12,19 @@ from scipy.sparse.csgraph import shortest_path
 from designer.core.ethernet.plan import Underlay
 
 MAX_SWITCHES = 48
+MAX_SESSIONS = 1200  # BGP sessions (switch-to-switch cables) two cores bring up in seconds
 HOSTS_PER_LEAF = 2
 
 
-def restrict(u: Underlay, keep: np.ndarray) -> Underlay:
-    """The underlay of the switches ``keep`` (bool per switch) and the cables among them,
-    with the full design's ASNs and addresses (so configs match the full export)."""
+def restrict(u: Underlay, keep: np.ndarray, cables: np.ndarray | None = None) -> Underlay:
+    """The underlay of the switches ``keep`` (bool per switch) and the cables among them
+    (only those of ``cables`` when given), with the full design's ASNs and addresses (so
+    configs match the full export)."""
     new = np.full(u.n, -1, np.int64)
     new[keep] = np.arange(int(keep.sum()))
     cab = keep[u.a] & keep[u.b]
+    if cables is not None:
+        cab &= cables
     host = keep[u.h_leaf]
     per_switch = {f.name for f in dataclasses.fields(u)} & {
         "switch", "tier", "plane", "asn", "loopback", "per_cage", "ports", "speed", "block"}
@@ -76,6 +80,28 @@ def choose_slice(u: Underlay, max_switches: int = MAX_SWITCHES) -> tuple[np.ndar
     notes.append(f"{n_leaves} of {int((keep & (u.tier == 1)).sum())} leaves with every switch "
                  f"above them ({int(final.sum())} of {u.n} switches; at most {max_switches})")
     return final, "; ".join(notes)
+
+
+def thin_cables(u: Underlay, max_sessions: int = MAX_SESSIONS) -> tuple[np.ndarray | None,
+                                                                      str | None]:
+    """(cables to keep, a sentence) when ``u`` has more switch-to-switch cables than
+    ``max_sessions``: at most m parallel cables between any two switches, m as large as fits.
+    The topology stays; only bundles get narrower (the expected ECMP widths follow)."""
+    if u.a.size <= max_sessions:
+        return None, None
+    pair = np.minimum(u.a, u.b) * u.n + np.maximum(u.a, u.b)
+    order = np.argsort(pair, kind="stable")
+    sp = pair[order]
+    start = np.r_[0, np.flatnonzero(sp[1:] != sp[:-1]) + 1]
+    sizes = np.diff(np.r_[start, sp.size])
+    rank = np.empty(u.a.size, np.int64)
+    rank[order] = np.arange(sp.size) - np.repeat(start, sizes)
+    m = int(sizes.max())
+    while m > 1 and int(np.minimum(sizes, m).sum()) > max_sessions:
+        m -= 1
+    keep = rank < m
+    return keep, (f"at most {m} of the up to {int(sizes.max())} parallel cables between two "
+                  f"switches ({int(keep.sum()):,} of {u.a.size:,} sessions)")
 
 
 @dataclasses.dataclass(frozen=True)
