@@ -227,3 +227,21 @@ def test_slice_and_thinned_bundles_keep_the_shape():
     assert t.a.size == 64 and "at most 1 of the up to 8" in note
     assert set(expected_routes(t).ecmp[~np.eye(16, dtype=bool)].tolist()) == {4}
     assert thin_cables(u, 512) == (None, None)
+
+
+def test_check_roce_says_what_is_missing(tmp_path, capsys, monkeypatch):
+    """Without root or the packages the check names what is missing and exits 2."""
+    from designer.core.ethernet import lab
+
+    monkeypatch.setattr(lab.os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(lab, "_find", lambda name: None if name == "vtysh" else "/bin/true")
+    reason = lab.missing_reason()
+    assert "vtysh (Debian package frr)" in reason and "root privileges" in reason
+    project, _cat = fat_tree_k4()
+    from designer.core.fileformat import save_project
+
+    src = tmp_path / "ft.fabric.json"
+    save_project(project, src, keep_backup=False)
+    assert main(["check-roce", str(src)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("designer: The routed-fabric check needs") and "frr" in err
