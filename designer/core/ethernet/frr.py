@@ -37,8 +37,12 @@ def host_ports(u: Underlay, s: int) -> list[tuple[str, str, str, int]]:
              devs[int(u.h_server[r])].name, int(u.h_port[r])) for r in rows]
 
 
-def frr_config(u: Underlay, s: int, qos: RoceQos = DEFAULT_QOS, connect_s: int = 5) -> str:
-    """The ``frr.conf`` of switch ``s`` (integrated config: zebra, bgpd, bfdd)."""
+def frr_config(u: Underlay, s: int, qos: RoceQos = DEFAULT_QOS,
+               connect_s: int | None = None) -> str:
+    """The ``frr.conf`` of switch ``s`` (integrated config: zebra, bgpd, bfdd);
+    ``connect_s`` overrides the connect retry (the live check uses 1 s)."""
+    if connect_s is None:
+        connect_s = qos.bgp_connect_s
     name = u.names[s]
     loop = ip(int(u.loopback[s]))
     lines = [

@@ -85,10 +85,13 @@ def check_roce(
         say(0.25, "waiting for BGP to converge")
         first = _measure(lab, u, ns, exp, hosts, t0, timeout_s, stop, say, (0.25, 0.6))
         failure = None
-        spines = np.flatnonzero(u.tier == 2)
-        if fail_spine and spines.size:
-            victim = int(spines[0])
-            say(0.65, f"failing spine {u.names[victim]}")
+        # a spine (a core when there is none); a dragonfly has one tier: a router
+        candidates = [np.flatnonzero(u.tier == t) for t in (2, 3, 1)]
+        tier_of = next((c for c in candidates if c.size), np.zeros(0, np.int64))
+        if fail_spine and tier_of.size:
+            victim = int(tier_of[0])
+            role = "spine" if u.tier[victim] == 2 else "core" if u.tier[victim] == 3 else "router"
+            say(0.65, f"failing {role} {u.names[victim]}")
             down = np.zeros(u.n, bool)
             down[victim] = True
             exp2 = expected_routes(u, down)
@@ -98,7 +101,7 @@ def check_roce(
             t1 = time.monotonic()
             failure = _measure(lab, u, ns, exp2, hosts, t1, timeout_s, stop, say, (0.65, 0.95),
                                down=down)
-            failure = failure.with_name(u.names[victim])
+            failure = failure.with_name(u.names[victim], role)
         total = time.monotonic() - t_start
     say(1.0, "lab removed")
     solver, solver_note = solver_hop_stats(project, catalog=catalog, given=solver_hops)

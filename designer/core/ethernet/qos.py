@@ -37,6 +37,7 @@ class RoceQos:
     bgp_keepalive_s: int = 3  # RFC 7938 7.1: short timers where BFD is absent
     bgp_hold_s: int = 9
     advertisement_interval_s: int = 0  # RFC 7938 7.2: MRAI only slows a Clos down
+    bgp_connect_s: int = 5  # retry a refused session soon (FRR's default is 120 s)
     bfd_interval_ms: int = 300
     bfd_multiplier: int = 3
     maximum_paths: int = 64  # ECMP width: at least the widest fan-out of any switch
@@ -81,6 +82,10 @@ class RoceQos:
              "fast failover even where BFD is off (RFC 7938 7.1)"),
             ("BGP advertisement interval", f"{self.advertisement_interval_s} s",
              "a change reaches every switch at once instead of in timer steps (RFC 7938 7.2)"),
+            ("BGP connect retry", f"{self.bgp_connect_s} s",
+             "a switch that boots after its neighbour is peered within seconds"),
+            ("FEC", "RS (Reed-Solomon)", "400G and 800G PAM4 links do not run without it"),
+            ("Unused ports", "admin down", "a dark port cannot carry a stray link or loop"),
             ("BFD", f"{self.bfd_interval_ms} ms x {self.bfd_multiplier}",
              "sub-second detection of a silent link failure"),
             ("maximum-paths", str(self.maximum_paths),

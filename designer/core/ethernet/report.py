@@ -1,4 +1,5 @@
-"""The live check's findings: one phase with every switch up, one after failing a spine."""
+"""The live check's findings: one phase with every switch up, one after failing a spine (a core
+or router when the design has no spines)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ class PhaseReport:
     hops_expected: dict[int, int]
     examples: tuple[str, ...] = ()
     failed: str | None = None  # the switch failed before this phase
+    failed_role: str = "spine"  # spine; core or router when the design has no spines
 
     @property
     def up(self) -> bool:
@@ -28,8 +30,8 @@ class PhaseReport:
                 and not self.routes_missing and not self.ecmp_mismatches
                 and not self.hop_mismatches)
 
-    def with_name(self, name: str) -> PhaseReport:
-        return dataclasses.replace(self, failed=name)
+    def with_name(self, name: str, role: str = "spine") -> PhaseReport:
+        return dataclasses.replace(self, failed=name, failed_role=role)
 
     def to_json(self) -> dict:
         out = {
@@ -48,7 +50,7 @@ class PhaseReport:
             "examples": list(self.examples),
         }
         if self.failed:
-            out = {"spine": self.failed, **out}
+            out = {self.failed_role: self.failed, **out}
         return out
 
     def lines(self, indent: str = "  ") -> list[str]:
@@ -124,8 +126,9 @@ class RoceReport:
             out.append(f"  solver: {self.solver_note}; {self.beyond_solver} traced leaf pairs "
                        "outside the solver's range")
         if self.failure is not None:
-            out += [f"After failing spine {self.failure.failed}:", *self.failure.lines()]
+            out += [f"After failing {self.failure.failed_role} {self.failure.failed}:",
+                    *self.failure.lines()]
         else:
-            out.append("No spine to fail (one switch tier).")
+            out.append("No switch failed (asked not to).")
         out.append("OK" if self.ok else "PROBLEMS FOUND")
         return out
