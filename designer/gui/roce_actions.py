@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from PySide6.QtGui import QAction
 
-from designer.core.errors import DesignerError
 from designer.core.ethernet.lab import missing_reason
 from designer.core.ethernet.netns import check_roce
-from designer.core.ethernet.plan import build_underlay
+from designer.core.ethernet.plan import profile_problem
 from designer.core.ibcheck.sim import CheckCancelled
 from designer.gui import dialogs
 from designer.gui.background import BackgroundTask
@@ -65,10 +64,9 @@ class RoceActions:
             return None
         doc = self.w.doc
         project, catalog = doc.project, doc.catalog
-        try:
-            build_underlay(project, catalog)
-        except DesignerError as exc:  # InfiniBand, no switches: the core's own words
-            self._refused(str(exc))
+        problem = profile_problem(project, catalog)  # instant; the worker checks every switch
+        if problem:
+            self._refused(problem)
             return None
         result = self.analysis.service.result_for(project)
         hops = result.hops if result is not None else None

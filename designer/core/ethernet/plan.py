@@ -125,6 +125,17 @@ def _tiers(project: Project, sw: np.ndarray) -> np.ndarray:
     return np.array([TIER_OF.get(r, 1) for r in roles], np.int64)
 
 
+def profile_problem(project: Project, catalog: Catalog) -> str | None:
+    """Why the design's gear profile rules out configs and the routed check (None: it does
+    not); instant, for the window's menu. ``build_underlay`` checks every switch as well."""
+    profile = catalog.profiles.get(project.profile)
+    if profile is None or profile.tech == "eth":
+        return None
+    return (f"this is not an Ethernet design (gear profile '{project.profile}'); switch "
+            "configs and the routed check are for RoCE designs (for InfiniBand use "
+            "'designer check-ib')")
+
+
 def build_underlay(project: Project, catalog: Catalog) -> Underlay:
     """The routed underlay of an Ethernet design (raises NotEthernet for InfiniBand)."""
     fabric = project.fabric
