@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import designer.cli.export_configs
 import designer.cli.export_formats
 import designer.cli.export_ibnetdiscover
-import designer.cli.export_lldp  # noqa: F401
+import designer.cli.export_lldp
+import designer.cli.export_switch_configs  # noqa: F401
