@@ -112,3 +112,19 @@ def test_a_killed_checks_namespaces_are_removed_by_the_next():
     finally:
         for ns in (dead, alive):
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+def test_a_config_that_narrows_ecmp_is_caught():
+    """The check reads what FRR installed, not what the design says: with maximum-paths 1
+    every leaf keeps one next hop where the k = 4 fat-tree has two, and all 56 leaf pairs
+    are reported (the routes settle, so the check still ends with a convergence time)."""
+    from designer.core.ethernet.qos import RoceQos
+
+    project, cat = fat_tree_k4()
+    report = check_roce(project, cat, fail_spine=False, qos=RoceQos(maximum_paths=1))
+    first = report.first
+    assert first.sessions_up == first.sessions_expected == 32
+    assert first.ecmp_widths == {1: 56} and first.ecmp_expected == {2: 56}
+    assert first.ecmp_mismatches == 56 and first.routes_missing == 0
+    assert first.hop_mismatches == 0 and first.converged_s is not None
+    assert not report.ok and report.failure is None
