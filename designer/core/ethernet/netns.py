@@ -212,13 +212,18 @@ def _traceroutes(lab: Lab, exp: Expected, hosts: dict[int, tuple[str, str, int]]
         if s in hosts:
             jobs[i] = (hosts[s][0], [(j, hosts[d][1]) for j, d in enumerate(leaves)
                                      if d != s and d in hosts])
-    _trace_pass(lab, jobs, out, "-q 1 -w 1")
-    # a probe lost on a busy machine is asked again, more patiently, before it counts
-    retry = {i: (ns, [(j, a) for j, a in dests if out[i, j] < 0])
+    _trace_pass(lab, jobs, out, "-N 1 -q 1 -w 1")
+    # A lost answer can only lengthen a path (the destination cannot answer a probe that
+    # expired before it), so pairs without an answer or off the design are asked again,
+    # more patiently, and the shorter count kept: a path that really is longer stays longer.
+    retry = {i: (ns, [(j, a) for j, a in dests if out[i, j] != exp.switch_hops[i, j]])
              for i, (ns, dests) in jobs.items()}
     retry = {i: job for i, job in retry.items() if job[1]}
     if retry:
-        _trace_pass(lab, retry, out, "-q 2 -w 3")
+        again = np.full_like(out, -1)
+        _trace_pass(lab, retry, again, "-N 1 -q 2 -w 3")
+        better = (again >= 0) & ((out < 0) | (again < out))
+        out[better] = again[better]
     return out
 
 
