@@ -128,3 +128,23 @@ def test_a_config_that_narrows_ecmp_is_caught():
     assert first.ecmp_mismatches == 56 and first.routes_missing == 0
     assert first.hop_mismatches == 0 and first.converged_s is not None
     assert not report.ok and report.failure is None
+
+
+def test_an_error_half_way_removes_what_was_made(monkeypatch):
+    """Namespaces and veths exist when FRR fails to start: the error reaches the caller and
+    the lab is gone all the same."""
+    from designer.core.ethernet import lab as lab_module
+    from designer.core.ethernet.lab import LabError
+
+    made = []
+
+    def broken(self, configs, bfd=False):
+        made.extend(n for n in our_namespaces() if n.startswith(self.prefix))
+        raise LabError("zebra in the first switch exited (1); see its log")
+
+    monkeypatch.setattr(lab_module.Lab, "start_frr", broken)
+    project, cat = fat_tree_k4()
+    with pytest.raises(LabError, match="zebra"):
+        check_roce(project, cat)
+    assert len(made) == 20 + 8  # switches and host namespaces existed
+    assert not set(made) & set(our_namespaces())
