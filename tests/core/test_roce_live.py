@@ -146,5 +146,5 @@ def test_an_error_half_way_removes_what_was_made(monkeypatch):
     project, cat = fat_tree_k4()
     with pytest.raises(LabError, match="zebra"):
         check_roce(project, cat)
-    assert len(made) == 20 + 8  # switches and host namespaces existed
+    assert len(made) == 20 + 8 * 2  # switches, and two host namespaces per leaf, existed
     assert not set(made) & set(our_namespaces())
