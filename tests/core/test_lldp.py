@@ -118,3 +118,23 @@ def test_fat_tree_round_trip(tmp_path):
     project, cat = fat_tree_k4()
     write_lldp_view(project, cat, tmp_path)
     assert diff_projects(project, project_from_lldp([tmp_path], cat), cat).equal
+
+
+def test_json0_shape_and_a_folder_with_other_files(tmp_path, catalog):
+    """'lldpcli -f json0' (every value a list) reads like '-f json'; a folder's other files
+    (notes, a plan) are passed over."""
+    json0 = {"lldp": [{"interface": [
+        {"name": "Ethernet0", "via": "LLDP",
+         "chassis": [{"id": [{"type": "mac", "value": "x"}], "name": [{"value": "srv1"}]}],
+         "port": [{"id": [{"type": "ifname", "value": "eth1"}], "descr": [{"value": "eth1"}]}]},
+        {"name": "Ethernet8", "via": "LLDP",
+         "chassis": [{"name": [{"value": "spine9"}],
+                      "capability": [{"type": "Router", "enabled": True}]}],
+         "port": [{"id": [{"type": "ifname", "value": "Ethernet4"}]}]},
+    ]}]}
+    (tmp_path / "leaf9.json").write_text(json.dumps(json0))
+    (tmp_path / "notes.txt").write_text("cabled on Tuesday\n")
+    built = project_from_lldp([tmp_path], catalog)
+    roles = {d.name: d.role.value for d in built.fabric.devices}
+    assert roles == {"leaf9": "leaf", "spine9": "spine", "srv1": "gpu-server"}
+    assert built.fabric.links.n_cables == 2

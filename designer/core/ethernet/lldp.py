@@ -2,7 +2,8 @@
 
 Input, one file per switch (the file name, less ``.json``/``.lldp``/``.txt``, is the switch's
 name, since neither output names the local system), or a folder of them:
-* ``lldpcli show neighbors -f json`` (lldpd; ``interface`` a dict or a list of one-key dicts);
+* ``lldpcli show neighbors -f json`` (lldpd; ``interface`` a dict or a list of one-key dicts),
+  or ``-f json0`` (every value a list);
 * SONiC ``show lldp table`` (columns LocalPort, RemoteDevice, RemotePortID, ...).
 
 Port names become port numbers: SONiC's ``Ethernet<lane>`` (eight lanes a cage, split by the
@@ -61,9 +62,14 @@ def switch_name(path: Path) -> str:
 def _rows_from_json(data: object, where: str) -> list[tuple[str, str, str, bool]]:
     """(local port, remote system, remote port, remote is a router/bridge) per neighbour."""
     try:
-        ifaces = data["lldp"].get("interface", []) if isinstance(data["lldp"], dict) else []
+        lldp = data["lldp"]
     except (TypeError, KeyError):
         raise LldpError(f"{where}: no 'lldp' object (expected 'lldpcli -f json' output)") from None
+    if isinstance(lldp, list):  # 'lldpcli -f json0': every value a list, names inside
+        ifaces = [{i.get("name", "?"): _from_json0(i)} for block in lldp
+                  for i in (block.get("interface") or [])]
+    else:
+        ifaces = lldp.get("interface", []) if isinstance(lldp, dict) else []
     if isinstance(ifaces, dict):
         ifaces = [{k: v} for k, v in ifaces.items()]
     rows = []
@@ -91,6 +97,27 @@ def _rows_from_json(data: object, where: str) -> list[tuple[str, str, str, bool]
                 raise LldpError(f"{where}: neighbour on '{local}' has no system name or port")
             rows.append((local, str(remote), str(rport), router))
     return rows
+
+
+def _first_value(x: object) -> str:
+    """json0 wraps scalars as ``[{"value": ...}]``."""
+    if isinstance(x, list):
+        x = x[0] if x else {}
+    if isinstance(x, dict):
+        return str(x.get("value", ""))
+    return "" if x is None else str(x)
+
+
+def _from_json0(iface: dict) -> dict:
+    """One json0 interface in the shape of plain ``-f json`` (what ``_rows_from_json`` reads)."""
+    ch = (iface.get("chassis") or [{}])[0]
+    port = (iface.get("port") or [{}])[0]
+    name = _first_value(ch.get("name"))
+    return {
+        "chassis": {name: {"capability": ch.get("capability", [])}} if name else {},
+        "port": {"id": {"value": _first_value(port.get("id"))},
+                 "descr": _first_value(port.get("descr"))},
+    }
 
 
 def _rows_from_table(text: str, where: str) -> list[tuple[str, str, str, bool]]:
@@ -148,11 +175,20 @@ def _port_number(name: str, per_cage: int) -> int | None:
     return None
 
 
+def _is_lldp_file(path: Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return looks_like_lldp(fh.read(4096))
+    except OSError:
+        return False
+
+
 def _files(paths: list[Path]) -> list[Path]:
     out: list[Path] = []
     for p in paths:
-        if p.is_dir():
-            out += sorted(f for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
+        if p.is_dir():  # a folder may hold other files too: take the LLDP tables
+            out += sorted(f for f in p.iterdir()
+                          if f.is_file() and not f.name.startswith(".") and _is_lldp_file(f))
         elif p.exists():
             out.append(p)
         else:
