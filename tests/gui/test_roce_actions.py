@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+
 import pytest
 
 from designer.core.ethernet.lab import missing_reason
