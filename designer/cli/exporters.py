@@ -4,4 +4,6 @@ from __future__ import annotations
 
 import designer.cli.export_formats
 import designer.cli.export_ibnetdiscover
-import designer.cli.export_physical  # noqa: F401
+import designer.cli.export_lldp
+import designer.cli.export_physical
+import designer.cli.export_switch_configs  # noqa: F401

@@ -19,6 +19,7 @@ from designer.gui.panels.bom import BomPanel
 from designer.gui.panels.charts import ChartsPanel
 from designer.gui.panels.metrics import MetricsPanel
 from designer.gui.panels.problems import ProblemsPanel
+from designer.gui.roce_actions import RoceActions
 from designer.gui.solver_service import SolverService
 from designer.gui.sources_actions import SourcesActions
 
@@ -78,6 +79,7 @@ class Analysis:
         self.decision = install_decision(window, self.service)
         self.ib = IbActions(window, self)
         self.sources = SourcesActions(window)
+        self.roce = RoceActions(window, self)
         self._state("idle")
         self.service.schedule()
 
@@ -93,6 +95,7 @@ class Analysis:
         self.decision.shutdown()
         self.ib.shutdown()
         self.sources.shutdown()
+        self.roce.shutdown()
         # an export still writing stops at its next progress step (a cancelled export
         # leaves no new file)
         if self.export is not None:

@@ -81,7 +81,7 @@ class IbActions:
 
         self.compare = QAction("Compare with &As-Built…", window)
         self.compare.setStatusTip("Compare the design cable by cable with what was built "
-                                  "(ibnetdiscover output or a project file)")
+                                  "(ibnetdiscover output, LLDP tables or a project file)")
         self.compare.triggered.connect(self.ask_and_compare)
         self.check = QAction("Check on &Subnet Manager…", window)
         self.check.triggered.connect(self.run_check)
@@ -139,8 +139,10 @@ class IbActions:
         doc = self.w.doc
         plan = doc.project
         catalog = doc.base_catalog
-        p = Path(path)
-        from designer.core.infiniband import diff_projects, load_as_built  # loaded when used
+        from designer.core.ethernet.lldp import as_built_source  # loaded when used
+        from designer.core.infiniband import diff_projects, load_as_built
+
+        p = as_built_source(Path(path))  # one switch's LLDP file: the folder of them all
 
         def work(progress, cancelled):
             progress(0.1, f"reading {p.name}")

@@ -46,6 +46,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "check_ib",
         "check an InfiniBand design on the real subnet manager (OpenSM over ibsim)",
     ),
+    "check-roce": (
+        "check_roce",
+        "check a RoCE design as a routed fabric: FRR in network namespaces, BGP and ECMP",
+    ),
 }
 
 

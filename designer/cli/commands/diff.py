@@ -17,8 +17,9 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
         file=False,
         help="compare a plan with the as-built fabric, cable by cable",
         description="Compare the cables of two designs, matching devices by name (node "
-        "description) and ports by number. Either file may be a project or ibnetdiscover "
-        "output. Lists cables missing, extra and miswired (right devices, wrong ports; or a "
+        "description) and ports by number. Either file may be a project, ibnetdiscover "
+        "output, or LLDP tables (a folder with one file per switch, see 'designer import "
+        "lldp'). Lists cables missing, extra and miswired (right devices, wrong ports; or a "
         "port on the wrong device). Exit 0 when equal, 1 when they differ, 2 on bad input.",
     )
     p.add_argument("plan", help="the plan (project file or ibnetdiscover output)")

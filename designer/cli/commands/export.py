@@ -44,7 +44,8 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     for fmt, exp in EXPORTERS.items():
         f = add_command(formats, fmt, run, help=exp.help, description=exp.help, json=False)
         f.add_argument("-o", "--output", required=True, metavar="OUT",
-                       help=f"file to write (usually *{exp.suffix})")
+                       help="folder to write into (made when missing)" if exp.suffix == "/"
+                       else f"file to write (usually *{exp.suffix})")
         if exp.add_options:
             exp.add_options(f)
         add_price_book_option(f)

@@ -45,6 +45,9 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     f.add_argument("--force", action="store_true", help="overwrite an existing project file")
     add_catalog_option(f)
     f.set_defaults(run=run)
+    from designer.cli.import_lldp import add_format
+
+    add_format(formats)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -223,10 +223,13 @@ def project_from_ib(
     name: str = "As-built fabric",
     gear: str | None = None,
     source: str = "",
+    source_format: str = "ibnetdiscover",
 ) -> Project:
-    """A project holding the discovered devices and cables, with guessed roles and models."""
+    """A project holding the discovered devices and cables, with guessed roles and models.
+    ``source_format`` names where the nodes came from (the LLDP import builds the same node
+    picture from an Ethernet fabric's neighbour tables)."""
     profile = _guess_profile(ib, catalog, gear)
-    if not profile.tech.startswith("ib"):
+    if source_format == "ibnetdiscover" and not profile.tech.startswith("ib"):
         raise AsBuiltError(f"gear profile '{profile.id}' is not InfiniBand")
     is_sw = ib.is_switch
     nodes = np.arange(ib.n_nodes)
@@ -363,7 +366,7 @@ def project_from_ib(
     links = LinkTable(a=a_dev, a_port=a_port, b=b_dev, b_port=b_port, count=1, speed_gbps=speed)
     devs = _devices_adapter.validate_python(devices)
     fabric = Fabric(devices=devs, links=links)
-    notes = "Imported from ibnetdiscover output" + (f" ({source})" if source else "") + "."
+    notes = f"Imported from {source_format} output" + (f" ({source})" if source else "") + "."
     return Project(
         name=name[:200],
         notes=notes,
@@ -374,16 +377,23 @@ def project_from_ib(
 
 
 def load_as_built(path: str | Path, catalog: Catalog) -> Project:
-    """A project file, or ``ibnetdiscover`` output turned into a project (by its content)."""
+    """A project file, or ``ibnetdiscover`` output, or LLDP neighbour tables (a folder of
+    them, ``lldpcli -f json`` or SONiC ``show lldp table``) turned into a project (by its
+    content)."""
+    from designer.core.ethernet.lldp import looks_like_lldp, project_from_lldp
     from designer.core.fileformat import load_project
     from designer.core.infiniband.netfile import read_netfile
 
     p = Path(path)
+    if p.is_dir():
+        return project_from_lldp([p], catalog)
     try:
         with open(p, "rb") as fh:
             head = fh.read(4096).lstrip()
     except OSError:
         return load_project(p, catalog)  # its error names the problem
+    if looks_like_lldp(head):
+        return project_from_lldp([p], catalog)
     if head.startswith(b"{"):
         return load_project(p, catalog)
     return project_from_ib(read_netfile(p), catalog, name=f"As-built {p.name}", source=p.name)

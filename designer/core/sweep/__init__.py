@@ -3,9 +3,9 @@ a table with the Pareto front and the best design per constraint. No Qt here."""
 
 from __future__ import annotations
 
+from designer.core.sweep import decision_metrics  # noqa: F401 (registers its figures)
 from designer.core.sweep.errors import SweepSpecError
 from designer.core.sweep.metrics import METRICS, Metric, register
-from designer.core.sweep import decision_metrics  # noqa: F401, I001 (registers its figures)
 from designer.core.sweep.pareto import pareto_mask
 from designer.core.sweep.points import Point, expand
 from designer.core.sweep.results import SweepTable, summary_json, sweep_table
