@@ -16,7 +16,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, QObject, Qt, Signal
+from PySide6.QtCore import QEventLoop, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from designer.core.errors import DesignerError, readable
@@ -51,6 +51,7 @@ class BackgroundTask(QObject):
         self._cancel = threading.Event()
         self._thread: threading.Thread | None = None
         self.running = False
+        self._in_set_value = False
         self._bridge = _Bridge(self)
         self._bridge.progress.connect(self._on_progress)
         self._bridge.done.connect(self._on_done)
@@ -113,9 +114,24 @@ class BackgroundTask(QObject):
 
     # -- GUI thread --------------------------------------------------------------------------------
     def _on_progress(self, fraction: float, message: str) -> None:
+        if not self.running:
+            return
         if not self._cancel.is_set():
             self.dialog.setLabelText(message[:1].upper() + message[1:])
-        self.dialog.setValue(int(fraction * 1000))
+        # a window-modal progress dialog runs the event loop inside setValue: the outcome may
+        # arrive in there, and must not tear the dialog down under its own feet
+        self._in_set_value = True
+        try:
+            self.dialog.setValue(int(fraction * 1000))
+        finally:
+            self._in_set_value = False
+
+    def _later_if_busy(self, handler: Callable[..., None], *args: Any) -> bool:
+        """True when ``handler(*args)`` was put off until ``setValue`` has returned."""
+        if self._in_set_value:
+            QTimer.singleShot(0, self, lambda: handler(*args))
+            return True
+        return False
 
     def _end(self) -> None:
         self.running = False
@@ -126,14 +142,20 @@ class BackgroundTask(QObject):
         self.dialog.deleteLater()
 
     def _on_done(self, value: Any) -> None:
+        if self._later_if_busy(self._on_done, value):
+            return
         self._end()
         self.finished.emit(value)
 
     def _on_failed(self, message: str) -> None:
+        if self._later_if_busy(self._on_failed, message):
+            return
         self._end()
         self.failed.emit(message)
 
     def _on_stopped(self) -> None:
+        if self._later_if_busy(self._on_stopped):
+            return
         self._end()
         self.cancelled.emit()
 
