@@ -46,8 +46,12 @@ def test_explore_runs_the_issue_spec_and_opens_a_point(window, qtbot, tmp_path):
     shown = sum(len(item.data) for item in (plot.others, plot.dropped, plot.front_dots))
     assert shown == 8
     assert len(plot.front_dots.data) >= 1
-    # a budget of $8M leaves out the 8-SU designs (about $16M each)
-    assert len(plot.dropped.data) == 2
+    # a budget of $8M leaves out the 8-SU designs (about $16M each) and any other point over it
+    from designer.core.sweep import loads_spec, run_sweep
+
+    run = run_sweep(loads_spec(ISSUE_YAML, "spec.yaml"), workers=0)
+    over = [o for o in run.outcomes.values() if o.metrics["network_cost_usd"] > 8e6]
+    assert len(over) >= 2 and len(plot.dropped.data) == len(over)
     assert plot.x_name == "cost_per_gpu" and plot.y_name == "bisection_per_gpu"
     plot.y_combo.setCurrentIndex(plot.y_combo.findData("gpus"))
     assert plot.plot.getAxis("left").labelText == "GPUs"
