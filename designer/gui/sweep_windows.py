@@ -14,6 +14,7 @@ def show_explore(window):
     if window.sweep_dialog is None:
         dlg = SweepDialog(window.doc.base_catalog, window)
         dlg.designRequested.connect(lambda point: open_point(window, point))
+        dlg.compareRequested.connect(lambda point: compare_point(window, point))
         window.sweep_dialog = dlg
     window.sweep_dialog.show()
     window.sweep_dialog.raise_()
@@ -33,6 +34,28 @@ def open_point(window, point: Point) -> BackgroundTask:
     task.finished.connect(lambda project: _show(window, project))
     task.failed.connect(lambda msg: window.doc.say(f"Cannot open point {point.index}: {msg}",
                                                     True))
+    task.start()
+    return task
+
+
+def compare_point(window, point: Point) -> BackgroundTask:
+    """Build ``point``'s design in a worker thread and add it to the Compare view, which
+    solves it beside the window's design and keeps the comparison live."""
+    catalog = window.doc.base_catalog
+
+    def work(progress, cancelled):
+        progress(0.0, f"building point {point.index}")
+        return build(point, catalog)
+
+    def add(project) -> None:
+        window.analysis.decision.compare.compare.add_project(f"point {point.index}", project)
+        window.analysis.show_panel("compareDock")
+        window.doc.say(f"Point {point.index} ({point.label()}) added to Compare")
+
+    task = BackgroundTask(window, "Add to Compare", f"Building point {point.index}…", work)
+    task.finished.connect(add)
+    task.failed.connect(lambda msg: window.doc.say(
+        f"Cannot compare point {point.index}: {msg}", True))
     task.start()
     return task
 

@@ -39,6 +39,9 @@ def run_to_end(dlg, qtbot, workers: int, timeout: int = 120_000):
 
 
 def test_explore_runs_the_issue_spec_and_opens_a_point(window, qtbot, tmp_path):
+    from designer.core.paths import projects_dir
+
+    assert window.open_path(projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json", ask=False)
     dlg = open_dialog(window, qtbot)
     run_to_end(dlg, qtbot, workers=0)
     assert dlg.progress.value() == 8 and "Done: 8 of 8" in dlg.status.text()
@@ -65,6 +68,12 @@ def test_explore_runs_the_issue_spec_and_opens_a_point(window, qtbot, tmp_path):
     dlg.compareRequested.connect(seen.append)
     dlg.compare.click()
     assert seen and seen[0].index == dlg.chosen
+    # Add to Compare: the point's design joins the Compare view beside the window's design
+    panel = window.analysis.decision.compare
+    qtbot.waitUntil(lambda: panel.compare.latest is not None and len(
+        panel.compare.latest.designs) == 2, timeout=60_000)
+    labels = [d.label for d in panel.compare.latest.designs]
+    assert labels[1] == f"point {dlg.chosen}", labels
     before = len(getattr(window, "sweep_windows", []))
     dlg.open_design.click()
     qtbot.waitUntil(lambda: len(getattr(window, "sweep_windows", [])) > before, timeout=30_000)

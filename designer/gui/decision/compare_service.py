@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import traceback
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -33,6 +34,14 @@ MAX_OTHERS = 5
 RATIO = "oversubscription:"
 
 
+@dataclass(frozen=True, eq=False)
+class Extra:
+    """A design compared as it is, not from a file (a point of a sweep)."""
+
+    label: str
+    project: object = field(repr=False)
+
+
 class _Bridge(QObject):
     ended = Signal(str)  # "" or an error message
 
@@ -46,7 +55,7 @@ class CompareService(QObject):
         self.service, self.doc = service, doc
         self.profiles: list[str] = []
         self.ratios: list[str] = []  # other oversubscriptions of a generated fat tree
-        self.files: list[Path] = []
+        self.files: list[Path | Extra] = []
         self.latest = None
         self._cache: dict[object, tuple] = {}  # (design key, profile) or path -> (project, result)
         self._key_of: tuple = (None, 0)  # the last fabric and its key
@@ -77,6 +86,12 @@ class CompareService(QObject):
     def add_file(self, path: str | Path) -> None:
         if len(self.files) < MAX_OTHERS:
             self.files.append(Path(path))
+        self.schedule()
+
+    def add_project(self, label: str, project) -> None:
+        """Compare ``project`` (built elsewhere, e.g. a sweep's point) beside the design."""
+        if len(self.files) < MAX_OTHERS:
+            self.files.append(Extra(label, project))
         self.schedule()
 
     def clear_files(self) -> None:
@@ -136,6 +151,8 @@ class CompareService(QObject):
                         p = oversubscription_variant(project, key[1][len(RATIO):], catalog)
                     elif isinstance(key, tuple):
                         p = profile_variant(project, key[1], catalog)
+                    elif isinstance(key, Extra):
+                        p = key.project
                     else:
                         p = load_project(key, catalog)
                     cache[key] = (p, solve(p, cancelled=cancel.is_set))
@@ -183,6 +200,8 @@ class CompareService(QObject):
                 label = (f"{k[1][len(RATIO):]} oversubscribed" if k[1].startswith(RATIO)
                          else PROFILE_LABELS.get(k[1], k[1]))
                 items.append((label, p.evolve(decision=project.decision), r))
+            elif isinstance(k, Extra):
+                items.append((k.label, p, r))
             else:
                 items.append((Path(k).name.removesuffix(".fabric.json"), p, r))
         try:
