@@ -54,6 +54,7 @@ class Analysis:
         inspector = d["inspectorDock"]
         QTimer.singleShot(0, inspector, inspector.raise_)
         QTimer.singleShot(0, bom, bom.raise_)
+        QTimer.singleShot(0, charts, charts.raise_)  # the Estimate tab sits behind the charts
         width = max(window.width(), 1200)
         # the bill of materials gets half the width and the bottom strip room for about ten
         # rows: at 45% and 270 px it showed five rows and cut the item names
