@@ -20,6 +20,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
+from designer.core.solver import switch_pairs
 from designer.core.solver.compile import HOP_WEIGHT, TECHS, Compiled
 from designer.core.solver.control import Control
 from designer.core.solver.symmetry import ball2_sizes, class_colours
@@ -31,6 +32,8 @@ SEARCH_BUDGET = 1500  # class searches allowed after symmetry failed on the firs
 SEARCH_ALL_WORK = 4_000_000  # classes x switch-graph entries below which every class is searched
 BATCH = 12  # sources per shortest-path call: keeps each native call short (< 50 ms)
 PREFETCH = 16  # colours whose picked classes are searched together
+SEARCH_COST = 8  # one search's cost per link, against one element of the switch-pair product
+FORCE_SWITCH_PAIRS: bool | None = None  # tests: force (True) or forbid (False) that method
 
 
 @dataclass(frozen=True)
@@ -304,6 +307,16 @@ def path_stats(c: Compiled, control: Control | None = None) -> PathStats:
         return total, n_col, note, estimated == 0
 
     colours = class_colours(c, control=ctl)
+    n_colours = int(colours.max()) + 1 if colours.size else 0
+    if _prefer_switch_pairs(c, n_colours):
+        # cables of their own lengths (a floor plan) make alike classes differ: build the
+        # pair distribution from attachment-switch distances and cable-length counts instead
+        sp = switch_pairs.pair_distribution(c, same, ser_bits, ctl)
+        total = _Accumulator()
+        total.add(sp.hops, sp.lat_ns, sp.weight, np.ones(sp.weight.size, bool))
+        total.unreachable += sp.unreachable
+        return PathStats(_hop_stats(total), _latency_stats(total, assumptions), sp.searches,
+                         n_colours, True, sp.method)
     out = by_colour(colours, final=False)
     if out is None:
         # colour refinement merged classes that differ. Split the colours by a stronger
@@ -319,6 +332,16 @@ def path_stats(c: Compiled, control: Control | None = None) -> PathStats:
     total, n_col, note, verified = out
     return PathStats(_hop_stats(total), _latency_stats(total, assumptions), searches, n_col,
                      verified, note)
+
+
+def _prefer_switch_pairs(c: Compiled, n_colours: int) -> bool:
+    """The switch-pair method when it applies and costs less than searching once per colour
+    (plus the checks on other members): few colours, as in a generated design with default
+    lengths, keep the search per colour."""
+    if FORCE_SWITCH_PAIRS is not None:
+        return FORCE_SWITCH_PAIRS and switch_pairs.applies(c)
+    by_search = n_colours * (1 + SAMPLES) * max(1, c.indices.size) * SEARCH_COST
+    return by_search > switch_pairs.work(c) and switch_pairs.applies(c)
 
 
 def _per_class(cl) -> int:

@@ -1,0 +1,306 @@
+"""Hops and latency over GPU pairs from attachment-switch distances and cable-length counts.
+
+When every GPU attaches by one cable, the path between two GPUs in different servers is
+(own cable) + (best path between their two attachment switches) + (peer's cable), plus the
+two NICs and serialization at the slower of the two ports. So the whole pair distribution
+follows exactly from two small tables:
+
+* ``n[x, k]``: GPUs on attachment switch ``x`` whose (cable, NIC, port speed) is kind ``k``
+  (a floor plan sells few cable lengths, so there are few kinds);
+* the fewest-switches-then-lowest-latency distance between every two attachment switches.
+
+The second is the costly part once cables have their own lengths: switches that looked alike
+no longer are, and a shortest-path search per switch takes seconds at 65,536 GPUs. Instead
+it is built as a chain of min-plus products over walks of at most four links, which is exact
+for every pair at most four links apart (a walk as short as the fewest hops is a shortest
+path, and a hop outweighs any latency):
+
+    D(x, y) = min over s in N(x), s' in N(y) of  w(x, s) + M(s, s') + w(s', y)
+
+where ``M`` is 0 on its diagonal (two links), the direct link (three) or the best two-link
+walk (four) between neighbours of attachment switches. Pairs further apart get a
+shortest-path search from their row. Distances are integers (1/1000 ns, a hop as 2^27 of
+them) so the last and largest product runs on int32.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import dijkstra
+
+from designer.core.solver.compile import HOP_WEIGHT, Compiled
+
+Q = 1000.0  # integer units per ns
+HOP_Q = 1 << 27  # one link in integer units: more than any path's latency (134 us)
+UNREACHED = 1 << 30  # at or above: no walk of at most four links
+MAX_B = 4096  # neighbours of attachment switches kept in a dense table (134 MB as int64)
+MAX_A = 4096  # attachment switches: the distance table is A x A
+CHUNK = 2_000_000  # elements per native call: keeps each GIL hold short
+
+
+@dataclass(frozen=True)
+class SwitchPairs:
+    """What the GPU pair distribution needs: per (hop count, latency) bin, ordered pairs."""
+
+    hops: np.ndarray  # switches traversed
+    lat_ns: np.ndarray
+    weight: np.ndarray  # ordered GPU pairs in different servers
+    unreachable: float  # ordered GPU pairs with no path
+    method: str
+    searches: int  # shortest-path searches (pairs more than four links apart)
+
+
+def applies(c: Compiled) -> bool:
+    """One cable per GPU, and tables that fit."""
+    cl = c.classes
+    if cl.n == 0 or not (np.diff(cl.ptr) == 1).all():
+        return False
+    att = np.unique(cl.att_switch)
+    if att.size > MAX_A:
+        return False
+    in_a = np.zeros(c.n_switches, bool)
+    in_a[att] = True
+    nb = np.unique(c.indices[in_a[c.adj_src]])
+    return nb.size <= MAX_B
+
+
+def work(c: Compiled) -> float:
+    """Rough element count of the last product (A x A x neighbours of a switch)."""
+    att = np.unique(c.classes.att_switch)
+    deg = np.diff(c.indptr)[att]
+    return float(att.size) * float(deg.sum())
+
+
+def _edge_weights_q(c: Compiled) -> np.ndarray:
+    """Integer weight of every directed switch link: a hop, its cable, the entered switch."""
+    ns = c.switch_ns[c.sw]
+    lat = np.round(c.adj_prop_ns * Q) + np.round(ns[c.indices] * Q)
+    return HOP_Q + lat.astype(np.int64)
+
+
+def attachment_distances(c: Compiled, att: np.ndarray, control=None,
+                         stats: dict | None = None) -> np.ndarray:
+    """int64 A x A: hops (links) * HOP_Q + latency (1/1000 ns) of the best path from
+    att[i] to att[j], counting every switch entered; -1 where no path exists.
+    ``stats["searches"]``: shortest-path searches run for pairs more than four links apart."""
+
+    def check() -> None:
+        if control is not None:
+            control.check()
+
+    S = c.n_switches
+    nA = att.size
+    w = _edge_weights_q(c)
+    lat_max = int((w - HOP_Q).max()) if w.size else 0
+    if 4 * lat_max >= HOP_Q:
+        raise ValueError("a link too long for the integer distance table")
+    pa = np.full(S, -1, np.int64)
+    pa[att] = np.arange(nA)
+    src, dst = c.adj_src, c.indices
+    from_a = pa[src] >= 0
+    bset = np.unique(dst[from_a])
+    nB = bset.size
+    pb = np.full(S, -1, np.int64)
+    pb[bset] = np.arange(nB)
+    ns_q = np.round(c.switch_ns[c.sw] * Q).astype(np.int64)
+
+    # mtab over B x B: 0 (same switch), a direct link, or the best two-link walk
+    big = np.int64(1) << 40
+    mtab = np.full(nB * nB, big, np.int64)
+    mtab[np.arange(nB) * (nB + 1)] = 0
+    bb = (pb[src] >= 0) & (pb[dst] >= 0)
+    np.minimum.at(mtab, pb[src[bb]] * nB + pb[dst[bb]], w[bb])
+    # two-link walks s -> m -> s' for every switch m: pairs of m's neighbours in B
+    to_b = pb[dst] >= 0
+    e_m, e_s, e_w = src[to_b], dst[to_b], w[to_b]  # m -> s, sorted by m (CSR order)
+    back = e_w - ns_q[e_s] + ns_q[e_m]  # s -> m: same cable, enters m instead of s
+    k = np.bincount(e_m, minlength=S)
+    start = np.cumsum(k) - k
+    reps = k[e_m]
+    done = 0
+    # edge i pairs with every edge j of the same m: split the i's into chunks of ~CHUNK pairs
+    cum = np.cumsum(reps)
+    while done < e_m.size:
+        stop = int(np.searchsorted(cum, (cum[done - 1] if done else 0) + CHUNK, "right"))
+        stop = max(stop, done + 1)
+        i = np.repeat(np.arange(done, stop), reps[done:stop])
+        first = np.repeat(start[e_m[done:stop]], reps[done:stop])
+        off = np.arange(i.size) - np.repeat(np.cumsum(reps[done:stop]) - reps[done:stop],
+                                            reps[done:stop])
+        j = first + off
+        np.minimum.at(mtab, pb[e_s[i]] * nB + pb[e_s[j]], back[i] + e_w[j])
+        done = stop
+        check()
+    mtab = mtab.reshape(nB, nB)
+
+    # Z over A x B: w(x, s) + mtab(s, s'), from the finite entries of mtab row by row
+    mr, mc = np.nonzero(mtab < big)
+    mv = mtab[mr, mc]
+    mk = np.bincount(mr, minlength=nB)
+    mstart = np.cumsum(mk) - mk
+    xa, xs, xw = pa[src[from_a]], pb[dst[from_a]], w[from_a]
+    reps = mk[xs]
+    cum = np.cumsum(reps)
+    Z = np.full(nA * nB, big, np.int64)
+    done = 0
+    while done < xa.size:
+        stop = int(np.searchsorted(cum, (cum[done - 1] if done else 0) + CHUNK, "right"))
+        stop = max(stop, done + 1)
+        r = reps[done:stop]
+        i = np.repeat(np.arange(done, stop), r)
+        j = np.repeat(mstart[xs[done:stop]], r) + (
+            np.arange(i.size) - np.repeat(np.cumsum(r) - r, r))
+        np.minimum.at(Z, xa[i] * nB + mc[j], xw[i] + mv[j])
+        done = stop
+        check()
+    # as int32, columns = B (+ one never-reached column for padding), rows contiguous per s'
+    ZT = np.minimum(Z.reshape(nA, nB), UNREACHED).astype(np.int32).T
+    ZT = np.ascontiguousarray(np.vstack([ZT, np.full((1, nA), UNREACHED, np.int32)]))
+    del Z
+
+    # D(x, y) = min over s' in N(y) of Z(x, s') + w(s', y): padded neighbour lists of y
+    into_a = pa[dst] >= 0
+    ys, ss, ws = pa[dst[into_a]], pb[src[into_a]], w[into_a]
+    order = np.argsort(ys, kind="stable")
+    ys, ss, ws = ys[order], ss[order], ws[order]
+    deg = np.bincount(ys, minlength=nA)
+    width = max(1, int(deg.max()) if deg.size else 1)
+    nbr = np.full((nA, width), nB, np.int64)
+    nw = np.zeros((nA, width), np.int32)
+    col = np.arange(ys.size) - np.repeat(np.cumsum(deg) - deg, deg)
+    nbr[ys, col] = ss
+    nw[ys, col] = ws
+    D = np.empty((nA, nA), np.int32)  # D[y, x]: rows per destination
+    step = max(1, CHUNK // max(nA, 1))
+    for lo in range(0, nA, step):
+        hi = min(nA, lo + step)
+        acc = ZT[nbr[lo:hi, 0]] + nw[lo:hi, 0, None]
+        for j in range(1, width):
+            np.minimum(acc, ZT[nbr[lo:hi, j]] + nw[lo:hi, j, None], out=acc)
+        D[lo:hi] = acc
+        check()
+    out = D.T.astype(np.int64)
+    del D
+    # direct links between attachment switches (one link) and each switch to itself
+    aa = from_a & into_a
+    np.minimum.at(out, (pa[src[aa]], pa[dst[aa]]), w[aa])
+    out[np.arange(nA), np.arange(nA)] = 0
+    out[out >= UNREACHED] = -1
+
+    # pairs further than four links apart: a shortest-path search from their rows
+    far_rows = np.flatnonzero((out < 0).any(axis=1))
+    if stats is not None:
+        stats["searches"] = 0
+    if far_rows.size:
+        from scipy.sparse.csgraph import connected_components
+
+        graph = csr_matrix((HOP_WEIGHT + (w - HOP_Q) / Q, c.indices, c.indptr), shape=(S, S))
+        _, comp = connected_components(graph, directed=False)
+        ca = comp[att]
+        need = far_rows[((out[far_rows] < 0) & (ca[far_rows, None] == ca[None, :])).any(axis=1)]
+        for lo in range(0, need.size, 12):
+            rows = need[lo:lo + 12]
+            d = np.atleast_2d(dijkstra(graph, directed=True, indices=att[rows]))[:, att]
+            fin = np.isfinite(d)
+            d = np.where(fin, d, 0.0)
+            h = np.floor(d / HOP_WEIGHT + 1e-9)
+            q = np.where(fin, h * HOP_Q + np.round((d - h * HOP_WEIGHT) * Q), -1)
+            out[rows] = q.astype(np.int64)
+            if stats is not None:
+                stats["searches"] += rows.size
+            check()
+    return out
+
+
+def _labels(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct non-negative values of ``key`` and each entry's index among them
+    (-1 stays -1). A presence table over the value range when it is small (no sort of
+    millions of entries), else np.unique."""
+    ok = key >= 0
+    if not ok.any():
+        return np.empty(0, np.int64), np.full(key.shape, -1, np.int64)
+    hop = np.where(ok, key >> 27, 0)  # HOP_Q = 2**27
+    lat = np.where(ok, key & (HOP_Q - 1), 0)
+    h_lo, h_hi = int(hop[ok].min()), int(hop[ok].max())
+    l_lo, l_hi = int(lat[ok].min()), int(lat[ok].max())
+    width = l_hi - l_lo + 1
+    if width * (h_hi - h_lo + 1) <= 64_000_000:
+        idx = (hop - h_lo) * width + (lat - l_lo)
+        present = np.zeros(width * (h_hi - h_lo + 1), bool)
+        present[idx[ok]] = True
+        slots = np.flatnonzero(present)
+        ids = np.searchsorted(slots, idx)
+        vals = (h_lo + slots // width) * HOP_Q + l_lo + slots % width
+        return vals.astype(np.int64), np.where(ok, ids, -1)
+    vals, ids = np.unique(key[ok], return_inverse=True)
+    out = np.full(key.shape, -1, np.int64)
+    out[ok] = ids.reshape(-1)
+    return vals, out
+
+
+def pair_distribution(c: Compiled, same, ser_bits: float, control=None) -> SwitchPairs:
+    """The distribution of hops and latency over ordered GPU pairs in different servers.
+    ``same``: classes x classes same-server pair counts (each GPU with itself included)."""
+    cl = c.classes
+    att_of = cl.att_switch  # one row per class
+    att, xa = np.unique(att_of, return_inverse=True)
+    xa = xa.reshape(-1)
+    nA = att.size
+    stats: dict = {}
+    D = attachment_distances(c, att, control, stats)
+    reach = D >= 0
+    ns_q = np.round(c.switch_ns[c.sw][att] * Q).astype(np.int64)
+
+    # kinds of GPU endpoint: own cable + NIC, port speed
+    own_q = np.round((cl.att_prop_ns + cl.nic_ns) * Q).astype(np.int64)
+    kinds, kind = np.unique(np.stack([own_q, np.round(cl.att_cap * Q).astype(np.int64)]),
+                            axis=1, return_inverse=True)
+    kind = kind.reshape(-1)
+    K = kinds.shape[1]
+    cap = kinds[1] / Q
+    n = np.bincount(xa * K + kind, weights=cl.count.astype(np.float64),
+                    minlength=nA * K).reshape(nA, K)
+
+    # compact (hops, latency) labels of the switch pairs; label T = no path
+    # (the latency counts the first switch too)
+    key = np.where(reach, D + ns_q[:, None], -1)
+    vals, pid = _labels(key)
+    T = vals.size
+    pid[~reach] = T
+    if control is not None:
+        control.check()
+    # per (kind a, kind b, label): sum over switch pairs of n[x, a] * n[y, b], as
+    # tab[x, label, b] = sum over y of n[y, b] (one pass per kind), then n[:, a] @ tab
+    base = (np.arange(nA, dtype=np.int64) * (T + 1))[:, None] + pid
+    tab = np.empty((nA * (T + 1), K))
+    for b in range(K):
+        wb = np.broadcast_to(n[:, b][None, :], (nA, nA)).reshape(-1)
+        tab[:, b] = np.bincount(base.reshape(-1), weights=wb, minlength=nA * (T + 1))
+        if control is not None:
+            control.check()
+    full = np.einsum("xa,xtb->abt", n, tab.reshape(nA, T + 1, K))
+    per = full[:, :, :T].copy()
+    unreachable = float(full[:, :, T].sum())
+    pid = np.where(reach, pid, -1)
+
+    # same-server pairs talk over NVLink: take them out
+    s = same.tocoo()
+    u, v, cnt = s.row, s.col, s.data.astype(np.float64)
+    p = pid[xa[u], xa[v]]
+    ok = p >= 0
+    np.subtract.at(per, (kind[u[ok]], kind[v[ok]], p[ok]), cnt[ok])
+    unreachable -= float(cnt[~ok].sum())
+
+    hops_t = (vals // HOP_Q + 1).astype(np.int64)  # switches = links + 1
+    lat_t = (vals % HOP_Q) / Q
+    slow = np.minimum(cap[:, None], cap[None, :])
+    ser = np.where(slow > 0, ser_bits / np.maximum(slow, 1e-9), 0.0)
+    shift = kinds[0][:, None] / Q + kinds[0][None, :] / Q + ser  # K x K
+    lat = (lat_t[None, None, :] + shift[:, :, None]).reshape(-1)
+    hops = np.broadcast_to(hops_t, (K, K, T)).reshape(-1)
+    return SwitchPairs(hops, lat, per.reshape(-1), unreachable,
+                       "exact: per attachment switch counts of cable lengths and a min-plus "
+                       "chain between attachment switches", stats.get("searches", 0))
