@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import dijkstra
+from scipy.sparse.csgraph import connected_components, dijkstra
 
 from designer.core.solver.compile import HOP_WEIGHT, Compiled
 
@@ -81,11 +81,10 @@ def _edge_weights_q(c: Compiled) -> np.ndarray:
     return HOP_Q + lat.astype(np.int64)
 
 
-def attachment_distances(c: Compiled, att: np.ndarray, control=None,
-                         stats: dict | None = None) -> np.ndarray:
-    """int64 A x A: hops (links) * HOP_Q + latency (1/1000 ns) of the best path from
-    att[i] to att[j], counting every switch entered; -1 where no path exists.
-    ``stats["searches"]``: shortest-path searches run for pairs more than four links apart."""
+def distances_to(c: Compiled, att: np.ndarray, control=None,
+                 stats: dict | None = None) -> np.ndarray:
+    """``attachment_distances`` transposed (row = destination), as the min-plus chain
+    builds it: int32 unless a path has more than 14 links."""
 
     def check() -> None:
         if control is not None:
@@ -173,72 +172,84 @@ def attachment_distances(c: Compiled, att: np.ndarray, control=None,
     col = np.arange(ys.size) - np.repeat(np.cumsum(deg) - deg, deg)
     nbr[ys, col] = ss
     nw[ys, col] = ws
-    D = np.empty((nA, nA), np.int32)  # D[y, x]: rows per destination
+    out = np.empty((nA, nA), np.int32)  # out[y, x]: rows per destination
     step = max(1, CHUNK // max(nA, 1))
     for lo in range(0, nA, step):
         hi = min(nA, lo + step)
         acc = ZT[nbr[lo:hi, 0]] + nw[lo:hi, 0, None]
         for j in range(1, width):
             np.minimum(acc, ZT[nbr[lo:hi, j]] + nw[lo:hi, j, None], out=acc)
-        D[lo:hi] = acc
+        out[lo:hi] = acc
         check()
-    out = D.T.astype(np.int64)
-    del D
+    del ZT
     # direct links between attachment switches (one link) and each switch to itself
     aa = from_a & into_a
-    np.minimum.at(out, (pa[src[aa]], pa[dst[aa]]), w[aa])
+    np.minimum.at(out, (pa[dst[aa]], pa[src[aa]]), w[aa].astype(np.int32))
     out[np.arange(nA), np.arange(nA)] = 0
     out[out >= UNREACHED] = -1
 
-    # pairs further than four links apart: a shortest-path search from their rows
-    far_rows = np.flatnonzero((out < 0).any(axis=1))
+    # pairs further than four links apart: a shortest-path search from their sources
+    far = np.flatnonzero((out < 0).any(axis=0))
     if stats is not None:
         stats["searches"] = 0
-    if far_rows.size:
-        from scipy.sparse.csgraph import connected_components
-
+    if far.size:
         graph = csr_matrix((HOP_WEIGHT + (w - HOP_Q) / Q, c.indices, c.indptr), shape=(S, S))
         _, comp = connected_components(graph, directed=False)
         ca = comp[att]
-        need = far_rows[((out[far_rows] < 0) & (ca[far_rows, None] == ca[None, :])).any(axis=1)]
+        need = far[((out[:, far] < 0) & (ca[:, None] == ca[None, far])).any(axis=0)]
         for lo in range(0, need.size, 12):
-            rows = need[lo:lo + 12]
-            d = np.atleast_2d(dijkstra(graph, directed=True, indices=att[rows]))[:, att]
+            cols = need[lo:lo + 12]
+            d = np.atleast_2d(dijkstra(graph, directed=True, indices=att[cols]))[:, att]
             fin = np.isfinite(d)
             d = np.where(fin, d, 0.0)
             h = np.floor(d / HOP_WEIGHT + 1e-9)
+            if h.max() * HOP_Q + 2 * HOP_Q >= 2**31 and out.dtype == np.int32:
+                out = out.astype(np.int64)  # paths of more than 14 links
             q = np.where(fin, h * HOP_Q + np.round((d - h * HOP_WEIGHT) * Q), -1)
-            out[rows] = q.astype(np.int64)
+            out[:, cols] = q.T.astype(out.dtype)
             if stats is not None:
-                stats["searches"] += rows.size
+                stats["searches"] += cols.size
             check()
     return out
 
 
-def _labels(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted distinct non-negative values of ``key`` and each entry's index among them
-    (-1 stays -1). A presence table over the value range when it is small (no sort of
-    millions of entries), else np.unique."""
-    ok = key >= 0
-    if not ok.any():
-        return np.empty(0, np.int64), np.full(key.shape, -1, np.int64)
-    hop = np.where(ok, key >> 27, 0)  # HOP_Q = 2**27
-    lat = np.where(ok, key & (HOP_Q - 1), 0)
-    h_lo, h_hi = int(hop[ok].min()), int(hop[ok].max())
-    l_lo, l_hi = int(lat[ok].min()), int(lat[ok].max())
-    width = l_hi - l_lo + 1
-    if width * (h_hi - h_lo + 1) <= 64_000_000:
-        idx = (hop - h_lo) * width + (lat - l_lo)
-        present = np.zeros(width * (h_hi - h_lo + 1), bool)
-        present[idx[ok]] = True
-        slots = np.flatnonzero(present)
-        ids = np.searchsorted(slots, idx)
-        vals = (h_lo + slots // width) * HOP_Q + l_lo + slots % width
-        return vals.astype(np.int64), np.where(ok, ids, -1)
-    vals, ids = np.unique(key[ok], return_inverse=True)
-    out = np.full(key.shape, -1, np.int64)
-    out[ok] = ids.reshape(-1)
-    return vals, out
+def attachment_distances(c: Compiled, att: np.ndarray, control=None,
+                         stats: dict | None = None) -> np.ndarray:
+    """A x A: hops (links) * HOP_Q + latency (1/1000 ns) of the best path from att[i] to
+    att[j], counting every switch entered; -1 where no path exists.
+    ``stats["searches"]``: shortest-path searches run for pairs more than four links apart."""
+    return np.ascontiguousarray(distances_to(c, att, control, stats).T)
+
+
+def _labels(D: np.ndarray, add_q: np.ndarray, grain: int):
+    """Distinct (links, latency + add_q[column]) values of the reached entries of ``D``
+    (rows = destination) and each entry's label; label T marks no path. A presence table
+    over the value range, in steps of ``grain`` (every latency is a multiple of it), keeps
+    this to a few passes over the table instead of sorting millions of entries."""
+    reach = D >= 0
+    hop = D >> 27  # HOP_Q = 2**27; -1 for no path
+    lat = (D & (HOP_Q - 1)).astype(np.int64) + add_q[None, :]
+    if not reach.any():
+        return np.empty(0, np.int64), np.empty(0, np.int64), np.zeros(D.shape, np.int64)
+    h_lo, h_hi = int(hop[reach].min()), int(hop[reach].max())
+    l_lo, l_hi = int(lat[reach].min()), int(lat[reach].max())
+    width = (l_hi - l_lo) // grain + 1
+    if width * (h_hi - h_lo + 1) <= 16_000_000:
+        idx = (hop - h_lo) * width + (lat - l_lo) // grain
+        size = width * (h_hi - h_lo + 1)
+        idx[~reach] = size  # one more slot: no path
+        present = np.zeros(size + 1, bool)
+        present[idx] = True
+        slots = np.flatnonzero(present[:size])
+        rank = np.cumsum(present, dtype=np.int64) - 1
+        rank[size] = slots.size
+        pid = rank[idx]
+        return h_lo + slots // width, l_lo + (slots % width) * grain, pid
+    key = np.where(reach, hop * (l_hi + 1) + lat, -1)
+    vals, ids = np.unique(key[reach], return_inverse=True)
+    pid = np.full(D.shape, vals.size, np.int64)
+    pid[reach] = ids.reshape(-1)
+    return vals // (l_hi + 1), vals % (l_hi + 1), pid
 
 
 def pair_distribution(c: Compiled, same, ser_bits: float, control=None) -> SwitchPairs:
@@ -250,9 +261,11 @@ def pair_distribution(c: Compiled, same, ser_bits: float, control=None) -> Switc
     xa = xa.reshape(-1)
     nA = att.size
     stats: dict = {}
-    D = attachment_distances(c, att, control, stats)
-    reach = D >= 0
+    D = distances_to(c, att, control, stats)  # D[y, x]: from x to y
     ns_q = np.round(c.switch_ns[c.sw][att] * Q).astype(np.int64)
+    # every latency in D is a sum of these: their gcd is an exact step for the value table
+    parts = np.r_[_edge_weights_q(c) - HOP_Q, ns_q]
+    grain = max(1, int(np.gcd.reduce(parts[parts > 0]))) if (parts > 0).any() else 1
 
     # kinds of GPU endpoint: own cable + NIC, port speed
     own_q = np.round((cl.att_prop_ns + cl.nic_ns) * Q).astype(np.int64)
@@ -265,11 +278,10 @@ def pair_distribution(c: Compiled, same, ser_bits: float, control=None) -> Switc
                     minlength=nA * K).reshape(nA, K)
 
     # compact (hops, latency) labels of the switch pairs; label T = no path
-    # (the latency counts the first switch too)
-    key = np.where(reach, D + ns_q[:, None], -1)
-    vals, pid = _labels(key)
-    T = vals.size
-    pid[~reach] = T
+    # (the latency counts the first switch, x, too)
+    hop_v, lat_v, pid = _labels(D, ns_q, grain)
+    T = hop_v.size
+    del D
     if control is not None:
         control.check()
     # per (kind a, kind b, label): sum over switch pairs of n[x, a] * n[y, b], as
@@ -284,18 +296,17 @@ def pair_distribution(c: Compiled, same, ser_bits: float, control=None) -> Switc
     full = np.einsum("xa,xtb->abt", n, tab.reshape(nA, T + 1, K))
     per = full[:, :, :T].copy()
     unreachable = float(full[:, :, T].sum())
-    pid = np.where(reach, pid, -1)
 
     # same-server pairs talk over NVLink: take them out
     s = same.tocoo()
     u, v, cnt = s.row, s.col, s.data.astype(np.float64)
     p = pid[xa[u], xa[v]]
-    ok = p >= 0
+    ok = p < T
     np.subtract.at(per, (kind[u[ok]], kind[v[ok]], p[ok]), cnt[ok])
     unreachable -= float(cnt[~ok].sum())
 
-    hops_t = (vals // HOP_Q + 1).astype(np.int64)  # switches = links + 1
-    lat_t = (vals % HOP_Q) / Q
+    hops_t = (hop_v + 1).astype(np.int64)  # switches = links + 1
+    lat_t = lat_v / Q
     slow = np.minimum(cap[:, None], cap[None, :])
     ser = np.where(slow > 0, ser_bits / np.maximum(slow, 1e-9), 0.0)
     shift = kinds[0][:, None] / Q + kinds[0][None, :] / Q + ser  # K x K
