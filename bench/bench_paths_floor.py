@@ -26,6 +26,7 @@ from scipy.sparse.csgraph import dijkstra
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _util import best_of
+from bench_solver import cancel_latency, gil_gaps
 
 from designer.core.catalog import builtin_catalog
 from designer.core.generators import generate, params_from_dict
@@ -88,6 +89,11 @@ def main() -> int:
         lat = s.latency
         line += (f"\n  latency p50 {lat.p50_us:.4f} us, p99 {lat.p99_us:.4f} us, "
                  f"max {lat.max_us:.4f} us")
+        if values["gpus"] >= 65536:
+            gap = gil_gaps(placed)
+            stop = cancel_latency(placed)
+            line += (f"\n  in a worker thread: longest GIL hold {gap * 1000:.1f} ms; "
+                     f"a cancel stops it within {stop * 1000:.0f} ms")
         print(line, flush=True)
         ok &= t_solve < TARGET_S or values["gpus"] < 65536
     return 0 if ok else 1

@@ -39,6 +39,7 @@ UNREACHED = 1 << 30  # at or above: no walk of at most four links
 MAX_B = 4096  # neighbours of attachment switches kept in a dense table (134 MB as int64)
 MAX_A = 4096  # attachment switches: the distance table is A x A
 CHUNK = 2_000_000  # elements per native call: keeps each GIL hold short
+BLOCK = 262_144  # table entries per pass of the pair distribution (a few ms each)
 
 
 @dataclass(frozen=True)
@@ -221,35 +222,66 @@ def attachment_distances(c: Compiled, att: np.ndarray, control=None,
     return np.ascontiguousarray(distances_to(c, att, control, stats).T)
 
 
-def _labels(D: np.ndarray, add_q: np.ndarray, grain: int):
-    """Distinct (links, latency + add_q[column]) values of the reached entries of ``D``
-    (rows = destination) and each entry's label; label T marks no path. A presence table
-    over the value range, in steps of ``grain`` (every latency is a multiple of it), keeps
-    this to a few passes over the table instead of sorting millions of entries."""
-    reach = D >= 0
+def _rows(D: np.ndarray):
+    """Row slices of about BLOCK entries: each numpy call on them holds the GIL briefly."""
+    step = max(1, BLOCK // max(D.shape[1], 1))
+    for lo in range(0, D.shape[0], step):
+        yield slice(lo, min(D.shape[0], lo + step))
+
+
+def _split(D: np.ndarray, add_q: np.ndarray):
     hop = D >> 27  # HOP_Q = 2**27; -1 for no path
     lat = (D & (HOP_Q - 1)).astype(np.int64) + add_q[None, :]
-    if not reach.any():
-        return np.empty(0, np.int64), np.empty(0, np.int64), np.zeros(D.shape, np.int64)
-    h_lo, h_hi = int(hop[reach].min()), int(hop[reach].max())
-    l_lo, l_hi = int(lat[reach].min()), int(lat[reach].max())
+    return hop, lat
+
+
+def _labels(D: np.ndarray, add_q: np.ndarray, grain: int, check):
+    """Distinct (links, latency + add_q[column]) values of the reached entries of ``D``
+    (rows = destination) and each entry's label (int32); label T marks no path. A presence
+    table over the value range, in steps of ``grain`` (every latency is a multiple of it),
+    keeps this to a few passes over the table instead of sorting millions of entries."""
+    lo_hi = []
+    for r in _rows(D):
+        hop, lat = _split(D[r], add_q)
+        ok = hop >= 0
+        if ok.any():
+            lo_hi.append((hop[ok].min(), hop[ok].max(), lat[ok].min(), lat[ok].max()))
+    pid = np.empty(D.shape, np.int32)
+    if not lo_hi:
+        pid[:] = 0
+        return np.empty(0, np.int64), np.empty(0, np.int64), pid
+    m = np.array(lo_hi, np.int64)
+    h_lo, h_hi, l_lo, l_hi = int(m[:, 0].min()), int(m[:, 1].max()), int(m[:, 2].min()), \
+        int(m[:, 3].max())
     width = (l_hi - l_lo) // grain + 1
-    if width * (h_hi - h_lo + 1) <= 16_000_000:
+    size = width * (h_hi - h_lo + 1)
+    if size > 16_000_000:
+        # values too spread for a table (lengths of every size at a fine step): sort them
+        hop, lat = _split(D, add_q)
+        reach = hop >= 0
+        key = hop * (l_hi + 1) + lat
+        vals, ids = np.unique(key[reach], return_inverse=True)
+        pid[:] = vals.size
+        pid[reach] = ids.reshape(-1)
+        return vals // (l_hi + 1), vals % (l_hi + 1), pid
+
+    def slot(r):
+        hop, lat = _split(D[r], add_q)
         idx = (hop - h_lo) * width + (lat - l_lo) // grain
-        size = width * (h_hi - h_lo + 1)
-        idx[~reach] = size  # one more slot: no path
-        present = np.zeros(size + 1, bool)
-        present[idx] = True
-        slots = np.flatnonzero(present[:size])
-        rank = np.cumsum(present, dtype=np.int64) - 1
-        rank[size] = slots.size
-        pid = rank[idx]
-        return h_lo + slots // width, l_lo + (slots % width) * grain, pid
-    key = np.where(reach, hop * (l_hi + 1) + lat, -1)
-    vals, ids = np.unique(key[reach], return_inverse=True)
-    pid = np.full(D.shape, vals.size, np.int64)
-    pid[reach] = ids.reshape(-1)
-    return vals // (l_hi + 1), vals % (l_hi + 1), pid
+        idx[hop < 0] = size  # one more slot: no path
+        return idx
+
+    present = np.zeros(size + 1, bool)
+    for r in _rows(D):
+        present[slot(r)] = True
+        check()
+    slots = np.flatnonzero(present[:size])
+    rank = (np.cumsum(present, dtype=np.int64) - 1).astype(np.int32)
+    rank[size] = slots.size
+    for r in _rows(D):
+        pid[r] = rank[slot(r)]
+        check()
+    return h_lo + slots // width, l_lo + (slots % width) * grain, pid
 
 
 def pair_distribution(c: Compiled, same, ser_bits: float, control=None) -> SwitchPairs:
@@ -279,20 +311,24 @@ def pair_distribution(c: Compiled, same, ser_bits: float, control=None) -> Switc
 
     # compact (hops, latency) labels of the switch pairs; label T = no path
     # (the latency counts the first switch, x, too)
-    hop_v, lat_v, pid = _labels(D, ns_q, grain)
-    T = hop_v.size
-    del D
-    if control is not None:
-        control.check()
-    # per (kind a, kind b, label): sum over switch pairs of n[x, a] * n[y, b], as
-    # tab[x, label, b] = sum over y of n[y, b] (one pass per kind), then n[:, a] @ tab
-    base = (np.arange(nA, dtype=np.int64) * (T + 1))[:, None] + pid
-    tab = np.empty((nA * (T + 1), K))
-    for b in range(K):
-        wb = np.broadcast_to(n[:, b][None, :], (nA, nA)).reshape(-1)
-        tab[:, b] = np.bincount(base.reshape(-1), weights=wb, minlength=nA * (T + 1))
+    def check() -> None:
         if control is not None:
             control.check()
+
+    hop_v, lat_v, pid = _labels(D, ns_q, grain, check)
+    T = hop_v.size
+    del D
+    # per (kind a, kind b, label): sum over switch pairs of n[x, a] * n[y, b], as
+    # tab[x, label, b] = sum over y of n[y, b] (one pass per kind), then n[:, a] @ tab
+    tab = np.empty((nA * (T + 1), K))
+    for r in _rows(pid):
+        base = (np.arange(r.stop - r.start, dtype=np.int64) * (T + 1))[:, None] + pid[r]
+        m = (r.stop - r.start) * (T + 1)
+        for b in range(K):
+            wb = np.broadcast_to(n[:, b][None, :], base.shape).reshape(-1)
+            tab[r.start * (T + 1):r.stop * (T + 1), b] = np.bincount(
+                base.reshape(-1), weights=wb, minlength=m)
+        check()
     full = np.einsum("xa,xtb->abt", n, tab.reshape(nA, T + 1, K))
     per = full[:, :, :T].copy()
     unreachable = float(full[:, :, T].sum())
