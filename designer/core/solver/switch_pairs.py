@@ -38,7 +38,7 @@ HOP_Q = 1 << 27  # one link in integer units: more than any path's latency (134 
 UNREACHED = 1 << 30  # at or above: no walk of at most four links
 MAX_B = 4096  # neighbours of attachment switches kept in a dense table (134 MB as int64)
 MAX_A = 4096  # attachment switches: the distance table is A x A
-CHUNK = 2_000_000  # elements per native call: keeps each GIL hold short
+CHUNK = 500_000  # elements per native call: keeps each GIL hold short
 BLOCK = 262_144  # table entries per pass of the pair distribution (a few ms each)
 
 
@@ -55,9 +55,13 @@ class SwitchPairs:
 
 
 def applies(c: Compiled) -> bool:
-    """One cable per GPU, and tables that fit."""
+    """One cable per GPU, tables that fit, and links short enough for the integer distances
+    (a four-link walk's latency under a hop: links under 33 us, 6.7 km of fibre)."""
     cl = c.classes
     if cl.n == 0 or not (np.diff(cl.ptr) == 1).all():
+        return False
+    w = _edge_weights_q(c)
+    if w.size and 4 * int((w - HOP_Q).max()) >= HOP_Q:
         return False
     att = np.unique(cl.att_switch)
     if att.size > MAX_A:
@@ -94,9 +98,6 @@ def distances_to(c: Compiled, att: np.ndarray, control=None,
     S = c.n_switches
     nA = att.size
     w = _edge_weights_q(c)
-    lat_max = int((w - HOP_Q).max()) if w.size else 0
-    if 4 * lat_max >= HOP_Q:
-        raise ValueError("a link too long for the integer distance table")
     pa = np.full(S, -1, np.int64)
     pa[att] = np.arange(nA)
     src, dst = c.adj_src, c.indices
@@ -113,6 +114,7 @@ def distances_to(c: Compiled, att: np.ndarray, control=None,
     mtab[np.arange(nB) * (nB + 1)] = 0
     bb = (pb[src] >= 0) & (pb[dst] >= 0)
     np.minimum.at(mtab, pb[src[bb]] * nB + pb[dst[bb]], w[bb])
+    check()
     # two-link walks s -> m -> s' for every switch m: pairs of m's neighbours in B
     to_b = pb[dst] >= 0
     e_m, e_s, e_w = src[to_b], dst[to_b], w[to_b]  # m -> s, sorted by m (CSR order)
@@ -139,6 +141,7 @@ def distances_to(c: Compiled, att: np.ndarray, control=None,
     # Z over A x B: w(x, s) + mtab(s, s'), from the finite entries of mtab row by row
     mr, mc = np.nonzero(mtab < big)
     mv = mtab[mr, mc]
+    check()
     mk = np.bincount(mr, minlength=nB)
     mstart = np.cumsum(mk) - mk
     xa, xs, xw = pa[src[from_a]], pb[dst[from_a]], w[from_a]
@@ -157,8 +160,12 @@ def distances_to(c: Compiled, att: np.ndarray, control=None,
         done = stop
         check()
     # as int32, columns = B (+ one never-reached column for padding), rows contiguous per s'
-    ZT = np.minimum(Z.reshape(nA, nB), UNREACHED).astype(np.int32).T
-    ZT = np.ascontiguousarray(np.vstack([ZT, np.full((1, nA), UNREACHED, np.int32)]))
+    Z = Z.reshape(nA, nB)
+    ZT = np.full((nB + 1, nA), UNREACHED, np.int32)
+    step = max(1, BLOCK // max(nB, 1))
+    for lo in range(0, nA, step):
+        ZT[:nB, lo:lo + step] = np.minimum(Z[lo:lo + step], UNREACHED).T
+        check()
     del Z
 
     # D(x, y) = min over s' in N(y) of Z(x, s') + w(s', y): padded neighbour lists of y
@@ -174,7 +181,7 @@ def distances_to(c: Compiled, att: np.ndarray, control=None,
     nbr[ys, col] = ss
     nw[ys, col] = ws
     out = np.empty((nA, nA), np.int32)  # out[y, x]: rows per destination
-    step = max(1, CHUNK // max(nA, 1))
+    step = max(1, BLOCK // max(nA, 1))
     for lo in range(0, nA, step):
         hi = min(nA, lo + step)
         acc = ZT[nbr[lo:hi, 0]] + nw[lo:hi, 0, None]
@@ -246,6 +253,7 @@ def _labels(D: np.ndarray, add_q: np.ndarray, grain: int, check):
         ok = hop >= 0
         if ok.any():
             lo_hi.append((hop[ok].min(), hop[ok].max(), lat[ok].min(), lat[ok].max()))
+        check()
     pid = np.empty(D.shape, np.int32)
     if not lo_hi:
         pid[:] = 0
@@ -318,20 +326,22 @@ def pair_distribution(c: Compiled, same, ser_bits: float, control=None) -> Switc
     hop_v, lat_v, pid = _labels(D, ns_q, grain, check)
     T = hop_v.size
     del D
-    # per (kind a, kind b, label): sum over switch pairs of n[x, a] * n[y, b], as
-    # tab[x, label, b] = sum over y of n[y, b] (one pass per kind), then n[:, a] @ tab
-    tab = np.empty((nA * (T + 1), K))
-    for r in _rows(pid):
-        base = (np.arange(r.stop - r.start, dtype=np.int64) * (T + 1))[:, None] + pid[r]
-        m = (r.stop - r.start) * (T + 1)
+    # per (kind a, kind b, label): sum over switch pairs of n[x, a] * n[y, b], block by block
+    # of rows: tab[x, label, b] = sum over y of n[y, b] (one pass per kind), then n[:, a] @ tab
+    full = np.zeros((K, T + 1, K))
+    rows_per = max(1, min(BLOCK // max(nA, 1), 4_000_000 // ((T + 1) * K)))
+    for lo in range(0, nA, rows_per):
+        r = slice(lo, min(nA, lo + rows_per))
+        k_rows = r.stop - r.start
+        base = (np.arange(k_rows, dtype=np.int64) * (T + 1))[:, None] + pid[r]
+        tab = np.empty((k_rows * (T + 1), K))
         for b in range(K):
             wb = np.broadcast_to(n[:, b][None, :], base.shape).reshape(-1)
-            tab[r.start * (T + 1):r.stop * (T + 1), b] = np.bincount(
-                base.reshape(-1), weights=wb, minlength=m)
+            tab[:, b] = np.bincount(base.reshape(-1), weights=wb, minlength=k_rows * (T + 1))
+        full += np.tensordot(n[r], tab.reshape(k_rows, T + 1, K), axes=(0, 0))
         check()
-    full = np.einsum("xa,xtb->abt", n, tab.reshape(nA, T + 1, K))
-    per = full[:, :, :T].copy()
-    unreachable = float(full[:, :, T].sum())
+    per = np.ascontiguousarray(full[:, :T, :].transpose(0, 2, 1))  # kind a, kind b, label
+    unreachable = float(full[:, T, :].sum())
 
     # same-server pairs talk over NVLink: take them out
     s = same.tocoo()
