@@ -185,3 +185,19 @@ def test_attachment_distances_equal_dijkstra(case):
     assert (d[reach] // switch_pairs.HOP_Q == h).all()
     lat = (d[reach] % switch_pairs.HOP_Q) / switch_pairs.Q
     assert lat == pytest.approx(ref[reach] - h * HOP_WEIGHT, abs=1e-3)
+
+
+def test_a_path_too_long_for_the_integer_table_is_refused():
+    # a line of eight switches with 6 km links (30 us each): four links fit under a hop of
+    # the table, seven do not, so the method steps aside instead of mixing hops and latency
+    n = 8
+    src = np.r_[np.arange(n - 1), np.arange(1, n)]
+    dst = np.r_[np.arange(1, n), np.arange(n - 1)]
+    order = np.lexsort((dst, src))
+    c = SimpleNamespace(n_switches=n, sw=np.arange(n), adj_src=src[order], indices=dst[order],
+                        indptr=np.r_[0, np.cumsum(np.bincount(src, minlength=n))],
+                        adj_prop_ns=np.full(2 * (n - 1), 30_000.0), switch_ns=np.zeros(n))
+    with pytest.raises(switch_pairs.OutOfRange):
+        switch_pairs.attachment_distances(c, np.array([0, n - 1]))
+    near = switch_pairs.attachment_distances(c, np.array([0, 3]))
+    assert near[0, 1] == 3 * switch_pairs.HOP_Q + 90_000 * switch_pairs.Q

@@ -311,12 +311,16 @@ def path_stats(c: Compiled, control: Control | None = None) -> PathStats:
     if _prefer_switch_pairs(c, n_colours):
         # cables of their own lengths (a floor plan) make alike classes differ: build the
         # pair distribution from attachment-switch distances and cable-length counts instead
-        sp = switch_pairs.pair_distribution(c, same, ser_bits, ctl)
-        total = _Accumulator()
-        total.add(sp.hops, sp.lat_ns, sp.weight, np.ones(sp.weight.size, bool))
-        total.unreachable += sp.unreachable
-        return PathStats(_hop_stats(total), _latency_stats(total, assumptions), sp.searches,
-                         n_colours, True, sp.method)
+        try:
+            sp = switch_pairs.pair_distribution(c, same, ser_bits, ctl)
+        except switch_pairs.OutOfRange:
+            sp = None  # a path over 134 us (km of cable): the class search below
+        if sp is not None:
+            total = _Accumulator()
+            total.add(sp.hops, sp.lat_ns, sp.weight, np.ones(sp.weight.size, bool))
+            total.unreachable += sp.unreachable
+            return PathStats(_hop_stats(total), _latency_stats(total, assumptions),
+                             sp.searches, n_colours, True, sp.method)
     out = by_colour(colours, final=False)
     if out is None:
         # colour refinement merged classes that differ. Split the colours by a stronger

@@ -42,6 +42,10 @@ CHUNK = 500_000  # elements per native call: keeps each GIL hold short
 BLOCK = 262_144  # table entries per pass of the pair distribution (a few ms each)
 
 
+class OutOfRange(Exception):
+    """A path's latency does not fit under one hop of the integer table (over 134 us)."""
+
+
 @dataclass(frozen=True)
 class SwitchPairs:
     """What the GPU pair distribution needs: per (hop count, latency) bin, ordered pairs."""
@@ -213,7 +217,10 @@ def distances_to(c: Compiled, att: np.ndarray, control=None,
             h = np.floor(d / HOP_WEIGHT + 1e-9)
             if h.max() * HOP_Q + 2 * HOP_Q >= 2**31 and out.dtype == np.int32:
                 out = out.astype(np.int64)  # paths of more than 14 links
-            q = np.where(fin, h * HOP_Q + np.round((d - h * HOP_WEIGHT) * Q), -1)
+            lat = np.round((d - h * HOP_WEIGHT) * Q)
+            if (lat >= HOP_Q).any():
+                raise OutOfRange
+            q = np.where(fin, h * HOP_Q + lat, -1)
             out[:, cols] = q.T.astype(out.dtype)
             if stats is not None:
                 stats["searches"] += cols.size
