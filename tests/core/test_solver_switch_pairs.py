@@ -52,10 +52,14 @@ def _solve_forced(p, monkeypatch_like):
 
 
 def _check(p, mp):
-    if not switch_pairs.applies(compile_project(p, builtin_catalog())):
-        return None  # GPUs on two cables (two planes): the class-by-class search stays
+    c = compile_project(p, p.catalog(builtin_catalog()))
+    if not switch_pairs.tables_fit(c):
+        return None
     r = _solve_forced(p, mp)
-    assert r.path_method.startswith("exact: per attachment switch")
+    if switch_pairs.applies(c):
+        assert r.path_method.startswith("exact: per attachment switch")
+    else:  # GPUs on two cables (two planes): every class's row from the distance table
+        assert r.path_method.startswith("every GPU class, from a table")
     hops, lat = brute_paths(p)
     unreachable = hops.pop("unreachable", 0)
     assert r.hops.histogram == dict(hops)
@@ -126,6 +130,17 @@ def test_a_placed_floor_plan_agrees_with_the_class_by_class_search(monkeypatch):
         assert a[k] == pytest.approx(b[k], abs=2e-4), k
     assert a["histogram"]["pairs"] == b["histogram"]["pairs"]
     assert by_pairs.latency.max_us > by_pairs.latency.p50_us  # lengths spread the tail
+
+
+def test_two_planes_with_a_floor_plan_read_rows_from_the_distance_table():
+    p = generate(params_from_dict(*SMALL[2]))
+    cat = p.catalog(builtin_catalog())
+    assert (np.diff(compile_project(p, cat).classes.ptr) == 2).all()
+    plain = solve(p)
+    placed = p.evolve(physical=Physical(floor=default_floor(p, cat)))
+    with _Patch() as mp:
+        r = _check(placed, mp)
+    assert r is not None and r.hops.to_json() == plain.hops.to_json()
 
 
 def test_lengths_do_not_change_hops_and_default_lengths_keep_the_symmetric_search():

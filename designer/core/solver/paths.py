@@ -321,6 +321,17 @@ def path_stats(c: Compiled, control: Control | None = None) -> PathStats:
             total.unreachable += sp.unreachable
             return PathStats(_hop_stats(total), _latency_stats(total, assumptions),
                              sp.searches, n_colours, True, sp.method)
+    if _prefer_table_rows(c, n_colours):
+        # GPUs on several cables (planes) with cables of their own lengths: every class's row
+        # from one table of attachment-switch distances, no search per class
+        try:
+            total = _rows_from_table(c, row, ctl)
+        except switch_pairs.OutOfRange:
+            total = None
+        if total is not None:
+            return PathStats(_hop_stats(total), _latency_stats(total, assumptions), 0,
+                             n_colours, True, "every GPU class, from a table of "
+                             "attachment-switch distances (min-plus chain)")
     out = by_colour(colours, final=False)
     if out is None:
         # colour refinement merged classes that differ. Split the colours by a stronger
@@ -346,6 +357,43 @@ def _prefer_switch_pairs(c: Compiled, n_colours: int) -> bool:
         return FORCE_SWITCH_PAIRS and switch_pairs.applies(c)
     by_search = n_colours * (1 + SAMPLES) * max(1, c.indices.size) * SEARCH_COST
     return by_search > switch_pairs.work(c) and switch_pairs.applies(c)
+
+
+def _prefer_table_rows(c: Compiled, n_colours: int) -> bool:
+    """Rows from the distance table when classes have several cables, the tables fit, and
+    that costs less than a search per colour (as in _prefer_switch_pairs)."""
+    if (np.diff(c.classes.ptr) == 1).all():
+        return False  # one cable per GPU: the switch-pair method or the search per colour
+    if FORCE_SWITCH_PAIRS is not None:
+        return FORCE_SWITCH_PAIRS and switch_pairs.tables_fit(c)
+    by_search = n_colours * (1 + SAMPLES) * max(1, c.indices.size) * SEARCH_COST
+    by_rows = c.classes.n * max(1, c.classes.att_switch.size) * _per_class(c.classes) * 4
+    return by_search > by_rows and switch_pairs.tables_fit(c)
+
+
+def _rows_from_table(c: Compiled, row, ctl: Control) -> _Accumulator:
+    cl = c.classes
+    att = np.unique(cl.att_switch)
+    table = switch_pairs.float_distances(c, att, ctl)
+    pos = np.full(c.n_switches, -1, np.int64)
+    pos[att] = np.arange(att.size)
+
+    class Rows(dict):
+        """Distances from an attachment switch, to every switch as a search would give
+        (only attachment switches are read)."""
+
+        def __missing__(self, x: int) -> np.ndarray:
+            v = np.full(c.n_switches, np.inf)
+            v[att] = table[pos[x]]
+            return v
+
+    rows = Rows()
+    total = _Accumulator()
+    for u in range(cl.n):
+        total.merge(row(u, rows), 1.0)
+        if u % 64 == 0:
+            ctl.step((u + 1) / cl.n)
+    return total
 
 
 def _per_class(cl) -> int:

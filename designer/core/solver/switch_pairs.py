@@ -59,10 +59,16 @@ class SwitchPairs:
 
 
 def applies(c: Compiled) -> bool:
-    """One cable per GPU, tables that fit, and links short enough for the integer distances
-    (a four-link walk's latency under a hop: links under 33 us, 6.7 km of fibre)."""
+    """One cable per GPU, and the distance tables fit (``tables_fit``)."""
     cl = c.classes
-    if cl.n == 0 or not (np.diff(cl.ptr) == 1).all():
+    return cl.n > 0 and bool((np.diff(cl.ptr) == 1).all()) and tables_fit(c)
+
+
+def tables_fit(c: Compiled) -> bool:
+    """Tables that fit in memory, and links short enough for the integer distances (a
+    four-link walk's latency under a hop: links under 33 us, 6.7 km of fibre)."""
+    cl = c.classes
+    if cl.n == 0:
         return False
     w = _edge_weights_q(c)
     if w.size and 4 * int((w - HOP_Q).max()) >= HOP_Q:
@@ -226,6 +232,15 @@ def distances_to(c: Compiled, att: np.ndarray, control=None,
                 stats["searches"] += cols.size
             check()
     return out
+
+
+def float_distances(c: Compiled, att: np.ndarray, control=None,
+                    stats: dict | None = None) -> np.ndarray:
+    """``attachment_distances`` in the units of a shortest-path search on the switch graph
+    (HOP_WEIGHT per link + ns), inf where no path exists."""
+    d = attachment_distances(c, att, control, stats)
+    links = d // HOP_Q
+    return np.where(d >= 0, links * HOP_WEIGHT + (d - links * HOP_Q) / Q, np.inf)
 
 
 def attachment_distances(c: Compiled, att: np.ndarray, control=None,
