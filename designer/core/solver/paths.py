@@ -20,7 +20,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from designer.core.solver import switch_pairs
+from designer.core.solver import path_methods, switch_pairs
 from designer.core.solver.compile import HOP_WEIGHT, TECHS, Compiled
 from designer.core.solver.control import Control
 from designer.core.solver.symmetry import ball2_sizes, class_colours
@@ -32,7 +32,6 @@ SEARCH_BUDGET = 1500  # class searches allowed after symmetry failed on the firs
 SEARCH_ALL_WORK = 4_000_000  # classes x switch-graph entries below which every class is searched
 BATCH = 12  # sources per shortest-path call: keeps each native call short (< 50 ms)
 PREFETCH = 16  # colours whose picked classes are searched together
-SEARCH_COST = 8  # one search's cost per link, against one element of the switch-pair product
 FORCE_SWITCH_PAIRS: bool | None = None  # tests: force (True) or forbid (False) that method
 
 
@@ -308,7 +307,7 @@ def path_stats(c: Compiled, control: Control | None = None) -> PathStats:
 
     colours = class_colours(c, control=ctl)
     n_colours = int(colours.max()) + 1 if colours.size else 0
-    if _prefer_switch_pairs(c, n_colours):
+    if path_methods.prefer_switch_pairs(c, n_colours, SAMPLES, FORCE_SWITCH_PAIRS):
         # cables of their own lengths (a floor plan) make alike classes differ: build the
         # pair distribution from attachment-switch distances and cable-length counts instead
         try:
@@ -321,11 +320,11 @@ def path_stats(c: Compiled, control: Control | None = None) -> PathStats:
             total.unreachable += sp.unreachable
             return PathStats(_hop_stats(total), _latency_stats(total, assumptions),
                              sp.searches, n_colours, True, sp.method)
-    if _prefer_table_rows(c, n_colours):
+    if path_methods.prefer_table_rows(c, n_colours, SAMPLES, FORCE_SWITCH_PAIRS):
         # GPUs on several cables (planes) with cables of their own lengths: every class's row
         # from one table of attachment-switch distances, no search per class
         try:
-            total = _rows_from_table(c, row, ctl)
+            total = path_methods.rows_from_table(c, row, ctl, _Accumulator)
         except switch_pairs.OutOfRange:
             total = None
         if total is not None:
@@ -347,53 +346,6 @@ def path_stats(c: Compiled, control: Control | None = None) -> PathStats:
     total, n_col, note, verified = out
     return PathStats(_hop_stats(total), _latency_stats(total, assumptions), searches, n_col,
                      verified, note)
-
-
-def _prefer_switch_pairs(c: Compiled, n_colours: int) -> bool:
-    """The switch-pair method when it applies and costs less than searching once per colour
-    (plus the checks on other members): few colours, as in a generated design with default
-    lengths, keep the search per colour."""
-    if FORCE_SWITCH_PAIRS is not None:
-        return FORCE_SWITCH_PAIRS and switch_pairs.applies(c)
-    by_search = n_colours * (1 + SAMPLES) * max(1, c.indices.size) * SEARCH_COST
-    return by_search > switch_pairs.work(c) and switch_pairs.applies(c)
-
-
-def _prefer_table_rows(c: Compiled, n_colours: int) -> bool:
-    """Rows from the distance table when classes have several cables, the tables fit, and
-    that costs less than a search per colour (as in _prefer_switch_pairs)."""
-    if (np.diff(c.classes.ptr) == 1).all():
-        return False  # one cable per GPU: the switch-pair method or the search per colour
-    if FORCE_SWITCH_PAIRS is not None:
-        return FORCE_SWITCH_PAIRS and switch_pairs.tables_fit(c)
-    by_search = n_colours * (1 + SAMPLES) * max(1, c.indices.size) * SEARCH_COST
-    by_rows = c.classes.n * max(1, c.classes.att_switch.size) * _per_class(c.classes) * 4
-    return by_search > by_rows and switch_pairs.tables_fit(c)
-
-
-def _rows_from_table(c: Compiled, row, ctl: Control) -> _Accumulator:
-    cl = c.classes
-    att = np.unique(cl.att_switch)
-    table = switch_pairs.float_distances(c, att, ctl)
-    pos = np.full(c.n_switches, -1, np.int64)
-    pos[att] = np.arange(att.size)
-
-    class Rows(dict):
-        """Distances from an attachment switch, to every switch as a search would give
-        (only attachment switches are read)."""
-
-        def __missing__(self, x: int) -> np.ndarray:
-            v = np.full(c.n_switches, np.inf)
-            v[att] = table[pos[x]]
-            return v
-
-    rows = Rows()
-    total = _Accumulator()
-    for u in range(cl.n):
-        total.merge(row(u, rows), 1.0)
-        if u % 64 == 0:
-            ctl.step((u + 1) / cl.n)
-    return total
 
 
 def _per_class(cl) -> int:
