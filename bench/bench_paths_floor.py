@@ -40,6 +40,8 @@ CASES = (
     ("16,384 GPUs: DGX SuperPOD 64 SU", "rail", {"sus": 64}),
     ("16,384 GPUs: 3-tier fat-tree", "fat-tree", {"gpus": 16384, "tiers": 3}),
     ("65,536 GPUs: 3-tier fat-tree", "fat-tree", {"gpus": 65536, "tiers": 3}),
+    ("16,384 GPUs: rail design, two planes (two cables per GPU)", "rail",
+     {"sus": 64, "planes": 2, "server": "gpu-server-8"}),
 )
 TARGET_S = 1.5
 
@@ -62,6 +64,7 @@ def main() -> int:
     ok = True
     for label, kind, values in CASES:
         p = generate(params_from_dict(kind, values))
+        cat = p.catalog(builtin_catalog())
         placed = p.evolve(physical=Physical(floor=default_floor(p, cat)))
         solve(p)  # warm caches
         t_plain_solve, _ = best_of(lambda p=p: solve(p), repeat=3)
