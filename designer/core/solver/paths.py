@@ -20,6 +20,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
+from designer.core.solver import path_methods, switch_pairs
 from designer.core.solver.compile import HOP_WEIGHT, TECHS, Compiled
 from designer.core.solver.control import Control
 from designer.core.solver.symmetry import ball2_sizes, class_colours
@@ -31,6 +32,7 @@ SEARCH_BUDGET = 1500  # class searches allowed after symmetry failed on the firs
 SEARCH_ALL_WORK = 4_000_000  # classes x switch-graph entries below which every class is searched
 BATCH = 12  # sources per shortest-path call: keeps each native call short (< 50 ms)
 PREFETCH = 16  # colours whose picked classes are searched together
+FORCE_SWITCH_PAIRS: bool | None = None  # tests: force (True) or forbid (False) that method
 
 
 @dataclass(frozen=True)
@@ -304,6 +306,31 @@ def path_stats(c: Compiled, control: Control | None = None) -> PathStats:
         return total, n_col, note, estimated == 0
 
     colours = class_colours(c, control=ctl)
+    n_colours = int(colours.max()) + 1 if colours.size else 0
+    if path_methods.prefer_switch_pairs(c, n_colours, SAMPLES, FORCE_SWITCH_PAIRS):
+        # cables of their own lengths (a floor plan) make alike classes differ: build the
+        # pair distribution from attachment-switch distances and cable-length counts instead
+        try:
+            sp = switch_pairs.pair_distribution(c, same, ser_bits, ctl)
+        except switch_pairs.OutOfRange:
+            sp = None  # a path over 134 us (km of cable): the class search below
+        if sp is not None:
+            total = _Accumulator()
+            total.add(sp.hops, sp.lat_ns, sp.weight, np.ones(sp.weight.size, bool))
+            total.unreachable += sp.unreachable
+            return PathStats(_hop_stats(total), _latency_stats(total, assumptions),
+                             sp.searches, n_colours, True, sp.method)
+    if path_methods.prefer_table_rows(c, n_colours, SAMPLES, FORCE_SWITCH_PAIRS):
+        # GPUs on several cables (planes) with cables of their own lengths: every class's row
+        # from one table of attachment-switch distances, no search per class
+        try:
+            total = path_methods.rows_from_table(c, row, ctl, _Accumulator)
+        except switch_pairs.OutOfRange:
+            total = None
+        if total is not None:
+            return PathStats(_hop_stats(total), _latency_stats(total, assumptions), 0,
+                             n_colours, True, "every GPU class, from a table of "
+                             "attachment-switch distances (min-plus chain)")
     out = by_colour(colours, final=False)
     if out is None:
         # colour refinement merged classes that differ. Split the colours by a stronger
