@@ -63,7 +63,6 @@ def test_what_if_from_the_context_menu_rings_the_switch_and_edits_nothing(window
     # the work runs in a worker thread: the GUI thread keeps ticking. Loose bound: this
     # machine is shared and the progress dialog's first showing takes its own time
     assert gaps and max(gaps) < 1.0
-    window.grab().save("docs/screenshots/traffic-what-if.png")
     tr.panel.clear_overlay()
     assert tr.overlay.items == []
 
@@ -102,4 +101,3 @@ def test_load_run_shows_throughput_and_rings_hot_links(window, qtbot, su4):
     assert tail.startswith("+") and "p99" in tail and "permutation, ecmp" in tail
     window.docks["trafficDock"].raise_()
     qtbot.wait(50)
-    window.grab().save("docs/screenshots/traffic-load.png")

@@ -104,7 +104,7 @@ def estimate(project: Project, result: Result, workload: Workload | None = None,
     the field's name when the workload cannot run on it."""
     if not network_slowdown >= 1.0 or not np.isfinite(network_slowdown):
         raise WorkloadError(f"network_slowdown: must be 1 or more, got {network_slowdown}")
-    if result.gpus == 0:
+    if result.gpus - result.unconnected_gpus <= 0:
         raise WorkloadError("design: it has no connected GPUs to estimate for")
     s = settings_of(project)
     w = workload or s.workload
