@@ -30,10 +30,12 @@ def test_bounds_hold_the_exact_value(p):
     r = solve(p)
     b = r.bisection
     exact = exact_bisection(p)
-    assert b.lower_gbps <= exact + 1e-6
-    assert exact <= b.gbps + 1e-6
+    # the reference is a MILP solved in floating point: 11,200 can come back as 11,199.9999987
+    tol = 1e-9 * max(1.0, exact) + 1e-6
+    assert b.lower_gbps <= exact + tol
+    assert exact <= b.gbps + tol
     if b.exact:
-        assert b.gbps == pytest.approx(exact, abs=1e-6)
+        assert b.gbps == pytest.approx(exact, abs=tol)
     # never worse than cutting the GPUs' own links
     assert b.gbps <= (r.gpus // 2) * b.per_gpu_rate_gbps + 1e-6 or r.unconnected_gpus
 
