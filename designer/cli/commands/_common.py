@@ -7,6 +7,7 @@ import json
 import math
 import re
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -80,6 +81,18 @@ def load(args: argparse.Namespace, path: str | Path) -> tuple[Project, Catalog]:
     base = catalog_from(args)
     project = load_project(path, base)
     return project, project.catalog(base)
+
+
+def stderr_progress(quiet: bool) -> Callable[[float, str], None]:
+    """A progress callback for long checks: one line on stderr per step, with the seconds
+    since it was made (nothing when ``quiet``)."""
+    t0 = time.perf_counter()
+
+    def progress(fraction: float, message: str) -> None:
+        if not quiet:
+            print(f"[{time.perf_counter() - t0:6.2f} s] {message}", file=sys.stderr, flush=True)
+
+    return progress
 
 
 def finite_json(data: object) -> object:

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
-import time
 from pathlib import Path
 
-from designer.cli.commands._common import add_command, load, print_json
+from designer.cli.commands._common import add_command, load, print_json, stderr_progress
 from designer.core.ibcheck import check_ib
 from designer.core.ibcheck.check import ENGINES
 
@@ -44,11 +42,7 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     project, cat = load(args, args.file)
-    t0 = time.perf_counter()
-
-    def progress(fraction: float, message: str) -> None:
-        if not args.quiet:
-            print(f"[{time.perf_counter() - t0:6.2f} s] {message}", file=sys.stderr, flush=True)
+    progress = stderr_progress(args.quiet)
 
     report = check_ib(project, cat, progress=progress, engine=args.engine, keep_folder=args.keep)
     if args.json:

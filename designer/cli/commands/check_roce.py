@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import argparse
 import signal
-import sys
-import time
 from pathlib import Path
 
-from designer.cli.commands._common import add_command, load, print_json
+from designer.cli.commands._common import add_command, load, print_json, stderr_progress
 from designer.core.ethernet.netns import check_roce
 from designer.core.ethernet.slicing import HOSTS_PER_LEAF, MAX_SESSIONS, MAX_SWITCHES
 
@@ -47,11 +45,7 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     project, cat = load(args, args.file)
-    t0 = time.perf_counter()
-
-    def progress(fraction: float, message: str) -> None:
-        if not args.quiet:
-            print(f"[{time.perf_counter() - t0:6.2f} s] {message}", file=sys.stderr, flush=True)
+    progress = stderr_progress(args.quiet)
 
     def terminated(_sig, _frame):  # a kill ends like Ctrl+C: the lab is removed on the way out
         raise KeyboardInterrupt
