@@ -106,3 +106,20 @@ def test_compare_under_other_oversubscription(window, qtbot):
     # a design that is not a generated fat tree says why
     _load(window, qtbot, generate(params_from_dict("rail", {"sus": 1})))
     qtbot.waitUntil(lambda: "only a generated fat tree" in panel.status.text(), timeout=WAIT_MS)
+
+
+def test_estimate_panel_shows_tabs_when_narrow_and_panes_when_wide(window, qtbot, su4):
+    from designer.gui.decision.estimate_panel import SIDE_BY_SIDE_MIN_W
+
+    _load(window, qtbot, su4)
+    est = window.analysis.decision.estimate
+    est.setParent(None)  # on its own, to size it freely
+    est.resize(SIDE_BY_SIDE_MIN_W - 300, 300)
+    est.show()
+    qtbot.waitUntil(lambda: est.views.currentWidget() is est.tabs)
+    assert [est.tabs.tabText(i) for i in range(est.tabs.count())] == [
+        "Step and money", "Collectives", "Recommendation"]
+    est.resize(SIDE_BY_SIDE_MIN_W + 300, 300)
+    qtbot.waitUntil(lambda: est.views.currentWidget() is est.split)
+    assert est.split.count() == 3 and est.tabs.count() == 0
+    est.close()

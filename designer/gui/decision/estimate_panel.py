@@ -12,12 +12,16 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QScrollArea,
     QSplitter,
+    QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -29,6 +33,10 @@ from designer.gui.panels import fmt
 OPS = (("all-reduce", "#2d6da3"), ("all-gather", "#2b7a57"), ("all-to-all", "#a33a67"))
 
 
+# Below this width the panel shows its three views as tabs.
+SIDE_BY_SIDE_MIN_W = 900
+
+
 class EstimatePanel(QWidget):
     estimated = Signal(object)  # Estimate or None
 
@@ -38,16 +46,25 @@ class EstimatePanel(QWidget):
         self.current: Estimate | None = None
         lay = QHBoxLayout(self)
         lay.setContentsMargins(4, 2, 4, 4)
-        split = QSplitter(Qt.Orientation.Horizontal)
-        lay.addWidget(split)
-        left = QWidget()
-        lv = QVBoxLayout(left)
-        lv.setContentsMargins(0, 0, 0, 0)
+        # three views of one estimate, side by side when the panel is wide and as tabs when it
+        # is not (a bottom dock is often half the window): each stays readable
+        self.views = QStackedWidget()
+        lay.addWidget(self.views)
+        self.split = QSplitter(Qt.Orientation.Horizontal)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.views.addWidget(self.split)
+        self.views.addWidget(self.tabs)
+        left = QScrollArea()
+        left.setWidgetResizable(True)
+        left.setFrameShape(QFrame.Shape.NoFrame)
         self.summary = QLabel("Waiting for the analysis…")
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setAlignment(Qt.AlignmentFlag.AlignTop)
-        lv.addWidget(self.summary, 1)
+        self.summary.setContentsMargins(2, 2, 6, 2)
+        left.setWidget(self.summary)
+        split = self.split
         split.addWidget(left)
         mid = QWidget()
         mv = QVBoxLayout(mid)
@@ -95,9 +112,29 @@ class EstimatePanel(QWidget):
         rv.addWidget(self.rules, 1)
         split.addWidget(right)
         split.setSizes([280, 330, 560])
+        self._panes = [(left, "Step and money"), (mid, "Collectives"), (right, "Recommendation")]
+        self._tabbed = False
         service.resultReady.connect(lambda *_: self.refresh())
         doc.projectChanged.connect(lambda _r: self.refresh())
         doc.projectReplaced.connect(self.refresh)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._arrange(event.size().width() < SIDE_BY_SIDE_MIN_W)
+
+    def _arrange(self, tabbed: bool) -> None:
+        """Move the three panes between the splitter and the tabs (one widget has one parent)."""
+        if tabbed == self._tabbed:
+            return
+        self._tabbed = tabbed
+        for pane, title in self._panes:
+            if tabbed:
+                self.tabs.addTab(pane, title)
+            else:
+                self.split.addWidget(pane)
+        if not tabbed:
+            self.split.setSizes([280, 330, 560])
+        self.views.setCurrentWidget(self.tabs if tabbed else self.split)
 
     def refresh(self) -> None:
         result, project = self.service.latest, self.doc.project
