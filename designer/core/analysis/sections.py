@@ -36,7 +36,7 @@ def decision_sections(e: Estimate) -> list[FactSection]:
         Fact("Space per year", t.space_usd_per_year, "usd"),
         Fact("RoCE tuning and validation", t.tuning_usd, "usd", note="one-off; 0 unless set"),
         Fact("Total", t.total_usd, "usd", strong=True, key="tco_usd"),
-        Fact("Cost per useful GPU-hour", round(t.usd_per_useful_gpu_hour, 3), "dec2", "$",
+        Fact("Cost per useful GPU-hour", round(t.usd_per_useful_gpu_hour, 3), "usd2",
              strong=True, note="network TCO + GPU time, over the GPU-hours doing useful work"),
     ))
     r = e.recommendation

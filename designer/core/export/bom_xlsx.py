@@ -44,7 +44,8 @@ from designer.core.export.xlsx import (
 if TYPE_CHECKING:
     from designer.core.solver.bom import BomLine
 
-FORMATS = {"int": INTEGER, "dec": DECIMAL, "dec2": DECIMAL2, "usd": USD, "pct": PERCENT,
+FORMATS = {"int": INTEGER, "dec": DECIMAL, "dec2": DECIMAL2, "usd": USD, "usd2": USD,
+           "pct": PERCENT,
            "text": None}
 FIRST_LINE_ROW = 5
 

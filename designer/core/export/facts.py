@@ -27,7 +27,7 @@ class Fact:
 
     label: str
     value: object = None
-    kind: str = "text"  # text | int | dec | dec2 | usd | pct
+    kind: str = "text"  # text | int | dec | dec2 | usd | usd2 (cents) | pct
     detail: str = ""
     note: str = ""
     extra: str = ""

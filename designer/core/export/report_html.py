@@ -57,6 +57,8 @@ def fmt_value(fact: Fact) -> str:
             return f"{float(v):,.2f}"
         if k == "usd":
             return f"${float(v):,.0f}"
+        if k == "usd2":
+            return f"${float(v):,.2f}"
         if k == "pct":
             return f"{float(v) * 100:.1f}%"
     except (TypeError, ValueError):
