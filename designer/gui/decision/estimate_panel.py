@@ -2,7 +2,9 @@
 (log axes) and the recommendation with every rule, fired or not, its figure and its source.
 
 It re-estimates from the solver's latest Result whenever a result arrives or the workload
-changes; an estimate takes milliseconds (bench/bench_analysis.py), so it runs in the GUI thread.
+changes; an estimate takes milliseconds (bench/bench_analysis.py), so it runs in the GUI thread,
+but on the turn after the result (the other panels' work is not added to it) and only while the
+panel is shown: a tab behind another catches up when it is brought to the front.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from designer.core.analysis.estimate import Estimate, busbw_curve, estimate
 from designer.core.errors import DesignerError
+from designer.gui.lazy import LazyRefresh
 from designer.gui.panels import fmt
 
 OPS = (("all-reduce", "#2d6da3"), ("all-gather", "#2b7a57"), ("all-to-all", "#a33a67"))
@@ -95,9 +98,10 @@ class EstimatePanel(QWidget):
         rv.addWidget(self.rules, 1)
         split.addWidget(right)
         split.setSizes([280, 330, 560])
-        service.resultReady.connect(lambda *_: self.refresh())
-        doc.projectChanged.connect(lambda _r: self.refresh())
-        doc.projectReplaced.connect(self.refresh)
+        self.lazy = LazyRefresh(self, self.refresh)
+        service.resultReady.connect(lambda *_: self.lazy.request())
+        doc.projectChanged.connect(lambda _r: self.lazy.request())
+        doc.projectReplaced.connect(self.lazy.request)
 
     def refresh(self) -> None:
         result, project = self.service.latest, self.doc.project
