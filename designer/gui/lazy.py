@@ -5,7 +5,8 @@ emit would add up to one long stall of the GUI thread. ``LazyRefresh.request()``
 queues the refresh for the next turn (many requests in one turn make one refresh), so the
 panels' work is spread over separate turns with the event loop running between them. A
 panel that is hidden (its dock closed or a tab behind another) only remembers that it is
-out of date, and refreshes when it is shown.
+out of date, and refreshes when it is shown. A tab behind another stays "visible" to Qt (it is
+only covered), so in a dock the dock's ``visibilityChanged`` says whether it is in front.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QDockWidget, QWidget
 
 
 class LazyRefresh(QObject):
@@ -27,10 +28,27 @@ class LazyRefresh(QObject):
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._run)
         widget.installEventFilter(self)
+        self._dock: QDockWidget | None = None
+        self._front = True  # whether the dock's tab is in front (known once docked)
+
+    def shown(self) -> bool:
+        """Whether the panel can be seen: visible, and in a dock whose tab is in front."""
+        if not self.widget.isVisible():
+            return False
+        if self._dock is None:
+            parent = self.widget.parentWidget()
+            while parent is not None and not isinstance(parent, QDockWidget):
+                parent = parent.parentWidget()
+            if parent is None:
+                return True
+            self._dock = parent
+            self._front = not self.widget.visibleRegion().isEmpty()
+            parent.visibilityChanged.connect(self._dock_visible)
+        return self._front
 
     def request(self) -> None:
         self.dirty = True
-        if self.widget.isVisible():
+        if self.shown():
             self._timer.start()
 
     def flush(self) -> None:
@@ -42,11 +60,16 @@ class LazyRefresh(QObject):
     def _run(self) -> None:
         if not self.dirty:
             return
-        if not self.widget.isVisible():
-            return  # shown later: the Show event brings it up to date
+        if not self.shown():
+            return  # shown later: the Show event or the tab coming to the front catches up
         self.dirty = False
         self.runs += 1
         self._refresh()
+
+    def _dock_visible(self, visible: bool) -> None:
+        self._front = visible
+        if visible and self.dirty:
+            self._timer.start()
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if obj is self.widget and event.type() == QEvent.Type.Show and self.dirty:
