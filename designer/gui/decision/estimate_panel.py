@@ -100,8 +100,17 @@ class EstimatePanel(QWidget):
         split.setSizes([280, 330, 560])
         self.lazy = LazyRefresh(self, self.refresh)
         service.resultReady.connect(lambda *_: self.lazy.request())
-        doc.projectChanged.connect(lambda _r: self.lazy.request())
+        # a fabric edit brings a new result soon: only a workload or economics edit (the
+        # project's decision settings) is estimated again at once, from the result at hand
+        self._decision = doc.project.decision
+        doc.projectChanged.connect(lambda _r: self._on_project())
         doc.projectReplaced.connect(self.lazy.request)
+
+    def _on_project(self) -> None:
+        decision = self.doc.project.decision
+        if decision is not self._decision:
+            self._decision = decision
+            self.lazy.request()
 
     def refresh(self) -> None:
         result, project = self.service.latest, self.doc.project
