@@ -97,6 +97,7 @@ class Analysis:
     def shutdown(self) -> None:
         """Stop every worker of the analysis (the window is closing)."""
         self.service.shutdown()
+        self.gc_freezer.shutdown()
         self.decision.shutdown()
         self.ib.shutdown()
         self.sources.shutdown()

@@ -43,8 +43,12 @@ class GcFreezer(QObject):
             gc.freeze()  # cheap: the generations are spliced onto the permanent one
             self.freezes += 1
 
-    @staticmethod
-    def _release() -> None:
-        """A new design: what the old one left in cycles may be collected again."""
+    def _release(self) -> None:
+        """A new design (or the window closing): what the old one left in cycles may be
+        collected again."""
+        self._timer.stop()
         gc.unfreeze()
+
+    def shutdown(self) -> None:
+        self._release()
 

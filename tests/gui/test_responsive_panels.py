@@ -100,8 +100,9 @@ def test_large_designs_are_frozen_out_of_the_collector(window, qtbot, su4, monke
     assert freezer.freezes >= 1
     window.doc.replace(generate(params_from_dict("rail", {"sus": 1})))
     assert gc.get_freeze_count() == 0  # a new design: the old one may be collected
-    monkeypatch.setattr(gc_freeze, "MIN_DEVICES", 10**9)
-    gc.unfreeze()
+    qtbot.waitUntil(lambda: gc.get_freeze_count() > 0, timeout=WAIT_MS)
+    window.analysis.shutdown()  # the window closing hands everything back too
+    assert gc.get_freeze_count() == 0
 
 
 def test_a_result_reaching_every_panel_keeps_each_turn_short(window, qtbot):
