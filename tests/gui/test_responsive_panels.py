@@ -151,3 +151,17 @@ def test_a_result_reaching_every_panel_keeps_each_turn_short(window, qtbot):
     # (the estimate) on two loaded cores; the bounds leave room for a slow CI runner
     assert emit_s < 0.100, f"{emit_s * 1000:.0f} ms"
     assert max(spans) < 0.100, [f"{s * 1000:.0f} ms" for s in spans]
+
+
+def test_charts_behind_another_tab_draw_when_brought_forward(window, qtbot, su4):
+    d = window.docks
+    charts = window.analysis.charts
+    d["estimateDock"].raise_()  # the Charts tab behind the Estimate tab
+    qtbot.waitUntil(lambda: not charts._lazy.shown(), timeout=WAIT_MS)
+    charts.shown.clear()
+    _load(window, qtbot, su4)
+    qtbot.wait(100)
+    assert charts.shown == {}  # nothing drawn for a tab that cannot be seen
+    with qtbot.waitSignal(charts.drawn, timeout=WAIT_MS):
+        d["chartsDock"].raise_()
+    assert charts.shown["hops"] == window.analysis.service.latest.hops.histogram
