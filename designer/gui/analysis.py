@@ -74,10 +74,15 @@ class Analysis:
         self.service.solveFailed.connect(self._failed)
         self.metrics.problemsClicked.connect(lambda: self.show_panel("problemsDock"))
 
+        from designer.gui.gc_freeze import GcFreezer
+
+        self.gc_freezer = GcFreezer(self.service, doc, window)
         self.export = export_actions.install(window, result_for=self.service.result_for)
         from designer.gui.decision.install import install_decision
 
         self.decision = install_decision(window, self.service)
+        # a comparison's variants are large too: freeze them once shown
+        self.decision.compare.compare.comparisonReady.connect(lambda _c: self.gc_freezer.request())
         self.ib = IbActions(window, self)
         self.sources = SourcesActions(window)
         self.roce = RoceActions(window, self)
@@ -93,6 +98,7 @@ class Analysis:
     def shutdown(self) -> None:
         """Stop every worker of the analysis (the window is closing)."""
         self.service.shutdown()
+        self.gc_freezer.shutdown()
         self.decision.shutdown()
         self.ib.shutdown()
         self.sources.shutdown()

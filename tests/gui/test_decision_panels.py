@@ -17,6 +17,9 @@ def su4():
 
 
 def _load(window, qtbot, project):
+    # the Estimate panel works only while it is shown (a hidden tab catches up when raised)
+    window.docks["estimateDock"].show()
+    window.docks["estimateDock"].raise_()
     svc = window.analysis.service
     doc = window.doc
     with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS,

@@ -34,6 +34,9 @@ def _placed(window, qtbot, project):
         window.doc.replace(project)
     panel = window.floor_panel
     assert panel.data is None
+    # the lengths line follows results only while the panel is shown
+    window.docks["floorDock"].show()
+    window.docks["floorDock"].raise_()
     with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS, check_params_cb=_current(window)):
         panel.place_button.click()
     return panel

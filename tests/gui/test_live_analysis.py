@@ -72,6 +72,7 @@ def test_an_edit_gives_a_new_result_and_the_panel_shows_it(window, qtbot, su1):
     assert m.value("gpus").text().startswith("240 · 30 servers")
     assert "Analysed in" in window.analysis.state_label.text()
     charts = window.analysis.charts  # drawn one chart per event-loop turn after the result
+    window.docks["chartsDock"].raise_()  # (only while in front: a tab behind waits)
     qtbot.waitUntil(lambda: charts.shown.get("oversub") is not None and
                     charts.shown["hops"] == got.args[1].hops.histogram, timeout=WAIT_MS)
     assert set(charts.shown["cost"]) == {line.category for line in got.args[1].bom.lines}

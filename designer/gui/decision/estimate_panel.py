@@ -2,7 +2,9 @@
 (log axes) and the recommendation with every rule, fired or not, its figure and its source.
 
 It re-estimates from the solver's latest Result whenever a result arrives or the workload
-changes; an estimate takes milliseconds (bench/bench_analysis.py), so it runs in the GUI thread.
+changes; an estimate takes milliseconds (bench/bench_analysis.py), so it runs in the GUI thread,
+but on the turn after the result (the other panels' work is not added to it) and only while the
+panel is shown: a tab behind another catches up when it is brought to the front.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from designer.core.analysis.estimate import Estimate, busbw_curve, estimate
 from designer.core.errors import DesignerError
+from designer.gui.lazy import LazyRefresh
 from designer.gui.panels import fmt
 
 OPS = (("all-reduce", "#2d6da3"), ("all-gather", "#2b7a57"), ("all-to-all", "#a33a67"))
@@ -114,9 +117,19 @@ class EstimatePanel(QWidget):
         split.setSizes([280, 330, 560])
         self._panes = [(left, "Step and money"), (mid, "Collectives"), (right, "Recommendation")]
         self._tabbed = False
-        service.resultReady.connect(lambda *_: self.refresh())
-        doc.projectChanged.connect(lambda _r: self.refresh())
-        doc.projectReplaced.connect(self.refresh)
+        self.lazy = LazyRefresh(self, self.refresh)
+        service.resultReady.connect(lambda *_: self.lazy.request())
+        # a fabric edit brings a new result soon: only a workload or economics edit (the
+        # project's decision settings) is estimated again at once, from the result at hand
+        self._decision = doc.project.decision
+        doc.projectChanged.connect(lambda _r: self._on_project())
+        doc.projectReplaced.connect(self.lazy.request)
+
+    def _on_project(self) -> None:
+        decision = self.doc.project.decision
+        if decision is not self._decision:
+            self._decision = decision
+            self.lazy.request()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

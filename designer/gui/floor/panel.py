@@ -32,6 +32,7 @@ from designer.gui.document import Document, Selection
 from designer.gui.floor.elevation import ElevationView
 from designer.gui.floor.floor_view import FloorView
 from designer.gui.floor.model import FloorData, floor_data
+from designer.gui.lazy import LazyRefresh
 
 EXTRA_SWITCHES = (
     ("subnet_manager", "Subnet managers / UFM (InfiniBand)"),
@@ -114,8 +115,10 @@ class FloorPanel(QWidget):
         doc.projectChanged.connect(self._on_project)
         doc.projectReplaced.connect(self._on_replaced)
         doc.selectionChanged.connect(self._on_selection)
+        # the lengths line follows each result on a later turn, and only while the panel shows
+        self._lengths_lazy = LazyRefresh(self, self._show_lengths)
         if service is not None:
-            service.resultReady.connect(lambda *_: self._show_lengths())
+            service.resultReady.connect(lambda *_: self._lengths_lazy.request())
         self._on_project()
 
     # document -> views ---------------------------------------------------------------------

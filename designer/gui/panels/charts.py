@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QHBoxLayout, QWidget
 from designer.core.solver import Result
 from designer.core.solver.bom import CATEGORY_ORDER
 from designer.gui import style
+from designer.gui.lazy import LazyRefresh
 from designer.gui.panels import fmt
 
 AXIS = QColor("#5d6876")
@@ -110,16 +111,21 @@ class ChartsPanel(QWidget):
         self._pending: Result | None = None
         self._queued = False
         self._step = 0
+        self._lazy = LazyRefresh(self, self._start_drawing)
         service.resultReady.connect(self.show_result)
 
     def show_result(self, _revision: int, r: Result) -> None:
         # one chart per turn of the event loop: each repaints before the next is rebuilt, so
-        # the GUI thread is never held for all four at once
+        # the GUI thread is never held for all four at once; behind another tab, nothing is
+        # drawn until the charts are brought to the front
         self._pending = r
-        if not self._queued:
+        self._step = 0
+        self._lazy.request()
+
+    def _start_drawing(self) -> None:
+        if self._pending is not None and not self._queued:
             self._queued = True
             QTimer.singleShot(0, self, self._draw_next)
-        self._step = 0
 
     def _draw_next(self) -> None:
         r = self._pending

@@ -1,0 +1,77 @@
+"""Refresh a panel on a later turn of the event loop, and only while it can be seen.
+
+A result reaches a dozen panels at once; each one doing its work inside the ``resultReady``
+emit would add up to one long stall of the GUI thread. ``LazyRefresh.request()`` instead
+queues the refresh for the next turn (many requests in one turn make one refresh), so the
+panels' work is spread over separate turns with the event loop running between them. A
+panel that is hidden (its dock closed or a tab behind another) only remembers that it is
+out of date, and refreshes when it is shown. A tab behind another stays "visible" to Qt (it is
+only covered), so in a dock the dock's ``visibilityChanged`` says whether it is in front.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QDockWidget, QWidget
+
+
+class LazyRefresh(QObject):
+    def __init__(self, widget: QWidget, refresh: Callable[[], None]) -> None:
+        super().__init__(widget)
+        self.widget, self._refresh = widget, refresh
+        self.dirty = False
+        self.runs = 0  # refreshes done (tests read it)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._run)
+        widget.installEventFilter(self)
+        self._dock: QDockWidget | None = None
+        self._front = True  # whether the dock's tab is in front (known once docked)
+
+    def shown(self) -> bool:
+        """Whether the panel can be seen: visible, and in a dock whose tab is in front."""
+        if not self.widget.isVisible():
+            return False
+        if self._dock is None:
+            parent = self.widget.parentWidget()
+            while parent is not None and not isinstance(parent, QDockWidget):
+                parent = parent.parentWidget()
+            if parent is None:
+                return True
+            self._dock = parent
+            self._front = not self.widget.visibleRegion().isEmpty()
+            parent.visibilityChanged.connect(self._dock_visible)
+        return self._front
+
+    def request(self) -> None:
+        self.dirty = True
+        if self.shown():
+            self._timer.start()
+
+    def flush(self) -> None:
+        """Refresh now if out of date (e.g. before something reads the panel)."""
+        self._timer.stop()
+        if self.dirty:
+            self._run()
+
+    def _run(self) -> None:
+        if not self.dirty:
+            return
+        if not self.shown():
+            return  # shown later: the Show event or the tab coming to the front catches up
+        self.dirty = False
+        self.runs += 1
+        self._refresh()
+
+    def _dock_visible(self, visible: bool) -> None:
+        self._front = visible
+        if visible and self.dirty:
+            self._timer.start()
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if obj is self.widget and event.type() == QEvent.Type.Show and self.dirty:
+            self._timer.start()
+        return False

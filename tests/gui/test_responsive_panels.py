@@ -1,0 +1,167 @@
+"""The window stays responsive with every panel in use: a result's work is spread over turns
+of the event loop, hidden panels wait until shown, the comparison's estimates run off the GUI
+thread, and large designs are kept out of the garbage collector's full passes.
+
+Bounds are for CI's two shared cores: the house rule is 50 ms; the time asserted here is the
+GUI thread's own work per turn (not stalls from other processes), with room for a slow runner.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+import time
+
+import pytest
+
+from designer.core.generators import generate, params_from_dict
+from designer.gui import gc_freeze
+from designer.gui.decision import compare_service
+
+WAIT_MS = 60_000
+
+
+@pytest.fixture(scope="module")
+def su4():
+    return generate(params_from_dict("rail", {"sus": 4}))
+
+
+def _load(window, qtbot, project):
+    svc = window.analysis.service
+    with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS,
+                          check_params_cb=lambda rev, _r: rev == window.doc.revision):
+        window.doc.replace(project)
+
+
+def test_a_hidden_estimate_waits_until_shown(window, qtbot, su4):
+    d = window.docks
+    d["chartsDock"].raise_()  # the Estimate tab behind the Charts tab
+    qtbot.waitUntil(lambda: not window.analysis.decision.estimate.lazy.shown(), timeout=WAIT_MS)
+    est = window.analysis.decision.estimate
+    runs = est.lazy.runs
+    _load(window, qtbot, su4)
+    qtbot.wait(100)
+    assert est.lazy.runs == runs and est.lazy.dirty  # nothing computed for a hidden tab
+    d["estimateDock"].raise_()
+    qtbot.waitUntil(lambda: est.current is not None and not est.lazy.dirty, timeout=WAIT_MS)
+    assert est.current.step.parallel.gpus == 1024
+    assert "Communication is" in est.summary.text()
+
+
+def test_results_in_a_burst_make_one_refresh(window, qtbot, su4):
+    d = window.docks
+    d["estimateDock"].show()
+    d["estimateDock"].raise_()
+    _load(window, qtbot, su4)
+    est = window.analysis.decision.estimate
+    qtbot.waitUntil(lambda: not est.lazy.dirty, timeout=WAIT_MS)
+    runs = est.lazy.runs
+    for _ in range(5):  # in one turn of the event loop
+        est.lazy.request()
+    qtbot.waitUntil(lambda: est.lazy.runs > runs, timeout=WAIT_MS)
+    qtbot.wait(50)
+    assert est.lazy.runs == runs + 1
+
+
+def test_the_comparison_is_estimated_off_the_gui_thread(window, qtbot, su4, monkeypatch):
+    threads: list[str] = []
+    real = compare_service.compare
+
+    def spy(*a, **k):
+        threads.append(threading.current_thread().name)
+        return real(*a, **k)
+
+    monkeypatch.setattr(compare_service, "compare", spy)
+    _load(window, qtbot, su4)
+    panel = window.analysis.decision.compare
+    with qtbot.waitSignal(panel.compare.comparisonReady, timeout=WAIT_MS):
+        panel.boxes["roce-400"].setChecked(True)
+    assert threads and all(t.startswith(compare_service.THREAD_PREFIX) for t in threads)
+    assert threading.main_thread().name not in threads
+    # the same inputs again (a result for the same design): no second estimate
+    n = len(threads)
+    panel.compare._try_compare()
+    qtbot.wait(100)
+    assert len(threads) == n
+    # a workload edit: estimated again, still in a worker, and the table follows
+    with qtbot.waitSignal(panel.compare.comparisonReady, timeout=WAIT_MS):
+        window.analysis.decision.workload.commit("economics", "years", "7")
+    assert len(threads) == n + 1 and threads[-1] != threading.main_thread().name
+    assert panel.compare.latest.designs[1].estimate.tco.years == 7
+    panel.boxes["roce-400"].setChecked(False)
+
+
+def test_large_designs_are_frozen_out_of_the_collector(window, qtbot, su4, monkeypatch):
+    monkeypatch.setattr(gc_freeze, "MIN_DEVICES", 1)  # the 1,024-GPU design counts as large
+    freezer = window.analysis.gc_freezer
+    gc.unfreeze()
+    _load(window, qtbot, su4)
+    qtbot.waitUntil(lambda: gc.get_freeze_count() > 0, timeout=WAIT_MS)
+    assert freezer.freezes >= 1
+    window.doc.replace(generate(params_from_dict("rail", {"sus": 1})))
+    assert gc.get_freeze_count() == 0  # a new design: the old one may be collected
+    qtbot.waitUntil(lambda: gc.get_freeze_count() > 0, timeout=WAIT_MS)
+    window.analysis.shutdown()  # the window closing hands everything back too
+    assert gc.get_freeze_count() == 0
+
+
+def test_a_result_reaching_every_panel_keeps_each_turn_short(window, qtbot):
+    """8,192 GPUs with Estimate and Floor in front and Compare beside RoCE 400G: the longest
+    stretch of GUI-thread work in one turn of the event loop, from the edit to the comparison."""
+    big = generate(params_from_dict("rail", {"sus": 32}))
+    _load(window, qtbot, big)
+    d = window.docks
+    for name in ("estimateDock", "floorDock"):
+        d[name].show()
+        d[name].raise_()
+    d["compareDock"].show()
+    panel = window.analysis.decision.compare
+    with qtbot.waitSignal(panel.compare.comparisonReady, timeout=WAIT_MS):
+        panel.boxes["roce-400"].setChecked(True)
+
+    # the result delivered again, as the service does (its one emit, in the GUI thread): the
+    # panels only take note; the estimate follows on a later turn, the comparison in a worker
+    svc = window.analysis.service
+    est = window.analysis.decision.estimate
+    qtbot.waitUntil(lambda: not est.lazy.dirty, timeout=WAIT_MS)
+    spans: list[float] = []
+    real_refresh = est.lazy._refresh
+
+    def timed_refresh():
+        t0 = time.perf_counter()
+        real_refresh()
+        spans.append(time.perf_counter() - t0)
+
+    est.lazy._refresh = timed_refresh
+    runs = est.lazy.runs
+    panel.compare._inputs = ()  # as if the inputs were new: the comparison is made again
+    try:
+        with qtbot.waitSignal(panel.compare.comparisonReady, timeout=WAIT_MS):
+            t0 = time.perf_counter()
+            svc.resultReady.emit(svc.latest_revision, svc.latest)
+            emit_s = time.perf_counter() - t0
+            assert est.lazy.runs == runs and est.lazy.dirty  # not inside the emit
+            assert panel.compare._comparing is not None  # estimating in its worker
+        qtbot.waitUntil(lambda: not est.lazy.dirty, timeout=WAIT_MS)
+    finally:
+        est.lazy._refresh = real_refresh
+        panel.boxes["roce-400"].setChecked(False)
+    assert spans, "the estimate never followed the result"
+    # measured 6-25 ms (the emit: metrics, BOM, problems take note; charts queue) and 2-5 ms
+    # (the estimate) on two loaded cores; the bounds leave room for a slow CI runner
+    assert emit_s < 0.100, f"{emit_s * 1000:.0f} ms"
+    assert max(spans) < 0.100, [f"{s * 1000:.0f} ms" for s in spans]
+
+
+def test_charts_behind_another_tab_draw_when_brought_forward(window, qtbot, su4):
+    d = window.docks
+    charts = window.analysis.charts
+    d["estimateDock"].raise_()  # the Charts tab behind the Estimate tab
+    qtbot.waitUntil(lambda: not charts._lazy.shown(), timeout=WAIT_MS)
+    charts.shown.clear()
+    _load(window, qtbot, su4)
+    qtbot.wait(100)
+    assert charts.shown == {}  # nothing drawn for a tab that cannot be seen
+    with qtbot.waitSignal(charts.drawn, timeout=WAIT_MS):
+        d["chartsDock"].raise_()
+    assert charts.shown["hops"] == window.analysis.service.latest.hops.histogram
