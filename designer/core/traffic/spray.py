@@ -1,0 +1,196 @@
+"""Adaptive routing (the fluid model) for per-GPU patterns without listing every path.
+
+``route_spray`` follows each flow over every shortest next hop, so a flow crossing a 3-tier
+fat tree spreads over thousands of links and a permutation on 16,384 GPUs lists tens of
+millions of (flow, link) entries. The rule that avoids this: at a switch the spray splits by
+the ports that bring the traffic closer to its destination class, in proportion to their
+capacity, whatever flow it belongs to. So the spray is a Markov chain on *states* (switch,
+destination class), the same for every flow that passes through one, and the flow-link
+incidence factors as
+
+    A = N + B (I + T + T^2 + ...) E
+
+with ``N`` the flow's own NIC links, ``B`` (flow x state) how each flow enters the fabric
+(its GPU's nearest NICs, by capacity), ``T`` (state x state) the split at one hop and ``E``
+(state x port) the ports that split uses. The state graph is acyclic (the distance to the
+destination falls by one per hop), so the sum stops after the fabric's depth. Loads
+(``A^T x``) push aggregated demand down that graph, and "which flows cross these links"
+(``A y``) pulls back up it: sparse products over states, never per path. The numbers are the
+same as ``route_spray``'s (a test checks): the same splits, summed in another order.
+
+Delivery over the destination GPU's NICs needs to know at which switch a flow arrives; when
+every destination class attaches to one switch (a GPU's NICs on one leaf, the usual case)
+that is known without following the flow. Otherwise ``applies`` is False and the caller
+lists paths with ``route_spray``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.sparse import csr_matrix
+
+from designer.core.traffic.network import UNREACHABLE, Network
+from designer.core.traffic.routing import Routed, _candidates
+
+_CHUNK = 4_000_000  # candidate ports expanded at a time (bounds memory)
+
+
+def applies(net: Network, dst: np.ndarray) -> bool:
+    """True when every destination's class attaches to a single switch."""
+    cl = net.c.classes
+    if cl.n == 0 or dst.size == 0:
+        return False
+    cls = np.unique(net.c.gpu_class[dst])
+    if (cls < 0).any():
+        return False
+    lo = np.minimum.reduceat(cl.att_switch, cl.ptr[:-1])
+    hi = np.maximum.reduceat(cl.att_switch, cl.ptr[:-1])
+    return bool(((lo == hi) & (np.diff(cl.ptr) > 0))[cls].all())
+
+
+@dataclass(frozen=True, eq=False)
+class SprayOp:
+    """The incidence ``A`` (flows x links, share of a flow's rate on each link) in factored
+    form. ``nic`` holds the NIC entries of ``A`` as a plain ``Routed`` (the ideal fabric
+    only needs those); ``reached`` marks flows with a path."""
+
+    n_links: int
+    n_ports: int
+    nic: Routed
+    b: csr_matrix  # flows x states
+    t: csr_matrix  # states x states (one hop)
+    t_t: csr_matrix
+    e: csr_matrix  # states x ports
+    depth: int
+
+    @property
+    def reached(self) -> np.ndarray:
+        return self.nic.reached
+
+    def _n(self) -> csr_matrix:
+        F = self.reached.size
+        return csr_matrix((self.nic.frac, (self.nic.flow, self.nic.link)),
+                          shape=(F, self.n_links))
+
+    def matvec(self, v: np.ndarray) -> np.ndarray:
+        """``A v``: per flow, the share-weighted sum of ``v`` over the links it crosses."""
+        z = self.e @ v[: self.n_ports]
+        acc = z.copy()
+        for _ in range(self.depth):
+            z = self.t @ z
+            if not z.any():
+                break
+            acc += z
+        out = self.b @ acc
+        out += np.bincount(self.nic.flow, weights=self.nic.frac * v[self.nic.link],
+                           minlength=self.reached.size)
+        return out
+
+    def rmatvec(self, x: np.ndarray) -> np.ndarray:
+        """``A^T x``: per link, the load of flows carrying ``x`` each."""
+        m = self.b.T @ x
+        acc = m.copy()
+        for _ in range(self.depth):
+            m = self.t_t @ m
+            if not m.any():
+                break
+            acc += m
+        out = np.zeros(self.n_links)
+        out[: self.n_ports] = self.e.T @ acc
+        out += np.bincount(self.nic.link, weights=self.nic.frac * x[self.nic.flow],
+                           minlength=self.n_links)
+        return out
+
+
+def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
+    """The factored spray of flows ``src[i] -> dst[i]`` (``applies`` must hold)."""
+    c = net.c
+    C = max(c.classes.n, 1)
+    F = src.size
+    dcls = c.gpu_class[dst].astype(np.int64)
+    table = net.dist_by_class
+    # leaving the GPU: its NICs nearest the destination class, by capacity (as route_spray)
+    deg = net.att_ptr[src + 1] - net.att_ptr[src]
+    rep = np.repeat(np.arange(F), deg)
+    att = net.att_ptr[src][rep] + (np.arange(rep.size) - np.repeat(np.cumsum(deg) - deg, deg))
+    d = table[dcls[rep], net.att_switch[att]]
+    best = np.full(F, UNREACHABLE, np.int16)
+    np.minimum.at(best, rep, d)
+    ok = (d == best[rep]) & (d < UNREACHABLE)
+    w = np.where(ok, net.att_cap[att], 0.0)
+    tot = np.bincount(rep, weights=w, minlength=F)
+    share = np.where(ok, w / np.maximum(tot[rep], 1e-300), 0.0)
+    fr, at, sh = rep[ok], att[ok], share[ok]
+    reached = np.bincount(fr, minlength=F) > 0
+    start = net.att_switch[at].astype(np.int64) * C + dcls[fr]
+
+    # the state graph, level by level from the start states (each state expanded once);
+    # states are marked in a dense switch x class table (np.unique on millions of keys
+    # costs more than the whole walk)
+    S = c.n_switches
+    seen = np.zeros(S * C, bool)
+    seen[start] = True
+    frontier = np.flatnonzero(seen)
+    t_from, t_port, t_to, t_share = [], [], [], []
+    depth = 0
+    while frontier.size:
+        u, dc = frontier // C, frontier % C
+        dh = table[dc, u]
+        move = (dh > 0) & (dh < UNREACHABLE)
+        frontier, u, dc, dh = frontier[move], u[move], dc[move], dh[move]
+        if not frontier.size:
+            break
+        depth += 1
+        fresh = np.zeros(S * C, bool)
+        n_cand = net.port_ptr[u + 1] - net.port_ptr[u]
+        cs = np.cumsum(n_cand)
+        cuts = np.searchsorted(cs, np.arange(_CHUNK, cs[-1], _CHUNK))
+        edges = np.unique(np.r_[0, cuts, frontier.size])
+        for lo, hi in zip(edges[:-1].tolist(), edges[1:].tolist(), strict=True):
+            r, port = _candidates(net, u[lo:hi])
+            nxt = net.port_dst[port]
+            good = table[dc[lo:hi][r], nxt] == dh[lo:hi][r] - 1
+            r, port, nxt = r[good], port[good], nxt[good]
+            cap = net.port_cap[port]
+            tot = np.bincount(r, weights=cap, minlength=hi - lo)
+            to = nxt.astype(np.int64) * C + dc[lo:hi][r]
+            t_from.append(frontier[lo:hi][r])
+            t_port.append(port)
+            t_to.append(to)
+            t_share.append(cap / tot[r])
+            fresh[to] = True
+        fresh &= ~seen
+        seen |= fresh
+        frontier = np.flatnonzero(fresh)
+    index = np.cumsum(seen) - 1  # state number of every marked key
+    n_states = int(seen.sum())
+    tf = index[_cat(t_from, np.int64)]
+    tt = index[_cat(t_to, np.int64)]
+    ts = _cat(t_share, np.float64)
+    tp = _cat(t_port, np.int64)
+    b = csr_matrix((sh, (fr, index[start])), shape=(F, n_states))
+    t = csr_matrix((ts, (tf, tt)), shape=(n_states, n_states))
+    e = csr_matrix((ts, (tf, tp)), shape=(n_states, net.n_ports))
+
+    # NIC entries: up over the start NICs; down over the destination GPU's NICs (all on the
+    # one switch its class attaches to), by capacity, for the flows that arrive
+    g = dst[reached]
+    flows_r = np.flatnonzero(reached)
+    deg = net.att_ptr[g + 1] - net.att_ptr[g]
+    rep = np.repeat(np.arange(g.size), deg)
+    datt = net.att_ptr[g][rep] + (np.arange(rep.size) - np.repeat(np.cumsum(deg) - deg, deg))
+    w = net.att_cap[datt]
+    dsh = w / np.maximum(np.bincount(rep, weights=w, minlength=g.size)[rep], 1e-300)
+    nic = Routed(
+        flow=np.concatenate([fr, flows_r[rep]]),
+        link=np.concatenate([net.nic_up(at), net.nic_down(datt)]),
+        frac=np.concatenate([sh, dsh]),
+        reached=reached,
+    )
+    return SprayOp(net.n_links, net.n_ports, nic, b, t, t.T.tocsr(), e, depth)
+
+
+def _cat(xs: list[np.ndarray], dtype) -> np.ndarray:
+    return np.concatenate(xs) if xs else np.empty(0, dtype)
