@@ -86,39 +86,49 @@ def _compact(sub: csr_matrix, cols: np.ndarray, res: np.ndarray):
 
 def max_min_fair_op(op, coef: np.ndarray, cap: np.ndarray, reached: np.ndarray | None = None,
                     control=None) -> Fair:
-    """Progressive filling as ``max_min_fair`` with the incidence given as an operator:
-    ``op.rmatvec(x)`` the per-link load of flows carrying ``x`` each, ``op.matvec(v)`` the
-    per-flow sum of ``v`` over its links (``spray.SprayOp``). ``coef`` is Gb/s per unit ``t``
-    per flow (demand times multiplicity). Each round recomputes the growth and the residual
-    capacity from the flows' state (no drift over rounds)."""
+    """Progressive filling as ``max_min_fair`` with the incidence given as an operator
+    (``spray.SprayOp``): ``op.rmatvec(x)`` the per-link load of flows carrying ``x`` each,
+    ``op.matvec(v)`` the per-flow sum of ``v`` over its links, ``op.restrict(rows)`` the
+    operator of some flows only. ``coef`` is Gb/s per unit ``t`` per flow (demand times
+    multiplicity). The same rounds as ``max_min_fair``, two products each; when the growing
+    flows halve the operator shrinks to them (late rounds touch few states)."""
     F = coef.size
     cap = cap.astype(np.float64)
     t = np.zeros(F)
-    grow_rows = np.ones(F, bool) if reached is None else reached.copy()
-    grow_rows &= op.matvec(np.ones(cap.size)) > 0  # a flow on no link has no path
-    frozen = np.zeros(F, bool)
+    active = np.ones(F, bool) if reached is None else reached.copy()
+    active &= op.matvec(np.ones(cap.size)) > 0  # a flow on no link has no path
+    idx = np.flatnonzero(active)
+    sub = op.restrict(idx)
+    live_rows = np.ones(idx.size, bool)
+    res = cap.copy()
+    grow = sub.rmatvec(coef[idx])
     level = 0.0
     rounds = 0
-    while grow_rows.any() and rounds < MAX_ROUNDS:
+    while live_rows.any() and rounds < MAX_ROUNDS:
         rounds += 1
-        grow = op.rmatvec(np.where(grow_rows, coef, 0.0))
-        res = cap - op.rmatvec(np.where(frozen, coef * t, 0.0))
+        if live_rows.sum() * 2 < live_rows.size:
+            idx = idx[live_rows]
+            sub = sub.restrict(np.flatnonzero(live_rows))
+            live_rows = np.ones(idx.size, bool)
+            grow = sub.rmatvec(coef[idx])  # afresh: no drift
         live = grow > 1e-12 * np.maximum(cap, 1.0)
         with np.errstate(divide="ignore", invalid="ignore"):
             fill = np.where(live, res / np.where(live, grow, 1.0), np.inf)
         nxt = max(min(float(fill.min()) if fill.size else np.inf, 1.0), level)
         if nxt >= 1.0:
-            t[grow_rows] = 1.0
-            grow_rows[:] = False
+            t[idx[live_rows]] = 1.0
+            live_rows[:] = False
             break
         full = live & (fill <= nxt * (1 + REL_TOL) + 1e-15)
-        newly = grow_rows & (op.matvec(full.astype(np.float64)) > 0)
-        t[newly] = nxt
-        frozen |= newly
-        grow_rows &= ~newly
+        newly = live_rows & (sub.matvec(full.astype(np.float64)) > 0)
+        t[idx[newly]] = nxt
+        gone = sub.rmatvec(np.where(newly, coef[idx], 0.0))
+        res -= gone * nxt
+        grow -= gone
+        live_rows &= ~newly
         level = nxt
         if control is not None:
             control.check()
-    if grow_rows.any():
-        t[grow_rows] = level
+    if live_rows.any():
+        t[idx[live_rows]] = level
     return Fair(t=t, load=op.rmatvec(coef * t), rounds=rounds)

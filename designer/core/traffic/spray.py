@@ -34,7 +34,8 @@ from scipy.sparse import csr_matrix
 from designer.core.traffic.network import UNREACHABLE, Network
 from designer.core.traffic.routing import Routed, _candidates
 
-_CHUNK = 4_000_000  # candidate ports expanded at a time (bounds memory)
+_CHUNK = 500_000  # candidate ports expanded at a time: bounds memory, and np.repeat holds
+# the GIL for its whole call (4 M entries: ~90 ms the GUI thread could not run)
 
 
 def applies(net: Network, dst: np.ndarray) -> bool:
@@ -62,7 +63,9 @@ class SprayOp:
     b: csr_matrix  # flows x states
     t: csr_matrix  # states x states (one hop)
     t_t: csr_matrix
-    e: csr_matrix  # states x ports
+    e: csr_matrix  # states x bundles (the parallel cables from one switch to the next)
+    pb: csr_matrix  # bundles x ports: a bundle's traffic over its cables, by capacity
+    pb_t: csr_matrix
     depth: int
 
     @property
@@ -76,7 +79,7 @@ class SprayOp:
 
     def matvec(self, v: np.ndarray) -> np.ndarray:
         """``A v``: per flow, the share-weighted sum of ``v`` over the links it crosses."""
-        z = self.e @ v[: self.n_ports]
+        z = self.e @ (self.pb @ v[: self.n_ports])
         acc = z.copy()
         for _ in range(self.depth):
             z = self.t @ z
@@ -98,10 +101,36 @@ class SprayOp:
                 break
             acc += m
         out = np.zeros(self.n_links)
-        out[: self.n_ports] = self.e.T @ acc
+        out[: self.n_ports] = self.pb_t @ (self.e.T @ acc)
         out += np.bincount(self.nic.link, weights=self.nic.frac * x[self.nic.flow],
                            minlength=self.n_links)
         return out
+
+    def restrict(self, rows: np.ndarray) -> SprayOp:
+        """The operator of flows ``rows`` only (numbered 0.. in that order), over the states
+        they can reach."""
+        F = self.reached.size
+        if rows.size == F and (rows == np.arange(F)).all():
+            return self
+        b = self.b[rows]
+        mask = np.zeros(self.t.shape[0], bool)
+        mask[b.indices] = True
+        step = mask
+        for _ in range(self.depth):
+            step = (self.t_t @ step.astype(np.float64)) > 0
+            step &= ~mask
+            if not step.any():
+                break
+            mask |= step
+        keep = np.flatnonzero(mask)
+        t = self.t[keep][:, keep].tocsr()
+        new = np.full(F, -1, np.int64)
+        new[rows] = np.arange(rows.size)
+        sel = new[self.nic.flow] >= 0
+        nic = Routed(new[self.nic.flow[sel]], self.nic.link[sel], self.nic.frac[sel],
+                     self.reached[rows])
+        return SprayOp(self.n_links, self.n_ports, nic, b[:, keep].tocsr(), t, t.T.tocsr(),
+                       self.e[keep], self.pb, self.pb_t, self.depth)
 
 
 def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
@@ -134,7 +163,9 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
     seen[start] = True
     frontier = np.flatnonzero(seen)
     t_from, t_port, t_to, t_share = [], [], [], []
-    depth = 0
+    # the longest chain of hops: the farthest start from its destination (states reached
+    # later are nearer, and a start already seen is not expanded twice)
+    depth = int(table[dcls[fr], net.att_switch[at]].max(initial=0))
     while frontier.size:
         u, dc = frontier // C, frontier % C
         dh = table[dc, u]
@@ -142,7 +173,6 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
         frontier, u, dc, dh = frontier[move], u[move], dc[move], dh[move]
         if not frontier.size:
             break
-        depth += 1
         fresh = np.zeros(S * C, bool)
         n_cand = net.port_ptr[u + 1] - net.port_ptr[u]
         cs = np.cumsum(n_cand)
@@ -172,7 +202,18 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
     tp = _cat(t_port, np.int64)
     b = csr_matrix((sh, (fr, index[start])), shape=(F, n_states))
     t = csr_matrix((ts, (tf, tt)), shape=(n_states, n_states))
-    e = csr_matrix((ts, (tf, tp)), shape=(n_states, net.n_ports))
+    # a state splits over parallel cables to one next switch by their capacity, as over
+    # any valid ports: one entry per bundle here, the cables' shares in ``pb`` (the port
+    # lists of a 16,384-GPU fat tree are 3x longer than its bundle lists)
+    P = net.n_ports
+    first = np.r_[True, (np.diff(net.port_src) != 0) | (np.diff(net.port_dst) != 0)] if P \
+        else np.empty(0, bool)
+    bundle = np.cumsum(first) - 1
+    n_b = int(bundle[-1]) + 1 if P else 0
+    b_cap = np.bincount(bundle, weights=net.port_cap, minlength=n_b)
+    pb = csr_matrix((net.port_cap / np.maximum(b_cap[bundle], 1e-300),
+                     (bundle, np.arange(P))), shape=(n_b, P))
+    e = csr_matrix((ts, (tf, bundle[tp])), shape=(n_states, n_b))
 
     # NIC entries: up over the start NICs; down over the destination GPU's NICs (all on the
     # one switch its class attaches to), by capacity, for the flows that arrive
@@ -189,7 +230,8 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
         frac=np.concatenate([sh, dsh]),
         reached=reached,
     )
-    return SprayOp(net.n_links, net.n_ports, nic, b, t, t.T.tocsr(), e, depth)
+    return SprayOp(net.n_links, net.n_ports, nic, b, t, t.T.tocsr(), e, pb, pb.T.tocsr(),
+                   depth)
 
 
 def _cat(xs: list[np.ndarray], dtype) -> np.ndarray:
