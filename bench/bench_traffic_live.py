@@ -64,6 +64,10 @@ def main() -> None:
     project = generate(params_from_dict("fat-tree", {"gpus": args.gpus, "tiers": 3}))
     window.doc.replace(project)
     wait_current(window, 120)
+    settle = time.perf_counter() + 1.5  # the analysis charts draw in steps after a result
+    while time.perf_counter() < settle:
+        app.processEvents()
+        time.sleep(0.005)
     panel = window.traffic.panel
     print(f"{args.gpus:,} GPUs (3-tier fat tree, {len(project.fabric.devices):,} devices)")
     rows = []
