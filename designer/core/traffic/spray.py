@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.sparse import csr_matrix
+from scipy.sparse import csc_matrix, csr_matrix
 
 from designer.core.traffic.network import UNREACHABLE, Network
 from designer.core.traffic.routing import Routed, _candidates
@@ -62,7 +62,7 @@ class SprayOp:
     nic: Routed
     b: csr_matrix  # flows x states
     t: csr_matrix  # states x states (one hop)
-    t_t: csr_matrix
+    t_t: csc_matrix  # its transpose, a view (converting costs seconds at 65,536 GPUs)
     e: csr_matrix  # states x bundles (the parallel cables from one switch to the next)
     pb: csr_matrix  # bundles x ports: a bundle's traffic over its cables, by capacity
     pb_t: csr_matrix
@@ -129,7 +129,7 @@ class SprayOp:
         sel = new[self.nic.flow] >= 0
         nic = Routed(new[self.nic.flow[sel]], self.nic.link[sel], self.nic.frac[sel],
                      self.reached[rows])
-        return SprayOp(self.n_links, self.n_ports, nic, b[:, keep].tocsr(), t, t.T.tocsr(),
+        return SprayOp(self.n_links, self.n_ports, nic, b[:, keep].tocsr(), t, t.T,
                        self.e[keep], self.pb, self.pb_t, self.depth)
 
 
@@ -158,11 +158,27 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
     # the state graph, level by level from the start states (each state expanded once);
     # states are marked in a dense switch x class table (np.unique on millions of keys
     # costs more than the whole walk)
+    # a state splits over parallel cables to one next switch by their capacity, as over
+    # any valid ports: one entry per bundle (cables between the same two switches) in the
+    # graph, the cables' shares in ``pb`` (a 16,384-GPU fat tree has 3 cables per bundle)
+    P = net.n_ports
+    first = (np.r_[True, (np.diff(net.port_src) != 0) | (np.diff(net.port_dst) != 0)] if P
+             else np.empty(0, bool))
+    bundle = (np.cumsum(first) - 1).astype(np.int32)
+    n_b = int(bundle[-1]) + 1 if P else 0
+    b_cap = np.bincount(bundle, weights=net.port_cap, minlength=n_b)
+    pb = csr_matrix((net.port_cap / np.maximum(b_cap[bundle], 1e-300),
+                     (bundle, np.arange(P))), shape=(n_b, P))
+
+    # the state graph, level by level from the start states (each state expanded once);
+    # states are marked in a dense switch x class table (np.unique on millions of keys
+    # costs more than the whole walk); keys in 32 bits when they fit (memory at 65,536 GPUs)
     S = c.n_switches
+    kt = np.int32 if S * C < 2**31 else np.int64
     seen = np.zeros(S * C, bool)
     seen[start] = True
     frontier = np.flatnonzero(seen)
-    t_from, t_port, t_to, t_share = [], [], [], []
+    t_from, t_bundle, t_to, t_share = [], [], [], []
     # the longest chain of hops: the farthest start from its destination (states reached
     # later are nearer, and a start already seen is not expanded twice)
     depth = int(table[dcls[fr], net.att_switch[at]].max(initial=0))
@@ -183,37 +199,32 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
             nxt = net.port_dst[port]
             good = table[dc[lo:hi][r], nxt] == dh[lo:hi][r] - 1
             r, port, nxt = r[good], port[good], nxt[good]
+            if not r.size:
+                continue
             cap = net.port_cap[port]
             tot = np.bincount(r, weights=cap, minlength=hi - lo)
+            bnd = bundle[port]
+            # a switch's ports are listed by next switch: a bundle's cables are adjacent
+            run = np.flatnonzero(np.r_[True, (np.diff(r) != 0) | (np.diff(bnd) != 0)])
+            share = np.add.reduceat(cap / tot[r], run)
+            r, bnd, nxt = r[run], bnd[run], nxt[run]
             to = nxt.astype(np.int64) * C + dc[lo:hi][r]
-            t_from.append(frontier[lo:hi][r])
-            t_port.append(port)
-            t_to.append(to)
-            t_share.append(cap / tot[r])
+            t_from.append(frontier[lo:hi][r].astype(kt))
+            t_bundle.append(bnd)
+            t_to.append(to.astype(kt))
+            t_share.append(share)
             fresh[to] = True
         fresh &= ~seen
         seen |= fresh
         frontier = np.flatnonzero(fresh)
-    index = np.cumsum(seen) - 1  # state number of every marked key
+    index = (np.cumsum(seen) - 1).astype(kt)  # state number of every marked key
     n_states = int(seen.sum())
-    tf = index[_cat(t_from, np.int64)]
-    tt = index[_cat(t_to, np.int64)]
+    tf = index[_cat(t_from, kt)]
+    tt = index[_cat(t_to, kt)]
     ts = _cat(t_share, np.float64)
-    tp = _cat(t_port, np.int64)
     b = csr_matrix((sh, (fr, index[start])), shape=(F, n_states))
     t = csr_matrix((ts, (tf, tt)), shape=(n_states, n_states))
-    # a state splits over parallel cables to one next switch by their capacity, as over
-    # any valid ports: one entry per bundle here, the cables' shares in ``pb`` (the port
-    # lists of a 16,384-GPU fat tree are 3x longer than its bundle lists)
-    P = net.n_ports
-    first = np.r_[True, (np.diff(net.port_src) != 0) | (np.diff(net.port_dst) != 0)] if P \
-        else np.empty(0, bool)
-    bundle = np.cumsum(first) - 1
-    n_b = int(bundle[-1]) + 1 if P else 0
-    b_cap = np.bincount(bundle, weights=net.port_cap, minlength=n_b)
-    pb = csr_matrix((net.port_cap / np.maximum(b_cap[bundle], 1e-300),
-                     (bundle, np.arange(P))), shape=(n_b, P))
-    e = csr_matrix((ts, (tf, bundle[tp])), shape=(n_states, n_b))
+    e = csr_matrix((ts, (tf, _cat(t_bundle, np.int32))), shape=(n_states, n_b))
 
     # NIC entries: up over the start NICs; down over the destination GPU's NICs (all on the
     # one switch its class attaches to), by capacity, for the flows that arrive
@@ -230,7 +241,7 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
         frac=np.concatenate([sh, dsh]),
         reached=reached,
     )
-    return SprayOp(net.n_links, net.n_ports, nic, b, t, t.T.tocsr(), e, pb, pb.T.tocsr(),
+    return SprayOp(net.n_links, net.n_ports, nic, b, t, t.T, e, pb, pb.T.tocsr(),
                    depth)
 
 
