@@ -121,3 +121,28 @@ def test_incast_on_a_dragonfly_counts_every_hop():
     np.testing.assert_allclose(op.matvec(v), a @ v, rtol=1e-12)
     np.testing.assert_allclose(op.rmatvec(np.ones(pat.src.size)), a.T @ np.ones(pat.src.size),
                                rtol=1e-12)
+
+
+def test_two_planes_arrive_in_the_plane_they_left_by(monkeypatch):
+    """GPUs with a NIC in each of two planes: a flow leaves by both NICs and arrives over the
+    destination's NIC in the same plane; the factored spray follows that arrival (its class
+    has a switch in each plane) and matches the listed paths flow for flow."""
+    from designer.core.generators import generate, params_from_dict
+
+    p = generate(params_from_dict("rail", {"sus": 2, "servers_per_su": 4, "radix": 16,
+                                           "gpus_per_server": 4, "planes": 2,
+                                           "server": "gpu-server-8"}))
+    c = compile_project(p, p.catalog(builtin_catalog()))
+    net = build_network(c)
+    cl = c.classes
+    assert (np.maximum.reduceat(cl.att_switch, cl.ptr[:-1])
+            != np.minimum.reduceat(cl.att_switch, cl.ptr[:-1])).any()
+    for pattern in PATTERNS:
+        pat = make_pattern(c, pattern, 3)
+        _, a = _listed(net, pat.src, pat.dst)
+        op = spray_op(net, pat.src, pat.dst)
+        v = np.random.default_rng(2).random(net.n_links)
+        np.testing.assert_allclose(op.matvec(v), a @ v, rtol=1e-12)
+        fast = run_load(c, pattern, "adaptive", seed=3, net=net)
+        slow = _by_paths(monkeypatch, c, pattern, "adaptive", seed=3, net=net)
+        np.testing.assert_allclose(fast.t, slow.t, rtol=1e-9, atol=1e-12)

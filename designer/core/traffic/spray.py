@@ -18,10 +18,10 @@ destination falls by one per hop), so the sum stops after the fabric's depth. Lo
 (``A y``) pulls back up it: sparse products over states, never per path. The numbers are the
 same as ``route_spray``'s (a test checks): the same splits, summed in another order.
 
-Delivery over the destination GPU's NICs needs to know at which switch a flow arrives; when
-every destination class attaches to one switch (a GPU's NICs on one leaf, the usual case)
-that is known without following the flow. Otherwise ``applies`` is False and the caller
-lists paths with ``route_spray``.
+Delivery over the destination GPU's NICs needs to know at which switch a flow arrives (a
+GPU with NICs in two planes arrives in the plane it left by): the share of a state's traffic
+that ends at each of its destination class's switches pulls back up the chain the same way,
+and a flow's arrival is its entry times that.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.sparse import csc_matrix, csr_matrix
+from scipy.sparse import csc_matrix, csr_matrix, diags
 
 from designer.core.traffic.network import UNREACHABLE, Network
 from designer.core.traffic.routing import Routed, _candidates
@@ -39,16 +39,10 @@ _CHUNK = 500_000  # candidate ports expanded at a time: bounds memory, and np.re
 
 
 def applies(net: Network, dst: np.ndarray) -> bool:
-    """True when every destination's class attaches to a single switch."""
-    cl = net.c.classes
-    if cl.n == 0 or dst.size == 0:
+    """True when every destination GPU belongs to a class (is attached to the fabric)."""
+    if net.c.classes.n == 0 or dst.size == 0:
         return False
-    cls = np.unique(net.c.gpu_class[dst])
-    if (cls < 0).any():
-        return False
-    lo = np.minimum.reduceat(cl.att_switch, cl.ptr[:-1])
-    hi = np.maximum.reduceat(cl.att_switch, cl.ptr[:-1])
-    return bool(((lo == hi) & (np.diff(cl.ptr) > 0))[cls].all())
+    return bool((net.c.gpu_class[dst] >= 0).all())
 
 
 @dataclass(frozen=True, eq=False)
@@ -226,19 +220,47 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
     t = csr_matrix((ts, (tf, tt)), shape=(n_states, n_states))
     e = csr_matrix((ts, (tf, _cat(t_bundle, np.int32))), shape=(n_states, n_b))
 
-    # NIC entries: up over the start NICs; down over the destination GPU's NICs (all on the
-    # one switch its class attaches to), by capacity, for the flows that arrive
-    g = dst[reached]
-    flows_r = np.flatnonzero(reached)
+    # arrival: which of its destination class's switches each flow ends at (one, unless
+    # the class has NICs on several switches), pulled back up the chain from the last hop
+    cl = c.classes
+    slot_key = np.unique(np.repeat(np.arange(cl.n), np.diff(cl.ptr)) * S + cl.att_switch)
+    slot_first = np.searchsorted(slot_key, np.arange(cl.n) * S)
+    K = int(np.diff(np.r_[slot_first, slot_key.size]).max(initial=1))
+    keys = np.flatnonzero(seen)
+    ku, kd = keys // C, keys % C
+    term = np.flatnonzero(table[kd, ku] == 0)
+    slot = np.searchsorted(slot_key, kd[term] * S + ku[term]) - slot_first[kd[term]]
+    z = np.zeros((n_states, K))
+    z[term, slot] = 1.0
+    arr = z.copy()
+    for _ in range(depth):
+        z = t @ z
+        if not z.any():
+            break
+        arr += z
+    arrive = b @ arr  # flows x K
+    reached &= arrive.sum(axis=1) > 0.999
+    if not reached.all():  # a flow without a path carries nothing (as route_spray drops it)
+        b = diags(reached.astype(np.float64)) @ b
+
+    # NIC entries: up over the start NICs; down over the destination GPU's NICs on the
+    # switch it arrives at, by capacity
+    g = dst
     deg = net.att_ptr[g + 1] - net.att_ptr[g]
-    rep = np.repeat(np.arange(g.size), deg)
+    rep = np.repeat(np.arange(F), deg)
     datt = net.att_ptr[g][rep] + (np.arange(rep.size) - np.repeat(np.cumsum(deg) - deg, deg))
+    k = (np.searchsorted(slot_key, dcls[rep] * S + net.att_switch[datt])
+         - slot_first[dcls[rep]])
+    mass = arrive[rep, np.minimum(k, K - 1)]
     w = net.att_cap[datt]
-    dsh = w / np.maximum(np.bincount(rep, weights=w, minlength=g.size)[rep], 1e-300)
+    tot = np.bincount(rep * K + k, weights=w, minlength=F * K)[rep * K + k]
+    dsh = mass * w / np.maximum(tot, 1e-300)
+    keep = reached[rep] & (dsh > 0)
+    up = reached[fr]
     nic = Routed(
-        flow=np.concatenate([fr, flows_r[rep]]),
-        link=np.concatenate([net.nic_up(at), net.nic_down(datt)]),
-        frac=np.concatenate([sh, dsh]),
+        flow=np.concatenate([fr[up], rep[keep]]),
+        link=np.concatenate([net.nic_up(at[up]), net.nic_down(datt[keep])]),
+        frac=np.concatenate([sh[up], dsh[keep]]),
         reached=reached,
     )
     return SprayOp(net.n_links, net.n_ports, nic, b, t, t.T, e, pb, pb.T.tocsr(),
