@@ -149,9 +149,6 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
     reached = np.bincount(fr, minlength=F) > 0
     start = net.att_switch[at].astype(np.int64) * C + dcls[fr]
 
-    # the state graph, level by level from the start states (each state expanded once);
-    # states are marked in a dense switch x class table (np.unique on millions of keys
-    # costs more than the whole walk)
     # a state splits over parallel cables to one next switch by their capacity, as over
     # any valid ports: one entry per bundle (cables between the same two switches) in the
     # graph, the cables' shares in ``pb`` (a 16,384-GPU fat tree has 3 cables per bundle)
@@ -164,14 +161,18 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
     pb = csr_matrix((net.port_cap / np.maximum(b_cap[bundle], 1e-300),
                      (bundle, np.arange(P))), shape=(n_b, P))
 
-    # the state graph, level by level from the start states (each state expanded once);
-    # states are marked in a dense switch x class table (np.unique on millions of keys
-    # costs more than the whole walk); keys in 32 bits when they fit (memory at 65,536 GPUs)
+    # the state graph, level by level from the start states (each state expanded once).
+    # States are numbered level by level as found, so the hops come out grouped by their
+    # state and the matrices are laid out directly (sorting tens of millions of entries
+    # into CSR costs more than the walk); found states are marked in a dense switch x class
+    # table (np.unique on millions of keys too); 32-bit keys when they fit (memory)
     S = c.n_switches
     kt = np.int32 if S * C < 2**31 else np.int64
-    seen = np.zeros(S * C, bool)
-    seen[start] = True
-    frontier = np.flatnonzero(seen)
+    number = np.full(S * C, -1, kt)
+    frontier = np.unique(start)
+    number[frontier] = np.arange(frontier.size)
+    found = [frontier]
+    n_states = frontier.size
     t_from, t_bundle, t_to, t_share = [], [], [], []
     # the longest chain of hops: the farthest start from its destination (states reached
     # later are nearer, and a start already seen is not expanded twice)
@@ -203,22 +204,24 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
             share = np.add.reduceat(cap / tot[r], run)
             r, bnd, nxt = r[run], bnd[run], nxt[run]
             to = nxt.astype(np.int64) * C + dc[lo:hi][r]
-            t_from.append(frontier[lo:hi][r].astype(kt))
+            t_from.append(number[frontier[lo:hi][r]])
             t_bundle.append(bnd)
             t_to.append(to.astype(kt))
             t_share.append(share)
             fresh[to] = True
-        fresh &= ~seen
-        seen |= fresh
+        fresh &= number < 0
         frontier = np.flatnonzero(fresh)
-    index = (np.cumsum(seen) - 1).astype(kt)  # state number of every marked key
-    n_states = int(seen.sum())
-    tf = index[_cat(t_from, kt)]
-    tt = index[_cat(t_to, kt)]
+        number[frontier] = np.arange(n_states, n_states + frontier.size)
+        n_states += frontier.size
+        found.append(frontier)
+    tf = _cat(t_from, kt)  # non-decreasing: states expand in their numbers' order
+    tt = number[_cat(t_to, kt)]
     ts = _cat(t_share, np.float64)
-    b = csr_matrix((sh, (fr, index[start])), shape=(F, n_states))
-    t = csr_matrix((ts, (tf, tt)), shape=(n_states, n_states))
-    e = csr_matrix((ts, (tf, _cat(t_bundle, np.int32))), shape=(n_states, n_b))
+    ptr = np.zeros(n_states + 1, np.int64)
+    np.cumsum(np.bincount(tf, minlength=n_states), out=ptr[1:])
+    b = csr_matrix((sh, (fr, number[start])), shape=(F, n_states))
+    t = csr_matrix((ts, tt, ptr), shape=(n_states, n_states))
+    e = csr_matrix((ts, _cat(t_bundle, np.int32), ptr), shape=(n_states, n_b))
 
     # arrival: which of its destination class's switches each flow ends at (one, unless
     # the class has NICs on several switches), pulled back up the chain from the last hop
@@ -226,7 +229,7 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
     slot_key = np.unique(np.repeat(np.arange(cl.n), np.diff(cl.ptr)) * S + cl.att_switch)
     slot_first = np.searchsorted(slot_key, np.arange(cl.n) * S)
     K = int(np.diff(np.r_[slot_first, slot_key.size]).max(initial=1))
-    keys = np.flatnonzero(seen)
+    keys = np.concatenate(found)  # in state-number order
     ku, kd = keys // C, keys % C
     term = np.flatnonzero(table[kd, ku] == 0)
     slot = np.searchsorted(slot_key, kd[term] * S + ku[term]) - slot_first[kd[term]]
