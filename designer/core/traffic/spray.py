@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.sparse import csc_matrix, csr_matrix, diags
+from scipy.sparse import csr_matrix, diags
 
 from designer.core.traffic.network import UNREACHABLE, Network
 from designer.core.traffic.routing import Routed, _candidates
@@ -56,7 +56,7 @@ class SprayOp:
     nic: Routed
     b: csr_matrix  # flows x states
     t: csr_matrix  # states x states (one hop)
-    t_t: csc_matrix  # its transpose, a view (converting costs seconds at 65,536 GPUs)
+    t_t: csr_matrix  # its transpose laid out by rows: gathers, where a CSC product scatters
     e: csr_matrix  # states x bundles (the parallel cables from one switch to the next)
     pb: csr_matrix  # bundles x ports: a bundle's traffic over its cables, by capacity
     pb_t: csr_matrix
@@ -123,7 +123,7 @@ class SprayOp:
         sel = new[self.nic.flow] >= 0
         nic = Routed(new[self.nic.flow[sel]], self.nic.link[sel], self.nic.frac[sel],
                      self.reached[rows])
-        return SprayOp(self.n_links, self.n_ports, nic, b[:, keep].tocsr(), t, t.T,
+        return SprayOp(self.n_links, self.n_ports, nic, b[:, keep].tocsr(), t, t.T.tocsr(),
                        self.e[keep], self.pb, self.pb_t, self.depth)
 
 
@@ -266,7 +266,7 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
         frac=np.concatenate([sh[up], dsh[keep]]),
         reached=reached,
     )
-    return SprayOp(net.n_links, net.n_ports, nic, b, t, t.T, e, pb, pb.T.tocsr(),
+    return SprayOp(net.n_links, net.n_ports, nic, b, t, t.T.tocsr(), e, pb, pb.T.tocsr(),
                    depth)
 
 
