@@ -88,41 +88,37 @@ def max_min_fair_op(op, coef: np.ndarray, cap: np.ndarray, reached: np.ndarray |
                     control=None) -> Fair:
     """Progressive filling as ``max_min_fair`` with the incidence given as an operator
     (``spray.SprayOp``): ``op.rmatvec(x)`` the per-link load of flows carrying ``x`` each,
-    ``op.matvec(v)`` the per-flow sum of ``v`` over its links, ``op.restrict(rows)`` the
-    operator of some flows only. ``coef`` is Gb/s per unit ``t`` per flow (demand times
-    multiplicity). The same rounds as ``max_min_fair``, two products each; when the growing
-    flows halve the operator shrinks to them (late rounds touch few states)."""
+    ``op.matvec(v)`` the per-flow sum of ``v`` over its links. ``coef`` is Gb/s per unit
+    ``t`` per flow (demand times multiplicity). The same rounds as ``max_min_fair``, two
+    products each; the growth is recomputed afresh when the growing flows halve (no drift)."""
     F = coef.size
     cap = cap.astype(np.float64)
     t = np.zeros(F)
     active = np.ones(F, bool) if reached is None else reached.copy()
     active &= op.matvec(np.ones(cap.size)) > 0  # a flow on no link has no path
-    idx = np.flatnonzero(active)
-    sub = op.restrict(idx)
-    live_rows = np.ones(idx.size, bool)
+    live_rows = active
     res = cap.copy()
-    grow = sub.rmatvec(coef[idx])
+    grow = op.rmatvec(np.where(live_rows, coef, 0.0))
+    n_live = int(live_rows.sum())
     level = 0.0
     rounds = 0
     while live_rows.any() and rounds < MAX_ROUNDS:
         rounds += 1
-        if live_rows.sum() * 2 < live_rows.size:
-            idx = idx[live_rows]
-            sub = sub.restrict(np.flatnonzero(live_rows))
-            live_rows = np.ones(idx.size, bool)
-            grow = sub.rmatvec(coef[idx])  # afresh: no drift
+        if live_rows.sum() * 2 < n_live:
+            n_live = int(live_rows.sum())
+            grow = op.rmatvec(np.where(live_rows, coef, 0.0))  # afresh: no drift
         live = grow > 1e-12 * np.maximum(cap, 1.0)
         with np.errstate(divide="ignore", invalid="ignore"):
             fill = np.where(live, res / np.where(live, grow, 1.0), np.inf)
         nxt = max(min(float(fill.min()) if fill.size else np.inf, 1.0), level)
         if nxt >= 1.0:
-            t[idx[live_rows]] = 1.0
+            t[live_rows] = 1.0
             live_rows[:] = False
             break
         full = live & (fill <= nxt * (1 + REL_TOL) + 1e-15)
-        newly = live_rows & (sub.matvec(full.astype(np.float64)) > 0)
-        t[idx[newly]] = nxt
-        gone = sub.rmatvec(np.where(newly, coef[idx], 0.0))
+        newly = live_rows & (op.matvec(full.astype(np.float64)) > 0)
+        t[newly] = nxt
+        gone = op.rmatvec(np.where(newly, coef, 0.0))
         res -= gone * nxt
         grow -= gone
         live_rows &= ~newly
@@ -130,5 +126,5 @@ def max_min_fair_op(op, coef: np.ndarray, cap: np.ndarray, reached: np.ndarray |
         if control is not None:
             control.check()
     if live_rows.any():
-        t[idx[live_rows]] = level
+        t[live_rows] = level
     return Fair(t=t, load=op.rmatvec(coef * t), rounds=rounds)
