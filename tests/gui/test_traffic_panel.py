@@ -12,6 +12,12 @@ from PySide6.QtCore import QTimer
 from designer.core.generators import generate, params_from_dict
 
 WAIT_MS = 60_000
+# the target is 50 ms (issue 13); measured on a shared 2-core machine the longest gap at
+# 16,384 GPUs was 15-44 ms over a load run and what-ifs (bench/bench_traffic_live.py). CI's
+# two cores also run the worker and the offscreen painter, and the OS may preempt the GUI
+# thread: the bound leaves room for that, while a core call that holds the GIL (a single
+# numpy call over millions of entries, 100 ms and more) or work on the GUI thread fails it.
+GAP_BOUND_S = 0.1
 
 
 @pytest.fixture(scope="module")
@@ -60,9 +66,8 @@ def test_what_if_from_the_context_menu_rings_the_switch_and_edits_nothing(window
     assert window.doc.project is before and window.doc.revision == revision
     assert len(tr.overlay.items) >= 1
     gaps = [b - a for a, b in itertools.pairwise(ticks)]
-    # the work runs in a worker thread: the GUI thread keeps ticking. Loose bound: this
-    # machine is shared and the progress dialog's first showing takes its own time
-    assert gaps and max(gaps) < 1.0
+    # the work runs in a worker thread: the GUI thread keeps ticking
+    assert gaps and max(gaps) < GAP_BOUND_S, f"GUI thread blocked {max(gaps) * 1000:.0f} ms"
     tr.panel.clear_overlay()
     assert tr.overlay.items == []
 
@@ -101,3 +106,54 @@ def test_load_run_shows_throughput_and_rings_hot_links(window, qtbot, su4):
     assert tail.startswith("+") and "p99" in tail and "permutation, ecmp" in tail
     window.docks["trafficDock"].raise_()
     qtbot.wait(50)
+
+
+class _Beats:
+    """A 10 ms timer in the GUI thread; the gaps between its ticks are how long the thread
+    was kept from its event loop (as bench/bench_live.py and bench_traffic_live.py measure)."""
+
+    def __init__(self) -> None:
+        self.ticks: list[float] = []
+        self.timer = QTimer()
+        self.timer.setInterval(10)
+        self.timer.timeout.connect(lambda: self.ticks.append(time.perf_counter()))
+
+    def __enter__(self):
+        self.ticks.append(time.perf_counter())
+        self.timer.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.timer.stop()
+        self.ticks.append(time.perf_counter())
+
+    @property
+    def gaps(self) -> list[float]:
+        return [b - a for a, b in itertools.pairwise(self.ticks)]
+
+
+def test_gui_keeps_ticking_at_16k_gpus_during_load_and_what_if(window, qtbot):
+    big = generate(params_from_dict("fat-tree", {"gpus": 16384, "tiers": 3}))
+    _loaded(window, qtbot, big)
+    # the analysis panels draw their charts in steps after a result (charts.py); at this
+    # size a step takes tens of ms of the GUI thread's own: let them finish, so that the
+    # gaps below are the traffic work's
+    qtbot.wait(1500)
+    tr = window.traffic
+    tr.panel.pattern.setCurrentText("permutation")
+    tr.panel.routing.setCurrentText("adaptive")
+    with _Beats() as load_beats:
+        tr.panel.run_load()
+        _finish(qtbot, tr.panel)
+        qtbot.wait(20)
+    assert tr.panel.last is not None and tr.panel.last.throughput["min"] == pytest.approx(1.0)
+    tr.panel.routing.setCurrentText("technology default")
+    t0 = time.perf_counter()
+    with _Beats() as wi_beats:
+        tr.what_if(["spine:1"])
+        _finish(qtbot, tr.panel)
+    answered = time.perf_counter() - t0
+    assert "What if spine" in tr.panel.result.text()
+    assert answered < 1.0  # issue 13: a what-if answers within 1 s at 16,384 GPUs
+    worst = max(load_beats.gaps + wi_beats.gaps)
+    assert worst < GAP_BOUND_S, f"GUI thread blocked {worst * 1000:.0f} ms"

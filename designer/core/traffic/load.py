@@ -21,7 +21,7 @@ from designer.core.errors import DesignerError
 from designer.core.model import Project
 from designer.core.solver.compile import Compiled, compile_project
 from designer.core.traffic.aggregate import class_spray_loads
-from designer.core.traffic.maxmin import max_min_fair
+from designer.core.traffic.maxmin import max_min_fair, max_min_fair_op
 from designer.core.traffic.network import Network, build_network
 from designer.core.traffic.patterns import Pattern, make_pattern
 from designer.core.traffic.queueing import QueueTail, queue_tail
@@ -32,6 +32,7 @@ from designer.core.traffic.routing import (
     route_hashed,
     route_spray,
 )
+from designer.core.traffic.spray import SprayOp, applies, spray_op
 
 HOT_LINKS = 10
 DEFAULT_ROUTING = {"ib-ndr": "static", "ib-xdr": "static", "eth": "ecmp"}
@@ -122,7 +123,7 @@ class _Trial:
     w: np.ndarray  # connection multiplicity
     slowdown: float
     load: np.ndarray
-    routed: Routed
+    routed: Routed | SprayOp
     sub_conn: np.ndarray  # connection of every routed (sub)flow
 
 
@@ -173,7 +174,10 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
         src, dst = p.src, p.dst
     n_conn = src.size
     if routing == "adaptive":
-        routed = route_spray(net, src, dst, c.gpu_class[dst])
+        # the factored spray when arrival is known (every flow's rates are the same as
+        # listing its paths; see spray.py), else every path listed
+        routed = (spray_op(net, src, dst) if applies(net, dst)
+                  else route_spray(net, src, dst, c.gpu_class[dst]))
         sub_conn = np.arange(n_conn)
         subs = 1
     elif routing == "static" and tables is not None:
@@ -202,17 +206,22 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
     sub_demand = demand[sub_conn] / subs
     mult = p.weight[sub_conn]
     cap = _cap(net, p)
-    fair = max_min_fair(routed.flow, routed.link, routed.frac * mult[routed.flow], sub_demand,
-                        cap, routed.reached, control)
+    if isinstance(routed, SprayOp):
+        fair = max_min_fair_op(routed, sub_demand * mult, cap, routed.reached, control)
+        listed = routed.nic
+    else:
+        fair = max_min_fair(routed.flow, routed.link, routed.frac * mult[routed.flow],
+                            sub_demand, cap, routed.reached, control)
+        listed = routed
     # throughput: the connection's queue pairs together; completion: its slowest one
     t_conn = np.bincount(sub_conn, weights=fair.t, minlength=n_conn) / subs
     t_slow = np.full(n_conn, np.inf)
     np.minimum.at(t_slow, sub_conn, fair.t)
     t_slow[~np.isfinite(t_slow)] = 0.0
     # the ideal: the same connections limited by their NICs only
-    nic = routed.link >= net.n_ports
-    w_nic = (routed.frac * mult[routed.flow])[nic]
-    f_nic, l_nic = routed.flow[nic], routed.link[nic]
+    nic = listed.link >= net.n_ports
+    w_nic = (listed.frac * mult[listed.flow])[nic]
+    f_nic, l_nic = listed.flow[nic], listed.link[nic]
     at_demand = np.bincount(l_nic, weights=w_nic * sub_demand[f_nic], minlength=cap.size)
     if (at_demand <= cap * (1 + 1e-9)).all():  # the NICs carry every demand: ideal t = 1
         t_ideal = np.where(_conn_reached_of(routed, sub_conn, n_conn), 1.0, np.inf)
@@ -310,7 +319,7 @@ def _conn_reached(tr: _Trial) -> np.ndarray:
     return _conn_reached_of(tr.routed, tr.sub_conn, tr.t.size)
 
 
-def _conn_reached_of(routed: Routed, sub_conn: np.ndarray, n_conn: int) -> np.ndarray:
+def _conn_reached_of(routed: Routed | SprayOp, sub_conn: np.ndarray, n_conn: int) -> np.ndarray:
     """Connections all of whose queue pairs have a path."""
     missing = np.bincount(sub_conn[~routed.reached], minlength=n_conn)
     return missing == 0

@@ -82,3 +82,49 @@ def _compact(sub: csr_matrix, cols: np.ndarray, res: np.ndarray):
     sub_t = sub.T.tocsr()
     grow = sub_t @ np.ones(sub.shape[0])
     return sub, sub_t, cols[keep], res[keep], grow
+
+
+def max_min_fair_op(op, coef: np.ndarray, cap: np.ndarray, reached: np.ndarray | None = None,
+                    control=None) -> Fair:
+    """Progressive filling as ``max_min_fair`` with the incidence given as an operator
+    (``spray.SprayOp``): ``op.rmatvec(x)`` the per-link load of flows carrying ``x`` each,
+    ``op.matvec(v)`` the per-flow sum of ``v`` over its links. ``coef`` is Gb/s per unit
+    ``t`` per flow (demand times multiplicity). The same rounds as ``max_min_fair``, two
+    products each; the growth is recomputed afresh when the growing flows halve (no drift)."""
+    F = coef.size
+    cap = cap.astype(np.float64)
+    t = np.zeros(F)
+    active = np.ones(F, bool) if reached is None else reached.copy()
+    active &= op.matvec(np.ones(cap.size)) > 0  # a flow on no link has no path
+    live_rows = active
+    res = cap.copy()
+    grow = op.rmatvec(np.where(live_rows, coef, 0.0))
+    n_live = int(live_rows.sum())
+    level = 0.0
+    rounds = 0
+    while live_rows.any() and rounds < MAX_ROUNDS:
+        rounds += 1
+        if live_rows.sum() * 2 < n_live:
+            n_live = int(live_rows.sum())
+            grow = op.rmatvec(np.where(live_rows, coef, 0.0))  # afresh: no drift
+        live = grow > 1e-12 * np.maximum(cap, 1.0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            fill = np.where(live, res / np.where(live, grow, 1.0), np.inf)
+        nxt = max(min(float(fill.min()) if fill.size else np.inf, 1.0), level)
+        if nxt >= 1.0:
+            t[live_rows] = 1.0
+            live_rows[:] = False
+            break
+        full = live & (fill <= nxt * (1 + REL_TOL) + 1e-15)
+        newly = live_rows & (op.matvec(full.astype(np.float64)) > 0)
+        t[newly] = nxt
+        gone = op.rmatvec(np.where(newly, coef, 0.0))
+        res -= gone * nxt
+        grow -= gone
+        live_rows &= ~newly
+        level = nxt
+        if control is not None:
+            control.check()
+    if live_rows.any():
+        t[live_rows] = level
+    return Fair(t=t, load=op.rmatvec(coef * t), rounds=rounds)

@@ -64,11 +64,18 @@ def queue_tail(net: Network, routed: Routed | None, util: np.ndarray, message_by
         np.maximum.at(worst, net.link_layer, p99_l)
         return QueueTail(float(2 * m.sum()), float(2 * m.sum()), float(2 * worst.sum()),
                          float(2 * worst.sum()))
-    if routed.flow.size == 0:
-        return QueueTail(0.0, 0.0, 0.0, 0.0)
-    F = routed.reached.size
-    mean_f = np.bincount(routed.flow, weights=routed.frac * mean_l[routed.link], minlength=F)
-    p99_f = np.bincount(routed.flow, weights=routed.frac * p99_l[routed.link], minlength=F)
+    if hasattr(routed, "matvec"):  # the factored spray (spray.SprayOp): same sums
+        if not routed.reached.any():
+            return QueueTail(0.0, 0.0, 0.0, 0.0)
+        mean_f, p99_f = routed.matvec(mean_l), routed.matvec(p99_l)
+    else:
+        if routed.flow.size == 0:
+            return QueueTail(0.0, 0.0, 0.0, 0.0)
+        F = routed.reached.size
+        mean_f = np.bincount(routed.flow, weights=routed.frac * mean_l[routed.link],
+                             minlength=F)
+        p99_f = np.bincount(routed.flow, weights=routed.frac * p99_l[routed.link],
+                            minlength=F)
     mean_f, p99_f = mean_f[routed.reached], p99_f[routed.reached]
     return QueueTail(float(mean_f.mean()), float(np.median(mean_f)),
                      float(np.quantile(p99_f, 0.99)), float(p99_f.max()))

@@ -1,0 +1,288 @@
+"""Adaptive routing (the fluid model) for per-GPU patterns without listing every path.
+
+``route_spray`` follows each flow over every shortest next hop, so a flow crossing a 3-tier
+fat tree spreads over thousands of links and a permutation on 16,384 GPUs lists tens of
+millions of (flow, link) entries. The rule that avoids this: at a switch the spray splits by
+the ports that bring the traffic closer to its destination class, in proportion to their
+capacity, whatever flow it belongs to. So the spray is a Markov chain on *states* (switch,
+destination class), the same for every flow that passes through one, and the flow-link
+incidence factors as
+
+    A = N + B (I + T + T^2 + ...) E
+
+with ``N`` the flow's own NIC links, ``B`` (flow x state) how each flow enters the fabric
+(its GPU's nearest NICs, by capacity), ``T`` (state x state) the split at one hop and ``E``
+(state x port) the ports that split uses. The state graph is acyclic (the distance to the
+destination falls by one per hop), so the sum stops after the fabric's depth. Loads
+(``A^T x``) push aggregated demand down that graph, and "which flows cross these links"
+(``A y``) pulls back up it: sparse products over states, never per path. The numbers are the
+same as ``route_spray``'s (a test checks): the same splits, summed in another order.
+
+Delivery over the destination GPU's NICs needs to know at which switch a flow arrives (a
+GPU with NICs in two planes arrives in the plane it left by): the share of a state's traffic
+that ends at each of its destination class's switches pulls back up the chain the same way,
+and a flow's arrival is its entry times that.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.sparse import csr_matrix, diags
+
+from designer.core.traffic.network import UNREACHABLE, Network
+from designer.core.traffic.routing import Routed, _candidates
+
+_CHUNK = 500_000  # candidate ports expanded at a time: bounds memory, and np.repeat holds
+# the GIL for its whole call (4 M entries: ~90 ms the GUI thread could not run)
+
+
+def applies(net: Network, dst: np.ndarray) -> bool:
+    """True when every destination GPU belongs to a class (is attached to the fabric)."""
+    if net.c.classes.n == 0 or dst.size == 0:
+        return False
+    return bool((net.c.gpu_class[dst] >= 0).all())
+
+
+BLOCK_NNZ = 250_000  # entries per row block of the products (see _Blocks)
+
+
+class _Blocks:
+    """A CSR matrix as row blocks of about ``BLOCK_NNZ`` entries. scipy's sparse product holds
+    the GIL for its whole call: one product over millions of entries (30-200 ms measured at
+    16,384 GPUs on a busy machine) would stall the window's thread however the work is
+    threaded; block by block the interpreter can switch between them."""
+
+    def __init__(self, data: np.ndarray, indices: np.ndarray, indptr: np.ndarray,
+                 shape: tuple[int, int]) -> None:
+        self.shape = shape
+        cuts = np.searchsorted(indptr, np.arange(BLOCK_NNZ, indptr[-1], BLOCK_NNZ))
+        edges = np.unique(np.r_[0, cuts, shape[0]]).tolist()
+        self.blocks = [
+            csr_matrix((data[indptr[lo]:indptr[hi]], indices[indptr[lo]:indptr[hi]],
+                        indptr[lo:hi + 1] - indptr[lo]), shape=(hi - lo, shape[1]))
+            for lo, hi in itertools.pairwise(edges)]
+
+    @classmethod
+    def of_rows(cls, rows: np.ndarray, cols: np.ndarray, data: np.ndarray,
+                shape: tuple[int, int]) -> _Blocks:
+        """From entries whose ``rows`` are non-decreasing (no sort needed)."""
+        ptr = np.zeros(shape[0] + 1, np.int64)
+        np.cumsum(np.bincount(rows, minlength=shape[0]), out=ptr[1:])
+        return cls(data, cols, ptr, shape)
+
+    @classmethod
+    def of_any(cls, rows: np.ndarray, cols: np.ndarray, data: np.ndarray,
+               shape: tuple[int, int]) -> _Blocks:
+        """From entries in any order: a stable argsort by row (numpy's sort lets other
+        threads run, where scipy's COO-to-CSR conversion does not)."""
+        o = np.argsort(rows, kind="stable")
+        return cls.of_rows(rows[o], cols[o], data[o], shape)
+
+    def __matmul__(self, x: np.ndarray) -> np.ndarray:
+        if not self.blocks:
+            return np.zeros(self.shape[0])
+        return np.concatenate([blk @ x for blk in self.blocks])
+
+
+@dataclass(frozen=True, eq=False)
+class SprayOp:
+    """The incidence ``A`` (flows x links, share of a flow's rate on each link) in factored
+    form. ``nic`` holds the NIC entries of ``A`` as a plain ``Routed`` (the ideal fabric
+    only needs those); ``reached`` marks flows with a path."""
+
+    n_links: int
+    n_ports: int
+    nic: Routed
+    b: csr_matrix  # flows x states
+    t: _Blocks  # states x states (one hop)
+    t_t: _Blocks  # its transpose, by rows too (a CSC product scatters: slower)
+    e: _Blocks  # states x bundles (the parallel cables from one switch to the next)
+    e_t: _Blocks
+    pb: csr_matrix  # bundles x ports: a bundle's traffic over its cables, by capacity
+    pb_t: csr_matrix
+    depth: int
+
+    @property
+    def reached(self) -> np.ndarray:
+        return self.nic.reached
+
+    def matvec(self, v: np.ndarray) -> np.ndarray:
+        """``A v``: per flow, the share-weighted sum of ``v`` over the links it crosses."""
+        z = self.e @ (self.pb @ v[: self.n_ports])
+        acc = z.copy()
+        for _ in range(self.depth):
+            z = self.t @ z
+            if not z.any():
+                break
+            acc += z
+        out = self.b @ acc
+        out += np.bincount(self.nic.flow, weights=self.nic.frac * v[self.nic.link],
+                           minlength=self.reached.size)
+        return out
+
+    def rmatvec(self, x: np.ndarray) -> np.ndarray:
+        """``A^T x``: per link, the load of flows carrying ``x`` each."""
+        m = self.b.T @ x
+        acc = m.copy()
+        for _ in range(self.depth):
+            m = self.t_t @ m
+            if not m.any():
+                break
+            acc += m
+        out = np.zeros(self.n_links)
+        out[: self.n_ports] = self.pb_t @ (self.e_t @ acc)
+        out += np.bincount(self.nic.link, weights=self.nic.frac * x[self.nic.flow],
+                           minlength=self.n_links)
+        return out
+
+
+def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
+    """The factored spray of flows ``src[i] -> dst[i]`` (``applies`` must hold)."""
+    c = net.c
+    C = max(c.classes.n, 1)
+    F = src.size
+    dcls = c.gpu_class[dst].astype(np.int64)
+    table = net.dist_by_class
+    # leaving the GPU: its NICs nearest the destination class, by capacity (as route_spray)
+    deg = net.att_ptr[src + 1] - net.att_ptr[src]
+    rep = np.repeat(np.arange(F), deg)
+    att = net.att_ptr[src][rep] + (np.arange(rep.size) - np.repeat(np.cumsum(deg) - deg, deg))
+    d = table[dcls[rep], net.att_switch[att]]
+    best = np.full(F, UNREACHABLE, np.int16)
+    np.minimum.at(best, rep, d)
+    ok = (d == best[rep]) & (d < UNREACHABLE)
+    w = np.where(ok, net.att_cap[att], 0.0)
+    tot = np.bincount(rep, weights=w, minlength=F)
+    share = np.where(ok, w / np.maximum(tot[rep], 1e-300), 0.0)
+    fr, at, sh = rep[ok], att[ok], share[ok]
+    reached = np.bincount(fr, minlength=F) > 0
+    start = net.att_switch[at].astype(np.int64) * C + dcls[fr]
+
+    # a state splits over parallel cables to one next switch by their capacity, as over
+    # any valid ports: one entry per bundle (cables between the same two switches) in the
+    # graph, the cables' shares in ``pb`` (a 16,384-GPU fat tree has 3 cables per bundle)
+    P = net.n_ports
+    first = (np.r_[True, (np.diff(net.port_src) != 0) | (np.diff(net.port_dst) != 0)] if P
+             else np.empty(0, bool))
+    bundle = (np.cumsum(first) - 1).astype(np.int32)
+    n_b = int(bundle[-1]) + 1 if P else 0
+    b_cap = np.bincount(bundle, weights=net.port_cap, minlength=n_b)
+    pb = csr_matrix((net.port_cap / np.maximum(b_cap[bundle], 1e-300),
+                     (bundle, np.arange(P))), shape=(n_b, P))
+
+    # the state graph, level by level from the start states (each state expanded once).
+    # States are numbered level by level as found, so the hops come out grouped by their
+    # state and the matrices are laid out directly (sorting tens of millions of entries
+    # into CSR costs more than the walk); found states are marked in a dense switch x class
+    # table (np.unique on millions of keys too); 32-bit keys when they fit (memory)
+    S = c.n_switches
+    kt = np.int32 if S * C < 2**31 else np.int64
+    number = np.full(S * C, -1, kt)
+    frontier = np.unique(start)
+    number[frontier] = np.arange(frontier.size)
+    found = [frontier]
+    n_states = frontier.size
+    t_from, t_bundle, t_to, t_share = [], [], [], []
+    # the longest chain of hops: the farthest start from its destination (states reached
+    # later are nearer, and a start already seen is not expanded twice)
+    depth = int(table[dcls[fr], net.att_switch[at]].max(initial=0))
+    while frontier.size:
+        u, dc = frontier // C, frontier % C
+        dh = table[dc, u]
+        move = (dh > 0) & (dh < UNREACHABLE)
+        frontier, u, dc, dh = frontier[move], u[move], dc[move], dh[move]
+        if not frontier.size:
+            break
+        fresh = np.zeros(S * C, bool)
+        n_cand = net.port_ptr[u + 1] - net.port_ptr[u]
+        cs = np.cumsum(n_cand)
+        cuts = np.searchsorted(cs, np.arange(_CHUNK, cs[-1], _CHUNK))
+        edges = np.unique(np.r_[0, cuts, frontier.size])
+        for lo, hi in zip(edges[:-1].tolist(), edges[1:].tolist(), strict=True):
+            r, port = _candidates(net, u[lo:hi])
+            nxt = net.port_dst[port]
+            good = table[dc[lo:hi][r], nxt] == dh[lo:hi][r] - 1
+            r, port, nxt = r[good], port[good], nxt[good]
+            if not r.size:
+                continue
+            cap = net.port_cap[port]
+            tot = np.bincount(r, weights=cap, minlength=hi - lo)
+            bnd = bundle[port]
+            # a switch's ports are listed by next switch: a bundle's cables are adjacent
+            run = np.flatnonzero(np.r_[True, (np.diff(r) != 0) | (np.diff(bnd) != 0)])
+            share = np.add.reduceat(cap / tot[r], run)
+            r, bnd, nxt = r[run], bnd[run], nxt[run]
+            to = nxt.astype(np.int64) * C + dc[lo:hi][r]
+            t_from.append(number[frontier[lo:hi][r]])
+            t_bundle.append(bnd)
+            t_to.append(to.astype(kt))
+            t_share.append(share)
+            fresh[to] = True
+        fresh &= number < 0
+        frontier = np.flatnonzero(fresh)
+        number[frontier] = np.arange(n_states, n_states + frontier.size)
+        n_states += frontier.size
+        found.append(frontier)
+    tf = _cat(t_from, kt)  # non-decreasing: states expand in their numbers' order
+    tt = number[_cat(t_to, kt)]
+    ts = _cat(t_share, np.float64)
+    tb = _cat(t_bundle, np.int32)
+    for chunks in (t_from, t_to, t_share, t_bundle):  # memory: the copies are made
+        chunks.clear()
+    b = csr_matrix((sh, (fr, number[start])), shape=(F, n_states))
+    t = _Blocks.of_rows(tf, tt, ts, (n_states, n_states))
+    t_t = _Blocks.of_any(tt, tf, ts, (n_states, n_states))
+    e = _Blocks.of_rows(tf, tb, ts, (n_states, n_b))
+    e_t = _Blocks.of_any(tb, tf, ts, (n_b, n_states))
+
+    # arrival: which of its destination class's switches each flow ends at (one, unless
+    # the class has NICs on several switches), pulled back up the chain from the last hop
+    cl = c.classes
+    slot_key = np.unique(np.repeat(np.arange(cl.n), np.diff(cl.ptr)) * S + cl.att_switch)
+    slot_first = np.searchsorted(slot_key, np.arange(cl.n) * S)
+    K = int(np.diff(np.r_[slot_first, slot_key.size]).max(initial=1))
+    keys = np.concatenate(found)  # in state-number order
+    ku, kd = keys // C, keys % C
+    term = np.flatnonzero(table[kd, ku] == 0)
+    slot = np.searchsorted(slot_key, kd[term] * S + ku[term]) - slot_first[kd[term]]
+    z = np.zeros((n_states, K))
+    z[term, slot] = 1.0
+    arr = z.copy()
+    for _ in range(depth):
+        z = t @ z
+        if not z.any():
+            break
+        arr += z
+    arrive = b @ arr  # flows x K
+    reached &= arrive.sum(axis=1) > 0.999
+    if not reached.all():  # a flow without a path carries nothing (as route_spray drops it)
+        b = diags(reached.astype(np.float64)) @ b
+
+    # NIC entries: up over the start NICs; down over the destination GPU's NICs on the
+    # switch it arrives at, by capacity
+    g = dst
+    deg = net.att_ptr[g + 1] - net.att_ptr[g]
+    rep = np.repeat(np.arange(F), deg)
+    datt = net.att_ptr[g][rep] + (np.arange(rep.size) - np.repeat(np.cumsum(deg) - deg, deg))
+    k = (np.searchsorted(slot_key, dcls[rep] * S + net.att_switch[datt])
+         - slot_first[dcls[rep]])
+    mass = arrive[rep, np.minimum(k, K - 1)]
+    w = net.att_cap[datt]
+    tot = np.bincount(rep * K + k, weights=w, minlength=F * K)[rep * K + k]
+    dsh = mass * w / np.maximum(tot, 1e-300)
+    keep = reached[rep] & (dsh > 0)
+    up = reached[fr]
+    nic = Routed(
+        flow=np.concatenate([fr[up], rep[keep]]),
+        link=np.concatenate([net.nic_up(at[up]), net.nic_down(datt[keep])]),
+        frac=np.concatenate([sh[up], dsh[keep]]),
+        reached=reached,
+    )
+    return SprayOp(net.n_links, net.n_ports, nic, b, t, t_t, e, e_t, pb, pb.T.tocsr(), depth)
+
+
+def _cat(xs: list[np.ndarray], dtype) -> np.ndarray:
+    return np.concatenate(xs) if xs else np.empty(0, dtype)
