@@ -165,3 +165,20 @@ def test_charts_behind_another_tab_draw_when_brought_forward(window, qtbot, su4)
     with qtbot.waitSignal(charts.drawn, timeout=WAIT_MS):
         d["chartsDock"].raise_()
     assert charts.shown["hops"] == window.analysis.service.latest.hops.histogram
+
+
+def test_charts_stand_two_by_two_when_the_panel_is_narrow(window, qtbot):
+    from designer.gui.panels.charts import FOUR_IN_A_ROW_MIN_W
+
+    charts = window.analysis.charts
+    charts.setParent(None)  # on its own, to size it freely
+    charts.resize(FOUR_IN_A_ROW_MIN_W - 200, 340)
+    charts.show()
+    qtbot.waitUntil(lambda: charts.columns == 2)
+    rows = {charts.grid.getItemPosition(charts.grid.indexOf(w))[0] for w in charts.charts}
+    assert rows == {0, 1}
+    charts.resize(FOUR_IN_A_ROW_MIN_W + 200, 340)
+    qtbot.waitUntil(lambda: charts.columns == 4)
+    rows = {charts.grid.getItemPosition(charts.grid.indexOf(w))[0] for w in charts.charts}
+    assert rows == {0}
+    charts.close()

@@ -11,7 +11,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QPen
-from PySide6.QtWidgets import QHBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QWidget
 
 from designer.core.solver import Result
 from designer.core.solver.bom import CATEGORY_ORDER
@@ -86,12 +86,18 @@ def _ticks_auto(item: pg.PlotItem) -> None:
         item.getAxis(name).setTicks(None)
 
 
+# Below this width (and with the height for two rows) the charts stand two by two.
+FOUR_IN_A_ROW_MIN_W = 760
+
+
 class ChartsPanel(QWidget):
     drawn = Signal()  # every chart shows the latest result
 
     def __init__(self, service, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        lay = QHBoxLayout(self)
+        # four in a row when the panel is wide, two by two when it is not (a bottom dock is
+        # often half a laptop window: four in a row cut their titles)
+        self.grid = lay = QGridLayout(self)
         lay.setContentsMargins(4, 2, 4, 4)
         lay.setSpacing(4)
         self.hops = _plot("Switch hops", "switches crossed", "% of GPU pairs")
@@ -100,9 +106,10 @@ class ChartsPanel(QWidget):
         self.cost.getPlotItem().showGrid(x=True, y=False, alpha=0.15)
         self.cost.getPlotItem().getAxis("left").setWidth(62)
         self.oversub = _plot("Oversubscription", "tier", "down : up")
-        for w in (self.hops, self.latency, self.cost, self.oversub):
-            lay.addWidget(w, 1)
-        for w in (self.hops, self.latency, self.cost, self.oversub):
+        self.charts = (self.hops, self.latency, self.cost, self.oversub)
+        self.columns = 0
+        self._place(4)
+        for w in self.charts:
             for name in ("left", "bottom"):
                 w.getPlotItem().getAxis(name).enableAutoSIPrefix(False)
             _empty(w.getPlotItem())
@@ -113,6 +120,23 @@ class ChartsPanel(QWidget):
         self._step = 0
         self._lazy = LazyRefresh(self, self._start_drawing)
         service.resultReady.connect(self.show_result)
+
+    def _place(self, columns: int) -> None:
+        if columns == self.columns:
+            return
+        self.columns = columns
+        for w in self.charts:
+            self.grid.removeWidget(w)
+        for i, w in enumerate(self.charts):
+            self.grid.addWidget(w, i // columns, i % columns)
+        for c in range(4):
+            self.grid.setColumnStretch(c, 1 if c < columns else 0)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        size = event.size()
+        # two by two when each of four would be narrower than it is tall enough to read
+        self._place(2 if size.width() < FOUR_IN_A_ROW_MIN_W and size.height() >= 300 else 4)
 
     def show_result(self, _revision: int, r: Result) -> None:
         # one chart per turn of the event loop: each repaints before the next is rebuilt, so
