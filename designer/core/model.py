@@ -145,7 +145,10 @@ class Fabric(_Frozen):
         # every link to a removed device, and a subset of the links reuses no port, makes no
         # loop and holds no more than the whole. So the delta needs no second validation (at
         # 13,312 devices and 196,608 links that validation is most of a delete's time).
-        return Fabric.model_construct(devices=devices, links=self.links.remap_devices(new_index))
+        out = Fabric.model_construct(devices=devices, links=self.links.remap_devices(new_index))
+        if "roles" in self.__dict__:  # cached: the survivors' roles, without a Python loop
+            out.__dict__["roles"] = self.roles[keep]
+        return out
 
     def add(self, devices: tuple[Device, ...], links: LinkTable | None = None) -> Fabric:
         """Append devices, and links whose device indices count from the current end."""

@@ -74,3 +74,40 @@ def test_regroup_of_every_device_changed_and_of_nothing():
     _same(index.rebuilt(_BASE, np.full(len(_BASE), -1)), index)
     _same(index.rebuilt((), np.empty(0, np.int64)), GroupIndex.build(()))
     _same(GroupIndex.build(()).rebuilt(_BASE, np.full(len(_BASE), -1)), index)
+
+
+def test_edit_at_65536_gpus_regroups_without_a_rebuild(window, qapp, monkeypatch):
+    """Deleting a core switch of the 65,536-GPU fat-tree (13,312 devices), and undoing it,
+    updates the canvas from what changed. The house rule is 50 ms of GUI time; CI's two
+    shared cores are noisy, so the bound here is 3x that on the median of the edits."""
+    import time
+
+    from designer.gui import commands
+    from designer.gui.canvas import groups
+
+    doc, scene = window.doc, window.scene
+    doc.replace(generate(params_from_dict("fat-tree", {"gpus": 65536, "tiers": 3})))
+    qapp.processEvents()
+    boxes_before = set(scene.box_items)
+    cores = [d.id for d in doc.project.fabric.devices if d.role.value == "core"]
+
+    def no_rebuild(*_a, **_k):
+        raise AssertionError("an edit rebuilt the whole group index")
+
+    rebuild = GroupIndex.build
+    times = []
+    with monkeypatch.context() as m:
+        m.setattr(groups.GroupIndex, "build", classmethod(no_rebuild))
+        for k in range(6):
+            t0 = time.perf_counter()
+            if k % 2 == 0:
+                doc.push(commands.delete(doc, [cores[k]]))
+            else:
+                doc.undo_stack.undo()
+            qapp.processEvents()
+            times.append(time.perf_counter() - t0)
+            devices = doc.project.fabric.devices
+            assert len(devices) == 13312 - (k % 2 == 0)
+            _same(scene.index, rebuild(devices))
+            assert set(scene.box_items) == boxes_before
+    assert sorted(times)[len(times) // 2] < 0.150, [round(t * 1000) for t in times]

@@ -64,8 +64,15 @@ SCENE_MARGIN = 2000.0
 def _same_devices(old: tuple[Device, ...], new: tuple[Device, ...]) -> np.ndarray:
     """For each device of ``new``: its position in ``old`` if it is the very same object
     (models are frozen, so unchanged), else -1."""
-    where = {id(d): i for i, d in enumerate(old)}  # ``old`` is alive: ids are its objects'
-    return np.fromiter((where.get(id(d), -1) for d in new), np.int64, len(new))
+    # ``old`` and ``new`` are alive, so id() names their objects; matched with numpy
+    old_ids = np.fromiter(map(id, old), np.int64, len(old))
+    new_ids = np.fromiter(map(id, new), np.int64, len(new))
+    order = np.argsort(old_ids)
+    pos = np.minimum(np.searchsorted(old_ids[order], new_ids), max(len(old) - 1, 0))
+    if not len(old):
+        return np.full(len(new), -1, np.int64)
+    hit = old_ids[order[pos]] == new_ids
+    return np.where(hit, order[pos], -1).astype(np.int64)
 
 
 def snap(v: float) -> float:
