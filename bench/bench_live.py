@@ -165,7 +165,7 @@ def gaps_while_solving(app, window, runs: int, edit, panels: bool = False
                        ) -> tuple[list[float], list[float], float]:
     """Heartbeat gaps from the start of each solve until its result is shown, after
     ``edit()`` (which itself runs in the GUI thread before the solve). Returns (gaps during
-    solves, gaps during the edits' own GUI work, median solve seconds)."""
+    solves, each edit's longest gap in its own GUI work, median solve seconds)."""
     svc = window.analysis.service
     hb = Heartbeat()
     solve_gaps: list[float] = []
@@ -176,7 +176,7 @@ def gaps_while_solving(app, window, runs: int, edit, panels: bool = False
         edit(k)
         app.processEvents()
         hb.stop()
-        edit_gaps.extend(hb.gaps)
+        edit_gaps.append(max(hb.gaps, default=0.0))  # the longest stall of this edit
         wait_for(svc.solveStarted, 30)
         hb.start()
         wait_current(window)
@@ -240,8 +240,10 @@ def main() -> None:
     print(f"  GUI heartbeat (10 ms timer) while solving: max gap {max(gaps) * 1000:.0f} ms, "
           f"p95 {p95(gaps) * 1000:.0f} ms over {len(gaps)} beats (target max 50 ms) "
           f"{'ok' if ok else 'SLOW'}; garbage collector: {gcp.take()}")
-    print(f"  the edit's own GUI work before the solve (canvas, undo): longest "
-          f"{max(edit_gaps) * 1000:.0f} ms")
+    ok = max(edit_gaps) <= 0.050
+    print(f"  the edit's own GUI work before the solve (canvas, undo), longest stall per edit: "
+          f"median {statistics.median(edit_gaps) * 1000:.0f} ms, max "
+          f"{max(edit_gaps) * 1000:.0f} ms (target 50 ms) {'ok' if ok else 'SLOW'}")
 
     open_decision_panels(app, window)
     gcp.take()

@@ -141,7 +141,14 @@ class Fabric(_Frozen):
         keep = np.array([d.id not in device_ids for d in self.devices], dtype=bool)
         new_index = np.where(keep, np.cumsum(keep) - 1, -1).astype(np.int32)
         devices = tuple(d for d, k in zip(self.devices, keep, strict=True) if k)
-        return Fabric(devices=devices, links=self.links.remap_devices(new_index))
+        # What is left of a valid fabric is valid: ids stay unique, the renumbering drops
+        # every link to a removed device, and a subset of the links reuses no port, makes no
+        # loop and holds no more than the whole. So the delta needs no second validation (at
+        # 13,312 devices and 196,608 links that validation is most of a delete's time).
+        out = Fabric.model_construct(devices=devices, links=self.links.remap_devices(new_index))
+        if "roles" in self.__dict__:  # cached: the survivors' roles, without a Python loop
+            out.__dict__["roles"] = self.roles[keep]
+        return out
 
     def add(self, devices: tuple[Device, ...], links: LinkTable | None = None) -> Fabric:
         """Append devices, and links whose device indices count from the current end."""

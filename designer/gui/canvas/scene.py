@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QGraphicsScene, QGraphicsSceneHelpEvent, QToolTip
 
 from designer.core.catalog import Catalog
 from designer.core.errors import CatalogError, DesignerError
-from designer.core.model import Fabric
+from designer.core.model import Device, Fabric
 from designer.core.ports import port_layout
 from designer.gui import style
 from designer.gui.canvas import interactions, tooltips
@@ -59,6 +59,20 @@ BOX_PAD = 26.0
 FRAME_PAD = 20.0
 FRAME_STEP = 16.0
 SCENE_MARGIN = 2000.0
+
+
+def _same_devices(old: tuple[Device, ...], new: tuple[Device, ...]) -> np.ndarray:
+    """For each device of ``new``: its position in ``old`` if it is the very same object
+    (models are frozen, so unchanged), else -1."""
+    # ``old`` and ``new`` are alive, so id() names their objects; matched with numpy
+    old_ids = np.fromiter(map(id, old), np.int64, len(old))
+    new_ids = np.fromiter(map(id, new), np.int64, len(new))
+    order = np.argsort(old_ids)
+    pos = np.minimum(np.searchsorted(old_ids[order], new_ids), max(len(old) - 1, 0))
+    if not len(old):
+        return np.full(len(new), -1, np.int64)
+    hit = old_ids[order[pos]] == new_ids
+    return np.where(hit, order[pos], -1).astype(np.int64)
 
 
 def snap(v: float) -> float:
@@ -143,7 +157,7 @@ class CanvasScene(QGraphicsScene):
         new = fabric.devices
         if new is not old:
             if len(new) != len(old):
-                self._full_sync()
+                self._full_sync(source=_same_devices(old, new))
                 return
             changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a is not b]
             if any(
@@ -152,7 +166,7 @@ class CanvasScene(QGraphicsScene):
                 or old[i].role != new[i].role
                 for i in changed
             ):
-                self._full_sync()
+                self._full_sync(source=_same_devices(old, new))
                 return
             self._devices_ref = new
             self._update_devices(changed)
@@ -162,7 +176,13 @@ class CanvasScene(QGraphicsScene):
         else:
             self.refresh_geometry()
 
-    def _full_sync(self, initial_collapsed: list[str] | None = None) -> None:
+    def _full_sync(
+        self, initial_collapsed: list[str] | None = None, source: np.ndarray | None = None
+    ) -> None:
+        """Regroup and redraw. ``source`` (new device -> position of the same device object
+        in the previous list, -1 if new or changed) lets an edit reuse what it did not touch:
+        the group index, positions and port info of unchanged devices are gathered, not
+        worked out again (the result equals a rebuild; tests check it)."""
         fabric = self.fabric
         old_keys = set(self.index.keys)
         generator = self.doc.project.generator
@@ -170,14 +190,29 @@ class CanvasScene(QGraphicsScene):
             old_keys = set()  # a newly generated design: fold it like a freshly opened one
             self.collapsed = set()
         self._generator_ref = generator
-        self.index = GroupIndex.build(fabric.devices)
-        self._devices_ref = fabric.devices
+        devices = fabric.devices
+        n = len(devices)
+        if source is None:
+            self.index = GroupIndex.build(devices)
+            self.xs = np.fromiter((d.x for d in devices), float, n)
+            self.ys = np.fromiter((d.y for d in devices), float, n)
+            self._compute_device_info(range(n), fresh=True)
+        else:
+            self.index = self.index.rebuilt(devices, source)
+            kept = np.flatnonzero(source >= 0)
+            fresh = np.flatnonzero(source < 0).tolist()
+            xs, ys = np.empty(n), np.empty(n)
+            tech, gpus = np.empty(n, dtype=object), np.zeros(n, dtype=np.int64)
+            for new_col, old_col in ((xs, self.xs), (ys, self.ys), (tech, self.tech),
+                                     (gpus, self.gpus)):
+                new_col[kept] = old_col[source[kept]]
+            xs[fresh] = [devices[i].x for i in fresh]
+            ys[fresh] = [devices[i].y for i in fresh]
+            self.xs, self.ys, self.tech, self.gpus = xs, ys, tech, gpus
+            self._compute_device_info(fresh)
+        self._devices_ref = devices
         self._links_ref = fabric.links
         self._catalog_ref = self.doc.catalog
-        n = len(fabric.devices)
-        self.xs = np.fromiter((d.x for d in fabric.devices), float, n)
-        self.ys = np.fromiter((d.y for d in fabric.devices), float, n)
-        self._compute_device_info(range(n), fresh=True)
         keys = set(self.index.keys)
         if initial_collapsed is not None:
             self.collapsed = {k for k in initial_collapsed if k in keys}

@@ -33,7 +33,7 @@ from designer.core import editing
 from designer.core.catalog import TECH_LABELS, ServerSpec, SwitchSpec
 from designer.core.errors import DesignerError
 from designer.core.links import MEDIA
-from designer.core.model import Role
+from designer.core.model import SWITCH_ROLES, Role
 from designer.core.ports import port_layout, used_port_counts
 from designer.gui import commands
 from designer.gui.canvas.groups import device_chain, key_path_label
@@ -327,7 +327,7 @@ class InspectorPanel(QScrollArea):
         except DesignerError:
             self.p_profile.setText(p.profile)
         f = p.fabric
-        switches = sum(1 for d in f.devices if d.role.is_switch)
+        switches = int(np.isin(f.roles, [r.value for r in SWITCH_ROLES]).sum())
         self.p_size.setText(
             f"{len(f.devices):,} devices ({switches:,} switches), {f.links.n_cables:,} cables "
             f"in {len(f.links):,} bundles"
