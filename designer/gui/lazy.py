@@ -72,6 +72,10 @@ class LazyRefresh(QObject):
             self._timer.start()
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if obj is self.widget and event.type() == QEvent.Type.Show and self.dirty:
+        # a window being torn down can still deliver events while this object's Python side
+        # is already gone: nothing to do then
+        if getattr(self, "widget", None) is not obj:
+            return False
+        if event.type() == QEvent.Type.Show and getattr(self, "dirty", False):
             self._timer.start()
         return False
