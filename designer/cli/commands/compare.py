@@ -12,6 +12,7 @@ from designer.core.analysis.compare import (
     PROFILE_LABELS,
     Comparison,
     compare,
+    figure_text,
     oversubscription_variant,
     profile_variant,
 )
@@ -83,26 +84,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _fmt(v: float | None, unit: str) -> str:
-    if v is None:
-        return "n/a"
-    if unit == "%":
-        return f"{v:.1%}"
-    if unit == "$":
-        return f"${v:,.2f}" if abs(v) < 100 else f"${v:,.0f}"
-    return f"{v:,.3g}" if abs(v) < 1000 else f"{v:,.0f}"
-
-
 def format_comparison(c: Comparison) -> str:
     w = 16
     out = ["".ljust(30) + "".join(d.label[:w - 1].rjust(w) for d in c.designs)]
     for key, label, unit, _ in FIGURES:
-        out.append(label[:29].ljust(30) + "".join(_fmt(d.figures.get(key), unit).rjust(w)
-                                                  for d in c.designs))
+        out.append(label[:29].ljust(30) + "".join(
+            figure_text(d.figures.get(key), unit, "n/a").rjust(w) for d in c.designs))
     keys = list(dict.fromkeys(k for d in c.designs for k in d.busbw))
     for k in keys:
         out.append(f"busbw {k} GB/s"[:29].ljust(30) + "".join(
-            _fmt(d.busbw.get(k), "").rjust(w) for d in c.designs))
+            figure_text(d.busbw.get(k), "", "n/a").rjust(w) for d in c.designs))
     for d in c.designs:
         if d.error:
             out.append(f"{d.label}: {d.error}")

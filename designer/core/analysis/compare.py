@@ -79,6 +79,17 @@ class Comparison:
                 "recommendation": self.recommendation.to_json() if self.recommendation else None}
 
 
+def figure_text(value: float | None, unit: str, missing: str = "–") -> str:
+    """A compared figure as the table, the report page and the command line show it."""
+    if value is None:
+        return missing
+    if unit == "%":
+        return f"{value:.1%}"
+    if unit == "$":
+        return f"${value:,.2f}" if abs(value) < 100 else f"${value:,.0f}"
+    return f"{value:,.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+
+
 def _count(obj: object, *names: str) -> float | None:
     """A total from a part of the Result other work may add (``cables``, ``ports``)."""
     if obj is None:

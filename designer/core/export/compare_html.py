@@ -6,19 +6,9 @@ from __future__ import annotations
 import os
 from html import escape
 
-from designer.core.analysis.compare import FIGURES, Comparison
+from designer.core.analysis.compare import FIGURES, Comparison, figure_text
 from designer.core.export.output import write_bytes
 from designer.core.export.report_html import CSS, TABLE
-
-
-def _fmt(v: float | None, unit: str) -> str:
-    if v is None:
-        return "–"
-    if unit == "%":
-        return f"{v:.1%}"
-    if unit == "$":
-        return f"${v:,.2f}" if abs(v) < 100 else f"${v:,.0f}"
-    return f"{v:,.3g}" if abs(v) < 1000 else f"{v:,.0f}"
 
 
 def compare_html(c: Comparison, title: str = "Designs compared") -> str:
@@ -32,10 +22,11 @@ def compare_html(c: Comparison, title: str = "Designs compared") -> str:
     for label, values, unit in lines:
         cells = []
         for j, v in enumerate(values):
-            text = _fmt(v, unit)
+            text = figure_text(v, unit)
             if j and v is not None and values[0] is not None and v != values[0]:
                 d = v - values[0]
-                text += f' <span class="muted">({"+" if d > 0 else "−"}{_fmt(abs(d), unit)})</span>'
+                sign = "+" if d > 0 else "−"
+                text += f' <span class="muted">({sign}{figure_text(abs(d), unit)})</span>'
             cells.append(f'<td class="n">{text}</td>')
         rows.append(f"<tr><td>{escape(label)}</td>{''.join(cells)}</tr>")
     notes = [f"{escape(be['dearer'])} costs ${be['delta_tco_usd']:,.0f} more than "
