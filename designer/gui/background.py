@@ -160,6 +160,28 @@ class BackgroundTask(QObject):
         self.cancelled.emit()
 
 
+class TaskOwner:
+    """What a menu command that runs one background check at a time has in common: whether it
+    is busy, stopping on close, and an action enabled or greyed with the reason."""
+
+    task: BackgroundTask | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self.task is not None and self.task.running
+
+    def shutdown(self) -> None:
+        if self.task is not None:
+            self.task.wait()  # sets the cancel flag: the check cleans up on its way out
+
+    @staticmethod
+    def set_available(action, reason: str | None, what: str) -> None:
+        action.setEnabled(reason is None)
+        tip = f"Not available: {reason}" if reason else what
+        action.setToolTip(tip)
+        action.setStatusTip(tip)
+
+
 def run_and_wait(task: BackgroundTask) -> tuple[str, Any]:
     """Start ``task`` and keep the window drawing until it ends: ``("finished", value)``,
     ``("failed", message)`` or ``("cancelled", None)``. For a command whose caller needs the

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from designer.core.errors import DesignerError
 from designer.core.ibcheck.tools import missing_reason
 from designer.gui import dialogs
-from designer.gui.background import BackgroundTask
+from designer.gui.background import BackgroundTask, TaskOwner
 
 AS_BUILT_FILTER = ("As-built fabric (*.fabric.json *.json *.txt *.out *.ibnetdiscover);;"
                    "All files (*)")
@@ -68,7 +68,7 @@ class ReportDialog(QDialog):
         self.resize(860, 560)
 
 
-class IbActions:
+class IbActions(TaskOwner):
     """Owns the two actions and their background tasks for one window."""
 
     def __init__(self, window, analysis) -> None:
@@ -107,23 +107,10 @@ class IbActions:
         tools.aboutToShow.connect(self.update_check_state)  # tools installed meanwhile
 
     def update_check_state(self) -> None:
-        reason = missing_reason()
-        self.check.setEnabled(reason is None)
-        if reason:
-            tip = f"Not available: {reason}"
-        else:
-            tip = ("Bring the design up under OpenSM on a simulated fabric (ibsim), read it back "
-                   "and compare routes and cables with the design")
-        self.check.setToolTip(tip)
-        self.check.setStatusTip(tip)
-
-    @property
-    def busy(self) -> bool:
-        return self.task is not None and self.task.running
-
-    def shutdown(self) -> None:
-        if self.task is not None:
-            self.task.wait()
+        self.set_available(
+            self.check, missing_reason(),
+            "Bring the design up under OpenSM on a simulated fabric (ibsim), read it back and "
+            "compare routes and cables with the design")
 
     # -- compare with as-built ---------------------------------------------------------------------
     def ask_and_compare(self) -> None:

@@ -14,13 +14,13 @@ from designer.core.ethernet.netns import check_roce
 from designer.core.ethernet.plan import profile_problem
 from designer.core.ibcheck.sim import CheckCancelled
 from designer.gui import dialogs
-from designer.gui.background import BackgroundTask
+from designer.gui.background import BackgroundTask, TaskOwner
 from designer.gui.ib_actions import ReportDialog
 
 TITLE = "Check routed fabric"
 
 
-class RoceActions:
+class RoceActions(TaskOwner):
     """Owns the action and its background task for one window."""
 
     def __init__(self, window, analysis) -> None:
@@ -38,22 +38,10 @@ class RoceActions:
             tools.aboutToShow.connect(self.update_state)
 
     def update_state(self) -> None:
-        reason = missing_reason()
-        self.check.setEnabled(reason is None)
-        tip = (f"Not available: {reason}" if reason else
-               "Bring the RoCE design up on FRR in network namespaces (eBGP, one veth per "
-               "cable), compare routes, ECMP widths and hops with the design, then fail a "
-               "spine")
-        self.check.setToolTip(tip)
-        self.check.setStatusTip(tip)
-
-    @property
-    def busy(self) -> bool:
-        return self.task is not None and self.task.running
-
-    def shutdown(self) -> None:
-        if self.task is not None:
-            self.task.wait()  # sets the cancel flag: the check removes its lab on the way out
+        self.set_available(
+            self.check, missing_reason(),
+            "Bring the RoCE design up on FRR in network namespaces (eBGP, one veth per cable), "
+            "compare routes, ECMP widths and hops with the design, then fail a spine")
 
     def run_check(self) -> BackgroundTask | None:
         reason = missing_reason()
