@@ -64,7 +64,9 @@ def test_fat_tree_slice_through_the_cli(tmp_path, capsys):
     src = tmp_path / "ft.fabric.json"
     save_project(project, src, keep_backup=False)
     rc = main(["check-roce", str(src), "--json", "--quiet", "--max-switches", "12"])
-    data = json.loads(capsys.readouterr().out)
+    out = capsys.readouterr()
+    assert out.out.strip(), f"no JSON (exit {rc}); stderr: {out.err}"
+    data = json.loads(out.out)
     assert rc == 0, data
     keys = {"up", "sessions_up", "sessions_expected", "routes_checked", "ecmp_mismatches",
             "hop_mismatches", "converged_s"}
@@ -148,3 +150,16 @@ def test_an_error_half_way_removes_what_was_made(monkeypatch):
         check_roce(project, cat)
     assert len(made) == 20 + 8 * 2  # switches, and two host namespaces per leaf, existed
     assert not set(made) & set(our_namespaces())
+
+
+def test_every_daemon_answers_as_soon_as_the_lab_is_started():
+    """The first poll follows the start at once: vtysh must find bgpd's socket (it refused
+    with 'failed to connect to any daemons' when the poll outran bgpd's start-up)."""
+    from designer.core.ethernet.lab import Lab
+
+    with Lab() as lab:
+        names = lab.add_namespaces([f"s{i}" for i in range(4)])
+        conf = "frr defaults datacenter\nrouter bgp 65000\n bgp router-id 10.0.0.{}\n"
+        lab.start_frr({ns: conf.format(i + 1) for i, ns in enumerate(names)})
+        for ns in names:
+            assert lab.vtysh(ns, "show bgp ipv4 unicast summary json") == {}

@@ -39,6 +39,10 @@ SYSCTLS = (
 )
 
 
+# a daemon's start-up is well under a second on an idle machine; a CI runner sharing two
+# cores with a parallel test worker has been seen to take several
+SOCKET_WAIT_S = 60.0
+
 PREFIX = "fdroce"
 _OWNED = re.compile(rf"^{PREFIX}(\d+)x[0-9a-f]+-")
 
@@ -218,9 +222,15 @@ class Lab:
         daemons = ["bgpd"] + (["bfdd"] if bfd and _find("bfdd") else [])
         for ns in configs:
             node = self.nodes[ns]
-            self._wait_socket(node.folder / "zserv.api", node.procs["zebra"], ns)
+            self._wait_socket(node.folder / "zserv.api", node.procs["zebra"], ns, "zebra")
             for d in daemons:
                 self._spawn(node, d)
+        # vtysh refuses ("failed to connect to any daemons") until a daemon's vty socket
+        # exists, which on a loaded machine is a while after it was started
+        for ns in configs:
+            node = self.nodes[ns]
+            for d in daemons:
+                self._wait_socket(node.folder / f"{d}.vty", node.procs[d], ns, d)
 
     def _spawn(self, node: Node, d: str) -> None:
         folder = node.folder
@@ -236,13 +246,14 @@ class Lab:
             node.procs[d] = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT,
                                              stdin=subprocess.DEVNULL, start_new_session=True)
 
-    def _wait_socket(self, path: Path, proc: subprocess.Popen, ns: str) -> None:
-        deadline = time.monotonic() + 10
+    def _wait_socket(self, path: Path, proc: subprocess.Popen, ns: str, daemon: str) -> None:
+        deadline = time.monotonic() + SOCKET_WAIT_S
         while not path.exists():
             if proc.poll() is not None:
-                raise LabError(f"zebra in {ns} exited ({proc.returncode}); see its log")
+                raise LabError(f"{daemon} in {ns} exited ({proc.returncode}); see its log")
             if time.monotonic() > deadline:
-                raise LabError(f"zebra in {ns} did not open its socket in 10 s")
+                raise LabError(f"{daemon} in {ns} did not open {path.name} in "
+                               f"{SOCKET_WAIT_S:g} s")
             time.sleep(0.02)
 
     def vtysh(self, ns: str, command: str, daemon: str = "bgpd") -> dict:
