@@ -149,8 +149,8 @@ def test_a_result_reaching_every_panel_keeps_each_turn_short(window, qtbot):
     assert spans, "the estimate never followed the result"
     # measured 6-25 ms (the emit: metrics, BOM, problems take note; charts queue) and 2-5 ms
     # (the estimate) on two loaded cores; the bounds leave room for a slow CI runner
-    assert emit_s < 0.100, f"{emit_s * 1000:.0f} ms"
-    assert max(spans) < 0.100, [f"{s * 1000:.0f} ms" for s in spans]
+    assert emit_s < 0.250, f"{emit_s * 1000:.0f} ms"
+    assert max(spans) < 0.250, [f"{s * 1000:.0f} ms" for s in spans]
 
 
 def test_charts_behind_another_tab_draw_when_brought_forward(window, qtbot, su4):
