@@ -62,6 +62,13 @@ def test_factored_spray_is_the_listed_spray(project, pattern, seed):
     # A v and A^T x: the same sums per flow and per link (only the order of additions differs)
     np.testing.assert_allclose(op.matvec(v), a @ v, rtol=1e-9, atol=1e-9)
     np.testing.assert_allclose(op.rmatvec(x), a.T @ x, rtol=1e-9, atol=1e-9)
+    # a filling round moves a few flows and fills a few links: those vectors take the sparse
+    # path up and down the chain, and must give the same sums
+    few_links = np.where(rng.random(net.n_links) < 0.05, v, 0.0)
+    few_flows = np.where(rng.random(p.src.size) < 0.05, x, 0.0)
+    few_flows[rng.integers(p.src.size)] = 1.0
+    np.testing.assert_allclose(op.matvec(few_links), a @ few_links, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(op.rmatvec(few_flows), a.T @ few_flows, rtol=1e-9, atol=1e-9)
 
 
 @settings(max_examples=60, deadline=None,
@@ -146,3 +153,28 @@ def test_two_planes_arrive_in_the_plane_they_left_by(monkeypatch):
         fast = run_load(c, pattern, "adaptive", seed=3, net=net)
         slow = _by_paths(monkeypatch, c, pattern, "adaptive", seed=3, net=net)
         np.testing.assert_allclose(fast.t, slow.t, rtol=1e-9, atol=1e-12)
+
+
+def test_sparse_rounds_give_the_dense_rates(monkeypatch):
+    """A failed spine under adaptive routing splits the fair shares into many levels, each
+    round freezing a few flows: the rounds run up and down the chain from those only, and
+    give the rates of the dense products to the last bit that matters."""
+    from designer.core.generators import generate, params_from_dict
+    from designer.core.traffic import spray as spray_mod
+    from designer.core.traffic.failures import what_if
+
+    p = generate(params_from_dict("fat-tree", {"gpus": 2048, "tiers": 3}))
+    c = compile_project(p, p.catalog(builtin_catalog()))
+    sparse_calls = []
+    real = spray_mod.SprayOp._rmatvec_sparse
+    with monkeypatch.context() as m:
+        m.setattr(spray_mod.SprayOp, "_rmatvec_sparse",
+                  lambda self, *a: sparse_calls.append(1) or real(self, *a))
+        fast = what_if(c, ["spine:1"], routing="adaptive", pattern="permutation")
+    with monkeypatch.context() as m:
+        m.setattr(spray_mod, "SPARSE_SHARE", 10**12)  # every product dense
+        slow = what_if(c, ["spine:1"], routing="adaptive", pattern="permutation")
+    assert len(sparse_calls) > 3  # several levels, each freezing a few flows
+    assert np.unique(np.round(fast.load.t, 9)).size > 3
+    np.testing.assert_allclose(fast.load.t, slow.load.t, rtol=1e-9, atol=1e-12)
+    assert fast.slowdown == pytest.approx(slow.slowdown, rel=1e-12)

@@ -160,3 +160,29 @@ def test_gui_keeps_ticking_at_16k_gpus_during_load_and_what_if(window, qtbot):
     assert answered < 2.0
     worst = max(load_beats.gaps + wi_beats.gaps)
     assert worst < GAP_BOUND_S, f"GUI thread blocked {worst * 1000:.0f} ms"
+
+
+def test_a_what_if_after_a_load_run_reuses_it_as_the_baseline(window, qtbot, su4, monkeypatch):
+    """The intact design's load under the same options is the what-if's baseline: after a
+    load run, the what-if routes only the failed design; after an edit, both again."""
+    from designer.gui.panels import traffic as panel_mod
+
+    _loaded(window, qtbot, su4)
+    tr = window.traffic
+    tr.panel.routing.setCurrentText("adaptive")
+    tr.panel.pattern.setCurrentText("permutation")
+    calls: list[int] = []
+    real = panel_mod.run_load
+    monkeypatch.setattr(panel_mod, "run_load", lambda c, *a, **k: calls.append(c.n_gpus)
+                        or real(c, *a, **k))
+    tr.panel.run_load()
+    _finish(qtbot, tr.panel)
+    assert calls == [1024]
+    tr.what_if(["spine:1"])
+    _finish(qtbot, tr.panel)
+    assert calls == [1024]  # the failed design's run is the core's own, not the panel's
+    assert "What if spine:1 fails" in tr.panel.result.text()
+    tr.panel.routing.setCurrentText("ecmp")  # other options: the baseline is routed afresh
+    tr.what_if(["spine:1"])
+    _finish(qtbot, tr.panel)
+    assert calls == [1024, 1024]

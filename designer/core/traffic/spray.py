@@ -60,6 +60,7 @@ class _Blocks:
         self.shape = shape
         cuts = np.searchsorted(indptr, np.arange(BLOCK_NNZ, indptr[-1], BLOCK_NNZ))
         edges = np.unique(np.r_[0, cuts, shape[0]]).tolist()
+        self.starts = np.asarray(edges[:-1], np.int64)
         self.blocks = [
             csr_matrix((data[indptr[lo]:indptr[hi]], indices[indptr[lo]:indptr[hi]],
                         indptr[lo:hi + 1] - indptr[lo]), shape=(hi - lo, shape[1]))
@@ -86,6 +87,57 @@ class _Blocks:
             return np.zeros(self.shape[0])
         return np.concatenate([blk @ x for blk in self.blocks])
 
+    def gather(self, rows: np.ndarray, val: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The entries of ``rows`` (sorted), each row's scaled by its ``val``: (column, weight)
+        pairs, columns repeated where rows share them."""
+        if not self.blocks or not rows.size:
+            return np.empty(0, np.int64), np.empty(0)
+        which = np.searchsorted(self.starts, rows, side="right") - 1
+        bounds = np.searchsorted(which, np.arange(len(self.blocks) + 1))
+        cols, weights = [], []
+        for k, (lo, hi) in enumerate(itertools.pairwise(bounds.tolist())):
+            if lo < hi:
+                c, w = _gather_rows(self.blocks[k], rows[lo:hi] - self.starts[k], val[lo:hi])
+                cols.append(c)
+                weights.append(w)
+        return np.concatenate(cols), np.concatenate(weights)
+
+
+def _gather_rows(m: csr_matrix, rows: np.ndarray, val: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    lo, hi = m.indptr[rows], m.indptr[rows + 1]
+    n = (hi - lo).astype(np.int64)
+    total = int(n.sum())
+    pos = np.repeat(lo - np.cumsum(n) + n, n) + np.arange(total)
+    return m.indices[pos], m.data[pos] * np.repeat(val, n)
+
+
+class _Sparse:
+    """A vector as (sorted indices, values): a round of the filling moves a few flows or
+    fills a few links, and pushing those through the chain touches a small part of it."""
+
+    @staticmethod
+    def combine(cols: np.ndarray, w: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+        if cols.size * 16 < n:  # sorting a few beats a pass over every state
+            idx, inv = np.unique(cols, return_inverse=True)
+            return idx, np.bincount(inv.ravel(), weights=w, minlength=idx.size)
+        dense = np.bincount(cols, weights=w, minlength=n)
+        idx = np.flatnonzero(dense)
+        return idx, dense[idx]
+
+    @staticmethod
+    def step(m: _Blocks | csr_matrix, idx: np.ndarray, val: np.ndarray, n: int
+             ) -> tuple[np.ndarray, np.ndarray]:
+        """``M^T v`` for a sparse ``v``, read off ``M``'s rows: (indices, values)."""
+        if isinstance(m, _Blocks):
+            cols, w = m.gather(idx, val)
+        else:
+            cols, w = _gather_rows(m, idx, val)
+        return _Sparse.combine(cols, w, n)
+
+
+SPARSE_SHARE = 8  # a vector with at most 1/8 of its entries non-zero takes the sparse path
+
 
 @dataclass(frozen=True, eq=False)
 class SprayOp:
@@ -109,8 +161,15 @@ class SprayOp:
     def reached(self) -> np.ndarray:
         return self.nic.reached
 
+    @property
+    def n_states(self) -> int:
+        return self.t.shape[0]
+
     def matvec(self, v: np.ndarray) -> np.ndarray:
         """``A v``: per flow, the share-weighted sum of ``v`` over the links it crosses."""
+        vi = np.flatnonzero(v[: self.n_ports])
+        if vi.size * SPARSE_SHARE <= self.n_ports:
+            return self._matvec_sparse(v, vi)
         z = self.e @ (self.pb @ v[: self.n_ports])
         acc = z.copy()
         for _ in range(self.depth):
@@ -118,13 +177,55 @@ class SprayOp:
             if not z.any():
                 break
             acc += z
-        out = self.b @ acc
-        out += np.bincount(self.nic.flow, weights=self.nic.frac * v[self.nic.link],
+        return self.b @ acc + self._nic_matvec(v)
+
+    def _nic_matvec(self, v: np.ndarray) -> np.ndarray:
+        return np.bincount(self.nic.flow, weights=self.nic.frac * v[self.nic.link],
                            minlength=self.reached.size)
+
+    def _matvec_sparse(self, v: np.ndarray, vi: np.ndarray) -> np.ndarray:
+        """``matvec`` when few links carry ``v``: up the chain from the states that use
+        them only (the same sums as the dense products, in another order)."""
+        n_b, S = self.pb.shape[0], self.n_states
+        bi, bv = _Sparse.step(self.pb_t, vi, v[vi], n_b)
+        si, sv = _Sparse.step(self.e_t, bi, bv, S)
+        parts_i, parts_v = [si], [sv]
+        for _ in range(self.depth):
+            if not si.size:
+                break
+            si, sv = _Sparse.step(self.t_t, si, sv, S)
+            parts_i.append(si)
+            parts_v.append(sv)
+        acc = np.bincount(np.concatenate(parts_i), weights=np.concatenate(parts_v),
+                          minlength=S)
+        return self.b @ acc + self._nic_matvec(v)
+
+    def _rmatvec_sparse(self, x: np.ndarray, fi: np.ndarray) -> np.ndarray:
+        """``rmatvec`` when few flows carry ``x``: down the chain from their entry states
+        only."""
+        S, n_b = self.n_states, self.pb.shape[0]
+        si, sv = _Sparse.step(self.b, fi, x[fi], S)
+        parts_i, parts_v = [si], [sv]
+        for _ in range(self.depth):
+            if not si.size:
+                break
+            si, sv = _Sparse.step(self.t, si, sv, S)
+            parts_i.append(si)
+            parts_v.append(sv)
+        ai, av = _Sparse.combine(np.concatenate(parts_i), np.concatenate(parts_v), S)
+        bi, bv = _Sparse.step(self.e, ai, av, n_b)
+        pi, pv = _Sparse.step(self.pb, bi, bv, self.n_ports)
+        out = np.zeros(self.n_links)
+        out[pi] = pv
+        out += np.bincount(self.nic.link, weights=self.nic.frac * x[self.nic.flow],
+                           minlength=self.n_links)
         return out
 
     def rmatvec(self, x: np.ndarray) -> np.ndarray:
         """``A^T x``: per link, the load of flows carrying ``x`` each."""
+        fi = np.flatnonzero(x)
+        if fi.size * SPARSE_SHARE <= x.size:
+            return self._rmatvec_sparse(x, fi)
         m = self.b.T @ x
         acc = m.copy()
         for _ in range(self.depth):

@@ -51,6 +51,7 @@ class TrafficPanel(QWidget):
         self.task: BackgroundTask | None = None
         self.last: LoadResult | None = None
         self._intact: dict = {}
+        self._last_key: tuple | None = None  # what self.last answers for
         lay = QVBoxLayout(self)
         form = QFormLayout()
         self.pattern = QComboBox()
@@ -144,12 +145,22 @@ class TrafficPanel(QWidget):
         self.result.setText(html)
 
     # -- runs ------------------------------------------------------------------------------------
+    def _run_key(self, kw: dict) -> tuple:
+        """What a run answers for: this revision of this design under these options."""
+        return (self.doc.revision, id(self.doc.project), tuple(sorted(kw.items())))
+
     def run_load(self) -> None:
         kw = self._kw()
+        key = self._run_key(kw)
         self._start("Traffic under load", "routing and solving fair rates",
-                    lambda c, ctl: run_load(c, kw["pattern"], kw["routing"],
-                                            kw["flows_per_pair"], kw["trials"], control=ctl),
-                    self._on_load)
+                    lambda c, ctl: (key, run_load(c, kw["pattern"], kw["routing"],
+                                                  kw["flows_per_pair"], kw["trials"],
+                                                  control=ctl)),
+                    self._on_load_done)
+
+    def _on_load_done(self, out) -> None:
+        self._last_key, r = out
+        self._on_load(r)
 
     def _on_load(self, r: LoadResult) -> None:
         self.last = r
@@ -177,16 +188,18 @@ class TrafficPanel(QWidget):
         kw = self._kw()
         price = self.price.value()
         # the intact design's figures are kept for the next what-if on the same design
-        key = (self.doc.revision, id(self.doc.project), tuple(sorted(kw.items())))
+        key = self._run_key(kw)
         cached = self._intact.get(key)
+        # a load run just made on the same design with the same options is the baseline
+        loaded = self.last if self._last_key == key else None
 
         def work(c, ctl):
             if cached is not None:
                 before, base = cached
             else:
                 before = (solve_bisection(c, ctl).gbps, oversubscription(c))
-                base = run_load(c, kw["pattern"], kw["routing"], kw["flows_per_pair"],
-                                kw["trials"], control=ctl)
+                base = loaded or run_load(c, kw["pattern"], kw["routing"],
+                                          kw["flows_per_pair"], kw["trials"], control=ctl)
             w = what_if(c, specs, usd_per_gpu_hour=price, control=ctl, before=before,
                         baseline=base, **kw)
             return key, (before, base), w
