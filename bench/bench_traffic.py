@@ -146,11 +146,56 @@ def main() -> None:
     t_wi, w = timed(lambda: what_if(c16, ["spine:1"], routing="ecmp", pattern="permutation"))
     rows.append(("what-if, one spine (ECMP permutation)", t_wi, 1.0))
     print(f"  what-if spine:1 {t_wi:.2f} s, bisection retained {w.bisection_retained:.4f}")
+    if not args.quick:
+        dragonfly(rows)
     print()
     print(f"{'target':48} {'seconds':>8} {'limit':>6}")
     for name, t, limit in rows:
         verdict = "" if limit != limit else ("ok" if t < limit else "OVER")  # nan: no target
         print(f"{name:48} {t:8.2f} {limit:6.1f} {verdict}")
+
+
+def dragonfly(rows: list) -> None:
+    """The largest dragonfly the generators make (262,656 GPUs, 16,416 routers: every router
+    its own neighbour set, so one distance search per router), against scipy's breadth-first
+    search one router at a time (timed on 256 routers and scaled)."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import shortest_path
+
+    from designer.core.traffic import maxmin
+    from designer.core.traffic.network import class_distances
+
+    c = compiled("dragonfly")
+    print(f"{c.n_gpus:,} GPUs (balanced dragonfly): {c.n_switches:,} routers")
+    t_dist, _ = timed(lambda: class_distances(c))
+    S = c.n_switches
+    g = csr_matrix((np.ones(c.indices.size), c.indices, c.indptr), shape=(S, S))
+    n = 256
+    t_sp, _ = timed(lambda: shortest_path(g, unweighted=True, directed=False,
+                                          indices=np.arange(n)))
+    t_sp *= S / n
+    print(f"  distances to every class {t_dist:.2f} s; one BFS per router (scipy, scaled "
+          f"from {n}) {t_sp:.0f} s -> ratio {t_sp / t_dist:.0f}x")
+    net = build_network(c)
+    t_e, r = timed(lambda: run_load(c, "permutation", "ecmp", net=net))
+    rows.append(("dragonfly 262,656 GPUs, permutation, ECMP", t_e, float("nan")))
+    print(f"  permutation ECMP {t_e:.2f} s, min {r.throughput['min']:.3f}")
+    seen = []
+    real = maxmin.fill
+
+    def counted(*a, **k):
+        out = real(*a, **k)
+        seen.append(out[1])
+        return out
+
+    maxmin.fill = counted
+    try:
+        t_a, r = timed(lambda: run_load(c, "permutation", "adaptive", net=net))
+    finally:
+        maxmin.fill = real
+    rows.append(("dragonfly 262,656 GPUs, permutation, adaptive", t_a, float("nan")))
+    print(f"  permutation adaptive {t_a:.2f} s over {max(seen):,} fair-share levels, "
+          f"p50 {r.throughput['p50']:.3f}, mean {r.throughput['mean']:.3f}")
 
 
 if __name__ == "__main__":

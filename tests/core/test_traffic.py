@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from designer.core.catalog import builtin_catalog
@@ -63,16 +63,21 @@ def test_max_min_textbook_example():
     assert fair.load == pytest.approx([1.0, 2.0])
 
 
+def _random_incidence(rng, F: int, L: int, per_flow: int):
+    """Every flow on at least one link, up to ``per_flow`` on average, no repeated pair."""
+    k = int(rng.integers(F, per_flow * F))
+    flow = np.r_[np.arange(F), rng.integers(0, F, k - F)]
+    link = rng.integers(0, L, k)
+    pair = np.unique(flow * L + link)
+    return pair // L, pair % L
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10_000))
 def test_max_min_is_feasible_and_every_flow_is_bottlenecked(seed):
     rng = np.random.default_rng(seed)
     F, L = int(rng.integers(1, 40)), int(rng.integers(1, 12))
-    k = int(rng.integers(F, 4 * F))
-    flow = np.r_[np.arange(F), rng.integers(0, F, k - F)]
-    link = rng.integers(0, L, k)
-    pair = np.unique(flow * L + link)
-    flow, link = pair // L, pair % L
+    flow, link = _random_incidence(rng, F, L, 4)
     demand = rng.uniform(0.1, 3.0, F)
     cap = rng.uniform(0.5, 4.0, L)
     fair = max_min_fair(flow, link, np.ones(flow.size), demand, cap)
@@ -85,6 +90,54 @@ def test_max_min_is_feasible_and_every_flow_is_bottlenecked(seed):
         ls = link[flow == f]
         assert any(full[x] and fair.t[flow[link == x]].max() <= fair.t[f] * (1 + 1e-6)
                    for x in ls)
+
+
+def _reference_max_min(flow, link, w, demand, cap):
+    """Progressive filling as written in the textbook: every round scans every link."""
+    F, L = demand.size, cap.size
+    a = np.zeros((F, L))
+    np.add.at(a, (flow, link), w * demand[flow])
+    t = np.zeros(F)
+    live = np.bincount(flow, minlength=F) > 0  # a flow asking nothing ends at t = 1
+    level = 0.0
+    while live.any():
+        grow = a[live].sum(axis=0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            fill = np.where(grow > 1e-12, (cap - a[~live].T @ t[~live]) / grow, np.inf)
+        nxt = max(min(fill.min(), 1.0), level)
+        if nxt >= 1.0:
+            t[live] = 1.0
+            break
+        full = fill <= nxt * (1 + 1e-9) + 1e-15
+        newly = live & ((a[:, full] > 0).any(axis=1))
+        t[newly] = nxt
+        live &= ~newly
+        level = nxt
+    return t
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(0, 10_000), st.sampled_from([1, 2, 5, 1024]))
+def test_max_min_short_list_gives_the_textbook_rates(monkeypatch, seed, short_list):
+    """The short list of lowest fill levels (redrawn as levels rise, ties at its bound, a
+    full scan when the next level reaches it) gives the rates of scanning every link every
+    round, on random incidences with fractional shares, equal capacities (ties) and flows
+    of zero demand."""
+    from designer.core.traffic import maxmin
+
+    rng = np.random.default_rng(seed)
+    F, L = int(rng.integers(1, 60)), int(rng.integers(1, 40))
+    flow, link = _random_incidence(rng, F, L, 5)
+    w = np.where(rng.random(flow.size) < 0.5, 1.0, rng.choice([0.25, 0.5, 1 / 3], flow.size))
+    demand = np.where(rng.random(F) < 0.1, 0.0, rng.choice([1.0, 2.0, 0.7], F))
+    cap = rng.choice([1.0, 2.0, 4.0, 2.5], L)
+    with monkeypatch.context() as m:
+        m.setattr(maxmin, "CANDIDATES_MIN", short_list)
+        fair = max_min_fair(flow, link, w, demand, cap)
+    ref = _reference_max_min(flow, link, w, demand, cap)
+    np.testing.assert_allclose(fair.t, ref, rtol=1e-9, atol=1e-12)
+    assert (fair.load <= cap * (1 + 1e-9)).all()
 
 
 # --- routings --------------------------------------------------------------------------------
@@ -268,7 +321,30 @@ def test_shared_neighbour_search_gives_the_plain_distances(project):
     d = np.where(np.isfinite(d), d, UNREACHABLE)
     ref = np.stack([d[:, cl.att_switch[cl.ptr[i]:cl.ptr[i + 1]]].min(axis=1)
                     for i in range(cl.n)], axis=1)
-    assert (class_distances(c) == ref).all()
+    assert (ref == class_distances(c).T).all()
+
+
+@pytest.mark.parametrize("per_pass", [64, 70, 4096])
+def test_searches_side_by_side_give_one_bfs_each(monkeypatch, per_pass):
+    """A dragonfly (every router its own neighbour set: one search per router) searched 64
+    to a word, over several passes and a part-filled last word, against scipy's BFS."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import shortest_path
+
+    from designer.core.traffic import network
+    from designer.core.traffic.network import UNREACHABLE, class_distances
+
+    c = compiled("dragonfly", p=2, a=8, h=4, arrangement="circulant")
+    cl, S = c.classes, c.n_switches
+    assert per_pass < S or per_pass == 4096
+    monkeypatch.setattr(network, "SOURCES_PER_PASS", per_pass)
+    g = csr_matrix((np.ones(c.indices.size), c.indices, c.indptr), shape=(S, S))
+    d = shortest_path(g, unweighted=True, directed=False)
+    d = np.where(np.isfinite(d), d, UNREACHABLE)
+    ref = np.stack([d[:, cl.att_switch[cl.ptr[i]:cl.ptr[i + 1]]].min(axis=1)
+                    for i in range(cl.n)], axis=1)
+    got = class_distances(c).T
+    assert (got == ref).all() and got.max() == 3  # local, global, local
 
 
 @pytest.mark.parametrize("kind, params", [("rail", {"sus": 4}), ("fat-tree", {"k_ary": 8}),

@@ -1,23 +1,32 @@
-"""Max-min fair rates by progressive filling on a sparse flow-link incidence matrix.
+"""Max-min fair rates by progressive filling on a sparse flow-link incidence.
 
 Every flow ``f`` asks for ``demand[f]`` Gb/s and carries ``w[f, l]`` of its rate on link
 ``l`` (1 on a single path, fractions when sprayed; a row standing for ``m`` alike flows has
 its entries times ``m``). All unfrozen flows grow together as the same fraction ``t`` of their
 demand; when a link fills, the flows crossing it freeze at the current ``t``; a flow that
-reaches its demand (``t = 1``) freezes too. Each round is two sparse products (loads of the
-growing flows, and which flows touch the links that filled), so the cost is the number of
-distinct fair-share levels times the non-zeros, with no loop over flows.
+reaches its demand (``t = 1``) freezes too.
+
+Each link fills at the level ``t = res / grow`` (capacity left by the frozen flows over the
+growth of the live ones). Freezing flows only raises the levels of the links they cross, and
+leaves every other link's level as it was, so a round costs what it touches: the few links
+that filled, the flows crossing them and those flows' links. The next level is the smallest
+of a short list of candidate links (the smallest levels, partitioned out of all links now and
+then), so no round passes over every link or every flow. The rounds are as many as there are
+distinct fair-share levels: a failed spine under adaptive routing makes about a hundred, a
+random permutation on a large dragonfly thousands.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.sparse import csr_matrix
 
 REL_TOL = 1e-9  # links within this of the bottleneck level fill in the same round
-MAX_ROUNDS = 10_000
+MAX_ROUNDS = 1_000_000  # a level per round: more than any design's flows could make
+CANDIDATES_MIN = 1024  # links on the short list of the lowest fill levels (or 1/256)
 
 
 @dataclass(frozen=True, eq=False)
@@ -27,104 +36,159 @@ class Fair:
     rounds: int
 
 
+Sparse = tuple[np.ndarray, np.ndarray]  # (sorted indices, values)
+
+
+def gather_rows(m: csr_matrix, rows: np.ndarray, val: np.ndarray | None = None) -> Sparse:
+    """The entries of ``rows`` of ``m`` (each row's times its ``val``): (column, weight)
+    pairs, columns repeated where rows share them."""
+    lo, hi = m.indptr[rows], m.indptr[rows + 1]
+    n = (hi - lo).astype(np.int64)
+    pos = np.repeat(lo - np.cumsum(n) + n, n) + np.arange(int(n.sum()))
+    w = m.data[pos] if val is None else m.data[pos] * np.repeat(val, n)
+    return m.indices[pos], w
+
+
+def combine(cols: np.ndarray, w: np.ndarray, n: int) -> Sparse:
+    """Sum the weights of equal columns: (sorted distinct columns, sums)."""
+    if cols.size * 16 < n:  # sorting a few beats a pass over all n
+        idx, inv = np.unique(cols, return_inverse=True)
+        return idx, np.bincount(inv.ravel(), weights=w, minlength=idx.size)
+    dense = np.bincount(cols, weights=w, minlength=n)
+    idx = np.flatnonzero(dense)
+    return idx, dense[idx]
+
+
 def max_min_fair(flow: np.ndarray, link: np.ndarray, w: np.ndarray, demand: np.ndarray,
                  cap: np.ndarray, reached: np.ndarray | None = None, control=None) -> Fair:
     """``flow``/``link``/``w``: incidence triplets (``w`` per unit of rate, multiplicity
     included); ``demand`` Gb/s per flow; ``cap`` Gb/s per link. Unreached flows get t = 0."""
     F, L = demand.size, cap.size
     a = csr_matrix((w * demand[flow], (flow, link)), shape=(F, L))  # Gb/s per unit t
-    t = np.zeros(F)
-    active = np.ones(F, bool) if reached is None else reached.copy()
-    active &= np.bincount(flow, minlength=F) > 0  # a flow on no link has no path
-    level = 0.0
-    rounds = 0
-    # only the growing flows' rows and the links they cross, rebuilt when the flows halve:
-    # late rounds touch few flows and few links
-    idx = np.flatnonzero(active)
-    live_rows = np.ones(idx.size, bool)
-    sub = a[idx]
-    res = cap.astype(np.float64).copy()
-    cols = np.arange(L)
-    sub, sub_t, cols, res, grow = _compact(sub, cols, res)
-    while live_rows.any() and rounds < MAX_ROUNDS:
-        rounds += 1
-        if live_rows.sum() * 2 < live_rows.size:
-            idx = idx[live_rows]
-            sub, sub_t, cols, res, grow = _compact(sub[live_rows], cols, res)
-            live_rows = np.ones(idx.size, bool)
-        live = grow > 1e-12 * np.maximum(cap[cols], 1.0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            fill = np.where(live, res / np.where(live, grow, 1.0), np.inf)
-        nxt = max(min(float(fill.min()) if fill.size else np.inf, 1.0), level)
-        if nxt >= 1.0:
-            t[idx[live_rows]] = 1.0
-            live_rows[:] = False
-            break
-        full = live & (fill <= nxt * (1 + REL_TOL) + 1e-15)
-        newly = live_rows & ((sub @ full.astype(np.float64)) > 0)
-        t[idx[newly]] = nxt
-        gone = sub_t @ newly.astype(np.float64)
-        res -= gone * nxt
-        grow -= gone
-        live_rows &= ~newly
-        level = nxt
-        if control is not None and rounds % 8 == 0:
-            control.check()
-    if live_rows.any():  # rounds exhausted: freeze the rest at the level reached
-        t[idx[live_rows]] = level
-    return Fair(t=t, load=a.T @ t, rounds=rounds)
+    live = np.ones(F, bool) if reached is None else reached.copy()
+    live &= np.bincount(flow, minlength=F) > 0  # a flow on no link has no path
+    # a flow asking nothing never fills a link: it ends at t = 1 with the rest
+    a.eliminate_zeros()
+    a_t = a.T.tocsr()
 
+    def touching(links: np.ndarray) -> np.ndarray:
+        return gather_rows(a_t, links)[0]
 
-def _compact(sub: csr_matrix, cols: np.ndarray, res: np.ndarray):
-    """Keep the links ``sub``'s flows cross; the growth rate of each afresh (no drift)."""
-    keep = np.flatnonzero(np.bincount(sub.indices, minlength=sub.shape[1]) > 0)
-    sub = sub[:, keep].tocsr()
-    sub_t = sub.T.tocsr()
-    grow = sub_t @ np.ones(sub.shape[0])
-    return sub, sub_t, cols[keep], res[keep], grow
+    def spread(flows: np.ndarray) -> Sparse:
+        cols, wt = gather_rows(a, flows)
+        return combine(cols, wt, L)
+
+    t, rounds = fill(cap, live, lambda x: a_t @ x.astype(np.float64), touching, spread,
+                     control)
+    return Fair(t=t, load=a_t @ t, rounds=rounds)
 
 
 def max_min_fair_op(op, coef: np.ndarray, cap: np.ndarray, reached: np.ndarray | None = None,
                     control=None) -> Fair:
     """Progressive filling as ``max_min_fair`` with the incidence given as an operator
     (``spray.SprayOp``): ``op.rmatvec(x)`` the per-link load of flows carrying ``x`` each,
-    ``op.matvec(v)`` the per-flow sum of ``v`` over its links. ``coef`` is Gb/s per unit
-    ``t`` per flow (demand times multiplicity). The same rounds as ``max_min_fair``, two
-    products each; the growth is recomputed afresh when the growing flows halve (no drift)."""
+    ``op.matvec(v)`` the per-flow sum of ``v`` over its links, ``op.flows_touching(links)``
+    and ``op.spread(flows, x)`` the same for a few links or flows. ``coef`` is Gb/s per unit
+    ``t`` per flow (demand times multiplicity)."""
     F = coef.size
     cap = cap.astype(np.float64)
+    live = np.ones(F, bool) if reached is None else reached.copy()
+    live &= op.matvec(np.ones(cap.size)) > 0  # a flow on no link has no path
+    t, rounds = fill(cap, live, lambda x: op.rmatvec(np.where(x, coef, 0.0)),
+                     op.flows_touching, lambda f: op.spread(f, coef[f]), control)
+    return Fair(t=t, load=op.rmatvec(coef * t), rounds=rounds)
+
+
+class _Levels:
+    """Each link's fill level and a short list of the smallest (``cand``, each at or
+    below ``bound``): every link off the list fills at ``bound`` or later. Levels only
+    rise, so the list stays valid until its smallest passes ``bound``; then it is drawn
+    again from every link."""
+
+    def __init__(self, res: np.ndarray, grow: np.ndarray, floor: np.ndarray) -> None:
+        self.floor = floor
+        self.level = np.full(res.size, np.inf)
+        self.set(np.arange(res.size), res, grow)
+        self.size = max(CANDIDATES_MIN, res.size // 256)
+        self.redraw()
+
+    def set(self, links: np.ndarray, res: np.ndarray, grow: np.ndarray) -> None:
+        growing = grow > self.floor[links]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            self.level[links] = np.where(growing, res / np.where(growing, grow, 1.0), np.inf)
+
+    def redraw(self) -> None:
+        finite = np.flatnonzero(np.isfinite(self.level))
+        if finite.size <= self.size:
+            self.cand, self.bound = finite, np.inf
+            return
+        part = np.argpartition(self.level[finite], self.size)
+        self.cand = finite[part[: self.size]]
+        self.bound = float(self.level[finite[part[self.size]]])
+
+    def lowest(self) -> float:
+        while True:
+            lv = self.level[self.cand]
+            keep = lv <= self.bound  # ties with the bound may sit off the list: still lowest
+            self.cand = self.cand[keep]
+            if self.cand.size:
+                return float(lv[keep].min())
+            if not np.isfinite(self.bound):
+                return np.inf
+            self.redraw()
+
+    def at_most(self, thr: float) -> np.ndarray:
+        if thr < self.bound:
+            return self.cand[self.level[self.cand] <= thr]
+        full = np.flatnonzero(self.level <= thr)
+        self.redraw()
+        return full
+
+
+def fill(cap: np.ndarray, live: np.ndarray, spread_all: Callable[[np.ndarray], np.ndarray],
+         touching: Callable[[np.ndarray], np.ndarray], spread: Callable[[np.ndarray], Sparse],
+         control=None) -> tuple[np.ndarray, int]:
+    """Progressive filling over an incidence given by three functions: ``spread_all(mask)``
+    the per-link growth (Gb/s per unit t) of the flows in ``mask``, ``touching(links)`` the
+    flows crossing those links (repeats allowed), ``spread(flows)`` their growth per link,
+    sparse. Returns each flow's t and the rounds (levels) taken."""
+    F = live.size
+    cap = cap.astype(np.float64)
     t = np.zeros(F)
-    active = np.ones(F, bool) if reached is None else reached.copy()
-    active &= op.matvec(np.ones(cap.size)) > 0  # a flow on no link has no path
-    live_rows = active
+    live = live.copy()
     res = cap.copy()
-    grow = op.rmatvec(np.where(live_rows, coef, 0.0))
-    n_live = int(live_rows.sum())
+    grow = spread_all(live)
+    floor = 1e-12 * np.maximum(cap, 1.0)
+    levels = _Levels(res, grow, floor)
+    n_live = int(live.sum())
+    fresh_at = n_live
     level = 0.0
     rounds = 0
-    while live_rows.any() and rounds < MAX_ROUNDS:
+    while n_live and rounds < MAX_ROUNDS:
         rounds += 1
-        if live_rows.sum() * 2 < n_live:
-            n_live = int(live_rows.sum())
-            grow = op.rmatvec(np.where(live_rows, coef, 0.0))  # afresh: no drift
-        live = grow > 1e-12 * np.maximum(cap, 1.0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            fill = np.where(live, res / np.where(live, grow, 1.0), np.inf)
-        nxt = max(min(float(fill.min()) if fill.size else np.inf, 1.0), level)
+        if n_live * 2 < fresh_at:  # the growth afresh now and then: no drift
+            fresh_at = n_live
+            grow = spread_all(live)
+            levels.set(np.arange(cap.size), res, grow)
+            levels.redraw()
+        nxt = max(min(levels.lowest(), 1.0), level)
         if nxt >= 1.0:
-            t[live_rows] = 1.0
-            live_rows[:] = False
+            t[live] = 1.0
             break
-        full = live & (fill <= nxt * (1 + REL_TOL) + 1e-15)
-        newly = live_rows & (op.matvec(full.astype(np.float64)) > 0)
-        t[newly] = nxt
-        gone = op.rmatvec(np.where(newly, coef, 0.0))
-        res -= gone * nxt
-        grow -= gone
-        live_rows &= ~newly
+        full = levels.at_most(nxt * (1 + REL_TOL) + 1e-15)
+        flows = touching(full)
+        flows = np.unique(flows[live[flows]])
+        t[flows] = nxt
+        live[flows] = False
+        n_live -= flows.size
+        links, gone = spread(flows)
+        res[links] -= gone * nxt
+        grow[links] -= gone
+        levels.set(links, res[links], grow[links])
+        levels.level[full] = np.inf  # every live flow through them has just frozen
         level = nxt
-        if control is not None:
+        if control is not None and rounds % 8 == 0:
             control.check()
-    if live_rows.any():
-        t[live_rows] = level
-    return Fair(t=t, load=op.rmatvec(coef * t), rounds=rounds)
+    if n_live and rounds >= MAX_ROUNDS:  # never reached in practice; freeze where we are
+        t[live] = level
+    return t, rounds

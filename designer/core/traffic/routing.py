@@ -21,12 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import shortest_path
 
 from designer.core.errors import DesignerError
 from designer.core.solver.compile import _mix64
-from designer.core.traffic.network import UNREACHABLE, Network
+from designer.core.traffic.network import UNREACHABLE, Network, hops_from_sets
 
 ROUTINGS = ("adaptive", "ecmp", "static", "valiant")
 _CHUNK = 2_000_000  # candidate entries expanded at a time (bounds memory)
@@ -217,19 +215,21 @@ def route_hashed(net: Network, src: np.ndarray, dst: np.ndarray, key: np.ndarray
     return Routed(flow[keep], link[keep], np.ones(int(keep.sum())), reached)
 
 
-_SW_DIST: dict[int, np.ndarray] = {}
-
-
 def switch_distances(net: Network) -> np.ndarray:
     """Hops between every pair of switches (Valiant's first leg aims at a switch)."""
     c = net.c
     S = c.n_switches
-    if S > 6000:
-        raise RoutingError(f"Valiant routing is limited to designs of up to 6,000 switches "
-                           f"(this one has {S:,})")
-    g = csr_matrix((np.ones(c.indices.size), c.indices, c.indptr), shape=(S, S))
-    d = shortest_path(g, unweighted=True, directed=False)
-    return np.where(np.isfinite(d), d, UNREACHABLE).astype(np.int16)
+    if S > MAX_VALIANT_SWITCHES:
+        raise RoutingError(f"Valiant routing is limited to designs of up to "
+                           f"{MAX_VALIANT_SWITCHES:,} switches (this one has {S:,}): it holds "
+                           "the hops between every two switches")
+    every = np.arange(S + 1)
+    return hops_from_sets(c.indptr, c.indices, every, every[:-1])
+
+
+# the table is switches^2 x 2 bytes: 578 MB at this size, which holds the largest dragonfly
+# the generators make (16,416 routers)
+MAX_VALIANT_SWITCHES = 17_000
 
 
 def route_spray(net: Network, src: np.ndarray, dst: np.ndarray, dst_class: np.ndarray,

@@ -26,12 +26,14 @@ and a flow's arrival is its entry times that.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.sparse import csr_matrix, diags
 
+from designer.core.traffic.maxmin import Sparse, combine, gather_rows
 from designer.core.traffic.network import UNREACHABLE, Network
 from designer.core.traffic.routing import Routed, _candidates
 
@@ -97,43 +99,16 @@ class _Blocks:
         cols, weights = [], []
         for k, (lo, hi) in enumerate(itertools.pairwise(bounds.tolist())):
             if lo < hi:
-                c, w = _gather_rows(self.blocks[k], rows[lo:hi] - self.starts[k], val[lo:hi])
+                c, w = gather_rows(self.blocks[k], rows[lo:hi] - self.starts[k], val[lo:hi])
                 cols.append(c)
                 weights.append(w)
         return np.concatenate(cols), np.concatenate(weights)
 
 
-def _gather_rows(m: csr_matrix, rows: np.ndarray, val: np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    lo, hi = m.indptr[rows], m.indptr[rows + 1]
-    n = (hi - lo).astype(np.int64)
-    total = int(n.sum())
-    pos = np.repeat(lo - np.cumsum(n) + n, n) + np.arange(total)
-    return m.indices[pos], m.data[pos] * np.repeat(val, n)
-
-
-class _Sparse:
-    """A vector as (sorted indices, values): a round of the filling moves a few flows or
-    fills a few links, and pushing those through the chain touches a small part of it."""
-
-    @staticmethod
-    def combine(cols: np.ndarray, w: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-        if cols.size * 16 < n:  # sorting a few beats a pass over every state
-            idx, inv = np.unique(cols, return_inverse=True)
-            return idx, np.bincount(inv.ravel(), weights=w, minlength=idx.size)
-        dense = np.bincount(cols, weights=w, minlength=n)
-        idx = np.flatnonzero(dense)
-        return idx, dense[idx]
-
-    @staticmethod
-    def step(m: _Blocks | csr_matrix, idx: np.ndarray, val: np.ndarray, n: int
-             ) -> tuple[np.ndarray, np.ndarray]:
-        """``M^T v`` for a sparse ``v``, read off ``M``'s rows: (indices, values)."""
-        if isinstance(m, _Blocks):
-            cols, w = m.gather(idx, val)
-        else:
-            cols, w = _gather_rows(m, idx, val)
-        return _Sparse.combine(cols, w, n)
+def _step(m: _Blocks | csr_matrix, idx: np.ndarray, val: np.ndarray, n: int) -> Sparse:
+    """``M^T v`` for a sparse ``v`` (indices, values), read off ``M``'s rows."""
+    cols, w = m.gather(idx, val) if isinstance(m, _Blocks) else gather_rows(m, idx, val)
+    return combine(cols, w, n)
 
 
 SPARSE_SHARE = 8  # a vector with at most 1/8 of its entries non-zero takes the sparse path
@@ -183,43 +158,91 @@ class SprayOp:
         return np.bincount(self.nic.flow, weights=self.nic.frac * v[self.nic.link],
                            minlength=self.reached.size)
 
-    def _matvec_sparse(self, v: np.ndarray, vi: np.ndarray) -> np.ndarray:
-        """``matvec`` when few links carry ``v``: up the chain from the states that use
-        them only (the same sums as the dense products, in another order)."""
+    def _up(self, ports: np.ndarray, val: np.ndarray) -> Sparse:
+        """The states whose spray crosses these switch ports, with the share-weighted sum
+        of ``val`` over them: from the states that use the ports up the chain."""
         n_b, S = self.pb.shape[0], self.n_states
-        bi, bv = _Sparse.step(self.pb_t, vi, v[vi], n_b)
-        si, sv = _Sparse.step(self.e_t, bi, bv, S)
+        bi, bv = _step(self.pb_t, ports, val, n_b)
+        si, sv = _step(self.e_t, bi, bv, S)
         parts_i, parts_v = [si], [sv]
         for _ in range(self.depth):
             if not si.size:
                 break
-            si, sv = _Sparse.step(self.t_t, si, sv, S)
+            si, sv = _step(self.t_t, si, sv, S)
             parts_i.append(si)
             parts_v.append(sv)
-        acc = np.bincount(np.concatenate(parts_i), weights=np.concatenate(parts_v),
-                          minlength=S)
+        return combine(np.concatenate(parts_i), np.concatenate(parts_v), S)
+
+    def _down(self, flows: np.ndarray, x: np.ndarray) -> Sparse:
+        """The switch ports the spray of these flows crosses, with the load of ``x`` each:
+        from their entry states down the chain."""
+        S, n_b = self.n_states, self.pb.shape[0]
+        si, sv = _step(self.b, flows, x, S)
+        parts_i, parts_v = [si], [sv]
+        for _ in range(self.depth):
+            if not si.size:
+                break
+            si, sv = _step(self.t, si, sv, S)
+            parts_i.append(si)
+            parts_v.append(sv)
+        ai, av = combine(np.concatenate(parts_i), np.concatenate(parts_v), S)
+        bi, bv = _step(self.e, ai, av, n_b)
+        return _step(self.pb, bi, bv, self.n_ports)
+
+    def _matvec_sparse(self, v: np.ndarray, vi: np.ndarray) -> np.ndarray:
+        """``matvec`` when few links carry ``v``: up the chain from the states that use
+        them only (the same sums as the dense products, in another order)."""
+        si, sv = self._up(vi, v[vi])
+        acc = np.zeros(self.n_states)
+        acc[si] = sv
         return self.b @ acc + self._nic_matvec(v)
 
     def _rmatvec_sparse(self, x: np.ndarray, fi: np.ndarray) -> np.ndarray:
         """``rmatvec`` when few flows carry ``x``: down the chain from their entry states
         only."""
-        S, n_b = self.n_states, self.pb.shape[0]
-        si, sv = _Sparse.step(self.b, fi, x[fi], S)
-        parts_i, parts_v = [si], [sv]
-        for _ in range(self.depth):
-            if not si.size:
-                break
-            si, sv = _Sparse.step(self.t, si, sv, S)
-            parts_i.append(si)
-            parts_v.append(sv)
-        ai, av = _Sparse.combine(np.concatenate(parts_i), np.concatenate(parts_v), S)
-        bi, bv = _Sparse.step(self.e, ai, av, n_b)
-        pi, pv = _Sparse.step(self.pb, bi, bv, self.n_ports)
+        pi, pv = self._down(fi, x[fi])
         out = np.zeros(self.n_links)
         out[pi] = pv
         out += np.bincount(self.nic.link, weights=self.nic.frac * x[self.nic.flow],
                            minlength=self.n_links)
         return out
+
+    def flows_touching(self, links: np.ndarray) -> np.ndarray:
+        """The flows whose spray crosses any of ``links`` (repeats allowed)."""
+        ports = links[links < self.n_ports]
+        out = [gather_rows(self._nic_by_link, links[links >= self.n_ports] - self.n_ports)[0]]
+        if ports.size:
+            si, sv = self._up(ports, np.ones(ports.size))
+            out.append(gather_rows(self._b_t, si[sv > 0])[0])
+        return np.concatenate(out)
+
+    def spread(self, flows: np.ndarray, x: np.ndarray) -> Sparse:
+        """Per link, the load of these flows carrying ``x`` each: (links, Gb/s)."""
+        pi, pv = self._down(flows, x)
+        ni, nv = gather_rows(self._nic_by_flow, flows, x)
+        return combine(np.concatenate([pi, ni + self.n_ports]), np.concatenate([pv, nv]),
+                       self.n_links)
+
+    @functools.cached_property
+    def _b_t(self) -> csr_matrix:
+        b = self.b.copy()
+        b.eliminate_zeros()
+        return b.T.tocsr()
+
+    @functools.cached_property
+    def _nic_by_link(self) -> csr_matrix:
+        """NIC entries by NIC link (rows from link ``n_ports``), columns flows."""
+        n = self.nic
+        m = csr_matrix((n.frac, (n.link - self.n_ports, n.flow)),
+                       shape=(self.n_links - self.n_ports, self.reached.size))
+        m.eliminate_zeros()
+        return m
+
+    @functools.cached_property
+    def _nic_by_flow(self) -> csr_matrix:
+        n = self.nic
+        return csr_matrix((n.frac, (n.flow, n.link - self.n_ports)),
+                          shape=(self.reached.size, self.n_links - self.n_ports))
 
     def rmatvec(self, x: np.ndarray) -> np.ndarray:
         """``A^T x``: per link, the load of flows carrying ``x`` each."""
