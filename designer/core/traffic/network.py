@@ -13,6 +13,7 @@ adaptive minimal routing) descends.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -201,6 +202,7 @@ def class_distances(c: Compiled) -> np.ndarray:
 
 
 SOURCES_PER_PASS = 4096  # searches run side by side as bits: 64 uint64 words per switch
+EDGES_PER_CALL = 100_000  # cable ends gathered per numpy call (50 MB of words)
 
 
 def hops_from_sets(indptr: np.ndarray, indices: np.ndarray, seed_ptr: np.ndarray,
@@ -218,6 +220,10 @@ def hops_from_sets(indptr: np.ndarray, indices: np.ndarray, seed_ptr: np.ndarray
     out = np.full((G, n), UNREACHABLE, np.int16)
     deg = np.diff(indptr)
     has = np.flatnonzero(deg > 0)
+    cuts = np.searchsorted(np.cumsum(deg[has]), np.arange(EDGES_PER_CALL, indptr[-1],
+                                                          EDGES_PER_CALL))
+    bounds = np.unique(np.r_[0, cuts, has.size]).tolist()
+    spans = [(a, b) for a, b in itertools.pairwise(bounds) if a < b]
     for g0 in range(0, G, SOURCES_PER_PASS):
         g1 = min(G, g0 + SOURCES_PER_PASS)
         words = (g1 - g0 + 63) // 64
@@ -235,8 +241,13 @@ def hops_from_sets(indptr: np.ndarray, indices: np.ndarray, seed_ptr: np.ndarray
             bits = np.unpackbits(frontier.view(np.uint8), axis=1, bitorder="little")
             np.putmask(block, bits.view(bool), hop)
             nxt = np.zeros_like(frontier)
-            if has.size:
-                nxt[has] = np.bitwise_or.reduceat(frontier[indices], indptr[has], axis=0)
+            # a few hundred thousand cables at a time: one numpy call over all of them
+            # (400 MB of words on a large dragonfly) would hold the GIL for a second
+            for lo, hi in spans:
+                rows = has[lo:hi]
+                start = indptr[rows[0]]
+                nxt[rows] = np.bitwise_or.reduceat(frontier[indices[start:indptr[rows[-1] + 1]]],
+                                                   indptr[rows] - start, axis=0)
             frontier = nxt & ~seen
             hop += 1
         out[g0:g1] = block[:, : g1 - g0].T
