@@ -399,3 +399,20 @@ def test_tree_pattern_on_rails(su4, su4_net):
     # fabric (the NIC limits), so the fabric adds no slowdown
     assert r.throughput["min"] == pytest.approx(3 / 7)
     assert r.slowdown == pytest.approx(1.0)
+
+
+def test_a_cancel_stops_the_distance_search():
+    """The window's cancel reaches the search level by level (a large dragonfly's takes
+    seconds before any flow is routed)."""
+    from designer.core.solver.control import Control, SolveCancelled
+
+    c = compiled("dragonfly", p=2, a=8, h=4)
+    asked = []
+
+    def cancelled() -> bool:
+        asked.append(1)
+        return len(asked) > 1
+
+    with pytest.raises(SolveCancelled):
+        run_load(c, "permutation", "ecmp", control=Control(None, cancelled))
+    assert len(asked) == 2

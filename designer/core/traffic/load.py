@@ -257,7 +257,7 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
         raise LoadOptionError(
             f"all-to-all on {c.n_gpus:,} GPUs has {c.n_gpus * (c.n_gpus - 1):,} flows: too many "
             "to hash one by one; use --routing adaptive (solved by GPU class)")
-    net = net if net is not None else build_network(c)
+    net = net if net is not None else build_network(c, control)
     if p.level == "class":
         return _class_level(net, p, c, control)
     runs = 1 if routing in ("adaptive", "static") else trials

@@ -87,7 +87,7 @@ class Network:
         return src, dst
 
 
-def build_network(c: Compiled) -> Network:
+def build_network(c: Compiled, control=None) -> Network:
     """Arrays of ``c``'s links and the switch-to-class distances. No loop over links."""
     cab = c.cables
     a = cab["a"].astype(np.int64)
@@ -132,7 +132,8 @@ def build_network(c: Compiled) -> Network:
         c=c, port_ptr=port_ptr, port_src=src, port_dst=dst, port_cap=speed[cable],
         port_cable=cable, att_ptr=att_ptr, att_switch=att_switch, att_cap=att_cap,
         att_cable=att_cable, line_rate=line, nominal_gbps=nominal_rate(c),
-        dist_by_class=class_distances(c), link_cap=link_cap, link_layer=link_layer, layers=layers,
+        dist_by_class=class_distances(c, control), link_cap=link_cap, link_layer=link_layer,
+        layers=layers,
     )
 
 
@@ -160,7 +161,7 @@ def _attachment_cables(c: Compiled, owner: np.ndarray, att_switch: np.ndarray) -
     return np.where(key[pos] == want, cables[pos], -1)
 
 
-def class_distances(c: Compiled) -> np.ndarray:
+def class_distances(c: Compiled, control=None) -> np.ndarray:
     """Switch-to-switch hops to the nearest switch of every GPU class from every switch:
     int16 (classes, switches).
 
@@ -191,7 +192,8 @@ def class_distances(c: Compiled) -> np.ndarray:
     np.cumsum(n_nb, out=seed_ptr[1:])
     rows = np.repeat(c.indptr[first], n_nb) + (np.arange(seed_ptr[-1])
                                                - np.repeat(seed_ptr[:-1], n_nb))
-    d = hops_from_sets(c.indptr, c.indices, seed_ptr, c.indices[rows], first_hop=1)
+    d = hops_from_sets(c.indptr, c.indices, seed_ptr, c.indices[rows], first_hop=1,
+                       control=control)
     inv = inv.reshape(-1)
     # attachment rows x S: the row of the target's neighbour set, 0 at the target itself
     per_att = d[g_of[inv]]
@@ -206,7 +208,7 @@ EDGES_PER_CALL = 100_000  # cable ends gathered per numpy call (50 MB of words)
 
 
 def hops_from_sets(indptr: np.ndarray, indices: np.ndarray, seed_ptr: np.ndarray,
-                   seeds: np.ndarray, first_hop: int = 0) -> np.ndarray:
+                   seeds: np.ndarray, first_hop: int = 0, control=None) -> np.ndarray:
     """Breadth-first hop counts on the graph ``(indptr, indices)`` (CSR, both directions
     listed) from each of ``G`` seed sets (set ``g`` is ``seeds[seed_ptr[g]:seed_ptr[g+1]]``,
     its members at ``first_hop``): int16 (G, n), ``UNREACHABLE`` where no path.
@@ -250,5 +252,7 @@ def hops_from_sets(indptr: np.ndarray, indices: np.ndarray, seed_ptr: np.ndarray
                                                    indptr[rows] - start, axis=0)
             frontier = nxt & ~seen
             hop += 1
+            if control is not None:
+                control.check()
         out[g0:g1] = block[:, : g1 - g0].T
     return out
