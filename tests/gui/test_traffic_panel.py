@@ -186,3 +186,17 @@ def test_a_what_if_after_a_load_run_reuses_it_as_the_baseline(window, qtbot, su4
     tr.what_if(["spine:1"])
     _finish(qtbot, tr.panel)
     assert calls == [1024, 1024]
+
+
+def test_n_minus_1_offers_the_tiers_the_design_has(window, qtbot, su4):
+    """A rail design fails leaves or spines; a dragonfly has routers only."""
+    from designer.core.fileformat import load_project
+    from designer.core.paths import projects_dir
+
+    _loaded(window, qtbot, su4)
+    combo = window.traffic.panel.tier
+    assert [combo.itemText(i) for i in range(combo.count())] == ["leaf", "spine"]
+    assert combo.currentText() == "spine"
+    _loaded(window, qtbot, load_project(projects_dir() / "dragonfly-1056-gpus.fabric.json"))
+    assert [combo.itemText(i) for i in range(combo.count())] == ["router"]
+    assert combo.currentText() == "router"

@@ -40,6 +40,9 @@ N1_COLUMNS = ("Failed (example)", "Alike", "Bisection kept", "Oversub. x", "Stra
               "Slowdown", "Cost / day")
 
 
+N1_TIERS = ("leaf", "spine", "core", "router")
+
+
 class TrafficPanel(QWidget):
     overlayWanted = Signal(list, list)  # failed device ids, hot links [(from, to, util)]
     overlayCleared = Signal()
@@ -88,8 +91,9 @@ class TrafficPanel(QWidget):
         lay.addWidget(self.result)
         n1 = QHBoxLayout()
         self.tier = QComboBox()
-        self.tier.addItems(["leaf", "spine", "core", "router"])
-        self.tier.setCurrentText("spine")
+        self.tier.setToolTip("The switch tier whose members fail one at a time (one row per "
+                             "symmetry class)")
+        self._tiers_of(doc.project)
         self.n1_btn = QPushButton("N-1 table")
         self.n1_btn.clicked.connect(self.run_n1)
         n1.addWidget(QLabel("Fail each"))
@@ -104,6 +108,7 @@ class TrafficPanel(QWidget):
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         lay.addWidget(self.table, 1)
         doc.projectChanged.connect(lambda _r: self.clear_overlay())
+        doc.projectChanged.connect(lambda _r: self._tiers_of(doc.project))
 
     # -- options ---------------------------------------------------------------------------------
     def _routing(self) -> str | None:
@@ -136,6 +141,21 @@ class TrafficPanel(QWidget):
         for sig in (self.task.finished, self.task.failed, self.task.cancelled):
             sig.connect(lambda *_: self._set_busy(False))
         self.task.start()
+
+    def _tiers_of(self, project) -> None:
+        """Offer the switch tiers the design has (a dragonfly: routers), keeping the
+        choice when it is still there; spines first when there are any."""
+        present = set(project.fabric.roles) if project.fabric.devices else set()
+        tiers = [t for t in N1_TIERS if t in present] or list(N1_TIERS)
+        if tiers == [self.tier.itemText(i) for i in range(self.tier.count())]:
+            return
+        keep = self.tier.currentText()
+        self.tier.blockSignals(True)
+        self.tier.clear()
+        self.tier.addItems(tiers)
+        self.tier.setCurrentText(keep if keep in tiers else
+                                 "spine" if "spine" in tiers else tiers[-1])
+        self.tier.blockSignals(False)
 
     def _set_busy(self, busy: bool) -> None:
         self.run_btn.setEnabled(not busy)
