@@ -9,10 +9,16 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest
 from hypothesis import HealthCheck, settings
 
+# "ci" (the default) draws the same examples on every run, so a suite that passes here passes
+# in CI; "explore" draws new ones, many more, to look for cases nobody has seen yet
 settings.register_profile(
-    "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+    derandomize=True,
 )
 settings.register_profile("dev", max_examples=25, deadline=None)
+settings.register_profile(
+    "explore", max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
