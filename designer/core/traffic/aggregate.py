@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.sparse import csr_matrix
 
-from designer.core.traffic.network import UNREACHABLE, Network
+from designer.core.traffic.network import UNREACHABLE, Network, nearest, rows_of, shares
 from designer.core.traffic.patterns import Pattern
 
 BATCH_CELLS = 4_000_000  # ports x destinations held at once
@@ -31,17 +31,10 @@ def class_spray_loads(net: Network, p: Pattern, control=None) -> np.ndarray:
     rate = cl.rate
     traffic = p.weight * p.demand * rate[p.src]  # Gb/s per class pair
     # leaving the source class: its attachments nearest the destination, by capacity
-    n_att = cl.n_att
-    rep = np.repeat(np.arange(p.src.size), n_att[p.src])
-    row = cl.ptr[p.src][rep] + (np.arange(rep.size) - np.repeat(np.cumsum(n_att[p.src])
-                                                              - n_att[p.src], n_att[p.src]))
+    rep, row = rows_of(cl.ptr, p.src)
     sw = cl.att_switch[row]
-    d = net.dist[sw, p.dst[rep]]
-    best = np.full(p.src.size, UNREACHABLE, np.int16)
-    np.minimum.at(best, rep, d)
-    ok = (d == best[rep]) & (d < UNREACHABLE)
-    w = np.where(ok, cl.att_cap[row], 0.0)
-    share = w / np.maximum(np.bincount(rep, weights=w, minlength=p.src.size)[rep], 1e-300)
+    ok = nearest(rep, net.dist[sw, p.dst[rep]], p.src.size)
+    share = shares(rep, np.where(ok, cl.att_cap[row], 0.0), p.src.size)
     amount = traffic[rep] * share
     # NIC up links: the class representative's attachment rows (see load._class_rep)
     from designer.core.traffic.load import _class_rep

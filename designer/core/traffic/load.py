@@ -134,13 +134,9 @@ def _cap(net: Network, p: Pattern) -> np.ndarray:
     cap = cap.copy()  # a class row stands for every GPU of the class: its NICs scale up
     cl = net.c.classes
     rep = _class_rep(net.c)
-    for gpus, scale in ((rep, cl.count),):
-        deg = net.att_ptr[gpus + 1] - net.att_ptr[gpus]
-        att = np.repeat(net.att_ptr[gpus], deg) + (
-            np.arange(deg.sum()) - np.repeat(np.cumsum(deg) - deg, deg))
-        s = np.repeat(scale, deg)
-        cap[net.nic_up(att)] *= s
-        cap[net.nic_down(att)] *= s
+    which, att = net.attachments(rep)
+    cap[net.nic_up(att)] *= cl.count[which]
+    cap[net.nic_down(att)] *= cl.count[which]
     return cap
 
 

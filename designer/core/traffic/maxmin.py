@@ -24,6 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.sparse import csr_matrix
 
+from designer.core.traffic.network import rows_of
+
 REL_TOL = 1e-9  # links within this of the bottleneck level fill in the same round
 MAX_ROUNDS = 1_000_000  # a level per round: more than any design's flows could make
 CANDIDATES_MIN = 1024  # links on the short list of the lowest fill levels (or 1/256)
@@ -42,10 +44,8 @@ Sparse = tuple[np.ndarray, np.ndarray]  # (sorted indices, values)
 def gather_rows(m: csr_matrix, rows: np.ndarray, val: np.ndarray | None = None) -> Sparse:
     """The entries of ``rows`` of ``m`` (each row's times its ``val``): (column, weight)
     pairs, columns repeated where rows share them."""
-    lo, hi = m.indptr[rows], m.indptr[rows + 1]
-    n = (hi - lo).astype(np.int64)
-    pos = np.repeat(lo - np.cumsum(n) + n, n) + np.arange(int(n.sum()))
-    w = m.data[pos] if val is None else m.data[pos] * np.repeat(val, n)
+    which, pos = rows_of(m.indptr, rows)
+    w = m.data[pos] if val is None else m.data[pos] * val[which]
     return m.indices[pos], w
 
 

@@ -60,6 +60,11 @@ class Network:
     def n_links(self) -> int:
         return int(self.link_cap.size)
 
+    def attachments(self, gpus: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every attachment (NIC cable) of each of ``gpus``: (position in ``gpus``,
+        attachment row), grouped by GPU."""
+        return rows_of(self.att_ptr, gpus)
+
     def nic_up(self, k: np.ndarray) -> np.ndarray:
         return self.n_ports + 2 * k
 
@@ -85,6 +90,30 @@ class Network:
         src[~sw] = np.where(up, server, swdev)
         dst[~sw] = np.where(up, swdev, server)
         return src, dst
+
+
+def rows_of(ptr: np.ndarray, items: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rows ``ptr[i]:ptr[i+1]`` of each of ``items``, flattened: (position in
+    ``items``, row), no loop over items."""
+    items = np.asarray(items, np.int64)
+    deg = ptr[items + 1] - ptr[items]
+    rep = np.repeat(np.arange(items.size), deg)
+    return rep, ptr[items][rep] + (np.arange(rep.size) - np.repeat(np.cumsum(deg) - deg, deg))
+
+
+def nearest(rep: np.ndarray, d: np.ndarray, n: int) -> np.ndarray:
+    """Of the entries of ``n`` groups (``rep``: group of each), those at their group's
+    least distance ``d``, when that is reachable."""
+    best = np.full(n, UNREACHABLE, np.int16)
+    np.minimum.at(best, rep, d)
+    return (d == best[rep]) & (d < UNREACHABLE)
+
+
+def shares(rep: np.ndarray, weight: np.ndarray, n: int) -> np.ndarray:
+    """Each entry's part of its group's total ``weight`` (0 where the group has none):
+    traffic leaving or arriving over several NICs splits by their capacity."""
+    tot = np.bincount(rep, weights=weight, minlength=n)
+    return np.where(weight > 0, weight / np.maximum(tot[rep], 1e-300), 0.0)
 
 
 def build_network(c: Compiled, control=None) -> Network:

@@ -24,7 +24,14 @@ import numpy as np
 
 from designer.core.errors import DesignerError
 from designer.core.solver.compile import _mix64
-from designer.core.traffic.network import UNREACHABLE, Network, hops_from_sets
+from designer.core.traffic.network import (
+    UNREACHABLE,
+    Network,
+    hops_from_sets,
+    nearest,
+    rows_of,
+    shares,
+)
 
 ROUTINGS = ("adaptive", "ecmp", "static", "valiant")
 _CHUNK = 2_000_000  # candidate entries expanded at a time (bounds memory)
@@ -51,10 +58,7 @@ def _keys(n: int, rng: np.random.Generator) -> np.ndarray:
 
 def _candidates(net: Network, u: np.ndarray):
     """(owner row, port) of every port leaving each switch ``u[i]``."""
-    deg = net.port_ptr[u + 1] - net.port_ptr[u]
-    rep = np.repeat(np.arange(u.size), deg)
-    off = np.arange(rep.size) - np.repeat(np.cumsum(deg) - deg, deg)
-    return rep, net.port_ptr[u][rep] + off
+    return rows_of(net.port_ptr, u)
 
 
 def _pick(rep: np.ndarray, ok: np.ndarray, key: np.ndarray, n: int) -> np.ndarray:
@@ -155,13 +159,8 @@ def _first_attachment(net: Network, gpu: np.ndarray, tgt: _Target, key: np.ndarr
                       ) -> tuple[np.ndarray, np.ndarray]:
     """(attachment row, switch) each flow leaves its GPU by: one of the GPU's NICs nearest
     its target, chosen by ``key``; (-1, -1) when none reaches it."""
-    deg = net.att_ptr[gpu + 1] - net.att_ptr[gpu]
-    rep = np.repeat(np.arange(gpu.size), deg)
-    att = net.att_ptr[gpu][rep] + (np.arange(rep.size) - np.repeat(np.cumsum(deg) - deg, deg))
-    d = tgt.at(net.att_switch[att], rep)
-    best = np.full(gpu.size, UNREACHABLE, np.int16)
-    np.minimum.at(best, rep, d)
-    ok = (d == best[rep]) & (d < UNREACHABLE)
+    rep, att = net.attachments(gpu)
+    ok = nearest(rep, tgt.at(net.att_switch[att], rep), gpu.size)
     pick = _pick(rep, ok, key, gpu.size)
     a = np.where(pick >= 0, att[np.maximum(pick, 0)], -1)
     return a, np.where(a >= 0, net.att_switch[np.maximum(a, 0)], -1)
@@ -169,9 +168,7 @@ def _first_attachment(net: Network, gpu: np.ndarray, tgt: _Target, key: np.ndarr
 
 def _delivery(net: Network, gpu: np.ndarray, at: np.ndarray, key: np.ndarray) -> np.ndarray:
     """The attachment of ``gpu`` on switch ``at`` (one chosen by ``key`` if several), -1."""
-    deg = net.att_ptr[gpu + 1] - net.att_ptr[gpu]
-    rep = np.repeat(np.arange(gpu.size), deg)
-    att = net.att_ptr[gpu][rep] + (np.arange(rep.size) - np.repeat(np.cumsum(deg) - deg, deg))
+    rep, att = net.attachments(gpu)
     ok = net.att_switch[att] == at[rep]
     pick = _pick(rep, ok, key, gpu.size)
     return np.where(pick >= 0, att[np.maximum(pick, 0)], -1)
@@ -241,19 +238,9 @@ def route_spray(net: Network, src: np.ndarray, dst: np.ndarray, dst_class: np.nd
     the flow arrives over the destination GPU's NICs on the switch it reaches."""
     F = src.size
     tgt = _Target(net.dist_by_class, dst_class)
-    if src_atts is None:
-        deg = net.att_ptr[src + 1] - net.att_ptr[src]
-        rep = np.repeat(np.arange(F), deg)
-        att = net.att_ptr[src][rep] + (np.arange(rep.size) - np.repeat(np.cumsum(deg) - deg, deg))
-    else:
-        rep, att, _ = src_atts
-    d = tgt.at(net.att_switch[att], rep)
-    best = np.full(F, UNREACHABLE, np.int16)
-    np.minimum.at(best, rep, d)
-    ok = (d == best[rep]) & (d < UNREACHABLE)
-    w = np.where(ok, net.att_cap[att], 0.0)
-    tot = np.bincount(rep, weights=w, minlength=F)
-    share = np.where(ok, w / np.maximum(tot[rep], 1e-300), 0.0)
+    rep, att = net.attachments(src) if src_atts is None else src_atts[:2]
+    ok = nearest(rep, tgt.at(net.att_switch[att], rep), F)
+    share = shares(rep, np.where(ok, net.att_cap[att], 0.0), F)
     flows = [rep[ok]]
     links = [net.nic_up(att[ok])]
     fracs = [share[ok]]
@@ -286,16 +273,12 @@ def route_spray(net: Network, src: np.ndarray, dst: np.ndarray, dst_class: np.nd
     else:
         a_flow = a_sw = np.empty(0, np.int64)
         a_frac = np.empty(0)
-    g = dst[a_flow]
-    deg = net.att_ptr[g + 1] - net.att_ptr[g]
-    rep = np.repeat(np.arange(g.size), deg)
-    att = net.att_ptr[g][rep] + (np.arange(rep.size) - np.repeat(np.cumsum(deg) - deg, deg))
+    rep, att = net.attachments(dst[a_flow])
     ok = net.att_switch[att] == a_sw[rep]
-    w = np.where(ok, net.att_cap[att], 0.0)
-    tot = np.bincount(rep, weights=w, minlength=g.size)
+    share = shares(rep, np.where(ok, net.att_cap[att], 0.0), a_flow.size)
     flows.append(a_flow[rep[ok]])
     links.append(net.nic_down(att[ok]))
-    fracs.append(a_frac[rep[ok]] * w[ok] / tot[rep[ok]])
+    fracs.append(a_frac[rep[ok]] * share[ok])
     flow = np.concatenate(flows)
     link = np.concatenate(links)
     frac = np.concatenate(fracs)

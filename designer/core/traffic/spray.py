@@ -34,7 +34,7 @@ import numpy as np
 from scipy.sparse import csr_matrix, diags
 
 from designer.core.traffic.maxmin import Sparse, combine, gather_rows
-from designer.core.traffic.network import UNREACHABLE, Network
+from designer.core.traffic.network import UNREACHABLE, Network, nearest, shares
 from designer.core.traffic.routing import Routed, _candidates
 
 _CHUNK = 500_000  # candidate ports expanded at a time: bounds memory, and np.repeat holds
@@ -271,16 +271,9 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
     dcls = c.gpu_class[dst].astype(np.int64)
     table = net.dist_by_class
     # leaving the GPU: its NICs nearest the destination class, by capacity (as route_spray)
-    deg = net.att_ptr[src + 1] - net.att_ptr[src]
-    rep = np.repeat(np.arange(F), deg)
-    att = net.att_ptr[src][rep] + (np.arange(rep.size) - np.repeat(np.cumsum(deg) - deg, deg))
-    d = table[dcls[rep], net.att_switch[att]]
-    best = np.full(F, UNREACHABLE, np.int16)
-    np.minimum.at(best, rep, d)
-    ok = (d == best[rep]) & (d < UNREACHABLE)
-    w = np.where(ok, net.att_cap[att], 0.0)
-    tot = np.bincount(rep, weights=w, minlength=F)
-    share = np.where(ok, w / np.maximum(tot[rep], 1e-300), 0.0)
+    rep, att = net.attachments(src)
+    ok = nearest(rep, table[dcls[rep], net.att_switch[att]], F)
+    share = shares(rep, np.where(ok, net.att_cap[att], 0.0), F)
     fr, at, sh = rep[ok], att[ok], share[ok]
     reached = np.bincount(fr, minlength=F) > 0
     start = net.att_switch[at].astype(np.int64) * C + dcls[fr]
@@ -387,16 +380,11 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
 
     # NIC entries: up over the start NICs; down over the destination GPU's NICs on the
     # switch it arrives at, by capacity
-    g = dst
-    deg = net.att_ptr[g + 1] - net.att_ptr[g]
-    rep = np.repeat(np.arange(F), deg)
-    datt = net.att_ptr[g][rep] + (np.arange(rep.size) - np.repeat(np.cumsum(deg) - deg, deg))
+    rep, datt = net.attachments(dst)
     k = (np.searchsorted(slot_key, dcls[rep] * S + net.att_switch[datt])
          - slot_first[dcls[rep]])
     mass = arrive[rep, np.minimum(k, K - 1)]
-    w = net.att_cap[datt]
-    tot = np.bincount(rep * K + k, weights=w, minlength=F * K)[rep * K + k]
-    dsh = mass * w / np.maximum(tot, 1e-300)
+    dsh = mass * shares(rep * K + k, net.att_cap[datt], F * K)
     keep = reached[rep] & (dsh > 0)
     up = reached[fr]
     nic = Routed(
