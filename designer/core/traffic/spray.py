@@ -158,34 +158,30 @@ class SprayOp:
         return np.bincount(self.nic.flow, weights=self.nic.frac * v[self.nic.link],
                            minlength=self.reached.size)
 
+    def _walk(self, hop: _Blocks, si: np.ndarray, sv: np.ndarray) -> Sparse:
+        """A sparse vector over states plus its images after every hop of the chain
+        (``hop``: ``t`` walks down towards the destinations, ``t_t`` up from them)."""
+        parts_i, parts_v = [si], [sv]
+        for _ in range(self.depth):
+            if not si.size:
+                break
+            si, sv = _step(hop, si, sv, self.n_states)
+            parts_i.append(si)
+            parts_v.append(sv)
+        return combine(np.concatenate(parts_i), np.concatenate(parts_v), self.n_states)
+
     def _up(self, ports: np.ndarray, val: np.ndarray) -> Sparse:
         """The states whose spray crosses these switch ports, with the share-weighted sum
         of ``val`` over them: from the states that use the ports up the chain."""
         n_b, S = self.pb.shape[0], self.n_states
         bi, bv = _step(self.pb_t, ports, val, n_b)
-        si, sv = _step(self.e_t, bi, bv, S)
-        parts_i, parts_v = [si], [sv]
-        for _ in range(self.depth):
-            if not si.size:
-                break
-            si, sv = _step(self.t_t, si, sv, S)
-            parts_i.append(si)
-            parts_v.append(sv)
-        return combine(np.concatenate(parts_i), np.concatenate(parts_v), S)
+        return self._walk(self.t_t, *_step(self.e_t, bi, bv, S))
 
     def _down(self, flows: np.ndarray, x: np.ndarray) -> Sparse:
         """The switch ports the spray of these flows crosses, with the load of ``x`` each:
         from their entry states down the chain."""
         S, n_b = self.n_states, self.pb.shape[0]
-        si, sv = _step(self.b, flows, x, S)
-        parts_i, parts_v = [si], [sv]
-        for _ in range(self.depth):
-            if not si.size:
-                break
-            si, sv = _step(self.t, si, sv, S)
-            parts_i.append(si)
-            parts_v.append(sv)
-        ai, av = combine(np.concatenate(parts_i), np.concatenate(parts_v), S)
+        ai, av = self._walk(self.t, *_step(self.b, flows, x, S))
         bi, bv = _step(self.e, ai, av, n_b)
         return _step(self.pb, bi, bv, self.n_ports)
 
