@@ -99,3 +99,11 @@ def answers(monkeypatch):
     monkeypatch.setattr(dialogs, "confirm", lambda *args: a.confirm)
     monkeypatch.setattr(dialogs, "ask_text", lambda *args, **kw: a.text)
     return a
+
+
+@pytest.fixture(scope="module")
+def su4():
+    """The 4-SU DGX SuperPOD-style rail design (1,024 GPUs) as generated."""
+    from designer.core.generators import generate, params_from_dict
+
+    return generate(params_from_dict("rail", {"sus": 4}))

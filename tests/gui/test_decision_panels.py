@@ -7,24 +7,14 @@ import pytest
 
 from designer.core.fileformat import load_project
 from designer.core.generators import generate, params_from_dict
-
-WAIT_MS = 30_000
-
-
-@pytest.fixture(scope="module")
-def su4():
-    return generate(params_from_dict("rail", {"sus": 4}))
+from tests.gui.helpers import WAIT_MS, load
 
 
 def _load(window, qtbot, project):
     # the Estimate panel works only while it is shown (a hidden tab catches up when raised)
     window.docks["estimateDock"].show()
     window.docks["estimateDock"].raise_()
-    svc = window.analysis.service
-    doc = window.doc
-    with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS,
-                          check_params_cb=lambda rev, _r: rev == doc.revision):
-        doc.replace(project)
+    load(window, qtbot, project)
 
 
 def test_workload_edit_is_one_undo_step_and_saved(window, qtbot, su4, tmp_path):

@@ -22,25 +22,12 @@ from designer.gui import commands
 from designer.gui.document import Document
 from designer.gui.panels import bom as bom_panel
 from designer.gui.solver_service import THREAD_PREFIX, SolverService
-
-WAIT_MS = 20_000  # generous for a loaded CI machine; results usually arrive in ~0.3 s
+from tests.gui.helpers import WAIT_MS, current, load
 
 
 @pytest.fixture(scope="module")
 def su1():
     return generate(params_from_dict("rail", {"sus": 1}))
-
-
-def _current(window):
-    doc = window.doc
-    return lambda revision, _result: revision == doc.revision
-
-
-def _load(window, qtbot, project):
-    svc = window.analysis.service
-    with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS, check_params_cb=_current(window)):
-        window.doc.replace(project)
-    return svc.latest
 
 
 def _tbps(text: str) -> float:
@@ -52,7 +39,7 @@ def _solver_threads() -> list[threading.Thread]:
 
 
 def test_an_edit_gives_a_new_result_and_the_panel_shows_it(window, qtbot, su1):
-    result = _load(window, qtbot, su1)
+    result = load(window, qtbot, su1)
     m = window.analysis.metrics
     assert result.gpus == 256
     assert m.value("gpus").text().startswith("256 · 32 servers")
@@ -66,7 +53,7 @@ def test_an_edit_gives_a_new_result_and_the_panel_shows_it(window, qtbot, su1):
     doc = window.doc
     servers = [d.id for d in doc.project.fabric.devices if d.role.value == "gpu-server"]
     with qtbot.waitSignal(window.analysis.service.resultReady, timeout=WAIT_MS,
-                          check_params_cb=_current(window)) as got:
+                          check_params_cb=current(window)) as got:
         doc.push(commands.delete(doc, servers[:2]))
     assert got.args[1].gpus == 240
     assert m.value("gpus").text().startswith("240 · 30 servers")
@@ -79,12 +66,12 @@ def test_an_edit_gives_a_new_result_and_the_panel_shows_it(window, qtbot, su1):
 
 
 def test_removing_a_spine_lowers_the_bisection_shown(window, qtbot, su1):
-    _load(window, qtbot, su1)
+    load(window, qtbot, su1)
     m = window.analysis.metrics
     before = _tbps(m.value("bisection").text())
     doc = window.doc
     with qtbot.waitSignal(window.analysis.service.resultReady, timeout=WAIT_MS,
-                          check_params_cb=_current(window)):
+                          check_params_cb=current(window)):
         doc.push(commands.delete(doc, ["spine1"]))
     after = _tbps(m.value("bisection").text())
     assert after == pytest.approx(before * 3 / 4)  # one of four spines: 38.4 of 51.2 Tb/s
@@ -95,13 +82,13 @@ def test_removing_a_spine_lowers_the_bisection_shown(window, qtbot, su1):
 
 
 def test_a_burst_of_edits_runs_one_solve(window, qtbot, su1):
-    _load(window, qtbot, su1)
+    load(window, qtbot, su1)
     svc = window.analysis.service
     svc._timer.setInterval(600)  # wide enough that a loaded machine still sees one burst
     started = svc.solves_started
     doc = window.doc
     leaf = "su1-leaf-r1"
-    with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS, check_params_cb=_current(window)):
+    with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS, check_params_cb=current(window)):
         for _ in range(6):
             d = doc.project.fabric.devices[doc.project.fabric.index[leaf]]
             doc.push(commands.move_devices(doc, {leaf: (d.x + 10, d.y)}, nudge=True))
@@ -168,7 +155,7 @@ def test_a_newer_edit_cancels_the_running_solve(qapp, qtbot, catalog, su1):
 
 
 def test_a_solver_error_shows_a_message(window, qtbot, su1):
-    _load(window, qtbot, su1)
+    load(window, qtbot, su1)
     a = window.analysis
     svc = a.service
 
@@ -210,7 +197,7 @@ def _bom_index(panel, catalog_id: str, column: int) -> QModelIndex:
 
 
 def test_a_price_edit_changes_the_total_and_undoes(window, qtbot, su1):
-    result = _load(window, qtbot, su1)
+    result = load(window, qtbot, su1)
     a = window.analysis
     panel, svc, doc = a.bom, a.service, window.doc
     line = next(x for x in result.bom.lines if x.catalog_id == "qm9700")
@@ -218,7 +205,7 @@ def test_a_price_edit_changes_the_total_and_undoes(window, qtbot, su1):
     assert panel.model.total_usd == pytest.approx(total)
     idx = _bom_index(panel, "qm9700", bom_panel.UNIT)
     assert idx.data() == "$36,000"  # the catalog's price (public cost sheet, Aug 2024)
-    with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS, check_params_cb=_current(window)):
+    with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS, check_params_cb=current(window)):
         assert panel.proxy.setData(idx, "$50,000")
     expected = total + line.qty * 14_000
     assert doc.project.overrides.prices == {"qm9700": 50_000.0}
@@ -231,7 +218,7 @@ def test_a_price_edit_changes_the_total_and_undoes(window, qtbot, su1):
     edited = _bom_index(panel, "qm9700", bom_panel.UNIT)
     assert "catalog price $36,000" in edited.data(Qt.ItemDataRole.ToolTipRole)
 
-    with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS, check_params_cb=_current(window)):
+    with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS, check_params_cb=current(window)):
         doc.undo_stack.undo()
     assert doc.project.overrides.prices == {}
     assert panel.model.total_usd == pytest.approx(total)
@@ -244,7 +231,7 @@ def test_a_price_edit_changes_the_total_and_undoes(window, qtbot, su1):
 
 
 def test_bom_sorting_keeps_headings_and_the_total_in_place(window, qtbot, su1):
-    _load(window, qtbot, su1)
+    load(window, qtbot, su1)
     panel = window.analysis.bom
     proxy, table = panel.proxy, panel.table
     for order in (Qt.SortOrder.DescendingOrder, Qt.SortOrder.AscendingOrder):
@@ -268,7 +255,7 @@ def test_bom_sorting_keeps_headings_and_the_total_in_place(window, qtbot, su1):
 
 def test_clicking_a_problem_selects_and_marks_its_devices(window, qtbot, su1, catalog):
     project, new_id = editing.add_device(su1, catalog, "dgx-h100", 0, 600)
-    _load(window, qtbot, project)
+    load(window, qtbot, project)
     panel = window.analysis.problems
     item = panel.item_for("gpu-unconnected")
     assert item is not None
@@ -307,7 +294,7 @@ def test_closing_the_window_stops_a_running_solve(window, qtbot, su1):
 
 
 def test_export_gets_the_latest_result_only_for_its_revision(window, qtbot, su1):
-    result = _load(window, qtbot, su1)
+    result = load(window, qtbot, su1)
     doc = window.doc
     ctl = window.export_controller
     assert ctl.result_for(doc.project) is result
@@ -338,7 +325,7 @@ def test_a_layout_saved_before_the_analysis_panels_is_not_restored(window, tmp_p
 
 
 def test_a_long_solve_shows_computing_with_progress(window, qtbot, su1):
-    _load(window, qtbot, su1)
+    load(window, qtbot, su1)
     a = window.analysis
     svc, m = a.service, a.metrics
     release = threading.Event()
@@ -369,7 +356,7 @@ def test_a_long_solve_shows_computing_with_progress(window, qtbot, su1):
 
 def test_the_problems_figure_opens_the_problems_panel(window, qtbot, su1, catalog):
     project, _new = editing.add_device(su1, catalog, "dgx-h100", 0, 600)
-    _load(window, qtbot, project)
+    load(window, qtbot, project)
     dock = window.docks["problemsDock"]
     window.docks["bomDock"].raise_()
     qtbot.waitUntil(lambda: dock.visibleRegion().isEmpty())

@@ -12,25 +12,10 @@ import gc
 import threading
 import time
 
-import pytest
-
 from designer.core.generators import generate, params_from_dict
 from designer.gui import gc_freeze
 from designer.gui.decision import compare_service
-
-WAIT_MS = 60_000
-
-
-@pytest.fixture(scope="module")
-def su4():
-    return generate(params_from_dict("rail", {"sus": 4}))
-
-
-def _load(window, qtbot, project):
-    svc = window.analysis.service
-    with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS,
-                          check_params_cb=lambda rev, _r: rev == window.doc.revision):
-        window.doc.replace(project)
+from tests.gui.helpers import WAIT_MS, load
 
 
 def test_a_hidden_estimate_waits_until_shown(window, qtbot, su4):
@@ -39,7 +24,7 @@ def test_a_hidden_estimate_waits_until_shown(window, qtbot, su4):
     qtbot.waitUntil(lambda: not window.analysis.decision.estimate.lazy.shown(), timeout=WAIT_MS)
     est = window.analysis.decision.estimate
     runs = est.lazy.runs
-    _load(window, qtbot, su4)
+    load(window, qtbot, su4)
     qtbot.wait(100)
     assert est.lazy.runs == runs and est.lazy.dirty  # nothing computed for a hidden tab
     d["estimateDock"].raise_()
@@ -52,7 +37,7 @@ def test_results_in_a_burst_make_one_refresh(window, qtbot, su4):
     d = window.docks
     d["estimateDock"].show()
     d["estimateDock"].raise_()
-    _load(window, qtbot, su4)
+    load(window, qtbot, su4)
     est = window.analysis.decision.estimate
     qtbot.waitUntil(lambda: not est.lazy.dirty, timeout=WAIT_MS)
     runs = est.lazy.runs
@@ -72,7 +57,7 @@ def test_the_comparison_is_estimated_off_the_gui_thread(window, qtbot, su4, monk
         return real(*a, **k)
 
     monkeypatch.setattr(compare_service, "compare", spy)
-    _load(window, qtbot, su4)
+    load(window, qtbot, su4)
     panel = window.analysis.decision.compare
     with qtbot.waitSignal(panel.compare.comparisonReady, timeout=WAIT_MS):
         panel.boxes["roce-400"].setChecked(True)
@@ -95,7 +80,7 @@ def test_large_designs_are_frozen_out_of_the_collector(window, qtbot, su4, monke
     monkeypatch.setattr(gc_freeze, "MIN_DEVICES", 1)  # the 1,024-GPU design counts as large
     freezer = window.analysis.gc_freezer
     gc.unfreeze()
-    _load(window, qtbot, su4)
+    load(window, qtbot, su4)
     qtbot.waitUntil(lambda: gc.get_freeze_count() > 0, timeout=WAIT_MS)
     assert freezer.freezes >= 1
     window.doc.replace(generate(params_from_dict("rail", {"sus": 1})))
@@ -109,7 +94,7 @@ def test_a_result_reaching_every_panel_keeps_each_turn_short(window, qtbot):
     """8,192 GPUs with Estimate and Floor in front and Compare beside RoCE 400G: the longest
     stretch of GUI-thread work in one turn of the event loop, from the edit to the comparison."""
     big = generate(params_from_dict("rail", {"sus": 32}))
-    _load(window, qtbot, big)
+    load(window, qtbot, big)
     d = window.docks
     for name in ("estimateDock", "floorDock"):
         d[name].show()
@@ -159,7 +144,7 @@ def test_charts_behind_another_tab_draw_when_brought_forward(window, qtbot, su4)
     d["estimateDock"].raise_()  # the Charts tab behind the Estimate tab
     qtbot.waitUntil(lambda: not charts._lazy.shown(), timeout=WAIT_MS)
     charts.shown.clear()
-    _load(window, qtbot, su4)
+    load(window, qtbot, su4)
     qtbot.wait(100)
     assert charts.shown == {}  # nothing drawn for a tab that cannot be seen
     with qtbot.waitSignal(charts.drawn, timeout=WAIT_MS):

@@ -5,25 +5,12 @@ generator picked to fit (DGX SuperPOD H100 RA; B300 Spectrum-X RA; DOMAIN.md).""
 from __future__ import annotations
 
 from designer.core.generators import generate, params_from_dict
-
-WAIT_MS = 20_000
-
-
-def _current(window):
-    doc = window.doc
-    return lambda revision, _result: revision == doc.revision
-
-
-def _load(window, qtbot, project):
-    svc = window.analysis.service
-    with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS, check_params_cb=_current(window)):
-        window.doc.replace(project)
-    return svc.latest
+from tests.gui.helpers import load
 
 
 def test_roce_leaves_show_their_unused_ports_and_cost(window, qtbot):
     # SN5600 as 128 x 400G rail leaves: 32 down + 32 up of 128 ports
-    r = _load(window, qtbot, generate(params_from_dict("rail", {"sus": 1, "gear": "roce-400"})))
+    r = load(window, qtbot, generate(params_from_dict("rail", {"sus": 1, "gear": "roce-400"})))
     m = window.analysis.metrics
     ports = m.values["ports"]
     assert ports.level == "poor"
@@ -41,7 +28,7 @@ def test_roce_leaves_show_their_unused_ports_and_cost(window, qtbot):
 
 
 def test_dragonfly_oversubscription_is_not_shown_as_non_blocking(window, qtbot):
-    r = _load(window, qtbot, generate(params_from_dict("dragonfly", {"a": 4, "p": 2, "h": 2})))
+    r = load(window, qtbot, generate(params_from_dict("dragonfly", {"a": 4, "p": 2, "h": 2})))
     m = window.analysis.metrics
     text = m.value("oversub").text()
     assert text == "1.8:1 · blocking" and r.oversubscription.global_cut is not None
