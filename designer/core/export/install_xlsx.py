@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
-from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
@@ -22,14 +22,12 @@ from openpyxl.worksheet.properties import PageSetupProperties
 from designer.core.export.csv_writer import write_csv
 from designer.core.export.output import write_bytes
 from designer.core.export.safety import xlsx_text
+from designer.core.export.xlsx import HEADER_FILL, HEADER_FONT, SECTION_FONT, SUBTOTAL_FILL
 from designer.core.physical.install import HEADER, LABEL_HEADER, InstallPlan
 
 WIDTHS = (10, 5, 22, 7, 10, 5, 22, 7, 11, 18, 20, 20, 20, 11)
 LABEL_WIDTHS = (12, 48, 48, 11, 18)
-HEADER_FONT = Font(name="Calibri", bold=True, color="FFFFFF")
-HEADER_FILL = PatternFill("solid", fgColor="1F3B5C")
-SECTION_FONT = Font(name="Calibri", bold=True, size=12, color="1F3B5C")
-SECTION_FILL = PatternFill("solid", fgColor="EEF2F7")
+SECTION_FILL = SUBTOTAL_FILL
 
 
 def _page_setup(ws, widths: tuple[int, ...]) -> None:
@@ -65,46 +63,51 @@ def _cell(v):
     return xlsx_text(v) if isinstance(v, str) else v
 
 
+def _printed_sheet(wb: Workbook, name: str, heading: str, widths: tuple[int, ...],
+                   names: tuple[str, ...], sections: Iterator[tuple[str, Iterable[tuple]]],
+                   done: Callable[[int], None]) -> None:
+    """One sheet for paper: ``heading`` on every page, ``names`` as the repeated header
+    row, each (title, rows) section from a new page; ``done(n)`` after n rows."""
+    ws = wb.create_sheet(name)
+    _page_setup(ws, widths)
+    ws.oddHeader.center.text = heading
+    ws.oddFooter.center.text = "Page &P of &N"
+    _header(ws, names)
+    row = 1
+    for k, (title, rows) in enumerate(sections):
+        if k:
+            ws.row_breaks.append(Break(id=row))
+        _section(ws, title)
+        n = 0
+        for r in rows:
+            ws.append([_cell(v) for v in r])
+            n += 1
+        row += 1 + n
+        done(n)
+
+
 def install_xlsx_bytes(plan: InstallPlan,
                        progress: Callable[[int, int], None] | None = None) -> bytes:
     wb = Workbook(write_only=True)
-    ws = wb.create_sheet("Cabling plan")
-    _page_setup(ws, WIDTHS)
-    ws.oddHeader.center.text = f"Cabling plan: {plan.project_name}"
-    ws.oddFooter.center.text = "Page &P of &N"
-    _header(ws, HEADER)
-    row = 1
     rows = list(plan.rows())
-    total = len(rows) * 2
+    total = len(rows) * 2  # a label per cable end: the labels are half the work
     done = 0
-    for k, (rack, rng) in enumerate(plan.sections()):
-        if k:
-            ws.row_breaks.append(Break(id=row))
-        _section(ws, f"Rack {rack}: {len(rng):,} cable(s) start here")
-        row += 1
-        for r in rows[rng.start:rng.stop]:
-            ws.append([_cell(v) for v in r])
-        row += len(rng)
-        done += len(rng)
-        if progress is not None:
-            progress(done, total)
-    ls = wb.create_sheet("Labels")
-    _page_setup(ls, LABEL_WIDTHS)
-    ls.oddHeader.center.text = f"Cable labels: {plan.project_name}"
-    ls.oddFooter.center.text = "Page &P of &N"
-    _header(ls, LABEL_HEADER)
-    row = 1
-    for k, (rack, rng) in enumerate(plan.label_sections()):
-        if k:
-            ls.row_breaks.append(Break(id=row))
-        _section(ls, f"Rack {rack}: {len(rng):,} label(s)")
-        row += 1
-        for r in plan.label_rows(rng):
-            ls.append([_cell(v) for v in r])
-        row += len(rng)
-        done += len(rng) // 2
-        if progress is not None:
-            progress(done, total)
+
+    def advance(weight: float) -> Callable[[int], None]:
+        def step(n: int) -> None:
+            nonlocal done
+            done += int(n * weight)
+            if progress is not None:
+                progress(done, total)
+        return step
+
+    _printed_sheet(wb, "Cabling plan", f"Cabling plan: {plan.project_name}", WIDTHS, HEADER,
+                   ((f"Rack {rack}: {len(rng):,} cable(s) start here", rows[rng.start:rng.stop])
+                    for rack, rng in plan.sections()), advance(1.0))
+    _printed_sheet(wb, "Labels", f"Cable labels: {plan.project_name}", LABEL_WIDTHS,
+                   LABEL_HEADER,
+                   ((f"Rack {rack}: {len(rng):,} label(s)", plan.label_rows(rng))
+                    for rack, rng in plan.label_sections()), advance(0.5))
     buf = io.BytesIO()
     wb.save(buf)
     return buf.getvalue()
