@@ -11,10 +11,15 @@ def current(window):
     return lambda revision, _result: revision == doc.revision
 
 
-def load(window, qtbot, project):
-    """Replace the window's design with ``project`` and wait for the solver's result for
-    that revision (not an older one still arriving); returns the result."""
+def solved_after(window, qtbot, change, timeout_ms: int = WAIT_MS):
+    """Run ``change()`` and wait for the solver's result for the revision it made (not an
+    older one still arriving); returns the result."""
     svc = window.analysis.service
-    with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS, check_params_cb=current(window)):
-        window.doc.replace(project)
+    with qtbot.waitSignal(svc.resultReady, timeout=timeout_ms, check_params_cb=current(window)):
+        change()
     return svc.latest
+
+
+def load(window, qtbot, project, timeout_ms: int = WAIT_MS):
+    """Replace the window's design with ``project`` and wait for its result."""
+    return solved_after(window, qtbot, lambda: window.doc.replace(project), timeout_ms)

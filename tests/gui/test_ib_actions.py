@@ -10,6 +10,7 @@ from designer.core.generators import generate, params_from_dict
 from designer.core.ibcheck import missing_reason
 from designer.core.infiniband import ib_fabric_of, write_netfile
 from designer.gui import ib_actions
+from tests.gui.helpers import load
 
 WAIT_MS = 60_000
 STACK = missing_reason()
@@ -20,17 +21,9 @@ def su1():
     return generate(params_from_dict("rail", {"sus": 1}))
 
 
-def _solved(window, qtbot, project):
-    svc = window.analysis.service
-    doc = window.doc
-    with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS,
-                          check_params_cb=lambda rev, _r: rev == doc.revision):
-        doc.replace(project)
-
-
 def test_compare_with_an_ibnetdiscover_file_lists_and_marks_the_differences(
         window, qtbot, su1, catalog, tmp_path, monkeypatch):
-    _solved(window, qtbot, su1)
+    load(window, qtbot, su1)
     # as cabled: the 8 cables between leaf r1 and spine 1 (32 up-links over 4 spines) were
     # never plugged in
     built = editing.delete(su1, [], [("su1-leaf-r1", "spine1")])
@@ -57,7 +50,7 @@ def test_compare_with_an_ibnetdiscover_file_lists_and_marks_the_differences(
 
 
 def test_compare_with_an_unreadable_file_says_why(window, qtbot, su1, tmp_path, answers):
-    _solved(window, qtbot, su1)
+    load(window, qtbot, su1)
     bad = tmp_path / "notes.txt"
     bad.write_text("this is not ibnetdiscover output\n")
     ib = window.analysis.ib
@@ -68,7 +61,7 @@ def test_compare_with_an_unreadable_file_says_why(window, qtbot, su1, tmp_path, 
 
 
 def test_compare_with_a_project_file_built_as_planned(window, qtbot, su1, tmp_path):
-    _solved(window, qtbot, su1)
+    load(window, qtbot, su1)
     path = tmp_path / "as-built.fabric.json"
     save_project(su1, path)
     ib = window.analysis.ib
@@ -94,7 +87,7 @@ def test_check_refuses_an_ethernet_design_with_the_cores_message(window, qtbot, 
     if STACK:
         pytest.skip(STACK)
     roce = generate(params_from_dict("rail", {"sus": 1, "gear": "roce-400"}))
-    _solved(window, qtbot, roce)
+    load(window, qtbot, roce)
     assert window.analysis.ib.run_check() is None
     ((title, text),) = answers.errors
     assert title == "Check on subnet manager"
@@ -110,7 +103,7 @@ def test_check_on_the_subnet_manager_shows_the_report(window, qtbot, su1, monkey
         raise AssertionError("the check solved again instead of using the window's result")
 
     monkeypatch.setattr(solver_hops, "_solver_hops", no_second_solve)
-    _solved(window, qtbot, su1)
+    load(window, qtbot, su1)
     ib = window.analysis.ib
     assert ib.check.isEnabled()
     ib.check.trigger()
@@ -129,7 +122,7 @@ def test_check_on_the_subnet_manager_shows_the_report(window, qtbot, su1, monkey
 @pytest.mark.ibstack
 @pytest.mark.skipif(STACK is not None, reason=STACK or "")
 def test_check_can_be_cancelled(window, qtbot, su1):
-    _solved(window, qtbot, su1)
+    load(window, qtbot, su1)
     ib = window.analysis.ib
     task = ib.run_check()
     with qtbot.waitSignal(task.cancelled, timeout=WAIT_MS):

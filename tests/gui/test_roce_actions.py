@@ -10,6 +10,7 @@ from designer.core.ethernet.lab import missing_reason
 from designer.core.ethernet.lldp import write_lldp_view
 from designer.core.generators import generate, params_from_dict
 from designer.gui import ib_actions, roce_actions
+from tests.gui.helpers import load
 
 WAIT_MS = 120_000
 STACK = missing_reason()
@@ -19,14 +20,6 @@ STACK = missing_reason()
 def fat_tree():
     """Al-Fares k = 4 fat-tree on RoCE gear: 20 switches, 16 servers."""
     return generate(params_from_dict("fat-tree", {"k_ary": 4, "gear": "roce-400"}))
-
-
-def _solved(window, qtbot, project):
-    svc = window.analysis.service
-    doc = window.doc
-    with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS,
-                          check_params_cb=lambda rev, _r: rev == doc.revision):
-        doc.replace(project)
 
 
 def _ours() -> list[str]:
@@ -46,7 +39,7 @@ def test_the_action_sits_in_tools_and_says_why_when_greyed(window, monkeypatch):
 def test_an_infiniband_design_is_refused_with_the_cores_message(window, qtbot, answers,
                                                                 monkeypatch):
     monkeypatch.setattr(roce_actions, "missing_reason", lambda: None)
-    _solved(window, qtbot, generate(params_from_dict("rail", {"sus": 1})))
+    load(window, qtbot, generate(params_from_dict("rail", {"sus": 1})))
     assert window.analysis.roce.run_check() is None
     ((title, text),) = answers.errors
     assert title == roce_actions.TITLE and "not an Ethernet design" in text
@@ -54,7 +47,7 @@ def test_an_infiniband_design_is_refused_with_the_cores_message(window, qtbot, a
 
 def test_compare_with_one_lldp_file_reads_its_folder(window, qtbot, fat_tree, tmp_path,
                                                      monkeypatch):
-    _solved(window, qtbot, fat_tree)
+    load(window, qtbot, fat_tree)
     write_lldp_view(fat_tree, window.doc.catalog, tmp_path)
     picked = tmp_path / "rack1-tor.json"
     assert picked.exists()
@@ -70,7 +63,7 @@ def test_compare_with_one_lldp_file_reads_its_folder(window, qtbot, fat_tree, tm
 @pytest.mark.roce
 @pytest.mark.skipif(STACK is not None, reason=STACK or "")
 def test_check_runs_in_the_background_and_shows_the_report(window, qtbot, fat_tree, tmp_path):
-    _solved(window, qtbot, fat_tree)
+    load(window, qtbot, fat_tree)
     roce = window.analysis.roce
     assert roce.check.isEnabled()
     roce.check.trigger()
@@ -92,7 +85,7 @@ def test_check_runs_in_the_background_and_shows_the_report(window, qtbot, fat_tr
 @pytest.mark.roce
 @pytest.mark.skipif(STACK is not None, reason=STACK or "")
 def test_check_can_be_cancelled_and_leaves_nothing(window, qtbot, fat_tree):
-    _solved(window, qtbot, fat_tree)
+    load(window, qtbot, fat_tree)
     before = set(_ours())
     roce = window.analysis.roce
     task = roce.run_check()

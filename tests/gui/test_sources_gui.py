@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from designer.core.generators import generate, params_from_dict
 from designer.gui import sources_actions
 from designer.gui.panels.bom import SOURCE, UNIT
+from tests.gui.helpers import solved_after
 
 WAIT_MS = 60_000
 
@@ -18,14 +19,6 @@ def roce():
     return generate(params_from_dict("rail", {"sus": 1, "gear": "roce-400"}))
 
 
-def _solved(window, qtbot, change):
-    svc = window.analysis.service
-    doc = window.doc
-    with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS,
-                          check_params_cb=lambda rev, _r: rev == doc.revision):
-        change()
-
-
 def _row(window, gear_id):
     m = window.analysis.bom.model
     return next(i for i, r in enumerate(m.rows) if r.catalog_id == gear_id)
@@ -33,7 +26,7 @@ def _row(window, gear_id):
 
 def test_import_price_book_is_one_undoable_step_and_the_bom_names_it(
         window, qtbot, roce, tmp_path, monkeypatch, answers):
-    _solved(window, qtbot, lambda: window.doc.replace(roce))
+    solved_after(window, qtbot, lambda: window.doc.replace(roce))
     quote = tmp_path / "acme.csv"
     quote.write_text("part id,unit price,currency,date\nsn5600,41000,EUR,2026-11-02\n")
     monkeypatch.setattr(sources_actions, "ask_price_book_path", lambda *a: str(quote))
@@ -65,7 +58,7 @@ def test_import_price_book_is_one_undoable_step_and_the_bom_names_it(
 
 def test_a_bad_price_book_is_refused_with_the_reason(window, qtbot, roce, tmp_path,
                                                      monkeypatch, answers):
-    _solved(window, qtbot, lambda: window.doc.replace(roce))
+    solved_after(window, qtbot, lambda: window.doc.replace(roce))
     quote = tmp_path / "bad.csv"
     quote.write_text("sku,price\nsn5600,lots\n")
     monkeypatch.setattr(sources_actions, "ask_price_book_path", lambda *a: str(quote))
@@ -79,7 +72,7 @@ def test_a_bad_price_book_is_refused_with_the_reason(window, qtbot, roce, tmp_pa
 
 def test_latency_tooltip_names_the_assumptions_and_a_measurement_replaces_one(
         window, qtbot, roce, tmp_path, answers):
-    _solved(window, qtbot, lambda: window.doc.replace(roce))
+    solved_after(window, qtbot, lambda: window.doc.replace(roce))
     box = window.analysis.metrics.values["latency"]
     tip = box.toolTip()
     assert "Idle, static latency" in tip
@@ -90,7 +83,7 @@ def test_latency_tooltip_names_the_assumptions_and_a_measurement_replaces_one(
     out.write_text(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]\n"
                    " 2       1000          1.80           4.31         1.90\n")
     src = window.analysis.sources
-    _solved(window, qtbot, lambda: src.import_latency_from(out, "eth", switches=1))
+    solved_after(window, qtbot, lambda: src.import_latency_from(out, "eth", switches=1))
     tip = box.toolTip()
     assert "[measured]" in tip and "1 figure measured" in box.hint.text()
     assert window.doc.undo_stack.undoText() == "Import measured eth latency"
@@ -98,7 +91,7 @@ def test_latency_tooltip_names_the_assumptions_and_a_measurement_replaces_one(
     src.books_menu.aboutToShow.emit()
     clear = next(a for a in src.books_menu.actions()
                  if a.text().startswith("Clear measured Ethernet latency"))
-    _solved(window, qtbot, clear.trigger)
+    solved_after(window, qtbot, clear.trigger)
     assert window.doc.project.sources.latency == ()
     assert "2 figures assumed" in box.hint.text()
     assert not answers.errors
