@@ -189,12 +189,8 @@ def gaps_while_solving(app, window, runs: int, edit, panels: bool = False
     return solve_gaps, edit_gaps, statistics.median(secs)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=10)
-    ap.add_argument("--big", action="store_true", help="also a 262,656-GPU dragonfly")
-    args = ap.parse_args()
-
+def open_window():
+    """The application and a shown main window with throw-away settings: (app, window)."""
     from designer.gui.app import make_app
 
     app = make_app()
@@ -205,6 +201,16 @@ def main() -> None:
     window.resize(1600, 940)
     window.show()
     app.processEvents()
+    return app, window
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--big", action="store_true", help="also a 262,656-GPU dragonfly")
+    args = ap.parse_args()
+
+    app, window = open_window()
     doc = window.doc
 
     # 1,024 GPUs: edit -> metrics ------------------------------------------------------------------

@@ -24,8 +24,7 @@ os.environ.setdefault("FABRIC_DESIGNER_DATA_DIR", tempfile.mkdtemp())
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_live import Heartbeat, p95, wait_current
-from PySide6.QtCore import QSettings
+from bench_live import Heartbeat, open_window, p95, wait_current
 
 from designer.core.generators import generate, params_from_dict
 
@@ -51,16 +50,7 @@ def main() -> None:
     ap.add_argument("--gpus", type=int, default=16384)
     args = ap.parse_args()
 
-    from designer.gui.app import make_app
-
-    app = make_app()
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
-    from designer.gui.main_window import MainWindow
-
-    window = MainWindow()
-    window.resize(1600, 940)
-    window.show()
-    app.processEvents()
+    app, window = open_window()
     project = generate(params_from_dict("fat-tree", {"gpus": args.gpus, "tiers": 3}))
     window.doc.replace(project)
     wait_current(window, 120)
