@@ -142,3 +142,38 @@ def brute_paths(project: Project) -> tuple[Counter, Counter]:
             hops[h] += 1
             lat[round(ns * 1000)] += 1
     return hops, lat
+
+
+def pair_quantile(lat: Counter, q: float) -> float:
+    """The q-quantile over GPU pairs of a {latency ns: pairs} count, in µs."""
+    keys = sorted(lat)
+    cum = np.cumsum([lat[k] for k in keys])
+    return keys[int(np.searchsorted(cum, q * cum[-1], side="left"))] / 1e6
+
+
+def assert_paths_match(r, project: Project):
+    """The solver's hop and latency figures ``r`` equal a pair-by-pair search of
+    ``project``: histogram, unreachable pairs, min, max, mean, p50, p99."""
+    import pytest
+
+    hops, lat = brute_paths(project)
+    unreachable = hops.pop("unreachable", 0)
+    assert r.hops.histogram == dict(hops)
+    assert r.hops.unreachable_pairs == unreachable
+    assert r.hops.pairs == sum(hops.values())
+    if not hops:
+        return r
+    assert r.hops.max == max(hops) and r.hops.min == min(hops)
+    assert r.hops.p50 == pair_quantile(Counter({k * 1e6: v for k, v in hops.items()}), 0.5)
+    lat_us = {k / 1e6: v for k, v in lat.items()}
+    total = sum(lat_us.values())
+    assert r.latency.min_us == pytest.approx(min(lat_us), abs=1e-5)
+    assert r.latency.max_us == pytest.approx(max(lat_us), abs=1e-5)
+    mean = sum(k * v for k, v in lat_us.items()) / total
+    assert r.latency.mean_us == pytest.approx(mean, rel=1e-9, abs=1e-5)
+    assert r.latency.p50_us == pytest.approx(pair_quantile(lat, 0.5), abs=1e-5)
+    assert r.latency.p99_us == pytest.approx(pair_quantile(lat, 0.99), abs=1e-5)
+    assert sum(r.latency.counts) == pytest.approx(total, abs=len(r.latency.counts))
+    for h, m in r.latency.by_hops_us.items():
+        assert h in hops and m > 0
+    return r

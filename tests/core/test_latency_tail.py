@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from designer.core.generators import generate, params_from_dict
 from designer.core.solver import paths, solve
 
-from .solver_reference import brute_paths
+from .solver_reference import brute_paths, pair_quantile
 
 
 def _with_lengths(p, seed: int, lo: float = 1.0, hi: float = 80.0):
@@ -27,21 +27,12 @@ def _with_lengths(p, seed: int, lo: float = 1.0, hi: float = 80.0):
     return p.with_fabric(p.fabric.with_links(links.replace(slice(None), length_m=lengths)))
 
 
-def _pair_quantile(lat_counter, q: float) -> float:
-    """The q-quantile of the pairs' latencies (us): the smallest value with at least q of
-    the pairs at or below it, from the reference's per-pair counts."""
-    vals = np.array(sorted(lat_counter), dtype=np.float64)
-    counts = np.array([lat_counter[v] for v in sorted(lat_counter)], dtype=np.float64)
-    cum = np.cumsum(counts)
-    return float(vals[np.searchsorted(cum, q * cum[-1], side="left")]) / 1e6
-
-
 def _check(p):
     r = solve(p)
     hops, lat = brute_paths(p)
     hops.pop("unreachable", None)
     for q, got in ((0.5, r.latency.p50_us), (0.99, r.latency.p99_us)):
-        assert got == pytest.approx(_pair_quantile(lat, q), abs=2e-6), q
+        assert got == pytest.approx(pair_quantile(lat, q), abs=2e-6), q
     assert r.latency.max_us == pytest.approx(max(lat) / 1e6, abs=2e-6)
     return r
 

@@ -6,8 +6,6 @@ GPU over a graph of switches and GPUs and counts each pair of GPUs in different 
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 
@@ -18,25 +16,11 @@ from designer.core.solver.compile import compile_project
 from designer.core.solver.paths import path_stats
 
 from .solver_cases import SMALL, base, edited_small_fabrics
-from .solver_reference import brute_paths
+from .solver_reference import assert_paths_match
 
 
 def _compare(p):
-    r = solve(p)
-    hops, lat = brute_paths(p)
-    unreachable = hops.pop("unreachable", 0)
-    assert r.hops.histogram == dict(hops)
-    assert r.hops.unreachable_pairs == unreachable
-    assert r.hops.pairs == sum(hops.values())
-    if hops:
-        assert r.hops.max == max(hops) and r.hops.min == min(hops)
-        lat_us = Counter({k / 1e6: v for k, v in lat.items()})
-        assert r.latency.min_us == pytest.approx(min(lat_us), abs=1e-5)
-        assert r.latency.max_us == pytest.approx(max(lat_us), abs=1e-5)
-        mean = sum(k * v for k, v in lat_us.items()) / sum(lat_us.values())
-        assert r.latency.mean_us == pytest.approx(mean, rel=1e-9, abs=1e-5)
-        assert sum(r.latency.counts) == pytest.approx(sum(lat.values()), abs=len(r.latency.counts))
-    return r
+    return assert_paths_match(solve(p), p)
 
 
 @pytest.mark.parametrize("i", range(len(SMALL)))

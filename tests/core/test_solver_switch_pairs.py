@@ -7,7 +7,6 @@ exact distribution. The reference runs Dijkstra from every GPU (tests/core/solve
 
 from __future__ import annotations
 
-from collections import Counter
 from types import SimpleNamespace
 
 import networkx as nx
@@ -26,7 +25,7 @@ from designer.core.solver import paths, solve, switch_pairs
 from designer.core.solver.compile import HOP_WEIGHT, compile_project
 
 from .solver_cases import SMALL, base, edited_small_fabrics
-from .solver_reference import brute_paths
+from .solver_reference import assert_paths_match
 
 SOLD_M = (1.0, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0, 30.0, 50.0)  # few lengths, like a catalog
 
@@ -37,12 +36,6 @@ def _with_lengths(p, seed: int, sold: bool):
     lengths = rng.choice(SOLD_M, n) if sold else rng.uniform(0.5, 80.0, n)
     links = p.fabric.links.replace(np.arange(n), length_m=lengths)
     return p.with_fabric(p.fabric.with_links(links))
-
-
-def _quantile(lat: Counter, q: float) -> float:
-    keys = sorted(lat)
-    cum = np.cumsum([lat[k] for k in keys])
-    return keys[int(np.searchsorted(cum, q * cum[-1], side="left"))] / 1e6
 
 
 def _solve_forced(p, monkeypatch_like):
@@ -60,25 +53,7 @@ def _check(p, mp):
         assert r.path_method.startswith("exact: per attachment switch")
     else:  # GPUs on two cables (two planes): every class's row from the distance table
         assert r.path_method.startswith("every GPU class, from a table")
-    hops, lat = brute_paths(p)
-    unreachable = hops.pop("unreachable", 0)
-    assert r.hops.histogram == dict(hops)
-    assert r.hops.unreachable_pairs == unreachable
-    assert r.hops.pairs == sum(hops.values())
-    if hops:
-        assert r.hops.p50 == _quantile(Counter({k * 1e6: v for k, v in hops.items()}), 0.5)
-        lat_us = {k / 1e6: v for k, v in lat.items()}
-        total = sum(lat_us.values())
-        assert r.latency.min_us == pytest.approx(min(lat_us), abs=1e-5)
-        assert r.latency.max_us == pytest.approx(max(lat_us), abs=1e-5)
-        mean = sum(k * v for k, v in lat_us.items()) / total
-        assert r.latency.mean_us == pytest.approx(mean, rel=1e-9, abs=1e-5)
-        assert r.latency.p50_us == pytest.approx(_quantile(lat, 0.5), abs=1e-5)
-        assert r.latency.p99_us == pytest.approx(_quantile(lat, 0.99), abs=1e-5)
-        assert sum(r.latency.counts) == pytest.approx(total, abs=len(r.latency.counts))
-        for h, m in r.latency.by_hops_us.items():
-            assert h in hops and m > 0
-    return r
+    return assert_paths_match(r, p)
 
 
 class _Patch:
