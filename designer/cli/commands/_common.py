@@ -8,8 +8,10 @@ import math
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+
+from pydantic import BaseModel
 
 from designer.core.catalog import Catalog, load_catalog
 from designer.core.fileformat import load_project
@@ -112,3 +114,17 @@ def print_json(data: object) -> None:
     json.dump(finite_json(data), sys.stdout, indent=2, sort_keys=False, default=str,
               allow_nan=False)
     sys.stdout.write("\n")
+
+
+def print_sources(args: argparse.Namespace, items: Sequence[BaseModel], none: str,
+                  line: Callable[[BaseModel], str]) -> int:
+    """List what a project carries beside the catalog (price books, measurements): JSON
+    with ``--json``, else ``line`` of each, or ``none`` when there is nothing."""
+    if args.json:
+        print_json([x.model_dump(mode="json") for x in items])
+        return 0
+    if not items:
+        print(none)
+    for x in items:
+        print(line(x))
+    return 0

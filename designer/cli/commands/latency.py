@@ -12,7 +12,11 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from designer.cli.commands._common import add_catalog_option, catalog_from, print_json
+from designer.cli.commands._common import (
+    add_catalog_option,
+    catalog_from,
+    print_sources,
+)
 from designer.core.errors import DesignerError
 from designer.core.fileformat import load_project, save_project
 from designer.core.sources.apply import nic_per_end_ns
@@ -133,23 +137,20 @@ def run_import(args: argparse.Namespace) -> int:
 
 def run_list(args: argparse.Namespace) -> int:
     project = load_project(args.file, catalog_from(args))
-    ms = project.sources.latency
-    if args.json:
-        print_json([m.model_dump(mode="json") for m in ms])
-        return 0
-    if not ms:
-        print("no measurements: latencies are the catalog's figures")
-    for m in ms:
-        parts = []
-        if m.nic_ns is not None:
-            parts.append(f"NIC {m.nic_ns:,.0f} ns per end")
-        if m.end_to_end_us is not None:
-            parts.append(f"{m.end_to_end_us:g} us one way across {m.switches} switch(es), "
-                         f"{m.message_bytes:,} B")
-        parts += [f"{k} {v:,.0f} ns" for k, v in m.switch_ns.items()]
-        print(f"{m.tech}: {'; '.join(parts)}" + (f" [{m.tool}]" if m.tool else "")
-              + (f" {m.date}" if m.date else ""))
-    return 0
+    return print_sources(args, project.sources.latency,
+                         "no measurements: latencies are the catalog's figures", _describe)
+
+
+def _describe(m) -> str:
+    parts = []
+    if m.nic_ns is not None:
+        parts.append(f"NIC {m.nic_ns:,.0f} ns per end")
+    if m.end_to_end_us is not None:
+        parts.append(f"{m.end_to_end_us:g} us one way across {m.switches} switch(es), "
+                     f"{m.message_bytes:,} B")
+    parts += [f"{k} {v:,.0f} ns" for k, v in m.switch_ns.items()]
+    return (f"{m.tech}: {'; '.join(parts)}" + (f" [{m.tool}]" if m.tool else "")
+            + (f" {m.date}" if m.date else ""))
 
 
 def run_clear(args: argparse.Namespace) -> int:

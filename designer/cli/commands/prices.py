@@ -10,7 +10,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from designer.cli.commands._common import add_catalog_option, catalog_from, print_json
+from designer.cli.commands._common import (
+    add_catalog_option,
+    catalog_from,
+    print_sources,
+)
 from designer.core.fileformat import load_project, save_project
 from designer.core.sources.edit import with_price_book, without_price_book
 from designer.core.sources.pricebook_io import read_price_book
@@ -66,18 +70,15 @@ def run_import(args: argparse.Namespace) -> int:
 
 def run_list(args: argparse.Namespace) -> int:
     project = load_project(args.file, catalog_from(args))
-    books = project.sources.price_books
-    if args.json:
-        print_json([b.model_dump(mode="json") for b in books])
-        return 0
-    if not books:
-        print("no price books: prices are the catalog's estimates")
-    for b in books:
-        print(f"{b.name}: {len(b.prices):,} prices, {b.currency}"
-              + (f" at {b.usd_per_unit:g} USD" if b.currency != "USD" else "")
-              + (f", dated {b.date}" if b.date else "") + (f", from {b.source}" if b.source
-                                                           else ""))
-    return 0
+    return print_sources(args, project.sources.price_books,
+                         "no price books: prices are the catalog's estimates", _describe)
+
+
+def _describe(b) -> str:
+    return (f"{b.name}: {len(b.prices):,} prices, {b.currency}"
+            + (f" at {b.usd_per_unit:g} USD" if b.currency != "USD" else "")
+            + (f", dated {b.date}" if b.date else "")
+            + (f", from {b.source}" if b.source else ""))
 
 
 def run_remove(args: argparse.Namespace) -> int:
