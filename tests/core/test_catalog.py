@@ -60,7 +60,12 @@ def test_every_item_states_source_and_confidence(catalog):
 
 
 def test_profiles_resolve(catalog):
-    assert set(catalog.profiles) == {"ib-ndr", "ib-xdr", "roce-400", "roce-800"}
+    assert set(catalog.profiles) == {
+        "ib-ndr", "ib-xdr", "roce-400", "roce-800",
+        # rack-scale systems on InfiniBand and Spectrum-X, and AMD on RoCE (issue 22)
+        "gb200-ib-ndr", "gb300-ib-xdr", "gb300-spectrum-x", "vr-ib-xdr", "vr-spectrum-x",
+        "amd-roce-400",
+    }
     assert catalog.profile("roce-800").planes == 2
     with pytest.raises(CatalogError, match="unknown gear profile"):
         catalog.profile("ib-hdr")
