@@ -69,7 +69,7 @@ ROLE_COLORS: dict[str, tuple[str, str]] = {
 TIER_OF_ROLE = {Role.LEAF: 1, Role.SPINE: 2, Role.CORE: 3, Role.ROUTER: 1}
 
 # Group labels a generator may put on a device; the canvas collapses by these.
-GROUP_KEYS = ("plane", "pod", "su", "group", "rail")
+GROUP_KEYS = ("plane", "pod", "su", "group", "rail", "domain")
 
 DeviceId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:/+-]{0,119}$")]
 Coordinate = Annotated[float, Field(allow_inf_nan=False, ge=-1e9, le=1e9, strict=True)]

@@ -303,7 +303,7 @@ def _check_subnet(
     balance: tuple[Balance, ...] = ()
     if up and fts_text:
         routed, shortest, longer, balance = _analyse_routes(
-            design, tiers, pib.role[nodes], pib.group[nodes], pib.device[nodes], disc, fts_text
+            design, tiers, pib.role[nodes], pib.group[nodes], pib.domain[nodes], disc, fts_text
         )
     t = lap("routes", t)
     report = SubnetReport(
@@ -331,14 +331,15 @@ def _analyse_routes(
     tiers: np.ndarray,
     roles: np.ndarray,
     groups: np.ndarray,
-    devices: np.ndarray,
+    domains: np.ndarray,
     disc: IbFabric,
     fts_text: str,
 ) -> tuple[HopStats, HopStats, int, tuple[Balance, ...]]:
-    """Routed and shortest hop distributions over pairs of GPUs in different servers, pairs
-    routed longer than the shortest path, and the up-link balance. ``design``'s nodes carry
-    ``tiers``, ``roles``, dragonfly ``groups`` and design ``devices``; ``disc`` (the
-    discovered fabric) is matched to it by node description."""
+    """Routed and shortest hop distributions over pairs of GPUs in different scale-up domains
+    (the solver's scope), pairs routed longer than the shortest path, and the up-link balance.
+    ``design``'s nodes carry ``tiers``, ``roles``, dragonfly ``groups`` and the scale-up
+    ``domains`` of their devices; ``disc`` (the discovered fabric) is matched to it by node
+    description."""
     lfts = parse_dump_fts(fts_text, disc)
     by_desc = {d: i for i, d in enumerate(design.desc)}
     to_design = np.array([by_desc.get(d, -1) for d in disc.desc], dtype=np.int64)
@@ -351,7 +352,7 @@ def _analyse_routes(
     pos[lfts.switches] = np.arange(lfts.switches.size)
     attach = _attached_switch(disc)
     src_row = pos[attach[gpu]]
-    server = devices[to_design[gpu]]
+    server = domains[to_design[gpu]]
     routed = pair_stats(hops, src_row, server)
 
     # shortest paths on the design's own switch graph, for the same pairs

@@ -23,9 +23,10 @@ import numpy as np
 
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError, FabricError
-from designer.core.model import TIER_OF_ROLE, Fabric, Project
+from designer.core.model import TIER_OF_ROLE, Fabric, Project, Role
 from designer.core.ports import nic_mode_of, port_counts
 from designer.core.problems import device_table
+from designer.core.scaleup.domains import domain_table
 
 SWITCH, CA, ROUTER = 0, 1, 2
 KIND_WORDS = {SWITCH: "Switch", CA: "Ca", ROUTER: "Rt"}
@@ -221,6 +222,9 @@ class ProjectIb:
     tier: np.ndarray  # int8 per IB node: switch tier (1 leaf/router, 2 spine, 3 core), 0 HCA
     role: np.ndarray  # object per IB node: the role value of its design device ("leaf", ...)
     group: np.ndarray  # int64 per IB node: the device's dragonfly "group" label (-1 none)
+    # int64 per IB node: the scale-up domain of its design device (a server or an NVL72 rack;
+    # -1 for switches): GPUs of one domain talk over NVLink, never over the fabric
+    domain: np.ndarray
 
 
 # PCI device ids of the chips, written as ``devid=`` so tools show the right part.
@@ -315,6 +319,7 @@ def ib_fabric_of(project: Project, catalog: Catalog) -> ProjectIb:
     dev_role = np.array([d.role.value for d in fabric.devices], dtype=object)
     dev_group = np.fromiter((d.groups.get("group", -1) for d in fabric.devices), np.int64, n_dev)
     dev_tier = np.fromiter((TIER_OF_ROLE.get(d.role, 1) for d in fabric.devices), np.int8, n_dev)
+    dev_domain = _domains(fabric, catalog)
     nodeids = tuple(nodeid_list)
     ib = IbFabric(
         nodeid=nodeids,
@@ -340,7 +345,15 @@ def ib_fabric_of(project: Project, catalog: Catalog) -> ProjectIb:
         tier=np.where(kind == SWITCH, dev_tier[device], 0).astype(np.int8),
         role=dev_role[device],
         group=dev_group[device],
+        domain=dev_domain[device],
     )
+
+
+def _domains(fabric: Fabric, catalog: Catalog) -> np.ndarray:
+    """The scale-up domain of every device (-1: not a GPU server), as the solver numbers them."""
+    t = device_table(fabric, catalog)
+    is_server = (fabric.roles == Role.GPU_SERVER.value) & t.known & (t.gpus > 0)
+    return domain_table(fabric, t, catalog, is_server).of_device
 
 
 def subfabric(ib: IbFabric, nodes: np.ndarray) -> IbFabric:

@@ -5,6 +5,11 @@ physical cable (the order of ``LinkTable.expand()``), the switch graph as unique
 and CSR adjacency, and the GPU endpoints grouped into classes of GPUs that attach to the same
 switch ports the same way (GPUs under one ToR leaf form one class). Nothing here loops over
 links or GPUs in Python.
+
+Every GPU belongs to a scale-up domain (its server, or the NVL72 rack of its tray): pairs in one
+domain talk over NVLink, so the path statistics, the balanced cuts and the traffic patterns
+leave them out. A NIC port shared by several GPUs (8 GPUs on 4 NICs) attaches each of them,
+with an equal share of its capacity, as NCCL's GPU-to-NIC affinity pairs them.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from designer.core.catalog import Catalog, ServerSpec, SwitchSpec
 from designer.core.model import GROUP_KEYS, TIER_OF_ROLE, Fabric, Project, Role
 from designer.core.physical.lengths import planned_lengths
 from designer.core.problems import DeviceTable, GearChoice, device_table
+from designer.core.scaleup.domains import DOMAIN_KEY, DomainTable, domain_table
 
 ROLES: tuple[Role, ...] = tuple(Role)
 ROLE_CODE = {r: i for i, r in enumerate(ROLES)}
@@ -43,10 +49,10 @@ class EndpointClasses:
     att_switch: np.ndarray  # int64, switch index (into Compiled.sw)
     att_cap: np.ndarray  # float64, Gb/s
     att_prop_ns: np.ndarray  # float64
-    # servers x classes GPU counts (sparse triplets), for same-server pairs
-    srv_server: np.ndarray
-    srv_class: np.ndarray
-    srv_count: np.ndarray
+    # scale-up domains x classes GPU counts (sparse triplets), for same-domain pairs
+    dom_id: np.ndarray
+    dom_class: np.ndarray
+    dom_count: np.ndarray
 
     @property
     def n(self) -> int:
@@ -105,6 +111,8 @@ class Compiled:
     n_gpus: int
     gpu_base: np.ndarray  # per device: first GPU id of a server
     gpu_class: np.ndarray  # per GPU: endpoint class, -1 when not connected
+    gpu_domain: np.ndarray  # per GPU: its scale-up domain (0..domains.count-1)
+    domains: DomainTable
     classes: EndpointClasses
     appliance_att: tuple[np.ndarray, np.ndarray, np.ndarray]  # (terminal, switch idx, cap)
 
@@ -281,23 +289,18 @@ def compile_project(project: Project, catalog: Catalog, control=None) -> Compile
     gpus = np.where(is_server, t.gpus, 0)
     gpu_base = np.cumsum(gpus) - gpus
     n_gpus = int(gpus.sum())
+    domains = domain_table(fabric, t, catalog, is_server, groups.get(DOMAIN_KEY))
+    gpu_domain = np.repeat(domains.of_device[is_server], gpus[is_server])
     srv_a = is_server[a] & is_switch[b]
     srv_b = is_server[b] & is_switch[a]
     e_srv = np.concatenate([a[srv_a], b[srv_b]])
     e_port = np.concatenate([cab["a_port"][srv_a], cab["b_port"][srv_b]]).astype(np.int64)
     e_sw = sw_index[np.concatenate([b[srv_a], a[srv_b]])]
     e_idx = np.concatenate([np.flatnonzero(srv_a), np.flatnonzero(srv_b)])
-    per_gpu = t.per_gpu[e_srv]
-    g_local = np.where(
-        per_gpu > 0,
-        (e_port - 1) // np.maximum(per_gpu, 1),
-        (e_port - 1) * gpus[e_srv] // np.maximum(t.ports[e_srv], 1),
-    )
-    ok = (e_port >= 1) & (g_local < gpus[e_srv])
-    e_gpu = (gpu_base[e_srv] + g_local)[ok]
-    e_sw, e_idx, e_srv = e_sw[ok], e_idx[ok], e_srv[ok]
+    e_gpu, e_sw, e_idx, e_cap = _gpu_attachments(e_srv, e_port, e_sw, e_idx, speed, t, gpus,
+                                                 gpu_base)
     classes, gpu_class = _endpoint_classes(
-        n_gpus, e_gpu, e_sw, speed[e_idx], prop[e_idx], nic_ns, gpus
+        n_gpus, e_gpu, e_sw, e_cap, prop[e_idx], nic_ns, gpus, gpu_domain
     )
 
     app = is_endpoint & ~is_server
@@ -342,15 +345,43 @@ def compile_project(project: Project, catalog: Catalog, control=None) -> Compile
         n_gpus=n_gpus,
         gpu_base=gpu_base,
         gpu_class=gpu_class,
+        gpu_domain=gpu_domain,
+        domains=domains,
         classes=classes,
         appliance_att=appliance_att,
     )
 
 
+def _gpu_attachments(e_srv, e_port, e_sw, e_idx, speed, t: DeviceTable, gpus, gpu_base):
+    """Which GPU each server-to-switch cable serves, and the capacity it gives that GPU.
+
+    With ``per_gpu`` ports per GPU, port k belongs to GPU (k-1) // per_gpu. With fewer ports
+    than GPUs, port k (from 0) serves GPUs ceil(kG/P) .. ceil((k+1)G/P) - 1, each with an equal
+    share of its speed (8 GPUs on 4 NICs: GPUs 2k and 2k+1 on NIC k, 200G each of 400G). Any
+    other count maps port k to GPU kG/P, as the ports a GPU cannot own evenly go to the nearest.
+    """
+    per_gpu = t.per_gpu[e_srv]
+    G = gpus[e_srv]
+    P = np.maximum(t.ports[e_srv], 1)
+    k = e_port - 1
+    shared = (per_gpu == 0) & (P < G)
+    lo = np.where(per_gpu > 0, k // np.maximum(per_gpu, 1), (k * G) // P)
+    lo = np.where(shared, -((-k * G) // P), lo)
+    hi = np.where(shared, -((-(k + 1) * G) // P), lo + 1)
+    cnt = np.maximum(hi - lo, 1)
+    rep = np.repeat(np.arange(e_srv.size), cnt)
+    off = np.arange(rep.size) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+    g_local = lo[rep] + off
+    cap = speed[e_idx][rep] / cnt[rep]
+    ok = (e_port[rep] >= 1) & (g_local < G[rep]) & (g_local >= 0)
+    e_gpu = (gpu_base[e_srv][rep] + g_local)[ok]
+    return e_gpu, e_sw[rep][ok], e_idx[rep][ok], cap[ok]
+
+
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
-def _mix64(x: np.ndarray) -> np.ndarray:
+def mix64(x: np.ndarray) -> np.ndarray:
     """A 64-bit finaliser (splitmix64): spreads keys so that sums of them rarely collide."""
     with np.errstate(over="ignore"):
         z = x.astype(np.uint64) + _MIX
@@ -359,24 +390,28 @@ def _mix64(x: np.ndarray) -> np.ndarray:
         return z ^ (z >> np.uint64(31))
 
 
-def _endpoint_classes(n_gpus, e_gpu, e_sw, e_speed, e_prop, nic_ns, gpus):
+_mix64 = mix64  # the name other solver and traffic modules import
+
+
+def _endpoint_classes(n_gpus, e_gpu, e_sw, e_speed, e_prop, nic_ns, gpus, gpu_domain):
     """Group GPUs by their multiset of (switch, speed, cable propagation) plus NIC latency."""
     gpu_server = np.repeat(np.arange(gpus.size), gpus)
     gpu_nic = nic_ns[gpu_server]
     # quantise the float parts so equal lengths hash equal
     q_prop = np.round(e_prop * 1000).astype(np.int64)
-    rec = (e_sw.astype(np.int64) * 4099 + e_speed.astype(np.int64)) * 1_000_003 + q_prop
+    q_speed = np.round(e_speed * 1000).astype(np.int64)  # shared NIC ports: fractions
+    rec = (e_sw.astype(np.int64) * 4099 + q_speed) * 1_000_003 + q_prop
     h1 = np.zeros(n_gpus, np.uint64)
     h2 = np.zeros(n_gpus, np.uint64)
     if e_gpu.size:
         with np.errstate(over="ignore"):
-            np.add.at(h1, e_gpu, _mix64(rec))
-            np.add.at(h2, e_gpu, _mix64(rec ^ np.int64(0x5DEECE66D)))
+            np.add.at(h1, e_gpu, mix64(rec))
+            np.add.at(h2, e_gpu, mix64(rec ^ np.int64(0x5DEECE66D)))
     n_att = np.bincount(e_gpu, minlength=n_gpus)
     connected = n_att > 0
     nic_q = np.round(gpu_nic * 1000).astype(np.int64).view(np.uint64)
     with np.errstate(over="ignore"):
-        k1 = h1 ^ _mix64(nic_q)
+        k1 = h1 ^ mix64(nic_q)
     gpu_class = np.full(n_gpus, -1, np.int64)
     if connected.any():
         # equal keys -> one class. lexsort of the key columns, not np.unique(axis=0): the
@@ -405,8 +440,8 @@ def _endpoint_classes(n_gpus, e_gpu, e_sw, e_speed, e_prop, nic_ns, gpus):
     ptr = np.zeros(n_cls + 1, np.int64)
     np.cumsum(n_rep, out=ptr[1:])
     rows = order[np.repeat(starts, n_rep) + (np.arange(ptr[-1]) - np.repeat(ptr[:-1], n_rep))]
-    srv = gpu_server[connected]
-    pair = srv.astype(np.int64) * max(n_cls, 1) + gpu_class[connected]
+    dom = gpu_domain[connected]
+    pair = dom.astype(np.int64) * max(n_cls, 1) + gpu_class[connected]
     up, pc = np.unique(pair, return_counts=True)
     return (
         EndpointClasses(
@@ -416,9 +451,9 @@ def _endpoint_classes(n_gpus, e_gpu, e_sw, e_speed, e_prop, nic_ns, gpus):
             att_switch=e_sw[rows].astype(np.int64),
             att_cap=e_speed[rows].astype(np.float64),
             att_prop_ns=e_prop[rows].astype(np.float64),
-            srv_server=up // max(n_cls, 1),
-            srv_class=up % max(n_cls, 1),
-            srv_count=pc.astype(np.int64),
+            dom_id=up // max(n_cls, 1),
+            dom_class=up % max(n_cls, 1),
+            dom_count=pc.astype(np.int64),
         ),
         gpu_class,
     )

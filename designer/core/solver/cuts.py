@@ -4,6 +4,12 @@ A cut is given by the side of every switch (True = side A). Given that, the chea
 put exactly K = N/2 GPUs on side A is found exactly: a GPU on side A cuts its links to
 side-B switches, so GPUs are taken in order of that extra cost (per class, vectorised).
 Appliances (such as a UFM) are not GPUs: each takes the side that cuts fewer of its links.
+
+GPUs of one scale-up domain (a server, an NVL72 rack) talk over NVLink, so a balanced cut of
+the fabric puts whole domains on a side: domains are taken in order of their extra cost per
+GPU, and only the last one taken may be split to balance the halves exactly (the cheapest of
+its GPUs go). Domains alike in their GPU classes form one type, so this is a few numpy
+operations per cut however many domains there are.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from designer.core.solver.compile import Compiled
+from designer.core.solver.compile import Compiled, mix64
 
 
 @dataclass(frozen=True)
@@ -40,6 +46,7 @@ class CutEvaluator:
         _, self.app_term = np.unique(app, return_inverse=True)
         self.app_sw, self.app_cap = sw, cap
         self.n_app = int(self.app_term.max()) + 1 if app.size else 0
+        self.types = _domain_types(c)
 
     def cost(self, side: np.ndarray, method: str = "") -> Cut:
         c = self.c
@@ -57,6 +64,9 @@ class CutEvaluator:
         # all GPUs on B cost cap_a; moving one of class c to A changes that by cap_b - cap_a
         delta = cap_b - cap_a
         base = float((cl.count * cap_a).sum())
+        if self.types is not None:
+            taken, k = self.types.place(delta, self.k_options, self.n_unconnected)
+            return Cut(max(0.0, cut_sw + base + taken + app), side, k, method)
         order = np.argsort(delta, kind="stable")
         d_sorted = delta[order]
         cnt = cl.count[order]
@@ -76,6 +86,77 @@ class CutEvaluator:
             if total < best[0]:
                 best = (total, k)
         return Cut(max(0.0, best[0]), side, best[1], method)
+
+
+class DomainTypes:
+    """Scale-up domains grouped by their GPU classes: ``matrix`` types x classes of GPU counts,
+    ``mult`` domains of each type, ``size`` GPUs in one domain of a type."""
+
+    def __init__(self, matrix: csr_matrix, mult: np.ndarray, size: np.ndarray) -> None:
+        self.matrix, self.mult, self.size = matrix, mult, size
+
+    def place(self, delta: np.ndarray, k_options, free: int) -> tuple[float, int]:
+        """(least extra cost of K GPUs on side A, that K) over ``k_options``, whole domains
+        first in order of extra cost per GPU, then part of the next one or ``free`` GPUs
+        that cost nothing (unconnected)."""
+        td = self.matrix @ delta  # extra cost of one whole domain of each type
+        order = np.argsort(td / self.size, kind="stable")
+        gpus = (self.mult * self.size)[order]
+        cum = np.cumsum(gpus)
+        whole = np.cumsum((td * self.mult)[order])
+        best = (np.inf, 0)
+        for k in k_options:
+            j = int(np.searchsorted(cum, k, side="right"))  # types taken whole
+            taken = float(whole[j - 1]) if j else 0.0
+            rest = k - (int(cum[j - 1]) if j else 0)
+            if rest and j < order.size:
+                t = int(order[j])
+                q = min(int(self.mult[t]), rest // int(self.size[t]))
+                taken += q * float(td[t])
+                rest -= q * int(self.size[t])
+                if rest:
+                    nxt = t if q < self.mult[t] else (int(order[j + 1]) if j + 1 < order.size
+                                                      else None)
+                    part = self._cheapest(nxt, rest, delta) if nxt is not None else np.inf
+                    taken += min(part, 0.0 if rest <= free else np.inf)
+            if taken + 0.0 < best[0]:
+                best = (taken, k)
+        return best
+
+    def _cheapest(self, t: int, r: int, delta: np.ndarray) -> float:
+        """Extra cost of the ``r`` cheapest GPUs of one domain of type ``t``."""
+        row = self.matrix.getrow(t)
+        d = delta[row.indices]
+        order = np.argsort(d, kind="stable")
+        cnt = row.data[order].astype(np.int64)
+        take = np.minimum(cnt, np.maximum(r - (np.cumsum(cnt) - cnt), 0))
+        return float((d[order] * take).sum())
+
+
+def _domain_types(c: Compiled) -> DomainTypes | None:
+    """The design's domain types, or None when every domain is one GPU (placed GPU by GPU)."""
+    cl = c.classes
+    if not cl.dom_id.size:
+        return None
+    n_dom = int(cl.dom_id.max()) + 1
+    size = np.bincount(cl.dom_id, weights=cl.dom_count, minlength=n_dom).astype(np.int64)
+    if size.max(initial=0) <= 1:
+        return None
+    # a domain's signature: two hashes of its (class, count) entries
+    rec = cl.dom_class.astype(np.uint64) * np.uint64(1_000_003) + cl.dom_count.astype(np.uint64)
+    h1 = np.zeros(n_dom, np.uint64)
+    h2 = np.zeros(n_dom, np.uint64)
+    with np.errstate(over="ignore"):
+        np.add.at(h1, cl.dom_id, mix64(rec))
+        np.add.at(h2, cl.dom_id, mix64(rec ^ np.uint64(0x5DEECE66D)))
+    live = np.flatnonzero(size > 0)  # domains with a connected GPU (the rest cost nothing)
+    keys = np.stack([h1[live], h2[live], size[live].astype(np.uint64)], axis=1)
+    _, rep, mult = np.unique(keys, axis=0, return_index=True, return_counts=True)
+    rep = live[rep]
+    # the matrix of each type is its first domain's row
+    m = csr_matrix((cl.dom_count.astype(np.float64), (cl.dom_id, cl.dom_class)),
+                   shape=(n_dom, cl.n))
+    return DomainTypes(m[rep].tocsr(), mult.astype(np.int64), size[rep])
 
 
 def switch_weights(c: Compiled) -> np.ndarray:

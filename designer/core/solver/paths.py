@@ -1,4 +1,5 @@
-"""Hop counts and latency over all pairs of GPUs in different servers, without a pair loop.
+"""Hop counts and latency over all pairs of GPUs in different scale-up domains (servers, or
+the NVL72 racks of their trays), without a pair loop.
 
 GPUs that attach the same way form a class (all GPUs under one ToR leaf), and every GPU of a
 class sees the same distances. One shortest-path search on the switch graph from a class's
@@ -26,7 +27,8 @@ from designer.core.solver.control import Control
 from designer.core.solver.symmetry import ball2_sizes, class_colours
 from designer.core.sources.figures import IDLE_STATIC, latency_figures
 
-SCOPE = "ordered pairs of GPUs in different servers, counted once per unordered pair"
+SCOPE = ("ordered pairs of GPUs in different scale-up domains (servers or NVLink racks), "
+         "counted once per unordered pair")
 SAMPLES = 16  # other members of each colour checked against its representative
 SEARCH_BUDGET = 1500  # class searches allowed after symmetry failed on the first try
 SEARCH_ALL_WORK = 4_000_000  # classes x switch-graph entries below which every class is searched
@@ -168,11 +170,13 @@ def _graph(c: Compiled) -> csr_matrix:
     return csr_matrix((w, c.indices, c.indptr), shape=(S, S))
 
 
-def _same_server(c: Compiled) -> csr_matrix:
+def same_domain_pairs(c: Compiled) -> csr_matrix:
+    """Classes x classes: ordered GPU pairs inside one scale-up domain (each GPU with itself
+    included), the pairs that talk over NVLink and never reach the fabric."""
     cl = c.classes
-    n_srv = int(cl.srv_server.max()) + 1 if cl.srv_server.size else 0
-    m = csr_matrix((cl.srv_count.astype(np.float64), (cl.srv_server, cl.srv_class)),
-                   shape=(n_srv, cl.n))
+    n_dom = int(cl.dom_id.max()) + 1 if cl.dom_id.size else 0
+    m = csr_matrix((cl.dom_count.astype(np.float64), (cl.dom_id, cl.dom_class)),
+                   shape=(n_dom, cl.n))
     return (m.T @ m).tocsr()
 
 
@@ -185,7 +189,7 @@ def path_stats(c: Compiled, control: Control | None = None) -> PathStats:
         return PathStats(_hop_stats(_Accumulator()), _latency_stats(_Accumulator(), assumptions),
                          0, 0, True)
     graph = _graph(c)
-    same = _same_server(c)
+    same = same_domain_pairs(c)
     ser_bits = st.message_bytes * 8.0
     owner = cl.owner
     count = cl.count.astype(np.float64)
@@ -207,8 +211,8 @@ def path_stats(c: Compiled, control: Control | None = None) -> PathStats:
         lat = np.where(reach, per - hops * HOP_WEIGHT, 0.0)
         ser = np.where(path_speed > 0, ser_bits / np.maximum(path_speed, 1e-9), 0.0)
         total = lat + cl.nic_ns[u] + cl.nic_ns + ser
-        # ordered pairs of GPUs in different servers: all pairs minus same-server pairs (the
-        # same-server count includes each GPU with itself)
+        # ordered pairs of GPUs in different domains: all pairs minus same-domain pairs (the
+        # same-domain count includes each GPU with itself)
         w = count[u] * count
         srow = same.getrow(u)
         w[srow.indices] -= srow.data

@@ -315,8 +315,9 @@ def _labels(D: np.ndarray, add_q: np.ndarray, grain: int, check):
 
 
 def pair_distribution(c: Compiled, same, ser_bits: float, control=None) -> SwitchPairs:
-    """The distribution of hops and latency over ordered GPU pairs in different servers.
-    ``same``: classes x classes same-server pair counts (each GPU with itself included)."""
+    """The distribution of hops and latency over ordered GPU pairs in different scale-up
+    domains. ``same``: classes x classes same-domain pair counts (each GPU with itself
+    included)."""
     cl = c.classes
     att_of = cl.att_switch  # one row per class
     att, xa = np.unique(att_of, return_inverse=True)
@@ -365,7 +366,7 @@ def pair_distribution(c: Compiled, same, ser_bits: float, control=None) -> Switc
     per = np.ascontiguousarray(full[:, :T, :].transpose(0, 2, 1))  # kind a, kind b, label
     unreachable = float(full[:, T, :].sum())
 
-    # same-server pairs talk over NVLink: take them out
+    # same-domain pairs talk over NVLink: take them out
     s = same.tocoo()
     u, v, cnt = s.row, s.col, s.data.astype(np.float64)
     p = pid[xa[u], xa[v]]

@@ -8,7 +8,7 @@ fall back to one search per class where they differ.
 
 The graph refined: switches, GPU classes and servers; switch links labelled by capacity and
 length, GPU attachments by speed and length, server membership by GPU count (so that
-same-server pairs, which are left out of the statistics, are alike too).
+same-domain pairs, which are left out of the statistics, are alike too).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def class_colours(c: Compiled, max_rounds: int = 32, control=None,
     S, C = c.n_switches, cl.n
     if C == 0:
         return np.empty(0, np.int64)
-    n_srv = int(cl.srv_server.max()) + 1 if cl.srv_server.size else 0
+    n_srv = int(cl.dom_id.max()) + 1 if cl.dom_id.size else 0
     V = S + C + n_srv
     # directed labelled edges
     e_src = [c.adj_src, S + cl.owner, cl.att_switch]
@@ -63,9 +63,9 @@ def class_colours(c: Compiled, max_rounds: int = 32, control=None,
     sw_lab = _mix64(_q(c.adj_cap, 1) ^ _mix64(_q(c.adj_prop_ns)))
     e_lab = [sw_lab, att_lab ^ np.uint64(1), att_lab ^ np.uint64(2)]
     if n_srv:
-        srv_v = S + C + cl.srv_server
-        cls_v = S + cl.srv_class
-        lab = _mix64(cl.srv_count.astype(np.uint64)) ^ np.uint64(3)
+        srv_v = S + C + cl.dom_id
+        cls_v = S + cl.dom_class
+        lab = _mix64(cl.dom_count.astype(np.uint64)) ^ np.uint64(3)
         e_src += [cls_v, srv_v]
         e_dst += [srv_v, cls_v]
         e_lab += [lab, lab ^ np.uint64(4)]
@@ -85,7 +85,7 @@ def class_colours(c: Compiled, max_rounds: int = 32, control=None,
         _q(cl.count, 1) ^ _mix64(_q(cl.nic_ns)) ^ _mix64(_q(cl.rate, 1) + np.uint64(11))
     )
     if n_srv:
-        gpus = np.bincount(cl.srv_server, weights=cl.srv_count, minlength=n_srv)
+        gpus = np.bincount(cl.dom_id, weights=cl.dom_count, minlength=n_srv)
         init[S + C:] = _mix64(_q(gpus, 1) + np.uint64(13))
     colour = np.unique(init, return_inverse=True)[1].reshape(-1).astype(np.uint64)
     n_colours = int(colour.max()) + 1

@@ -5,8 +5,9 @@ the source GPU's line rate the flow asks for when the network is perfect (a perm
 1.0 per flow; all-to-all splits a GPU's line rate over its destinations). ``weight`` lets one
 row stand for many alike flows (all-to-all by class, see ``all_to_all``); ``level`` says
 whether ``src``/``dst`` are GPU ids or GPU class ids. GPUs are numbered as the solver numbers
-them: servers in device order, GPUs of a server in port order, from 0. Pairs inside one server
-talk over NVLink and are left out, as the solver's hop statistics leave them out.
+them: servers in device order, GPUs of a server in port order, from 0. Pairs inside one scale-up
+domain (a server, or the NVL72 rack of its tray) talk over NVLink and are left out, as the
+solver's hop statistics leave them out.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 
 from designer.core.errors import DesignerError
 from designer.core.solver.compile import Compiled
+from designer.core.solver.paths import same_domain_pairs
 
 PATTERNS = ("permutation", "all-to-all", "ring", "tree", "incast", "bisection")
 EXPLICIT_ALL_TO_ALL = 100_000  # flows above which all-to-all runs by GPU class
@@ -55,8 +57,8 @@ def _make(name: str, c: Compiled, src: np.ndarray, dst: np.ndarray, demand: floa
           nbytes: np.ndarray | None = None) -> Pattern:
     src = np.asarray(src, np.int64)
     dst = np.asarray(dst, np.int64)
-    server = gpu_server(c)
-    keep = (server[src] != server[dst]) & (c.gpu_class[src] >= 0) & (c.gpu_class[dst] >= 0)
+    dom = c.gpu_domain
+    keep = (dom[src] != dom[dst]) & (c.gpu_class[src] >= 0) & (c.gpu_class[dst] >= 0)
     dem = np.broadcast_to(np.asarray(demand, np.float64), src.shape)[keep]
     return Pattern(name, src[keep], dst[keep], np.ascontiguousarray(dem),
                    np.ones(int(keep.sum())), None if nbytes is None else nbytes[keep])
@@ -107,14 +109,15 @@ def tree(c: Compiled) -> Pattern:
 
 
 def incast(c: Compiled, fan_in: int = 16, target: int = 0) -> Pattern:
-    """``fan_in`` GPUs of other servers send at line rate to GPU ``target``."""
+    """``fan_in`` GPUs of other scale-up domains send at line rate to GPU ``target``."""
     n = c.n_gpus
     if not 0 <= target < n:
         raise PatternError(f"incast target GPU {target} does not exist (GPUs 0..{n - 1})")
     server = gpu_server(c)
-    others = np.flatnonzero(server != server[target])
+    others = np.flatnonzero(c.gpu_domain != c.gpu_domain[target])
     if fan_in < 1 or others.size == 0:
-        raise PatternError("incast fan-in must be at least 1 and the design needs two servers")
+        raise PatternError("incast fan-in must be at least 1 and the design needs two "
+                           "scale-up domains")
     # one GPU of each other server first (spread over the fabric), then more
     _, first = np.unique(server[others], return_index=True)
     pick = np.concatenate([others[np.sort(first)], np.setdiff1d(others, others[first])])
@@ -134,24 +137,22 @@ def bisection(c: Compiled) -> Pattern:
 
 
 def all_to_all(c: Compiled, explicit_limit: int = EXPLICIT_ALL_TO_ALL) -> Pattern:
-    """Every GPU sends to every GPU of other servers, its line rate split evenly.
+    """Every GPU sends to every GPU of other scale-up domains, its line rate split evenly.
 
     Up to ``explicit_limit`` flows they are listed one by one; above it one row per pair of
     GPU classes stands for all alike flows (``weight``), which is exact for routings that
     treat alike GPUs alike (adaptive spraying)."""
     n = c.n_gpus
-    server = gpu_server(c)
-    per_srv = np.bincount(server, minlength=c.is_server.size)
-    dests = n - per_srv[server]  # destinations of each GPU
+    dom = c.gpu_domain
+    per_dom = np.bincount(dom, minlength=max(c.domains.count, 1))
+    dests = n - per_dom[dom]  # destinations of each GPU
     if n * (n - 1) <= explicit_limit:
         src, dst = np.divmod(np.arange(n * n, dtype=np.int64), n)
         with np.errstate(divide="ignore"):
             dem = 1.0 / np.maximum(dests[src], 1)
         return _make("all-to-all", c, src, dst, dem)
     cl = c.classes
-    from designer.core.solver.paths import _same_server
-
-    same = _same_server(c).toarray()
+    same = same_domain_pairs(c).toarray()
     pairs = np.outer(cl.count, cl.count).astype(np.float64) - same
     ca, cb = np.nonzero(pairs > 0)
     w = pairs[ca, cb]
