@@ -11,7 +11,7 @@ from enum import StrEnum
 
 import numpy as np
 
-from designer.core.catalog import Catalog, SwitchSpec
+from designer.core.catalog import Catalog, ServerSpec, SwitchSpec
 from designer.core.errors import CatalogError
 from designer.core.model import Fabric, Role
 from designer.core.ports import PortLayout, highest_port, port_layout, used_port_counts
@@ -241,7 +241,7 @@ def find_problems(
         if len(links):
             e = cables if cables is not None else links.expand()
             out.extend(_uneven_planes(fabric, t, servers, e))
-            out.extend(_mixed_rails(fabric, t, servers, e))
+            out.extend(_mixed_rails(fabric, t, servers, e, catalog))
 
     idle = np.flatnonzero(t.is_switch & (used == 0))
     if idle.size:
@@ -254,6 +254,11 @@ def find_problems(
             )
         )
     return out
+
+
+def _rack_scale(catalog: Catalog, model: str) -> bool:
+    spec = catalog.get(model) if model in catalog else None
+    return isinstance(spec, ServerSpec) and spec.domain_servers > 1
 
 
 def _uneven_planes(fabric: Fabric, t: DeviceTable, servers: np.ndarray,
@@ -287,9 +292,14 @@ def _uneven_planes(fabric: Fabric, t: DeviceTable, servers: np.ndarray,
 
 
 def _mixed_rails(fabric: Fabric, t: DeviceTable, servers: np.ndarray,
-                 e: dict[str, np.ndarray]) -> list[Problem]:
+                 e: dict[str, np.ndarray], catalog: Catalog | None = None) -> list[Problem]:
     """A rail leaf (a switch with a "rail" label) should carry one GPU index of every server:
-    GPU i of each server on rail i. Flag rail leaves that mix GPU indices."""
+    GPU i of each server on rail i. Flag rail leaves that mix GPU indices. Trays of rack-scale
+    systems are checked per rack (``designer.core.scaleup.problems``): a rail there is a GPU
+    position in the rack."""
+    if catalog is not None:
+        rack = np.array([_rack_scale(catalog, m) for m, *_ in t.choices], bool)
+        servers = servers[~rack[t.gear[servers]]]
     n = len(fabric.devices)
     switches = np.flatnonzero(t.is_switch)
     rail = np.zeros(n, np.int64)

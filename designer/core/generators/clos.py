@@ -28,6 +28,7 @@ from designer.core.model import Role
 
 SERVER_DX = 60.0
 SERVER_DY = 60.0  # between rows of servers in a unit's grid
+TRAY_DY = 22.0  # between the trays of a rack-scale system, stacked as in the rack
 MAX_RACK_ROWS = 8  # servers stacked under one ToR before a second column starts
 SWITCH_DX = 110.0
 UNIT_GAP = 120.0
@@ -60,7 +61,13 @@ def split_ports(radix: int, ratio: Ratio) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class ClosSpec:
-    gpus_per_server: int
+    """``endpoints``: NIC ports of one server in one plane (a GPU's port, or a NIC that GPUs
+    share). Rail designs: a *rail* is an endpoint position in a scale-up domain (``domain``
+    servers: 1, or the 18 trays of an NVL72 rack), and each rail leaf of an SU takes
+    ``rails_per_leaf`` rails of every domain of the SU (one for an 8-GPU server: rail i is
+    NIC i; four for an NVL72 on 32-down-port leaves: the four GPUs of tray j of 8 racks)."""
+
+    endpoints: int
     servers: int
     placement: Literal["rail", "tor"]
     unit: int  # rail: servers per SU; tor: servers per leaf
@@ -72,18 +79,28 @@ class ClosSpec:
     leaf: SwitchChoice
     upper: SwitchChoice
     reserve: int = 0  # leaf ports for appliances (rail designs), taken from free server slots
+    domain: int = 1  # rail: servers of one scale-up domain
+    rails_per_leaf: int = 1
+
+    @property
+    def domains_per_unit(self) -> int:
+        return self.unit // self.domain
 
     @property
     def d1(self) -> int:
-        return self.unit if self.placement == "rail" else self.unit * self.gpus_per_server
-
-    @property
-    def leaves(self) -> int:
-        return self.units * self.gpus_per_server if self.placement == "rail" else self.units
+        if self.placement == "rail":
+            return self.rails_per_leaf * self.domains_per_unit
+        return self.unit * self.endpoints
 
     @property
     def leaves_per_unit(self) -> int:
-        return self.gpus_per_server if self.placement == "rail" else 1
+        if self.placement == "rail":
+            return self.endpoints * self.domain // self.rails_per_leaf
+        return 1
+
+    @property
+    def leaves(self) -> int:
+        return self.units * self.leaves_per_unit
 
 
 @dataclass(frozen=True)
@@ -107,7 +124,6 @@ class ClosPlan:
 def plan_clos(spec: ClosSpec) -> ClosPlan:
     K1, K2 = spec.leaf.radix, spec.upper.radix
     L = spec.leaves
-    G = spec.gpus_per_server
     if spec.d1 + spec.u1 > K1:
         raise GeneratorError(
             f"a leaf needs {spec.d1} down and {spec.u1} up ports, but '{spec.leaf.model}' has "
@@ -119,7 +135,8 @@ def plan_clos(spec: ClosSpec) -> ClosPlan:
         if S is None:
             limit = K2 * spec.d1
             if spec.placement == "rail":
-                limit = (K2 // G) * spec.unit * G
+                per_unit = spec.unit * spec.endpoints  # endpoints of an SU, one plane
+                limit = (K2 // spec.leaves_per_unit) * per_unit
             raise GeneratorError(
                 f"a 2-tier fabric of {K2}-port switches holds at most {limit:,} GPUs with "
                 f"{spec.u1} uplinks per leaf ({L:,} leaves asked, at most {K2}); use --tiers 3 "
@@ -160,10 +177,13 @@ def plan_clos(spec: ClosSpec) -> ClosPlan:
 
 
 def server_columns(spec: ClosSpec) -> int:
-    """Servers of a unit stand in a grid, like racks: under the G rail leaves of an SU in G
-    columns, under a ToR in one column (a rack), so a design is not a 100:1 strip."""
+    """Servers of a unit stand in a grid, like racks: under the rail leaves of an SU in a
+    column per rail (a column per rack of a rack-scale system), under a ToR in one column (a
+    rack), so a design is not a 100:1 strip."""
     if spec.placement == "rail":
-        return max(1, min(spec.unit, spec.gpus_per_server))
+        if spec.domain > 1:  # a rack-scale domain per column: its trays stacked
+            return max(1, spec.domains_per_unit)
+        return max(1, min(spec.unit, spec.endpoints))
     return max(1, math.ceil(spec.unit / MAX_RACK_ROWS))
 
 
@@ -179,27 +199,37 @@ def _unit_layout(spec: ClosSpec) -> tuple[np.ndarray, float]:
 
 def build_clos(plan: ClosPlan, gear: GearChoice) -> tuple[Plane, Servers]:
     spec = plan.spec
-    G = spec.gpus_per_server
     L = spec.leaves
     three = spec.tiers == 3
     Lp = spec.leaves_per_pod if three else L
     left, width = _unit_layout(spec)
 
-    # servers and where their GPUs plug in --------------------------------------------------
+    # servers and where their endpoints plug in --------------------------------------------
+    E = spec.endpoints
+    T = spec.domain
     s = np.arange(spec.servers)
     unit_of = s // spec.unit
     slot = s % spec.unit
     cols = server_columns(spec)
-    server_x = left[unit_of] + (slot % cols + 0.5) * (width / cols)
-    server_dy = (slot // cols) * SERVER_DY
-    gpu = np.arange(spec.servers * G)
-    gs, gi = gpu // G, gpu % G
-    if spec.placement == "rail":
-        attach_sw = unit_of[gs] * G + gi
-        attach_port = slot[gs] + 1
+    if spec.placement == "rail" and T > 1:
+        # racks side by side, each rack's trays stacked
+        server_x = left[unit_of] + ((slot // T) % cols + 0.5) * (width / cols)
+        server_dy = (slot % T) * TRAY_DY
     else:
-        attach_sw = unit_of[gs]
-        attach_port = slot[gs] * G + gi + 1
+        server_x = left[unit_of] + (slot % cols + 0.5) * (width / cols)
+        server_dy = (slot // cols) * SERVER_DY
+    ep = np.arange(spec.servers * E)
+    es, ei = ep // E, ep % E
+    if spec.placement == "rail":
+        # rail = the endpoint's position in its domain; a leaf takes rails_per_leaf of them
+        # from every domain of the SU, domain j of the SU on port (rail % r) * domains + j + 1
+        r = spec.rails_per_leaf
+        pos = (slot[es] % T) * E + ei
+        attach_sw = unit_of[es] * spec.leaves_per_unit + pos // r
+        attach_port = (pos % r) * spec.domains_per_unit + slot[es] // T + 1
+    else:
+        attach_sw = unit_of[es]
+        attach_port = slot[es] * E + ei + 1
     leaf_pod = np.arange(L) // Lp
 
     def unit_groups(u: int) -> dict[str, int]:
@@ -209,7 +239,12 @@ def build_clos(plan: ClosPlan, gear: GearChoice) -> tuple[Plane, Servers]:
         return g
 
     unit_group_list = [unit_groups(u) for u in range(spec.units)]
-    if spec.placement == "rail":
+    if spec.placement == "rail" and T > 1:
+        server_ids = [
+            f"su{u + 1}-rack{k // T + 1}-tray{k % T + 1:02d}"
+            for u, k in zip(unit_of.tolist(), slot.tolist(), strict=True)
+        ]
+    elif spec.placement == "rail":
         server_ids = [
             f"su{u + 1}-node{k + 1:02d}"
             for u, k in zip(unit_of.tolist(), slot.tolist(), strict=True)
@@ -224,8 +259,9 @@ def build_clos(plan: ClosPlan, gear: GearChoice) -> tuple[Plane, Servers]:
     # leaves --------------------------------------------------------------------------------
     leaf_idx = np.arange(L)
     if spec.placement == "rail":
-        leaf_unit, leaf_rail = leaf_idx // G, leaf_idx % G
-        leaf_x = left[leaf_unit] + (leaf_rail + 0.5) * (width / G)
+        Lu = spec.leaves_per_unit
+        leaf_unit, leaf_rail = leaf_idx // Lu, leaf_idx % Lu
+        leaf_x = left[leaf_unit] + (leaf_rail + 0.5) * (width / Lu)
         leaf_ids = [
             f"su{u + 1}-leaf-r{r + 1}"
             for u, r in zip(leaf_unit.tolist(), leaf_rail.tolist(), strict=True)
@@ -327,7 +363,7 @@ def build_clos(plan: ClosPlan, gear: GearChoice) -> tuple[Plane, Servers]:
 
 def _add_appliances(plane: Plane, spec: ClosSpec, left: np.ndarray, width: float) -> None:
     """Management appliances (two ports each) on the leaf ports of the free server slots."""
-    G = spec.gpus_per_server
+    G = spec.endpoints  # one-server domains: a leaf per rail, rail i = endpoint i
     R = spec.reserve
     first_free = spec.servers
     r = np.arange(R)

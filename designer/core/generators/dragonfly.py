@@ -83,13 +83,17 @@ def plan_dragonfly(params: DragonflyParams, catalog: Catalog) -> Plan:
             f"{m} links per group pair need {m * (g - 1)} global ports per group, but a*h = "
             f"{a * h}; at most {(a * h) // (g - 1)}"
         )
-    G = gear.gpus_per_server
+    G = gear.endpoints_per_server  # NIC ports of a server in one plane
+    T = gear.domain_servers
     N = a * p * g
-    if N % G:
+    if N % (G * T):
+        what = (f"{T}-tray '{gear.server.id}' racks ({G * T} ports each)" if T > 1
+                else f"{G}-port servers")
         raise GeneratorError(
-            f"{N:,} GPU ports (a*p*g) are not a whole number of {G}-GPU servers; change p, a or "
+            f"{N:,} GPU ports (a*p*g) are not a whole number of {what}; change p, a or "
             "g, or --gpus-per-server"
         )
+    gpus = N // G * gear.gpus_per_server
     P = gear.planes
     local = g * a * (a - 1) // 2
     glob = g * (g - 1) // 2 * m
@@ -114,8 +118,8 @@ def plan_dragonfly(params: DragonflyParams, catalog: Catalog) -> Plan:
 
     return Plan(
         kind="dragonfly",
-        title=f"Dragonfly ({N:,} GPUs, {g} groups), {gear.profile.name}",
-        gpus=N,
+        title=f"Dragonfly ({gpus:,} GPUs, {g} groups), {gear.profile.name}",
+        gpus=gpus,
         servers=N // G,
         planes=P,
         switches={"router": g * a * P},
@@ -124,6 +128,7 @@ def plan_dragonfly(params: DragonflyParams, catalog: Catalog) -> Plan:
         details=tuple(details),
         gear=gear,
         build=build,
+        domain_servers=T,
     )
 
 
@@ -143,7 +148,7 @@ def _router_ratio(p: int, h: int) -> str:
 
 
 def _build(p: int, a: int, h: int, g: int, m: int, arrangement: str, gear) -> tuple[Plane, Servers]:
-    G = gear.gpus_per_server
+    G = gear.endpoints_per_server
     n_routers = g * a
     N = a * p * g
     cols = max(1, math.ceil(math.sqrt(g)))

@@ -62,6 +62,20 @@ class GearChoice:
     def endpoint_speed(self) -> int:
         return self.nic_mode.speed_gbps
 
+    @property
+    def ports_per_server(self) -> int:
+        return (self.server.nics if self.nics is None else self.nics) * self.nic_mode.ports
+
+    @property
+    def endpoints_per_server(self) -> int:
+        """NIC ports of one server in one plane: the fabric's endpoints (its rails)."""
+        return self.ports_per_server // self.planes
+
+    @property
+    def domain_servers(self) -> int:
+        """Servers (trays) in one scale-up domain: 18 for an NVL72 rack, else 1."""
+        return self.server.domain_servers
+
 
 def _switch_choice(spec: SwitchSpec, profile: Profile, what: str) -> SwitchChoice:
     tech = profile.tech
@@ -137,7 +151,34 @@ def _server_for_planes(catalog: Catalog, profile: Profile, gpus: int, planes: in
     return best[1:] if best else None
 
 
-def resolve_gear(params: CommonParams, catalog: Catalog, default_gpus: int = 8) -> GearChoice:
+def _nic_for(params: CommonParams, catalog: Catalog, profile: Profile, server: ServerSpec,
+             notes: list[str]) -> str:
+    """The NIC the servers carry: ``--nic``; else the named server's own when it runs the
+    profile's technology, else the profile's (said in the plan); else the profile's."""
+    tech = profile.tech
+    if params.nic:
+        try:
+            nic = catalog.nic(params.nic, "--nic")
+        except CatalogError as exc:
+            raise GeneratorError(str(exc)) from None
+        if tech not in nic.techs:
+            raise GeneratorError(
+                f"--nic '{nic.id}' cannot run {TECH_LABELS[tech]} (gear profile "
+                f"'{profile.id}'); pick a NIC of that technology")
+        return nic.id
+    if not params.server:
+        return profile.nic
+    own = catalog.nic(server.nic)
+    if tech in own.techs or tech not in catalog.nic(profile.nic).techs:
+        return server.nic
+    notes.append(
+        f"NICs: '{server.id}' comes with {own.name}, which cannot run {TECH_LABELS[tech]}; its "
+        f"servers take the profile's {catalog.nic(profile.nic).name} instead (--nic forces one)")
+    return profile.nic
+
+
+def resolve_gear(params: CommonParams, catalog: Catalog,
+                 default_gpus: int | None = None) -> GearChoice:
     try:
         profile = catalog.profile(params.gear)
     except CatalogError as exc:
@@ -160,15 +201,15 @@ def resolve_gear(params: CommonParams, catalog: Catalog, default_gpus: int = 8) 
         if params.spine_switch is None:
             upper = leaf
 
-    gpus = params.gpus_per_server or default_gpus
     try:
         server = catalog.server(params.server or profile.server, "--server")
     except CatalogError as exc:
         raise GeneratorError(str(exc)) from None
+    gpus = params.gpus_per_server or default_gpus or server.gpus
     if server.gpus == 0:
         raise GeneratorError(f"'{server.id}' is an appliance, not a GPU server")
-    planes = params.planes or profile.planes
-    nic_id = server.nic if params.server else profile.nic
+    notes: list[str] = []
+    nic_id = _nic_for(params, catalog, profile, server, notes)
     nic = catalog.nic(nic_id)
     nic_mode = nic.mode_for(profile.nic_speed_gbps, profile.tech) or next(
         (m for m in nic.modes if profile.tech in m.techs), None
@@ -177,8 +218,7 @@ def resolve_gear(params: CommonParams, catalog: Catalog, default_gpus: int = 8) 
         raise GeneratorError(
             f"NIC '{nic_id}' of server '{server.id}' cannot run {TECH_LABELS[profile.tech]}"
         )
-    nics: int | None = None
-    notes: list[str] = []
+    nics: int | None = params.nics
     if server.gpus != gpus:
         if params.server and params.server != GENERIC_SERVER:
             raise GeneratorError(
@@ -199,13 +239,39 @@ def resolve_gear(params: CommonParams, catalog: Catalog, default_gpus: int = 8) 
         )
         added.append(server)
     ports_per_server = (server.nics if nics is None else nics) * nic_mode.ports
+    if nics is not None:
+        why = server.cage_fit(ports_per_server)
+        if why:
+            raise GeneratorError(f"--nics {nics}: {why}; give a NIC count that fills them")
     per_gpu = ports_per_server // server.gpus
-    if ports_per_server % server.gpus:
+    planes = params.planes or profile.planes
+    if params.planes is None and per_gpu > planes and ports_per_server % server.gpus == 0:
+        # a server with more NIC ports per GPU than the profile's planes (two 800G ports per
+        # Rubin GPU): one plane per port, said in the plan
+        notes.append(f"planes: {per_gpu}, one per NIC port of each GPU ('{server.id}' gives "
+                     f"each GPU {per_gpu} x {nic_mode.speed_gbps}G); --planes sets it")
+        planes = per_gpu
+    shared = ports_per_server < server.gpus
+    if shared:
+        # fewer NIC ports than GPUs (8 GPUs on 4 NICs): GPUs share a NIC as NCCL pairs them
+        if planes > 1:
+            raise GeneratorError(
+                f"'{server.id}' has {ports_per_server} NIC port(s) for {server.gpus} GPUs: GPUs "
+                f"share NICs, so it runs one plane (--planes {planes} asked)")
+        if server.gpus % ports_per_server:
+            raise GeneratorError(
+                f"'{server.id}' has {ports_per_server} NIC port(s) for {server.gpus} GPUs; "
+                "each NIC must serve the same number of GPUs")
+        notes.append(f"NICs: {ports_per_server} port(s) for {server.gpus} GPUs, "
+                     f"{server.gpus // ports_per_server} GPUs to a NIC (NCCL's GPU-to-NIC "
+                     "affinity); rails follow the NICs")
+    elif ports_per_server % server.gpus:
         raise GeneratorError(
             f"server '{server.id}' has {ports_per_server} NIC ports for {server.gpus} GPUs; "
             "each GPU needs the same number"
         )
-    if per_gpu < planes and params.server is None and not server.id.startswith("gpu-server"):
+    if not shared and per_gpu < planes and params.server is None and params.nics is None \
+            and not server.id.startswith("gpu-server"):
         # the profile's server has too few ports per GPU: take the profile technology's server
         # that has them (a ConnectX-8 server gives 2 x 400G per GPU for two RoCE planes)
         found = _server_for_planes(catalog, profile, server.gpus, planes, leaf.speed_gbps)
@@ -220,8 +286,9 @@ def resolve_gear(params: CommonParams, catalog: Catalog, default_gpus: int = 8) 
                 f"{nic_mode.ports * server.nics // server.gpus} x {nic_mode.speed_gbps}G per "
                 f"GPU); --server forces one"
             )
-    if per_gpu != planes:
-        if server.id.startswith("gpu-server") and planes * server.gpus % nic_mode.ports == 0:
+    if not shared and per_gpu != planes:
+        if server.id.startswith("gpu-server") and planes * server.gpus % nic_mode.ports == 0 \
+                and params.nics is None:
             nics = planes * server.gpus // nic_mode.ports
         elif per_gpu > planes:
             raise GeneratorError(

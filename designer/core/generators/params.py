@@ -7,7 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator
 
-GEAR_PROFILES = ("ib-ndr", "ib-xdr", "roce-400", "roce-800")
+GEAR_PROFILES = ("ib-ndr", "ib-xdr", "roce-400", "roce-800", "gb200-ib-ndr", "gb300-ib-xdr",
+                 "gb300-spectrum-x", "vr-ib-xdr", "vr-spectrum-x", "amd-roce-400")
 
 
 class Ratio(BaseModel):
@@ -72,16 +73,21 @@ class CommonParams(BaseModel):
         default=None, ge=3, le=4096, description="a generic switch of this many ports"
     )
     server: str | None = Field(default=None, description="GPU server catalog id")
-    gpus_per_server: int | None = Field(default=None, ge=1, le=64)
+    gpus_per_server: int | None = Field(default=None, ge=1, le=1024)
     planes: int | None = Field(default=None, ge=1, le=16, description="parallel planes")
+    nic: str | None = Field(default=None, description="NIC catalog id (default: the server's)")
+    nics: int | None = Field(default=None, ge=1, le=1024, description="NICs per server")
     name: str | None = None
 
 
 class RailParams(CommonParams):
     kind: Literal["rail"] = "rail"
     sus: int | None = Field(default=None, ge=1, le=10_000, description="scalable units")
-    servers_per_su: int = Field(default=32, ge=1, le=4096)
+    # servers per SU (default 32); a rack-scale system's SU is counted in racks (default 8)
+    servers_per_su: int | None = Field(default=None, ge=1, le=4096)
+    racks_per_su: int | None = Field(default=None, ge=1, le=4096)
     servers: int | None = Field(default=None, ge=1, le=1_000_000, description="total servers")
+    gpus: int | None = Field(default=None, ge=1, le=10_000_000, description="total GPUs")
     reserve_leaf_ports: int = Field(default=0, ge=0, le=4096)
     tiers: Literal[2, 3] | None = None
 

@@ -24,6 +24,12 @@ class Plan:
     build: Callable[[], tuple[Plane, Servers]] | None = field(
         default=None, compare=False, repr=False
     )
+    domain_servers: int = 1  # servers (trays) of one rack-scale domain, 1 for servers
+
+    @property
+    def racks(self) -> int:
+        """Rack-scale domains (NVL72 racks); 0 when every server is its own domain."""
+        return self.servers // self.domain_servers if self.domain_servers > 1 else 0
 
     @property
     def total_switches(self) -> int:
@@ -38,9 +44,11 @@ class Plan:
         ln = ", ".join(f"{n:,} {layer}" for layer, n in self.links.items() if n)
         os_ = ", ".join(f"{t} {r}" for t, r in self.oversubscription.items())
         planes = f" x {self.planes} planes" if self.planes > 1 else ""
+        where = (f"{self.racks:,} racks ({self.servers:,} trays)" if self.racks
+                 else f"{self.servers:,} servers")
         lines = [
             f"{self.title}",
-            f"  {self.gpus:,} GPUs in {self.servers:,} servers{planes}",
+            f"  {self.gpus:,} GPUs in {where}{planes}",
             f"  switches: {sw} ({self.total_switches:,} in all)",
             f"  links: {ln} ({self.total_links:,} in all)",
         ]

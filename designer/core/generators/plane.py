@@ -1,8 +1,9 @@
 """One plane of a generated fabric, and its assembly into a Fabric over P planes.
 
-A generator builds the switches of a single plane and says where every GPU plugs in; the
-assembly replicates that plane P times (each GPU has one NIC port per plane) and turns the
-arrays into devices and link bundles in one pass.
+A generator builds the switches of a single plane and says where every endpoint (a server's
+NIC port of that plane) plugs in; the assembly replicates that plane P times (each GPU has one
+NIC port per plane, or shares one) and turns the arrays into devices and link bundles in one
+pass. Servers of a rack-scale system get the ``domain`` label of their rack, in order.
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ class SwitchRow:
 class Plane:
     rows: list[SwitchRow]
     links: list[LinkChunk]
-    # GPU g plugs into switch attach_sw[g] (index over all rows, in order) at attach_port[g]
+    # endpoint e (NIC port e % E of server e // E in this plane) plugs into switch
+    # attach_sw[e] (index over all rows, in order) at attach_port[e]
     attach_sw: np.ndarray
     attach_port: np.ndarray
     attach_length_m: float = float("nan")
@@ -100,7 +102,8 @@ def _plane_y(tier: int, p: int, planes: int, tiers: int, below: float = 0.0) -> 
 def assemble(plane: Plane, servers: Servers, gear: GearChoice) -> Fabric:
     """Devices and links for ``gear.planes`` copies of ``plane`` sharing ``servers``."""
     planes = gear.planes
-    G = gear.gpus_per_server
+    E = gear.endpoints_per_server
+    T = gear.domain_servers
     tiers = max(r.tier for r in plane.rows)
     n_servers = len(servers.ids)
     server_extra: dict[str, object] = {}
@@ -119,20 +122,20 @@ def assemble(plane: Plane, servers: Servers, gear: GearChoice) -> Fabric:
             "name": sid,
             "model": gear.server.id,
             "role": "gpu-server",
-            "groups": grp,
+            "groups": grp if T == 1 else grp | {"domain": k // T + 1},
             "x": float(x),
             "y": float(dy),
             **server_extra,
         }
-        for sid, grp, x, dy in zip(
+        for k, (sid, grp, x, dy) in enumerate(zip(
             servers.ids, servers.groups, servers.x.tolist(), server_dy.tolist(), strict=True
-        )
+        ))
     ]
     chunks: list[LinkTable] = []
     n_sw = plane.n_switches
     n_app = len(plane.appliances)
     per_plane = n_sw + n_app
-    gpu = np.arange(plane.attach_sw.shape[0], dtype=np.int64)
+    ep = np.arange(plane.attach_sw.shape[0], dtype=np.int64)
     for p in range(planes):
         prefix = _plane_prefix(p, planes)
         base = n_servers + p * per_plane
@@ -172,11 +175,11 @@ def assemble(plane: Plane, servers: Servers, gear: GearChoice) -> Fabric:
                     "y": _plane_y(0, p, planes, tiers, below) * 0.5 if planes > 1 else 0.0,
                 }
             )
-        # GPU g of server g // G, GPU index g % G, plane p -> server port (g%G)*P + p + 1
+        # endpoint e of server e // E, NIC port e % E, plane p -> server port (e%E)*P + p + 1
         chunks.append(
             LinkTable(
-                a=(gpu // G).astype(np.int32),
-                a_port=((gpu % G) * planes + p + 1).astype(np.int32),
+                a=(ep // E).astype(np.int32),
+                a_port=((ep % E) * planes + p + 1).astype(np.int32),
                 b=(base + plane.attach_sw).astype(np.int32),
                 b_port=plane.attach_port,
                 count=1,

@@ -71,10 +71,9 @@ def _clos_plan(kind: str, title: str, spec: ClosSpec, gear: GearChoice, details:
         gear = replace(gear, upper=spec.upper)
     details = list(gear.notes) + picked + list(details)
     P = gear.planes
-    G = spec.gpus_per_server
     switches = {"leaf": spec.leaves * P, "spine": cp.spines * P}
     links = {
-        "endpoint-leaf": (spec.servers * G + spec.reserve) * P,
+        "endpoint-leaf": (spec.servers * spec.endpoints + spec.reserve) * P,
         "leaf-spine": spec.leaves * spec.u1 * P,
     }
     os_ = {"leaf": _ratio_text(spec.d1, spec.u1)}
@@ -90,7 +89,7 @@ def _clos_plan(kind: str, title: str, spec: ClosSpec, gear: GearChoice, details:
     return Plan(
         kind=kind,
         title=title,
-        gpus=spec.servers * G,
+        gpus=spec.servers * gear.gpus_per_server,
         servers=spec.servers,
         planes=P,
         switches=switches,
@@ -99,6 +98,7 @@ def _clos_plan(kind: str, title: str, spec: ClosSpec, gear: GearChoice, details:
         details=tuple(details),
         gear=gear,
         build=lambda: build_clos(cp, gear),
+        domain_servers=gear.domain_servers,
     )
 
 
@@ -125,15 +125,46 @@ def _title(gear: GearChoice, body: str) -> str:
     return f"{body}, {gear.profile.name}"
 
 
-def plan_rail(params: RailParams, catalog: Catalog) -> Plan:
-    gear = resolve_gear(params, catalog)
-    G = gear.gpus_per_server
-    S = params.servers_per_su
+def _rail_size(params: RailParams, gear: GearChoice) -> tuple[int, int, int]:
+    """(servers per SU, SUs, servers) of a rail design, with the one-line refusals."""
+    G, T = gear.gpus_per_server, gear.domain_servers
+    name = gear.server.id
+    if T > 1:
+        if params.servers_per_su is not None:
+            raise GeneratorError(
+                f"'{name}' is a rack-scale system ({T} trays a rack): its SU is counted in "
+                "racks; use --racks-per-su (default 8, the DGX SuperPOD's)")
+        if params.reserve_leaf_ports:
+            raise GeneratorError(
+                "--reserve-leaf-ports takes server slots of 8-GPU servers; a rack-scale "
+                f"system's SU has no free slot (leave '{name}' racks out with --gpus)")
+        S = (params.racks_per_su or 8) * T
+    else:
+        if params.racks_per_su is not None:
+            raise GeneratorError(
+                f"--racks-per-su is for rack-scale systems; '{name}' is a domain of its own: "
+                "use --servers-per-su")
+        S = params.servers_per_su or 32
+    if params.gpus is not None and params.servers is not None:
+        raise GeneratorError("give --gpus or --servers, not both")
+    servers = params.servers
+    if params.gpus is not None:
+        per = G * T
+        if params.gpus % per:
+            what = (f"{T}-tray '{name}' racks ({per} GPUs each, one scale-up domain)" if T > 1
+                    else f"{G}-GPU servers")
+            raise GeneratorError(
+                f"{params.gpus:,} GPUs is not a whole number of {what}; use a multiple of "
+                f"{per}")
+        servers = params.gpus // G
+    if servers is not None and servers % T:
+        raise GeneratorError(
+            f"{servers:,} trays is not a whole number of {T}-tray '{name}' racks (scale-up "
+            f"domains); use a multiple of {T}")
     R = params.reserve_leaf_ports
-    reserved_slots = math.ceil(R / G)
-    if params.servers is not None:
-        sus = params.sus or math.ceil((params.servers + reserved_slots) / S)
-        servers = params.servers
+    reserved_slots = math.ceil(R / gear.endpoints_per_server)
+    if servers is not None:
+        sus = params.sus or math.ceil((servers + reserved_slots) / S)
         if servers + reserved_slots > sus * S:
             raise GeneratorError(
                 f"{servers:,} servers and {R} reserved leaf ports need "
@@ -145,33 +176,65 @@ def plan_rail(params: RailParams, catalog: Catalog) -> Plan:
         servers = sus * S - reserved_slots
     if servers < 1:
         raise GeneratorError("the design has no GPU server left after the reserved ports")
+    return S, sus, servers
+
+
+def _rails_per_leaf(rails: int, domains: int, down: int) -> int | None:
+    """The most rails of a domain one leaf takes from every domain of an SU: a divisor of
+    ``rails`` (so every leaf of the SU is alike) that fits ``down`` ports."""
+    for r in range(min(rails, down // max(domains, 1)), 0, -1):
+        if rails % r == 0:
+            return r
+    return None
+
+
+def plan_rail(params: RailParams, catalog: Catalog) -> Plan:
+    gear = resolve_gear(params, catalog)
+    E, T = gear.endpoints_per_server, gear.domain_servers
+    S, sus, servers = _rail_size(params, gear)
+    R = params.reserve_leaf_ports
+    reserved_slots = math.ceil(R / E)
     K1, K2 = gear.leaf.radix, gear.upper.radix
-    if 2 * S > K1:
-        raise GeneratorError(
-            f"a rail leaf of '{gear.leaf.model}' has {K1} ports: at 1:1 it serves at most "
-            f"{K1 // 2} servers per SU ({S} asked); use --servers-per-su {K1 // 2} or a "
-            "larger radix"
-        )
-    leaves = sus * G
+    domains = S // T  # domains per SU
+    if T == 1:
+        # NVIDIA's rule for one-server domains: one leaf per rail (NIC i of every server)
+        if 2 * S > K1:
+            raise GeneratorError(
+                f"a rail leaf of '{gear.leaf.model}' has {K1} ports: at 1:1 it serves at most "
+                f"{K1 // 2} servers per SU ({S} asked); use --servers-per-su {K1 // 2} or a "
+                "larger radix"
+            )
+        r = 1
+    else:
+        r = _rails_per_leaf(E * T, domains, K1 // 2)
+        if r is None:
+            raise GeneratorError(
+                f"a rail leaf of '{gear.leaf.model}' has {K1} ports: at 1:1 it takes at most "
+                f"{K1 // 2} racks per SU ({domains} asked); use --racks-per-su {K1 // 2} or a "
+                "larger radix")
+    leaves_per_su = E * T // r
+    leaves = sus * leaves_per_su
     tiers = params.tiers or (2 if leaves <= K2 else 3)
-    sus_per_pod = (K2 // 2) // G
+    sus_per_pod = (K2 // 2) // leaves_per_su
     if tiers == 3 and sus_per_pod < 1:
         raise GeneratorError(
-            f"a spine of {K2} ports cannot take the {G} rail leaves of one SU at 1:1"
+            f"a spine of {K2} ports cannot take the {leaves_per_su} rail leaves of one SU at 1:1"
         )
     spec = ClosSpec(
-        gpus_per_server=G,
+        endpoints=E,
         servers=servers,
         placement="rail",
         unit=S,
         units=sus,
-        u1=S,
+        u1=r * domains,
         tiers=tiers,
-        leaves_per_pod=max(1, sus_per_pod) * G,
+        leaves_per_pod=max(1, sus_per_pod) * leaves_per_su,
         spine_ratio=Ratio(down=1, up=1),
         leaf=gear.leaf,
         upper=gear.upper,
         reserve=R,
+        domain=T,
+        rails_per_leaf=r,
     )
     details = []
     if reserved_slots:
@@ -180,9 +243,17 @@ def plan_rail(params: RailParams, catalog: Catalog) -> Plan:
             "slot(s) left out)"
         )
     if servers + reserved_slots < sus * S:
+        unit = "trays" if T > 1 else "slots"
         details.append(
-            f"last SU partial: {(servers + reserved_slots - 1) % S + 1} of {S} slots used"
+            f"last SU partial: {(servers + reserved_slots - 1) % S + 1} of {S} {unit} used"
         )
+    G = gear.gpus_per_server
+    if T > 1:
+        details.append(
+            f"SU: {domains} '{gear.server.id}' racks of {T} trays, {domains * T * G:,} GPUs "
+            f"(one {T * G}-GPU {gear.server.scale_up.fabric if gear.server.scale_up else ''} "
+            f"domain a rack); {leaves_per_su} rail leaves, each taking {r} rail(s) "
+            f"(GPU positions) of every rack: derived, {E * T} rails / {r}")
     body = f"Rail-optimized {sus} SU ({servers * G:,} GPUs)"
     return _clos_plan("rail", _title(gear, body), spec, gear, details)
 
@@ -191,13 +262,19 @@ def plan_fat_tree(params: FatTreeParams, catalog: Catalog) -> Plan:
     if params.k_ary is not None:
         return _plan_k_ary(params, catalog)
     gear = resolve_gear(params, catalog)
-    G = gear.gpus_per_server
-    gpus = params.gpus or 1024
+    G, T = gear.gpus_per_server, gear.domain_servers
+    gpus = params.gpus or (1024 if T == 1 else 8 * T * G)
+    if T > 1 and gpus % (G * T):
+        raise GeneratorError(
+            f"{gpus:,} GPUs is not a whole number of {T}-tray '{gear.server.id}' racks "
+            f"({G * T} GPUs each, one scale-up domain); use a multiple of {G * T}")
     if gpus % G:
         raise GeneratorError(
             f"{gpus:,} GPUs is not a whole number of {G}-GPU servers; use a multiple of {G} or "
             "--gpus-per-server"
         )
+    servers = gpus // G
+    G = gear.endpoints_per_server  # from here on the fabric wires NIC ports
     ratios = params.oversubscription
     if not ratios:
         raise GeneratorError("--oversubscription needs at least one ratio, such as 1:1")
@@ -209,13 +286,12 @@ def plan_fat_tree(params: FatTreeParams, catalog: Catalog) -> Plan:
     r2 = ratios[1] if len(ratios) > 1 else Ratio(down=1, up=1)
     K1, K2 = gear.leaf.radix, gear.upper.radix
     d_max, _ = split_ports(K1, r1)
-    servers = gpus // G
     if params.placement == "tor":
         spl = params.servers_per_leaf or d_max // G
         if spl < 1:
             raise GeneratorError(
-                f"a leaf of {K1} ports at {r1} has {d_max} down ports, fewer than the {G} GPUs "
-                "of one server; use --placement rail or a larger radix"
+                f"a leaf of {K1} ports at {r1} has {d_max} down ports, fewer than the {G} NIC "
+                "ports of one server; use --placement rail or a larger radix"
             )
         d1 = spl * G
         unit, units = spl, math.ceil(servers / spl)
@@ -253,7 +329,7 @@ def plan_fat_tree(params: FatTreeParams, catalog: Catalog) -> Plan:
         if lp < 1:
             raise GeneratorError(f"a spine of {K2} ports at {r2} cannot take one rail group")
     spec = ClosSpec(
-        gpus_per_server=G,
+        endpoints=G,
         servers=servers,
         placement=params.placement,
         unit=unit,
@@ -287,7 +363,7 @@ def _plan_k_ary(params: FatTreeParams, catalog: Catalog) -> Plan:
         )
     hosts = k**3 // 4
     spec = ClosSpec(
-        gpus_per_server=G,
+        endpoints=G,
         servers=hosts // G,
         placement="tor",
         unit=k // 2 // G,

@@ -172,6 +172,9 @@ def bill_of_materials(c: Compiled, media: MediaPlan, control=None) -> Bom:
         line("appliance", m, q, lines)
     for m, q in sorted(t.models(compute).items()):
         line("server", m, q, compute_lines)
+    # scale-up switch trays: a rack-scale domain has its own (9 NVLink switch trays an NVL72)
+    for tray, q in sorted(scale_up_trays(c).items()):
+        line("scale-up", tray, q, compute_lines)
 
     lines.sort(key=lambda x: (CATEGORY_ORDER.index(x.category), x.catalog_id))
     total = float(sum(x.total_usd for x in lines))
@@ -195,6 +198,19 @@ def bill_of_materials(c: Compiled, media: MediaPlan, control=None) -> Bom:
              "date": b.date, "source": b.source, "items": len(b.prices)}
             for b in c.project.sources.price_books),
     )
+
+
+def scale_up_trays(c: Compiled) -> Counter:
+    """Scale-up switch trays by catalog id: every domain of a rack-scale system has its
+    system's trays, however many of its compute trays are filled."""
+    out: Counter = Counter()
+    dom = c.domains
+    for model, n in Counter(dom.spec_id).items():
+        spec = c.catalog.get(model) if model in c.catalog else None
+        su = spec.scale_up if isinstance(spec, ServerSpec) else None
+        if su is not None and su.switch_tray and su.switch_trays:
+            out[su.switch_tray] += n * su.switch_trays
+    return out
 
 
 def _by_source(lines) -> dict[str, float]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from designer.core.problems import Problem
+from designer.core.scaleup.domains import DomainSummary
 from designer.core.solver.bisection import Bisection
 from designer.core.solver.bom import Bom
 from designer.core.solver.cables import CableCounts
@@ -61,6 +62,9 @@ class Result:
     # physical cables (a twin copper cable carries two links) and switch port utilisation
     cables: CableCounts = field(default_factory=lambda: CableCounts(0, {}))
     ports: PortUse = field(default_factory=lambda: PortUse(0, 0, ()))
+    # the scale-up domains GPUs talk over without the fabric (servers, NVL72 racks)
+    domains: DomainSummary = field(
+        default_factory=lambda: DomainSummary(0, 0, 0, "", 0.0, 0, "", False, 0, {}))
 
     def to_json(self) -> dict:
         """The stable JSON object of ``designer solve --json`` (keys users script against)."""
@@ -70,6 +74,7 @@ class Result:
             "servers": self.servers,
             "appliances": self.appliances,
             "unconnected_gpus": self.unconnected_gpus,
+            "domain": self.domains.to_json(),
             "switches": self.switches.to_json(),
             "links": self.links.to_json(),
             "cables": self.cables.to_json(),

@@ -14,6 +14,7 @@ from designer.core.model import Project
 from designer.core.physical.extras import with_extras
 from designer.core.physical.racks import floor_problems
 from designer.core.problems import find_problems
+from designer.core.scaleup.problems import domain_problems
 from designer.core.solver.bisection import solve_bisection
 from designer.core.solver.bom import bill_of_materials
 from designer.core.solver.compile import ROLES, compile_project
@@ -55,6 +56,7 @@ def solve(
     ctl.check()
     problems += solver_problems(c, media, over, paths)
     problems += floor_problems(project, cat)
+    problems += domain_problems(c)
     ports = port_use(c)
     problems += stranded_problems(ports)
 
@@ -92,4 +94,5 @@ def solve(
         path_method=paths.method,
         cables=bom.cables,
         ports=ports,
+        domains=c.domains.summary,
     )
