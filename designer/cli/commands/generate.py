@@ -25,6 +25,8 @@ COMMON_OPTIONS = (
     "server",
     "gpus_per_server",
     "planes",
+    "nic",
+    "nics",
     "name",
 )
 
@@ -51,19 +53,29 @@ def _common(p: argparse.ArgumentParser) -> None:
         "--radix", type=whole_number, metavar="K",
         help="use a generic K-port switch at the profile's speed",
     )
-    g.add_argument("--server", metavar="ID", help="GPU server catalog id (default: the profile's)")
+    g.add_argument("--server", metavar="ID",
+                   help="GPU server or rack-scale system catalog id, e.g. gb200-nvl72 (default: "
+                   "the profile's)")
     g.add_argument(
         "--gpus-per-server",
         type=whole_number,
         metavar="G",
-        help="GPUs (one NIC port each per plane) per server (default: 8; 1 for --k-ary)",
+        help="GPUs (one NIC port each per plane) per server (default: the server's; 1 for "
+        "--k-ary)",
     )
     g.add_argument(
         "--planes",
         type=whole_number,
         metavar="P",
-        help="parallel planes, one GPU port per plane (default: the profile's, 1; 2 for roce-800)",
+        help="parallel planes, one GPU port per plane (default: the profile's, or one per NIC "
+        "port of each GPU)",
     )
+    g.add_argument("--nic", metavar="ID",
+                   help="NIC catalog id (default: the server's, or the profile's when the "
+                   "server's cannot run its technology)")
+    g.add_argument("--nics", type=whole_number, metavar="N",
+                   help="NICs per server or tray (default: the server's; fewer than its GPUs "
+                   "makes GPUs share a NIC)")
     out = p.add_argument_group("output")
     out.add_argument(
         "-o",
@@ -92,25 +104,39 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     r = kinds.add_parser(
         "rail",
         help="rail-optimized (DGX SuperPOD style)",
-        description="Scalable units of S servers; one leaf per rail per SU; "
-        "spines by the divisor rule; a core tier past the 2-tier limit.",
+        description="Scalable units of S servers (or of racks of a rack-scale system such as "
+        "gb200-nvl72); one leaf per rail per SU, a rail being a GPU's position in its "
+        "scale-up domain; spines by the divisor rule; a core tier past the 2-tier limit.",
+        allow_abbrev=False,
     )
-    r.add_argument(
-        "--sus", type=whole_number, metavar="N",
-        help="scalable units (default: 4, or enough for --servers)",
+    size = r.add_mutually_exclusive_group()
+    size.add_argument(
+        "--sus", "--units", type=whole_number, metavar="N",
+        help="scalable units (default: 4, or enough for --servers or --gpus)",
     )
     r.add_argument(
         "--servers-per-su",
         type=whole_number,
-        default=32,
         metavar="S",
-        help="servers per SU (default: %(default)s)",
+        help="servers per SU (default: 32)",
+    )
+    r.add_argument(
+        "--racks-per-su",
+        type=whole_number,
+        metavar="R",
+        help="rack-scale systems: racks per SU (default: 8, 576 GPUs of NVL72 racks)",
     )
     r.add_argument(
         "--servers",
         type=whole_number,
         metavar="N",
-        help="total servers, for a partial last SU (default: every slot)",
+        help="total servers or trays, for a partial last SU (default: every slot)",
+    )
+    r.add_argument(
+        "--gpus",
+        type=whole_number,
+        metavar="N",
+        help="total GPUs: a whole number of servers, or of racks of a rack-scale system",
     )
     r.add_argument(
         "--reserve-leaf-ports",
@@ -134,9 +160,11 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
         help="fat-tree / folded Clos",
         description="A 2- or 3-tier folded Clos with per-tier "
         "oversubscription; --k-ary K builds Al-Fares' k-ary fat-tree.",
+        allow_abbrev=False,
     )
     size = f.add_mutually_exclusive_group()
-    size.add_argument("--gpus", type=whole_number, metavar="N", help="GPUs (default: 1024)")
+    size.add_argument("--gpus", type=whole_number, metavar="N",
+                      help="GPUs (default: 1024; 8 racks of a rack-scale system)")
     size.add_argument(
         "--k-ary",
         type=whole_number,
@@ -183,6 +211,7 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
         description="Groups of a routers wired all-to-all, h global links per "
         "router, p GPU ports per router. Defaults: balanced (a = 2p = 2h) "
         "from the router radix, and the most groups (a*h + 1).",
+        allow_abbrev=False,
     )
     d.add_argument("--p", type=whole_number, help="GPU ports per router (default: balanced)")
     d.add_argument("--a", type=whole_number, help="routers per group (default: balanced)")
@@ -205,7 +234,8 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
 
 
 KIND_OPTIONS = {
-    "rail": ("sus", "servers_per_su", "servers", "reserve_leaf_ports", "tiers"),
+    "rail": ("sus", "servers_per_su", "racks_per_su", "servers", "gpus", "reserve_leaf_ports",
+             "tiers"),
     "fat-tree": (
         "gpus",
         "k_ary",

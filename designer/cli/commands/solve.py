@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
         help="analyse a design: bisection, oversubscription, hops, latency, BOM, power",
         description="Solve a project file: bisection bandwidth on the actual graph, "
         "oversubscription per tier, hops and latency over all GPU pairs in different "
-        "servers, bill of materials, power and problems. Exit 0 on success, 1 with --strict "
+        "scale-up domains (servers or NVL72 racks), bill of materials, power and problems. Exit 0 on success, 1 with --strict "
         "when the design has errors, 2 when the file cannot be read.",
     )
     p.add_argument("--message-bytes", type=_setting("message_bytes"), metavar="N",
@@ -104,6 +104,15 @@ def format_report(r: Result) -> str:
                        f"({g.utilisation:.0%}) on {g.switches:,} switches{flag}")
     if r.appliances:
         out.append(f"  appliances     {r.appliances:,}")
+    d = r.domains
+    if d.count:
+        kind = "racks" if d.rack_scale else "servers"
+        fab = f" {d.fabric}" if d.fabric else ""
+        bw = f", {d.gbytes_s:,.0f} GB/s per GPU each way" if d.gbytes_s else ""
+        trays = f"; {d.switch_trays:,} x {d.switch_tray}" if d.switch_trays else ""
+        short = f"; {d.incomplete:,} incomplete" if d.incomplete else ""
+        out.append(f"  scale-up       {d.count:,} x {d.gpus}-GPU{fab} domains ({kind}{bw})"
+                   f"{trays}{short}")
     b = r.bisection
     out += [
         "",
@@ -126,7 +135,7 @@ def format_report(r: Result) -> str:
         out.append(f"  dragonfly      {ratio_text(o.global_cut)} global: endpoint capacity of half "
                    "the GPUs against the global links a balanced cut crosses")
     h, lat = r.hops, r.latency
-    out += ["", "Hops and latency (GPU pairs in different servers)"]
+    out += ["", "Hops and latency (GPU pairs in different scale-up domains)"]
     if h.pairs:
         hist = "   ".join(f"{k}: {v:,}" for k, v in sorted(h.histogram.items()))
         out += [
@@ -145,7 +154,7 @@ def format_report(r: Result) -> str:
         if h.unreachable_pairs:
             out.append(f"  unreachable    {h.unreachable_pairs:,} pairs")
     else:
-        out.append("  no GPU pairs in different servers are connected")
+        out.append("  no GPU pairs in different scale-up domains are connected")
     bom = r.bom
     out += ["", "Bill of materials (prices: the catalog's sourced estimates unless a price book "
                 "or the project sets them)",
@@ -158,8 +167,9 @@ def format_report(r: Result) -> str:
     out.append(f"  {'total':<12}{'':>9}  {'':>11}  {bom.total_usd:>15,.0f}  "
                f"(${bom.per_gpu_usd:,.0f} per GPU)")
     for x in bom.compute_lines:
-        out.append(f"  not counted: {x.qty:,} x {x.catalog_id} servers "
-                   f"(${x.total_usd:,.0f}, compute)")
+        what = "scale-up switch trays" if x.category == "scale-up" else "servers"
+        out.append(f"  not counted: {x.qty:,} x {x.catalog_id} {what} "
+                   f"(${x.total_usd:,.0f}, {x.power_w / 1000:,.1f} kW, compute)")
     parts = ", ".join(f"{k} {v / 1000:,.1f} kW" for k, v in r.power_by_category.items() if v)
     out += ["", "Power and space",
             f"  {r.power_w / 1000:,.1f} kW network gear ({parts or 'none'}); "

@@ -111,6 +111,9 @@ def estimate(project: Project, result: Result, workload: Workload | None = None,
     econ = economics or s.economics
     cat = catalog if catalog is not None else project.catalog(builtin_catalog())
     view = fabric_view(project, result, w, cat)
+    if w.nvlink_domain != view.domain:
+        # the scale-up domain comes from the design: TP, EP and CP are placed inside it
+        w = w.model_copy(update={"nvlink_domain": view.domain})
     step = step_estimate(w, view, network_slowdown=network_slowdown)
     ideal = step_estimate(w, view.ideal())
     loss_frac = max(0.0, 1 - ideal.step_s / step.step_s)

@@ -107,13 +107,23 @@ def _group_sizes(project: Project, per_server: int) -> dict[str, int]:
     return out
 
 
+def design_domain(result: Result) -> tuple[int, float]:
+    """(GPUs of the design's usual scale-up domain, its GB/s per GPU each way) from the solve;
+    (0, 0.0) when the design has no GPU server the catalog knows."""
+    d = result.domains
+    return (d.gpus, d.gbytes_s) if d.count else (0, 0.0)
+
+
 def fabric_view(project: Project, result: Result, workload: Workload,
                 catalog: Catalog) -> FabricView:
     spec = _server_spec(project, result, catalog)
     per_server = spec.gpus if spec else (result.gpus // result.servers if result.servers else 8)
     gpu = gpu_spec(spec.gpu_model if spec else "")
-    domain = workload.nvlink_domain or per_server
-    nvl = (workload.nvlink_gbytes_s or gpu.nvlink_gbytes_s) * NVLINK_EFFICIENCY
+    domain, domain_bw = design_domain(result)
+    # the design's scale-up domain (its racks or servers) decides; the workload's own field
+    # stands only for a design whose gear says nothing
+    domain = domain or workload.nvlink_domain or per_server
+    nvl = (workload.nvlink_gbytes_s or domain_bw or gpu.nvlink_gbytes_s) * NVLINK_EFFICIENCY
     try:
         tech = catalog.profile(project.profile).tech
     except DesignerError:  # a profile the catalog lacks: no in-network reduction assumed
