@@ -41,8 +41,9 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
         help="analyse a design: bisection, oversubscription, hops, latency, BOM, power",
         description="Solve a project file: bisection bandwidth on the actual graph, "
         "oversubscription per tier, hops and latency over all GPU pairs in different "
-        "scale-up domains (servers or NVL72 racks), bill of materials, power and problems. Exit 0 on success, 1 with --strict "
-        "when the design has errors, 2 when the file cannot be read.",
+        "scale-up domains (servers or NVL72 racks), bill of materials, power and problems. "
+        "Exit 0 on success, 1 with --strict when the design has errors, 2 when the file "
+        "cannot be read.",
     )
     p.add_argument("--message-bytes", type=_setting("message_bytes"), metavar="N",
                    help="message size for the latency figures (default: the project's, "

@@ -21,10 +21,11 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     )
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--fail", action="append", metavar="WHAT",
-                   help="a device id, ROLE:N (the N-th, e.g. spine:3), plane:N, bundle:A/B "
-                   "or cables:K (K random switch cables); repeat to fail several")
+                   help="a device id, ROLE:N (the N-th, e.g. spine:3), rack:N (the N-th "
+                   "scale-up domain whole: an NVL72 rack, or an 8-GPU server), plane:N, "
+                   "bundle:A/B or cables:K (K random switch cables); repeat to fail several")
     g.add_argument("--n-1", dest="n1", metavar="TIER", help="N-1 table over a switch tier "
-                   "(leaf, spine, core, router)")
+                   "(leaf, spine, core, router) or over the racks (rack: each scale-up domain)")
     p.add_argument("--pattern", default="permutation", help="pattern for the slowdown "
                    "(default permutation)")
     p.add_argument("--usd-per-gpu-hour", type=float, default=DEFAULT_USD_PER_GPU_HOUR,
@@ -35,7 +36,7 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
 def _line(w: WhatIf) -> str:
     sd = w.slowdown
     ov = ", ".join(f"{k} x{v['factor']:.3f}" for k, v in w.oversubscription.items())
-    return (f"bisection {w.bisection_retained:.1%}, stranded GPUs {w.stranded_gpus}, "
+    return (f"bisection {w.bisection_retained:.1%}, stranded GPUs {w.stranded_gpus:,}, "
             f"oversubscription {ov or 'n/a'}, slowdown "
             + ("never completes" if sd is None or sd == float('inf') else f"{sd:.3f}")
             + f", ${w.money_per_day_usd:,.0f}/day")

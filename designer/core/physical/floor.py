@@ -15,6 +15,11 @@ Default figures (estimates a user edits per project):
   depth); one U is 44.45 mm (EIA-310);
 * 44 kW per rack: four 10.2 kW DGX H100 systems fit, as in the DGX SuperPOD H100 reference
   architecture (32 nodes per scalable unit in eight compute racks of four);
+* liquid-cooled racks 132 kW unless their system says (a GB300 NVL72 rack is rated 142 kW, a
+  Vera Rubin NVL72 up to 230 kW); their heat goes to coolant distribution units (CDUs) that
+  stand in the row, N+1;
+* a row's power budget is optional (the DGX SuperPOD GB200 puts 1.2 MW under a scalable
+  unit's row of 8 racks);
 * 1.2 m aisles, trays 0.3 m above the rack tops;
 * slack: 0.5 m inside a rack (to the side channel and back), 2 m between racks (a service loop
   at each end);
@@ -50,6 +55,10 @@ class Geometry(_Frozen):
     u_height_m: Metres = Field(default=0.04445, gt=0)
     rack_base_m: Metres = 0.1  # floor to the bottom of U1
     rack_kw: float = Field(default=44.0, gt=0, le=1000)
+    liquid_rack_kw: float = Field(default=132.0, gt=0, le=1000)
+    row_kw: float | None = Field(default=None, gt=0, le=1_000_000)
+    cdu: str = Field(default="cdu-inrow-1350", pattern=r"^[a-z0-9][a-z0-9._-]{0,63}$")
+    cdu_spares: int = Field(default=1, ge=0, le=16)  # N+1 per row
     aisle_m: Metres = 1.2
     tray_above_rack_m: Metres = 0.3
     in_rack_slack_m: Metres = 0.5
@@ -71,17 +80,20 @@ class Geometry(_Frozen):
 
 
 class Rack(_Frozen):
-    """One rack. ``u`` and ``kw`` override the geometry's figures for this rack."""
+    """One rack. ``u`` and ``kw`` override the geometry's figures for this rack. A ``cdu``
+    position holds a coolant distribution unit instead of devices."""
 
     name: RackName
-    kind: Literal["compute", "network"] = "compute"
+    kind: Literal["compute", "network", "cdu"] = "compute"
     u: int | None = Field(default=None, ge=1, le=60)
     kw: float | None = Field(default=None, gt=0, le=1000)
+    cooling: Literal["air", "liquid"] = "air"
 
 
 class Row(_Frozen):
     name: RackName
     racks: tuple[Rack, ...] = Field(default=(), max_length=10_000)
+    kw: float | None = Field(default=None, gt=0, le=1_000_000)  # budget (None: the geometry's)
 
 
 class Slot(_Frozen):
@@ -118,7 +130,13 @@ class FloorPlan(_Frozen):
         return rack.u if rack.u is not None else self.geometry.rack_u
 
     def rack_kw(self, rack: Rack) -> float:
-        return rack.kw if rack.kw is not None else self.geometry.rack_kw
+        if rack.kw is not None:
+            return rack.kw
+        return self.geometry.liquid_rack_kw if rack.cooling == "liquid" else self.geometry.rack_kw
+
+    def row_kw(self, row: Row) -> float | None:
+        """The row's power budget (None: no budget)."""
+        return row.kw if row.kw is not None else self.geometry.row_kw
 
     def moved(self, device_id: str, slot: Slot | None) -> FloorPlan:
         """A copy with ``device_id`` in ``slot`` (None: taken off the floor)."""

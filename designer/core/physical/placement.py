@@ -8,8 +8,11 @@ The rules (DGX SuperPOD H100 reference architecture; Meta's Llama 3 cluster for 
   DGX H100 in a 44 kW rack, as the SU's eight racks of four);
 * a leaf that is not part of a rail (a ToR) sits at the top of the rack of the servers it
   serves, and its servers are kept together;
+* a rack-scale system (an NVL72) is a rack of its own: its trays, with its switch trays and
+  power shelves counted in (``liquid.rack_loads``), at the rack's rated power; other
+  liquid-cooled servers fill liquid-cooled racks (``Geometry.liquid_rack_kw``);
 * rail leaves, appliances (UFM) and the row's other switches go into the row's network racks
-  at the end of the row;
+  at the end of the row, then the coolant distribution units its liquid heat needs (N+1);
 * spines and cores without a row (and everything else left) go into network rows, tier by
   tier.
 
@@ -23,9 +26,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from designer.core.catalog import Catalog
+from designer.core.catalog import Catalog, ServerSpec
 from designer.core.model import TIER_OF_ROLE, Fabric, Project, Role
 from designer.core.physical.floor import FloorPlan, Geometry, Rack, Row, Slot
+from designer.core.physical.liquid import cdus_needed, domain_members
 
 ROW_KEYS = (("su", "SU"), ("group", "G"), ("pod", "POD"))
 
@@ -66,6 +70,9 @@ class _Rack:
     used_kw: float = 0.0
     servers: list[int] = field(default_factory=list)
     switches: list[int] = field(default_factory=list)
+    cooling: str = "air"
+    kw: float | None = None  # the rack's own rating (a rack-scale system's), else the default
+    u: int | None = None
 
     def fits(self, ru: int, kw: float) -> bool:
         return self.used_u + ru <= self.cap_u and self.used_kw + kw <= self.cap_kw + 1e-9
@@ -77,19 +84,37 @@ class _Rack:
 
 
 class _Packer:
-    """Fills racks of one row in order, opening a new rack when the next block does not fit."""
+    """Fills racks of one row in order, opening a new rack when the next block does not fit.
+    Packers of one row share ``names`` so their racks are numbered in one sequence."""
 
     def __init__(self, row: str, kind: str, g: Geometry, sizes: Sizes, is_switch: np.ndarray,
-                 prefix: str = "") -> None:
+                 prefix: str = "", cooling: str = "air",
+                 names: list[str] | None = None) -> None:
         self.row, self.kind, self.g, self.sizes, self.is_switch = row, kind, g, sizes, is_switch
         self.prefix = prefix
+        self.cooling = cooling
+        self.names = names if names is not None else []
         self.racks: list[_Rack] = []
 
-    def _new(self) -> _Rack:
-        r = _Rack(f"{self.row}-{self.prefix}{len(self.racks) + 1:02d}", self.kind,
-                  self.g.rack_u - self.g.reserved_u, self.g.rack_kw)
+    def _new(self, kw: float | None = None, u: int | None = None) -> _Rack:
+        self.names.append("")
+        cap_kw = kw if kw is not None else (self.g.liquid_rack_kw if self.cooling == "liquid"
+                                            else self.g.rack_kw)
+        r = _Rack(f"{self.row}-{self.prefix}{len(self.names):02d}", self.kind,
+                  (u if u is not None else self.g.rack_u) - self.g.reserved_u, cap_kw,
+                  cooling=self.cooling, kw=kw, u=u)
         self.racks.append(r)
         return r
+
+    def system(self, devices: list[int], kw: float | None, u: int | None, fixed_u: int,
+               fixed_kw: float) -> None:
+        """A rack-scale system's trays in a rack of their own, its switch trays and shelves
+        (``fixed_u``, ``fixed_kw``) counted in."""
+        rack = self._new(kw, u)
+        rack.used_u += fixed_u
+        rack.used_kw += fixed_kw
+        for i in devices:
+            rack.add(i, int(self.sizes.ru[i]), float(self.sizes.kw[i]), False)
 
     def block(self, devices: list[int]) -> None:
         """Keep ``devices`` in one rack when they fit one, else spill them over."""
@@ -151,24 +176,47 @@ def default_floor(project: Project, catalog: Catalog,
     placed = np.zeros(n, bool)
     rows: list[tuple[str, list[_Rack]]] = []
     row_keys = sorted(set(key[is_server].tolist()))
+    systems = domain_members(fabric, catalog)
+    in_system = np.zeros(n, bool)
+    for members, _ in systems:
+        in_system[members] = True
+    liquid = _liquid_cooled(fabric, catalog) & is_server & ~in_system
+    tor_of[in_system] = none  # a rack-scale system's leaves stand in the network racks
     for rk in row_keys:
         name = f"{prefix}{rk}" if rk else prefix + "1"
-        compute = _Packer(name, "compute", g, sizes, is_switch)
-        members = np.flatnonzero(is_server & (key == rk))
-        order = members[np.lexsort((members, tor_of[members]))]
-        t_sorted = tor_of[order]
-        starts = np.flatnonzero(np.r_[True, t_sorted[1:] != t_sorted[:-1]])
-        for s, e in zip(starts.tolist(), [*starts[1:].tolist(), order.size], strict=True):
-            t = int(t_sorted[s])
-            block = ([t] if t < none and not placed[t] else []) + order[s:e].tolist()
-            compute.block(block)
-            placed[block] = True
+        names: list[str] = []
+        racks_of_row: list[_Rack] = []
+        # rack-scale systems of this row, a rack each (in the order of their first tray)
+        sysp = _Packer(name, "compute", g, sizes, is_switch, cooling="liquid", names=names)
+        for members, load in systems:
+            if key[members[0]] == rk and not placed[members].any():
+                sysp.system(members.tolist(), *load)
+                placed[members] = True
+        racks_of_row += sysp.racks
+        for cooled in ("liquid", "air"):
+            compute = _Packer(name, "compute", g, sizes, is_switch, cooling=cooled, names=names)
+            wanted = liquid if cooled == "liquid" else ~liquid
+            members = np.flatnonzero(is_server & (key == rk) & wanted & ~placed)
+            order = members[np.lexsort((members, tor_of[members]))]
+            t_sorted = tor_of[order]
+            starts = np.flatnonzero(np.r_[True, t_sorted[1:] != t_sorted[:-1]])
+            for s, e in zip(starts.tolist(), [*starts[1:].tolist(), order.size], strict=True):
+                if s == e:
+                    continue
+                t = int(t_sorted[s])
+                block = ([t] if t < none and not placed[t] else []) + order[s:e].tolist()
+                compute.block(block)
+                placed[block] = True
+            racks_of_row += compute.racks
         network = _Packer(name, "network", g, sizes, is_switch, prefix="N")
         rest = np.flatnonzero(~placed & (key == rk) & ~is_server & (tier < 3))
         for i in rest[np.lexsort((rest, -tier[rest]))].tolist():
             network.block([i])
             placed[i] = True
-        _add_rows(rows, name, compute.racks + network.racks, g.racks_per_row)
+        heat = sum(r.used_kw for r in racks_of_row if r.cooling == "liquid")
+        cdus = [_Rack(f"{name}-C{k + 1:02d}", "cdu", 0, 0.0, cooling="liquid")
+                for k in range(cdus_needed(heat, g, catalog))]
+        _add_rows(rows, name, racks_of_row + network.racks + cdus, g.racks_per_row)
     # network rows: everything left, tier by tier, grouped by pod / plane labels; a pod's own
     # switches (its spines) get a network row right after the pod's last compute row
     pod = np.fromiter((d.groups.get("pod", 0) for d in fabric.devices), np.int64, n)
@@ -205,7 +253,15 @@ def _first_server(racks: list[_Rack]) -> int:
     for r in racks:
         if r.servers:
             return r.servers[0]
-    return racks[0].switches[0]
+    return next(r.switches[0] for r in racks if r.switches)
+
+
+def _liquid_cooled(fabric: Fabric, catalog: Catalog) -> np.ndarray:
+    """Devices whose catalog gear is liquid-cooled."""
+    models = {d.model for d in fabric.devices}
+    cool = {m for m in models if m in catalog and isinstance(catalog.get(m), ServerSpec)
+            and catalog.server(m).cooling == "liquid"}
+    return np.array([d.model in cool for d in fabric.devices], bool)
 
 
 def _add_rows(rows: list[tuple[str, list[_Rack]]], name: str, racks: list[_Rack],
@@ -223,8 +279,9 @@ def _plan(rows: list[tuple[str, list[_Rack]]], g: Geometry, sizes: Sizes,
     placement: dict[str, Slot] = {}
     out_rows: list[Row] = []
     for name, racks in rows:
-        out_rows.append(Row(name=name, racks=tuple(Rack(name=r.name, kind=r.kind)
-                                                   for r in racks)))
+        out_rows.append(Row(name=name, racks=tuple(
+            Rack(name=r.name, kind=r.kind, cooling=r.cooling,  # type: ignore[arg-type]
+                 kw=r.kw, u=r.u) for r in racks)))
         for r in racks:
             u = 1
             for i in r.servers:  # from the bottom up
@@ -253,7 +310,7 @@ def place_missing(project: Project, catalog: Catalog) -> FloorPlan | None:
     rename = {r.name: f"NEW-{k + 1:02d}" for k, (_, _, r) in enumerate(extra.racks())}
     if taken & set(rename.values()):
         rename = {old: f"NEW{len(taken)}-{k + 1:02d}" for k, old in enumerate(rename)}
-    racks = tuple(Rack(name=rename[r.name], kind=r.kind) for _, _, r in extra.racks())
+    racks = tuple(r.model_copy(update={"name": rename[r.name]}) for _, _, r in extra.racks())
     placement = dict(floor.placement)
     placement.update({d: Slot(rack=rename[s.rack], u=s.u) for d, s in extra.placement.items()})
     return FloorPlan(geometry=floor.geometry, rows=(*floor.rows, Row(name="NEW", racks=racks)),

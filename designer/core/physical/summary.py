@@ -12,9 +12,10 @@ from designer.core.catalog import Catalog
 from designer.core.links import MEDIA
 from designer.core.model import Project
 from designer.core.physical.floor import FloorPlan, Geometry, Physical
-from designer.core.physical.lengths import length_distribution, positions
+from designer.core.physical.lengths import length_distribution
+from designer.core.physical.liquid import RowUse, row_use
 from designer.core.physical.placement import default_floor, place_missing
-from designer.core.physical.racks import RackUsage, floor_problems, rack_usage
+from designer.core.physical.racks import RackUsage, floor_problems, project_usage
 from designer.core.problems import Problem
 
 
@@ -34,6 +35,7 @@ def with_floor(project: Project, catalog: Catalog, replace: bool = False,
 class FloorSummary:
     floor: FloorPlan
     usage: RackUsage
+    rows: tuple[RowUse, ...]
     lengths_by_layer: dict[str, dict[str, int]]
     media_by_layer: dict[str, dict[str, int]]
     problems: tuple[Problem, ...]
@@ -41,7 +43,10 @@ class FloorSummary:
     def to_json(self) -> dict:
         u = self.usage
         return {
-            "rows": [{"name": r.name, "racks": len(r.racks)} for r in self.floor.rows],
+            "rows": [{"name": r.name, "racks": len(r.racks)} | u.to_json()
+                     for r, u in zip(self.floor.rows, self.rows, strict=True)],
+            "cdus": sum(r.cdus for r in self.rows),
+            "cdus_needed": sum(r.cdus_needed for r in self.rows),
             "racks": len(u.names),
             "placed_devices": len(self.floor.placement),
             "u_used": int(u.used_u.sum()),
@@ -67,7 +72,7 @@ def floor_summary(project: Project, catalog: Catalog, media=None) -> FloorSummar
         raise NoFloorPlan("the project has no floor plan; 'designer floor FILE --place' "
                           "makes one")
     floor = phys.floor
-    pos = positions(floor, project.fabric, catalog)
+    _, usage = project_usage(project, catalog)
     m = media if media is not None else choose_media(project, catalog)
     by_medium: dict[str, dict[str, int]] = {}
     for k, name in enumerate(m.layers):
@@ -78,7 +83,8 @@ def floor_summary(project: Project, catalog: Catalog, media=None) -> FloorSummar
                                for v, c in zip(vals.tolist(), counts.tolist(), strict=True)}
     return FloorSummary(
         floor=floor,
-        usage=rack_usage(floor, pos),
+        usage=usage,
+        rows=tuple(row_use(floor, usage.used_kw, catalog)),
         lengths_by_layer=length_distribution(m.length_m, m.layer, m.layers),
         media_by_layer=by_medium,
         problems=tuple(floor_problems(project, catalog)),

@@ -18,6 +18,7 @@ import numpy as np
 from designer.core.catalog import MediumSpec, ServerSpec
 from designer.core.errors import CatalogError
 from designer.core.model import Role
+from designer.core.physical.liquid import cdu_count
 from designer.core.solver.cables import CableCounts, cable_ids, count_by_layer
 from designer.core.solver.compile import ROLE_CODE, Compiled
 from designer.core.solver.media import MediaPlan
@@ -175,6 +176,10 @@ def bill_of_materials(c: Compiled, media: MediaPlan, control=None) -> Bom:
     # scale-up switch trays: a rack-scale domain has its own (9 NVLink switch trays an NVL72)
     for tray, q in sorted(scale_up_trays(c).items()):
         line("scale-up", tray, q, compute_lines)
+    # coolant distribution units for liquid-cooled racks (the floor plan's, else N+1 a row)
+    cdu, n_cdu = cdu_count(c.project, cat)
+    if n_cdu:
+        line("cooling", cdu, n_cdu, compute_lines)
 
     lines.sort(key=lambda x: (CATEGORY_ORDER.index(x.category), x.catalog_id))
     total = float(sum(x.total_usd for x in lines))

@@ -65,7 +65,7 @@ class CutEvaluator:
         delta = cap_b - cap_a
         base = float((cl.count * cap_a).sum())
         if self.types is not None:
-            taken, k = self.types.place(delta, self.k_options, self.n_unconnected)
+            taken, k = self.types.place(delta, self.k_options)
             return Cut(max(0.0, cut_sw + base + taken + app), side, k, method)
         order = np.argsort(delta, kind="stable")
         d_sorted = delta[order]
@@ -95,10 +95,10 @@ class DomainTypes:
     def __init__(self, matrix: csr_matrix, mult: np.ndarray, size: np.ndarray) -> None:
         self.matrix, self.mult, self.size = matrix, mult, size
 
-    def place(self, delta: np.ndarray, k_options, free: int) -> tuple[float, int]:
-        """(least extra cost of K GPUs on side A, that K) over ``k_options``, whole domains
-        first in order of extra cost per GPU, then part of the next one or ``free`` GPUs
-        that cost nothing (unconnected)."""
+    def place(self, delta: np.ndarray, k_options) -> tuple[float, int]:
+        """(least extra cost of K GPUs on side A, that K) over ``k_options``: whole domains in
+        order of extra cost per GPU (unconnected GPUs are domains of one that cost nothing),
+        then part of the next one."""
         td = self.matrix @ delta  # extra cost of one whole domain of each type
         order = np.argsort(td / self.size, kind="stable")
         gpus = (self.mult * self.size)[order]
@@ -117,8 +117,7 @@ class DomainTypes:
                 if rest:
                     nxt = t if q < self.mult[t] else (int(order[j + 1]) if j + 1 < order.size
                                                       else None)
-                    part = self._cheapest(nxt, rest, delta) if nxt is not None else np.inf
-                    taken += min(part, 0.0 if rest <= free else np.inf)
+                    taken += self._cheapest(nxt, rest, delta) if nxt is not None else np.inf
             if taken + 0.0 < best[0]:
                 best = (taken, k)
         return best
@@ -126,6 +125,8 @@ class DomainTypes:
     def _cheapest(self, t: int, r: int, delta: np.ndarray) -> float:
         """Extra cost of the ``r`` cheapest GPUs of one domain of type ``t``."""
         row = self.matrix.getrow(t)
+        if not row.nnz:  # unconnected GPUs: free
+            return 0.0
         d = delta[row.indices]
         order = np.argsort(d, kind="stable")
         cnt = row.data[order].astype(np.int64)
@@ -153,10 +154,16 @@ def _domain_types(c: Compiled) -> DomainTypes | None:
     keys = np.stack([h1[live], h2[live], size[live].astype(np.uint64)], axis=1)
     _, rep, mult = np.unique(keys, axis=0, return_index=True, return_counts=True)
     rep = live[rep]
-    # the matrix of each type is its first domain's row
+    # the matrix of each type is its first domain's row; unconnected GPUs are a type of
+    # empty one-GPU domains (nothing to cut)
     m = csr_matrix((cl.dom_count.astype(np.float64), (cl.dom_id, cl.dom_class)),
-                   shape=(n_dom, cl.n))
-    return DomainTypes(m[rep].tocsr(), mult.astype(np.int64), size[rep])
+                   shape=(n_dom + 1, cl.n))
+    mult, size = mult.astype(np.int64), size[rep]
+    free = int(c.n_gpus - cl.count.sum())
+    if free:
+        rep = np.r_[rep, n_dom]
+        mult, size = np.r_[mult, free], np.r_[size, 1]
+    return DomainTypes(m[rep].tocsr(), mult, size)
 
 
 def switch_weights(c: Compiled) -> np.ndarray:

@@ -2,18 +2,21 @@
 
 A failed switch loses every cable (it stays in the design, so GPU numbering does not move); a
 failed bundle loses its cables; ``cables:K`` fails K switch-to-switch cables drawn at random;
-``plane:N`` fails every switch of plane N. Nothing is edited: the project is copied.
+``plane:N`` fails every switch of plane N; ``rack:N`` fails the N-th scale-up domain whole (an
+NVL72 rack: power, cooling or its NVLink switch trays take all 72 GPUs; an 8-GPU server is a
+domain of its own). Nothing is edited: the project is copied.
 
 Reported: bisection retained (the solver's bisection after / before), oversubscription per
 tier after the failure and its growth, GPUs stranded (every NIC link lost) and NIC links lost, the
 max link utilisation and the slowdown of a pattern under the routing in use, and the money
-per day the slowdown costs: a job running ``slowdown`` times longer does ``1 - 1/slowdown``
-less work per day, on every GPU of the design, at the given $/GPU-hour (an upper bound: it
-treats the job as limited by the network).
+per day the failure costs: the stranded GPUs do no work and the rest run ``slowdown`` times
+longer, so ``1 - (1 - stranded/N) / slowdown`` of the design's work is lost per day, at the
+given $/GPU-hour (an upper bound: it treats the job as limited by the network).
 
 The N-1 table fails each switch of one tier in turn, but only one per symmetry class: switches
 alike in role, capacity down and up, neighbour count and GPUs attached give the same answer
 in a generated design, so one representative stands for its class (``members`` says how many).
+``rack`` as the tier fails each scale-up domain in turn, one per class of alike domains.
 """
 
 from __future__ import annotations
@@ -98,7 +101,7 @@ def resolve(c: Compiled, specs: list[str], seed: int = 0) -> tuple[np.ndarray, n
             continue
         if m is None:
             raise FailureError(f"--fail '{spec}': expected a device id, ROLE:N (e.g. spine:3), "
-                               "plane:N, bundle:A/B or cables:K")
+                               "rack:N, plane:N, bundle:A/B or cables:K")
         kind, arg = m["kind"], m["arg"]
         if kind in roles:
             members = np.flatnonzero(fabric.roles == kind)
@@ -106,6 +109,12 @@ def resolve(c: Compiled, specs: list[str], seed: int = 0) -> tuple[np.ndarray, n
                 raise FailureError(f"--fail '{spec}': the design has {members.size} {kind} "
                                    f"device(s), numbered 1..{members.size}")
             devs.append(int(members[int(arg) - 1]))
+        elif kind in ("rack", "domain"):
+            n_dom = c.domains.count
+            if not arg.isdigit() or not 1 <= int(arg) <= n_dom:
+                raise FailureError(f"--fail '{spec}': the design has {n_dom:,} scale-up "
+                                   f"domain(s) (racks or servers), numbered 1..{n_dom:,}")
+            devs.extend(np.flatnonzero(c.domains.of_device == int(arg) - 1).tolist())
         elif kind == "plane":
             g = c.groups.get("plane")
             sel = np.flatnonzero((g == int(arg)) & c.is_switch) if (
@@ -132,7 +141,7 @@ def resolve(c: Compiled, specs: list[str], seed: int = 0) -> tuple[np.ndarray, n
             lost[rng.choice(both, int(arg), replace=False)] = True
         else:
             raise FailureError(f"--fail '{spec}': unknown kind '{kind}' (a role such as spine, "
-                               "plane, bundle or cables)")
+                               "rack, plane, bundle or cables)")
     dev = np.unique(np.array(devs, np.int64))
     if dev.size:
         lost |= np.isin(a, dev) | np.isin(b, dev)
@@ -184,7 +193,8 @@ def what_if(c: Compiled, specs: list[str], *, pattern: str = "permutation",
         ratio = ld.slowdown / base.slowdown if base.slowdown > 0 else ld.slowdown
         ld = _with_slowdown(ld, ratio)
     slow = ld.slowdown if ld is not None else 1.0
-    lost_frac = 1 - 1 / slow if np.isfinite(slow) and slow > 0 else 1.0
+    working = 1 - stranded / c.n_gpus if c.n_gpus else 0.0
+    lost_frac = 1 - working / slow if np.isfinite(slow) and slow > 0 else 1.0
     money = max(0.0, lost_frac) * c.n_gpus * 24 * usd_per_gpu_hour
     names = tuple(c.fabric.devices[int(i)].id for i in dev)
     return WhatIf(tuple(specs), names, int(lost.sum()), bis1 / bis0 if bis0 > 0 else 0.0,
@@ -218,12 +228,46 @@ def switch_classes(c: Compiled, over) -> np.ndarray:
     return np.unique(keys, axis=0, return_inverse=True)[1].reshape(-1)
 
 
+def domain_classes(c: Compiled) -> np.ndarray:
+    """A symmetry key per scale-up domain: its system, GPUs, fabric Gb/s and GPU classes."""
+    cl = c.classes
+    n = c.domains.count
+    rate = np.bincount(cl.dom_id, weights=cl.dom_count * cl.rate[cl.dom_class], minlength=n)
+    kinds = np.bincount(cl.dom_id, minlength=n)
+    model = np.unique(np.array(c.domains.spec_id, dtype=object), return_inverse=True)[1]
+    keys = np.stack([model.reshape(-1).astype(np.float64), c.domains.gpus.astype(np.float64),
+                     np.round(rate, 3), kinds.astype(np.float64)], axis=1)
+    return np.unique(keys, axis=0, return_inverse=True)[1].reshape(-1)
+
+
+def _n_minus_1_racks(c: Compiled, control=None, **kw) -> list[N1Row]:
+    if not c.domains.count:
+        raise FailureError("--n-1 rack: the design has no GPU servers")
+    before = (solve_bisection(c, control).gbps, oversubscription(c))
+    if kw.get("with_load", True) and c.n_gpus >= 2:
+        kw["baseline"] = run_load(c, kw.get("pattern", "permutation"), kw.get("routing"),
+                                  kw.get("flows_per_pair", 1), kw.get("trials", 1),
+                                  kw.get("seed", 0), control=control)
+    cls = domain_classes(c)
+    rows: list[N1Row] = []
+    for k in np.unique(cls).tolist():
+        sel = np.flatnonzero(cls == k)
+        d = int(sel[0])
+        first = int(np.flatnonzero(c.domains.of_device == d)[0])
+        rows.append(N1Row(c.fabric.devices[first].id, int(sel.size),
+                          what_if(c, [f"rack:{d + 1}"], before=before, control=control, **kw)))
+    return rows
+
+
 def n_minus_1(c: Compiled, tier: str, control=None, **kw) -> list[N1Row]:
     """Fail each switch of ``tier`` (a role: leaf, spine, core, router) in turn, one per
-    symmetry class."""
+    symmetry class; ``rack``: each scale-up domain in turn, one per class of alike domains."""
+    if tier in ("rack", "domain"):
+        return _n_minus_1_racks(c, control, **kw)
     roles = {r.value for r in ROLES if r.is_switch}
     if tier not in roles:
-        raise FailureError(f"--n-1 '{tier}': choose a switch tier ({', '.join(sorted(roles))})")
+        raise FailureError(f"--n-1 '{tier}': choose a switch tier ({', '.join(sorted(roles))}) "
+                           "or rack")
     members = np.flatnonzero(c.fabric.roles[c.sw] == tier)
     if not members.size:
         raise FailureError(f"--n-1 '{tier}': the design has no {tier} switches")

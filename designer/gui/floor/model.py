@@ -13,8 +13,8 @@ import numpy as np
 from designer.core.catalog import Catalog
 from designer.core.model import Project
 from designer.core.physical.floor import FloorPlan
-from designer.core.physical.lengths import Positions, positions, rack_xy
-from designer.core.physical.racks import RackUsage, rack_usage
+from designer.core.physical.lengths import Positions, rack_xy
+from designer.core.physical.racks import RackUsage, project_usage
 
 
 @dataclass(frozen=True, eq=False)
@@ -38,10 +38,9 @@ def floor_data(project: Project, catalog: Catalog) -> FloorData | None:
     if phys is None or phys.floor is None or not phys.floor.rows:
         return None
     floor = phys.floor
-    pos = positions(floor, project.fabric, catalog)
+    pos, usage = project_usage(project, catalog)
     x, y = rack_xy(floor)
-    return FloorData(floor, rack_usage(floor, pos), pos, x, y,
-                     tuple(d.id for d in project.fabric.devices))
+    return FloorData(floor, usage, pos, x, y, tuple(d.id for d in project.fabric.devices))
 
 
 def heat_colour(fraction: float) -> str:
