@@ -126,8 +126,9 @@ class IbActions(TaskOwner):
         doc = self.w.doc
         plan = doc.project
         catalog = doc.base_catalog
+        from designer.core.as_built import load_as_built
         from designer.core.ethernet.lldp import as_built_source  # loaded when used
-        from designer.core.infiniband import diff_projects, load_as_built
+        from designer.core.infiniband import diff_projects
 
         p = as_built_source(Path(path))  # one switch's LLDP file: the folder of them all
 

@@ -25,6 +25,7 @@ from designer.core.traffic.maxmin import max_min_fair, max_min_fair_op
 from designer.core.traffic.network import Network, build_network
 from designer.core.traffic.patterns import Pattern, make_pattern
 from designer.core.traffic.queueing import QueueTail, queue_tail
+from designer.core.traffic.ranks import class_rep, dest_rank
 from designer.core.traffic.routing import (
     ROUTINGS,
     Routed,
@@ -133,30 +134,11 @@ def _cap(net: Network, p: Pattern) -> np.ndarray:
         return cap
     cap = cap.copy()  # a class row stands for every GPU of the class: its NICs scale up
     cl = net.c.classes
-    rep = _class_rep(net.c)
+    rep = class_rep(net.c)
     which, att = net.attachments(rep)
     cap[net.nic_up(att)] *= cl.count[which]
     cap[net.nic_down(att)] *= cl.count[which]
     return cap
-
-
-def _dest_rank(c: Compiled) -> np.ndarray:
-    """A destination number for d-mod-k: GPUs counted leaf by leaf (class by class), as
-    ftree numbers the end ports it routes to, so the GPUs under one leaf take consecutive
-    numbers and spread over consecutive up ports."""
-    order = np.lexsort((np.arange(c.n_gpus), c.gpu_class))
-    rank = np.empty(c.n_gpus, np.int64)
-    rank[order] = np.arange(c.n_gpus)
-    return rank.astype(np.uint64)
-
-
-def _class_rep(c: Compiled) -> np.ndarray:
-    """The first GPU of every class."""
-    g = np.flatnonzero(c.gpu_class >= 0)
-    cls, first = np.unique(c.gpu_class[g], return_index=True)
-    out = np.zeros(c.classes.n, np.int64)
-    out[cls] = g[first]
-    return out
 
 
 def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polarised: bool,
@@ -164,7 +146,7 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
     c = net.c
     rng = np.random.default_rng(seed)
     if p.level == "class":
-        rep = _class_rep(c)
+        rep = class_rep(c)
         src, dst = rep[p.src], rep[p.dst]
     else:
         src, dst = p.src, p.dst
@@ -187,7 +169,7 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
         sub_conn = np.repeat(np.arange(n_conn), subs)
         s_src, s_dst = src[sub_conn], dst[sub_conn]
         if routing == "static":
-            key = _dest_rank(c)[s_dst]  # d-mod-k: the destination picks the port
+            key = dest_rank(c)[s_dst]  # d-mod-k: the destination picks the port
             salt = None
         else:
             key = rng.integers(0, np.iinfo(np.int64).max, size=s_src.size).astype(np.uint64)

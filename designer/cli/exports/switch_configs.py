@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from designer.cli.commands.export import Exporter, register_exporter
+from designer.cli.exports.registry import Exporter, register_exporter
 from designer.core.catalog import Catalog
 from designer.core.ethernet.configs import write_configs
 from designer.core.model import Project

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from designer.cli.commands.export import Exporter, register_exporter
+from designer.cli.exports.registry import Exporter, register_exporter
 from designer.core.catalog import Catalog
 from designer.core.export.output import write_bytes
 from designer.core.infiniband.netfile import write_netfile

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from designer.cli.commands._common import whole_number
-from designer.cli.commands.export import Exporter, register_exporter
+from designer.cli.exports.registry import Exporter, register_exporter
 from designer.core.catalog import Catalog
 from designer.core.export import jobs
 from designer.core.model import Project
