@@ -7,7 +7,7 @@ from PySide6.QtCore import QPointF, QSettings
 
 from designer.core.fileformat import dumps_project, save_project
 from designer.core.generators import generate, params_from_dict
-from designer.gui import settings
+from designer.gui.base import settings
 
 
 def _edit(window):

@@ -53,7 +53,7 @@ def test_hostile_files_give_one_readable_message_and_keep_the_design(window, ans
 
 def test_a_cancelled_open_keeps_the_design(window, answers, monkeypatch, qtbot):
     from designer.core import fileformat
-    from designer.gui import files
+    from designer.gui.project import files
 
     before = window.doc.project
     started = threading.Event()
@@ -90,7 +90,7 @@ def test_a_file_opens_while_the_window_keeps_drawing(window, answers, qapp, monk
     from PySide6.QtCore import QTimer
 
     from designer.core import fileformat
-    from designer.gui import files
+    from designer.gui.project import files
 
     def slow_load(path, catalog, progress, cancelled):
         for i in range(20):  # 0.4 s of work in the worker, reported as it goes

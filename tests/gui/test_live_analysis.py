@@ -18,10 +18,10 @@ from designer.core import editing
 from designer.core.errors import DesignerError
 from designer.core.generators import generate, params_from_dict
 from designer.core.solver import SolveCancelled, solve
-from designer.gui import commands
-from designer.gui.document import Document
+from designer.gui.analysis.solver_service import THREAD_PREFIX, SolverService
 from designer.gui.panels import bom as bom_panel
-from designer.gui.solver_service import THREAD_PREFIX, SolverService
+from designer.gui.project import commands
+from designer.gui.project.document import Document
 from tests.gui.helpers import WAIT_MS, current, load
 
 
@@ -307,7 +307,7 @@ def test_export_gets_the_latest_result_only_for_its_revision(window, qtbot, su1)
 
 
 def test_a_layout_saved_before_the_analysis_panels_is_not_restored(window, tmp_path):
-    from designer.gui import settings
+    from designer.gui.base import settings
     from designer.gui.main_window import MainWindow
 
     # a layout as the window saved it before it had analysis panels (version 0)

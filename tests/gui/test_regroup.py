@@ -82,8 +82,8 @@ def test_edit_at_65536_gpus_regroups_without_a_rebuild(window, qapp, monkeypatch
     shared cores are noisy, so the bound here is 3x that on the median of the edits."""
     import time
 
-    from designer.gui import commands
     from designer.gui.canvas import groups
+    from designer.gui.project import commands
 
     doc, scene = window.doc, window.scene
     doc.replace(generate(params_from_dict("fat-tree", {"gpus": 65536, "tiers": 3})))

@@ -13,7 +13,7 @@ import threading
 import time
 
 from designer.core.generators import generate, params_from_dict
-from designer.gui import gc_freeze
+from designer.gui.base import gc_freeze
 from designer.gui.decision import compare_service
 from tests.gui.helpers import WAIT_MS, load
 

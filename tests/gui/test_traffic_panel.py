@@ -154,7 +154,7 @@ def test_gui_keeps_ticking_at_16k_gpus_during_load_and_what_if(window, qtbot):
 def test_a_what_if_after_a_load_run_reuses_it_as_the_baseline(window, qtbot, su4, monkeypatch):
     """The intact design's load under the same options is the what-if's baseline: after a
     load run, the what-if routes only the failed design; after an edit, both again."""
-    from designer.gui.panels import traffic as panel_mod
+    from designer.gui.traffic import panel as panel_mod
 
     load(window, qtbot, su4)
     tr = window.traffic

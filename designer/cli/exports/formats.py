@@ -33,7 +33,7 @@ def _report(project: Project, catalog: Catalog, out: Path, args: argparse.Namesp
     if jobs.check_suffix("report", out) != ".pdf":
         return jobs.export_report_html(project, catalog, out)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from designer.gui.report_pdf import write_report_pdf
+    from designer.gui.exports.report_pdf import write_report_pdf
 
     data = jobs.report_data_for(project, catalog)
     pages = write_report_pdf(data, out, project, catalog)
@@ -43,7 +43,7 @@ def _report(project: Project, catalog: Catalog, out: Path, args: argparse.Namesp
 def _image(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:
     jobs.check_suffix("image", out)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from designer.gui.export_image import export_design_image
+    from designer.gui.exports.image import export_design_image
 
     return export_design_image(project, catalog, out, width=args.width,
                                expanded=args.expanded)

@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QGridLayout, QWidget
 
 from designer.core.solver import Result
 from designer.core.solver.bom import CATEGORY_ORDER
-from designer.gui import style
-from designer.gui.lazy import LazyRefresh
+from designer.gui.base import style
+from designer.gui.base.lazy import LazyRefresh
 from designer.gui.panels import fmt
 
 AXIS = QColor("#5d6876")

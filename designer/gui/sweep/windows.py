@@ -4,12 +4,12 @@ point's design in a new window (built off the GUI thread: a large design takes s
 from __future__ import annotations
 
 from designer.core.sweep import Point, build
-from designer.gui.background import BackgroundTask
+from designer.gui.base.background import BackgroundTask
 
 
 def show_explore(window):
     """Show (making it on first use) the window's sweep dialog."""
-    from designer.gui.sweep_dialog import SweepDialog
+    from designer.gui.sweep.dialog import SweepDialog
 
     if window.sweep_dialog is None:
         dlg = SweepDialog(window.doc.base_catalog, window)

@@ -32,7 +32,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from designer.core.errors import DesignerError, readable
 from designer.core.model import Project
 from designer.core.solver import Result, SolveCancelled, solve  # native imports, main thread
-from designer.gui.background import emit_from_worker
+from designer.gui.base.background import emit_from_worker
 
 DEBOUNCE_MS = 200
 PROGRESS_INTERVAL_S = 0.05  # at most ~20 progress updates a second cross to the GUI

@@ -15,9 +15,9 @@ from designer.core import editing
 from designer.core.errors import DesignerError
 from designer.core.fileformat import SUFFIX, LoadCancelled, load_project
 from designer.core.model import Project
-from designer.gui import dialogs, settings
-from designer.gui.app import busy_cursor
-from designer.gui.background import BackgroundTask, run_and_wait
+from designer.gui.base import dialogs, settings
+from designer.gui.base.background import BackgroundTask, run_and_wait
+from designer.gui.base.busy import busy_cursor
 
 
 class FileActions:

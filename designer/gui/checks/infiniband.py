@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 
 from designer.core.errors import DesignerError
 from designer.core.ibcheck.tools import missing_reason
-from designer.gui import dialogs
-from designer.gui.background import BackgroundTask, TaskOwner
+from designer.gui.base import dialogs
+from designer.gui.base.background import BackgroundTask, TaskOwner
 
 AS_BUILT_FILTER = ("As-built fabric (*.fabric.json *.json *.txt *.out *.ibnetdiscover);;"
                    "All files (*)")

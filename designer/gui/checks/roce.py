@@ -13,9 +13,9 @@ from designer.core.ethernet.lab import missing_reason
 from designer.core.ethernet.netns import check_roce
 from designer.core.ethernet.plan import profile_problem
 from designer.core.ibcheck.sim import CheckCancelled
-from designer.gui import dialogs
-from designer.gui.background import BackgroundTask, TaskOwner
-from designer.gui.ib_actions import ReportDialog
+from designer.gui.base import dialogs
+from designer.gui.base.background import BackgroundTask, TaskOwner
+from designer.gui.checks.infiniband import ReportDialog
 
 TITLE = "Check routed fabric"
 

@@ -24,7 +24,7 @@ from designer.core.catalog import Catalog
 from designer.core.export.output import write_bytes
 from designer.core.export.report_html import Chart, ReportData, report_html
 from designer.core.model import Project
-from designer.gui.app import ensure_app
+from designer.gui.base.busy import ensure_app
 
 SCREEN_DPI = 96  # the rich-text engine lays out in pixels of this size, then scales to print
 CHART_SCALE = 3  # chart images at 3x their layout size: sharp when printed
@@ -82,7 +82,7 @@ def write_report_pdf(data: ReportData, path: str | os.PathLike[str],
     ensure_app()
     picture = None
     if project is not None and catalog is not None and project.fabric.devices:
-        from designer.gui.export_image import design_image
+        from designer.gui.exports.image import design_image
 
         picture = design_image(project, catalog, PICTURE_WIDTH * CHART_SCALE,
                                shown_width=PICTURE_WIDTH * 1.4)

@@ -12,16 +12,16 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel
 
-from designer.gui import export_actions
-from designer.gui.ib_actions import IbActions
+from designer.gui.analysis.solver_service import SolverService
+from designer.gui.checks.infiniband import IbActions
+from designer.gui.checks.roce import RoceActions
+from designer.gui.exports import actions as export_actions
 from designer.gui.panels import fmt
 from designer.gui.panels.bom import BomPanel
 from designer.gui.panels.charts import ChartsPanel
 from designer.gui.panels.metrics import MetricsPanel
 from designer.gui.panels.problems import ProblemsPanel
-from designer.gui.roce_actions import RoceActions
-from designer.gui.solver_service import SolverService
-from designer.gui.sources_actions import SourcesActions
+from designer.gui.sources.actions import SourcesActions
 
 Area = Qt.DockWidgetArea
 
@@ -74,7 +74,7 @@ class Analysis:
         self.service.solveFailed.connect(self._failed)
         self.metrics.problemsClicked.connect(lambda: self.show_panel("problemsDock"))
 
-        from designer.gui.gc_freeze import GcFreezer
+        from designer.gui.base.gc_freeze import GcFreezer
 
         self.gc_freezer = GcFreezer(self.service, doc, window)
         self.export = export_actions.install(window, result_for=self.service.result_for)

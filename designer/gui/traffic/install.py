@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu, QScrollArea
 
 from designer.gui.canvas.traffic_overlay import TrafficOverlay
-from designer.gui.panels.traffic import TrafficPanel
+from designer.gui.traffic.panel import TrafficPanel
 
 
 class TrafficActions:

@@ -33,7 +33,7 @@ from designer.core.solver.oversub import oversubscription
 from designer.core.traffic import PATTERNS, ROUTINGS, run_load
 from designer.core.traffic.failures import DEFAULT_USD_PER_GPU_HOUR, n_minus_1, what_if
 from designer.core.traffic.load import LoadResult
-from designer.gui.background import BackgroundTask
+from designer.gui.base.background import BackgroundTask
 from designer.gui.panels import fmt
 
 N1_COLUMNS = ("Failed (example)", "Alike", "Bisection kept", "Oversub. x", "Stranded GPUs",

@@ -3,7 +3,7 @@
 Every change re-plans (``designer.core.generators.plan``, cheap: nothing is built) and shows
 the GPUs, switches per tier, links per layer and oversubscription, or the GeneratorError that
 says why the parameters cannot work; a quick solve in a worker thread then adds cost per GPU,
-bisection, oversubscription and latency (``generate_preview.py``). The dialog only yields
+bisection, oversubscription and latency (``preview.py``). The dialog only yields
 parameters; the window generates and pushes one undo command ("Replace design" or "Add to
 design").
 """
@@ -34,7 +34,7 @@ from designer.core.catalog import Catalog, ServerSpec, SwitchSpec
 from designer.core.errors import DesignerError
 from designer.core.generators import KIND_LABELS, Plan, params_from_dict, plan
 from designer.core.generators.params import GEAR_PROFILES
-from designer.gui.generate_preview import PreviewAnalysis
+from designer.gui.generate.preview import PreviewAnalysis
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,8 @@ from PySide6.QtCore import QObject, Signal
 from designer.core.catalog import Catalog
 from designer.core.generators import generate
 from designer.core.solver import Result, solve
+from designer.gui.analysis.solver_service import SolverService
 from designer.gui.panels import fmt
-from designer.gui.solver_service import SolverService
 
 PREVIEW_DEBOUNCE_MS = 250
 

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QGraphicsScene
 from designer.core.catalog import Catalog
 from designer.core.export.output import ExportError, write_bytes
 from designer.core.model import Project
-from designer.gui.app import ensure_app
+from designer.gui.base.busy import ensure_app
 
 MARGIN = 40.0
 MAX_PIXELS = 16384  # a side longer than this is more than image viewers open
@@ -85,7 +85,7 @@ def design_scene(project: Project, catalog: Catalog, expanded: bool = False):
     them (or every device with ``expanded``)."""
     ensure_app()
     from designer.gui.canvas.scene import CanvasScene
-    from designer.gui.document import Document
+    from designer.gui.project.document import Document
 
     doc = Document(catalog)
     scene = CanvasScene(doc)  # listens to the document, so it is built before the design

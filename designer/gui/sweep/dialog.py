@@ -35,9 +35,9 @@ from designer.core.sweep import Point, SweepRun, loads_spec, sweep_table
 from designer.core.sweep.files import write_table
 from designer.core.sweep.results import summary_json
 from designer.core.sweep.run import default_workers
-from designer.gui.sweep_axis import AxisRow
-from designer.gui.sweep_plot import SweepPlot
-from designer.gui.sweep_runner import SweepRunner
+from designer.gui.sweep.axis import AxisRow
+from designer.gui.sweep.plot import SweepPlot
+from designer.gui.sweep.runner import SweepRunner
 
 REFRESH_MS = 150
 

@@ -20,8 +20,8 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
 
 from designer.core.errors import DesignerError
 from designer.core.export import jobs
-from designer.gui.app import busy_cursor
-from designer.gui.background import BackgroundTask
+from designer.gui.base.background import BackgroundTask
+from designer.gui.base.busy import busy_cursor
 
 
 class ExportCancelled(DesignerError):  # the name says what happened
@@ -176,7 +176,7 @@ class ExportController(QObject):
                 if fmt.key == "image":
                     text = self._image(fmt, path)
                 else:
-                    from designer.gui.report_pdf import write_report_pdf
+                    from designer.gui.exports.report_pdf import write_report_pdf
 
                     data = jobs.report_data_for(project, catalog, result)
                     pages = write_report_pdf(data, path, project, catalog)
@@ -187,10 +187,10 @@ class ExportController(QObject):
         self._done(text)
 
     def _image(self, fmt: Format, path: Path) -> str:
-        from designer.gui.export_image import render_scene
+        from designer.gui.exports.image import render_scene
 
         if self.scene is None:
-            from designer.gui.export_image import export_design_image
+            from designer.gui.exports.image import export_design_image
 
             return export_design_image(self.doc.project, self.doc.catalog, path)
         if fmt.view_only and self.view is not None:

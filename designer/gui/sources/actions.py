@@ -37,9 +37,9 @@ from designer.core.sources.edit import (
 )
 from designer.core.sources.perftest import parse_perftest
 from designer.core.sources.pricebook_io import RateNeeded, read_price_book
-from designer.gui import dialogs
-from designer.gui.background import BackgroundTask
-from designer.gui.commands import ProjectCommand
+from designer.gui.base import dialogs
+from designer.gui.base.background import BackgroundTask
+from designer.gui.project.commands import ProjectCommand
 
 BOOK_FILTER = "Price books (*.csv *.xlsx);;All files (*)"
 PERFTEST_FILTER = "perftest output (*.txt *.log *.out);;All files (*)"

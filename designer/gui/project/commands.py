@@ -15,7 +15,7 @@ from PySide6.QtGui import QUndoCommand
 from designer.core import editing
 from designer.core.convert import Conversion, convert_profile
 from designer.core.model import Project, Role
-from designer.gui.document import Document, Selection
+from designer.gui.project.document import Document, Selection
 
 MOVE_ID = 1001  # keyboard nudges of the same devices merge into one step
 

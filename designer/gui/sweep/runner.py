@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, Signal
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
 from designer.core.sweep import SweepSpec, expand, run_sweep
-from designer.gui.background import emit_from_worker
+from designer.gui.base.background import emit_from_worker
 
 THREAD_NAME = "fd-sweep"
 
