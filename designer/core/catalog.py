@@ -30,7 +30,7 @@ from designer.core.catalog_items import (
     LatencyParts,
     MediumSpec,
     NicSpec,
-    PortedGear,
+    Ported,
     PortMode,
     Price,
     Profile,
@@ -48,7 +48,7 @@ from designer.core.paths import resources_dir
 __all__ = [
     "TECH_LABELS", "Catalog", "CatalogFile", "Confidence", "CoolingSpec", "Covered", "Figure",
     "GearBase", "GearId", "GearItem", "LatencyNs", "LatencyParts", "MediumSpec", "NicSpec",
-    "PortMode", "PortedGear", "Price", "Profile", "RackUnits", "ScaleUp", "ScaleUpSwitchSpec",
+    "PortMode", "Ported", "Price", "Profile", "RackUnits", "ScaleUp", "ScaleUpSwitchSpec",
     "ServerSpec", "SwitchSpec", "Tech", "Watts", "builtin_catalog", "load_catalog",
     "parse_catalog_bytes", "read_catalog_file", "user_catalog_path",
 ]

@@ -129,7 +129,7 @@ class GearBase(_Frozen):
         return next((f for f in hits if f.tech is None), None)
 
 
-class PortedGear(GearBase):
+class Ported(GearBase):
     modes: tuple[PortMode, ...] = Field(min_length=1)
     latency_ns: LatencyNs
 
@@ -168,7 +168,7 @@ class PortedGear(GearBase):
         return tuple(dict.fromkeys(t for m in self.modes for t in m.techs))
 
 
-class SwitchSpec(PortedGear):
+class SwitchSpec(Ported):
     kind: Literal["switch"] = "switch"
     cages: int = Field(gt=0, le=100_000, strict=True)
     modular: bool = False
@@ -184,7 +184,7 @@ class SwitchSpec(PortedGear):
         return self.mode(speed_gbps).ports // self.cages
 
 
-class NicSpec(PortedGear):
+class NicSpec(Ported):
     kind: Literal["nic"] = "nic"
 
 
@@ -322,5 +322,16 @@ class Profile(_Frozen):
     server: GearId
     planes: int = Field(default=1, ge=1, le=16)
     spine_switch: GearId | None = None
+    # how design names mention this profile, the short form first: switching a design's gear
+    # renames "..., InfiniBand NDR" to "..., RoCE 400G" (empty: the name alone)
+    aliases: tuple[str, ...] = Field(default=(), max_length=16)
+
+    @property
+    def short_name(self) -> str:
+        return self.aliases[0] if self.aliases else self.name
+
+    def mentions(self) -> tuple[str, ...]:
+        """Every way a design name may mention this profile, longest first."""
+        return tuple(sorted({self.name, *self.aliases}, key=len, reverse=True))
 
 

@@ -115,6 +115,7 @@ class Compiled:
     domains: DomainTable
     classes: EndpointClasses
     appliance_att: tuple[np.ndarray, np.ndarray, np.ndarray]  # (terminal, switch idx, cap)
+    default_lengths: int = 0  # cables whose length is the layer default (none given or placed)
 
     @property
     def n_switches(self) -> int:
@@ -254,6 +255,7 @@ def compile_project(project: Project, catalog: Catalog, control=None) -> Compile
     planned = planned_lengths(project, catalog, a, b) if a.size else None
     if planned is not None:
         length = np.where(np.isnan(length), planned, length)
+    default_lengths = int(np.isnan(length).sum())
     length = np.where(np.isnan(length), default_len[layer] if a.size else length, length)
     speed = cab["speed_gbps"].astype(np.float64)
     prop = length * st.propagation_ns_per_m
@@ -329,6 +331,7 @@ def compile_project(project: Project, catalog: Catalog, control=None) -> Compile
         sw_index=sw_index,
         cables=cab,
         cable_length_m=length,
+        default_lengths=default_lengths,
         cable_layer=layer,
         layers=layer_names,
         cable_tech=cable_tech,
@@ -389,8 +392,6 @@ def mix64(x: np.ndarray) -> np.ndarray:
         z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
         return z ^ (z >> np.uint64(31))
 
-
-_mix64 = mix64  # the name other solver and traffic modules import
 
 
 def _endpoint_classes(n_gpus, e_gpu, e_sw, e_speed, e_prop, nic_ns, gpus, gpu_domain):
