@@ -45,7 +45,7 @@ def test_whatif_json_keys(capsys):
 @pytest.mark.parametrize("args, message", [
     (["whatif", SU4, "--fail", "spine:99"], "numbered 1..16"),
     (["whatif", SU4, "--fail", "nosuch"], "expected a device id"),
-    (["whatif", SU4, "--n-1", "rack"], "choose a switch tier"),
+    (["whatif", SU4, "--n-1", "racks"], "choose a switch tier"),
     (["load", SU4, "--pattern", "nosuch"], "unknown pattern"),
 ])
 def test_bad_input_exits_2_with_a_message(capsys, args, message):

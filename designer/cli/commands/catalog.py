@@ -6,16 +6,27 @@ import argparse
 import textwrap
 
 from designer.cli.commands._common import add_command, catalog_from, print_json
-from designer.core.catalog import TECH_LABELS, MediumSpec, NicSpec, ServerSpec, SwitchSpec
+from designer.core.catalog import (
+    TECH_LABELS,
+    CoolingSpec,
+    MediumSpec,
+    NicSpec,
+    ScaleUpSwitchSpec,
+    ServerSpec,
+    SwitchSpec,
+)
 
-KIND_ORDER = ("switch", "nic", "server", "transceiver", "cable", "fiber")
+KIND_ORDER = ("switch", "nic", "server", "scale-up-switch", "transceiver", "cable", "fiber",
+              "cdu")
 KIND_TITLES = {
     "switch": "Switches",
     "nic": "NICs",
-    "server": "GPU servers and appliances",
+    "server": "GPU servers, rack-scale systems (a tray each) and appliances",
+    "scale-up-switch": "Scale-up switch trays (counted per rack-scale domain)",
     "transceiver": "Transceivers",
     "cable": "Cables",
     "fiber": "Fibres",
+    "cdu": "Coolant distribution units",
 }
 
 
@@ -45,7 +56,14 @@ def _ports(item) -> str:
         return " or ".join(f"{label} ({tech})" for label, tech in names.items())
     if isinstance(item, ServerSpec):
         cages = f" in {item.cages} cages" if item.cages else ""
-        return f"{item.gpus} GPUs, {item.nics} x {item.nic}{cages}"
+        su = item.scale_up
+        rack = (f"; {su.servers} a {item.domain_gpus}-GPU {su.fabric} rack"
+                if su is not None and su.servers > 1 else "")
+        return f"{item.gpus} GPUs, {item.nics} x {item.nic}{cages}{rack}"
+    if isinstance(item, ScaleUpSwitchSpec):
+        return f"{item.fabric}, {item.chips} chips, {item.ports} ports"
+    if isinstance(item, CoolingSpec):
+        return f"{item.capacity_kw:,.0f} kW of heat"
     if isinstance(item, MediumSpec):
         twin = f", {item.links_per_item} links each" if item.links_per_item > 1 else ""
         return f"{item.medium_class.upper()} {item.link_speed_gbps}G, {item.reach_m:g} m{twin}"

@@ -4,8 +4,9 @@ No Qt here: plain numpy over the project's arrays, so it is cheap at 100k GPUs a
 without a window.
 
 A device's *chain* is the nested groups it belongs to, outermost first, built from its group
-labels in the order plane > pod > su > group (a leaf of SU 3 in pod 1 of plane 2 has the chain
-plane=2, plane=2/pod=1, plane=2/pod=1/su=3). A device with no label below the plane joins a
+labels in the order plane > pod > su > group > domain (a leaf of SU 3 in pod 1 of plane 2 has
+the chain plane=2, plane=2/pod=1, plane=2/pod=1/su=3; a tray of an NVL72 rack adds the rack's
+``domain`` group, drawn as one rack when collapsed). A device with no label below the plane joins a
 tier group of its role ("Core switches"), so an unlabelled tier of hundreds of switches also
 folds into one box. When groups are collapsed, each device is shown by the outermost collapsed
 group of its chain, else by itself; link bundles between two shown things are summed into one
@@ -14,6 +15,7 @@ line with numpy (never one Python object per cable).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,8 +23,9 @@ import numpy as np
 from designer.core.links import LinkTable
 from designer.core.model import Device, Role
 
-LEVELS = ("plane", "pod", "su", "group")
-LEVEL_LABELS = {"plane": "Plane", "pod": "Pod", "su": "SU", "group": "Group", "tier": ""}
+LEVELS = ("plane", "pod", "su", "group", "domain")
+LEVEL_LABELS = {"plane": "Plane", "pod": "Pod", "su": "SU", "group": "Group", "domain": "Rack",
+                "tier": ""}
 TIER_LABELS = {
     Role.GPU_SERVER.value: "GPU servers",
     Role.APPLIANCE.value: "Appliances",
@@ -59,6 +62,11 @@ def key_path_label(key: GroupKey) -> str:
     """ "plane=2/pod=1/su=3" -> "Plane 2 / Pod 1 / SU 3"."""
     parts = key.split("/")
     return " / ".join(key_label("/".join(parts[: i + 1])) for i in range(len(parts)))
+
+
+def is_rack_key(key: GroupKey) -> bool:
+    """A rack-scale system's scale-up domain (its trays): drawn as one rack when collapsed."""
+    return key.rsplit("/", 1)[-1].startswith("domain=")
 
 
 def parent_key(key: GroupKey) -> GroupKey | None:
@@ -170,6 +178,22 @@ class GroupIndex:
     def default_collapsed(self) -> set[GroupKey]:
         """Every group, so a large design opens as its outermost boxes."""
         return {k for k, m in zip(self.keys, self.members, strict=True) if len(m) > 1}
+
+    def rack_keys(self) -> set[GroupKey]:
+        """The rack-scale domains: a design of any size shows each as one rack at first."""
+        return {k for k in self.keys if is_rack_key(k)}
+
+    @functools.cached_property
+    def racks_under(self) -> dict[GroupKey, int]:
+        """Rack-scale domains inside each group (an SU of 8 NVL72 racks: 8)."""
+        out: dict[GroupKey, int] = {}
+        for k in self.keys:
+            if is_rack_key(k):
+                parent = parent_key(k)
+                while parent is not None:
+                    out[parent] = out.get(parent, 0) + 1
+                    parent = parent_key(parent)
+        return out
 
 
 def _chain_columns(devices, key_id: dict[GroupKey, int]) -> np.ndarray:

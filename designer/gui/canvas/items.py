@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyle, QStyleOptionGraphicsItem
 
 from designer.core.model import Role
 from designer.gui.base import style
+from designer.gui.rackscale.rack_box import RackLook, paint_rack
 
 DEVICE_H = 28.0
 SERVER_SIZE = (50.0, DEVICE_H)
@@ -311,6 +312,7 @@ class TierBar:
     role: str
     count: int
     rect: QRectF  # in the box's coordinates
+    label: str = ""  # what the bar says (default: its count and role)
 
 
 @dataclass
@@ -320,6 +322,7 @@ class BoxLook:
     summary: str
     bars: list[TierBar]
     tech: str | None
+    rack: RackLook | None = None  # a rack-scale domain: drawn as its rack
 
 
 class GroupBoxItem(_Hover, _ScreenTab, QGraphicsItem):
@@ -397,6 +400,11 @@ class GroupBoxItem(_Hover, _ScreenTab, QGraphicsItem):
         radius = min(6 / lod, r.height() / 4, r.width() / 4)
         if self.mark is not None and not selected:
             outline = style.MARK_COLORS.get(self.mark, style.ERROR)
+        if self.look.rack is not None:
+            paint_rack(painter, lod, r, self.look.rack, outline,
+                       selected or self.mark is not None or self._hover)
+            self._paint_tab(painter, lod, selected, outline)
+            return
         painter.setPen(_cpen(outline, 2.5 if selected or self.mark else 1.2))
         painter.setBrush(QBrush(style.BOX_FILL))
         painter.drawRoundedRect(r, radius, radius)
@@ -423,12 +431,15 @@ class GroupBoxItem(_Hover, _ScreenTab, QGraphicsItem):
                     painter,
                     lod,
                     QPointF(rect.left() + 6 / lod, rect.center().y()),
-                    f"{bar.count:,} {_role_word(bar.role, bar.count)}",
+                    bar.label or f"{bar.count:,} {_role_word(bar.role, bar.count)}",
                     px=10.5,
                     color=style.TEXT,
                     align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                     max_width_px=rect.width() * lod - 10,
                 )
+        self._paint_tab(painter, lod, selected, outline)
+
+    def _paint_tab(self, painter: QPainter, lod: float, selected: bool, outline) -> None:
         tab = self._tab
         if tab.width() * lod < 36 or not self.tab_shown:  # no room: the tooltip has it
             return

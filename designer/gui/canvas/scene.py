@@ -33,6 +33,7 @@ from designer.gui.canvas.edges import (
 from designer.gui.canvas.groups import (
     GroupIndex,
     VisibleGraph,
+    is_rack_key,
     key_label,
     key_path_label,
     visible_graph,
@@ -52,6 +53,7 @@ from designer.gui.canvas.items import (
     short_label,
 )
 from designer.gui.project.document import Document, Selection
+from designer.gui.rackscale.rack_box import rack_info
 
 COLLAPSE_ABOVE = 300  # designs with more devices open with their groups collapsed
 BOX_PAD = 26.0
@@ -217,6 +219,8 @@ class CanvasScene(QGraphicsScene):
             self.collapsed &= keys
             if n > COLLAPSE_ABOVE:  # new groups of a large design arrive folded
                 self.collapsed |= self.index.default_collapsed() - old_keys
+            # a rack-scale system arrives as one rack (double-click opens it to its trays)
+            self.collapsed |= self.index.rack_keys() - old_keys
         self._store_collapsed()
         self._refresh_visible()
 
@@ -349,12 +353,25 @@ class CanvasScene(QGraphicsScene):
             local = QRectF(bx0 - rect.left(), by0 - rect.top(), bx1 - bx0, by1 - by0)
             bars.append(TierBar(role, int(sel.size), local))
         gpus = int(self.gpus[members].sum())
-        # a tier group's title already says what it holds
-        summary = "" if key.rsplit("/", 1)[-1].startswith("tier=") else role_count_text(counts)
-        if gpus:
-            summary = f"{gpus:,} GPUs" + (f" · {summary}" if summary else "")
         techs = Counter(t for t in self.tech[members].tolist() if t)
         tech = techs.most_common(1)[0][0] if techs else None
+        if is_rack_key(key):
+            rack = rack_info(self.fabric.devices[int(members[0])].model, self.doc.catalog,
+                             int(members.size), gpus)
+            return BoxLook(key, key_label(key), rack.summary, bars, tech, rack)
+        racks = self.index.racks_under.get(key, 0)
+        if racks and counts.get("gpu-server"):
+            counts["gpu-server"] = 0  # the trays are said as their racks
+            for bar in bars:
+                if bar.role == "gpu-server":
+                    bar.label = f"{racks:,} racks · {bar.count:,} trays"
+        # a tier group's title already says what it holds
+        summary = "" if key.rsplit("/", 1)[-1].startswith("tier=") else role_count_text(counts)
+        if racks:
+            summary = f"{racks:,} rack{'s' if racks > 1 else ''}" + (f" · {summary}" if summary
+                                                                    else "")
+        if gpus:
+            summary = f"{gpus:,} GPUs" + (f" · {summary}" if summary else "")
         return BoxLook(key, key_label(key), summary, bars, tech)
 
     def refresh_geometry(self) -> None:

@@ -31,8 +31,8 @@ SHOW_BUSY_AFTER_MS = 300  # quick solves never flash a "computing" state
 GOOD, POOR, BAD = "", "poor", "bad"
 COLOURS = {POOR: "#b35c00", BAD: "#c62828"}
 ROWS = (
-    ("Size", (("gpus", "GPUs"), ("switches", "Switches"), ("cables", "Cables"),
-              ("ports", "Switch ports"))),
+    ("Size", (("gpus", "GPUs"), ("scale_up", "Scale-up"), ("switches", "Switches"),
+              ("cables", "Cables"), ("ports", "Switch ports"))),
     ("Bandwidth", (("bisection", "Bisection"), ("per_gpu", "Per GPU"),
                    ("oversub", "Oversubscription"), ("tiers", "By tier"))),
     ("Paths between GPUs", (("hops", "Switch hops"), ("latency", "Latency"),
@@ -40,6 +40,25 @@ ROWS = (
     ("Cost and power", (("cost", "Network"), ("power", "Power"))),
     ("Checks", (("problems", "Problems"),)),
 )
+
+
+def scale_up_text(d) -> tuple[str, str, str, str]:
+    """(value, look, hint, tooltip) of the Scale-up row: the domains GPUs talk over without the
+    fabric, and the switch trays that make them."""
+    if not d.count:
+        return "–", GOOD, "", ""
+    fab = f" {d.fabric}" if d.fabric else ""
+    kind = "racks" if d.rack_scale else "servers"
+    text = f"{d.count:,} x {d.gpus}-GPU{fab} {kind}"
+    if d.switch_trays:
+        text += f" · {d.switch_trays:,} switch trays"
+    hint = (f"{d.incomplete:,} rack(s) short of trays: their GPUs reach each other over the "
+            "fabric") if d.incomplete else ""
+    bw = f"{d.gbytes_s:,.0f} GB/s per GPU each way" if d.gbytes_s else "the GPUs' datasheet"
+    tip = (f"GPUs of one scale-up domain talk over{fab or ' NVLink'} ({bw}), never through the "
+           "network: hops, latency, bisection and traffic leave those pairs out, and the "
+           "workload's tensor, expert and context parallelism sit inside a domain.")
+    return text, POOR if d.incomplete else GOOD, hint, tip
 
 
 def _us(x: float | None) -> str:
@@ -216,7 +235,10 @@ class MetricsPanel(QScrollArea):
                 value.set("–")
             return
         # size
-        parts = [fmt.plural(r.servers, "server")]
+        d = r.domains
+        parts = [fmt.plural(d.count, "rack") + f" ({fmt.plural(r.servers, 'tray')})"
+                 if d.rack_scale else fmt.plural(r.servers, "server")]
+        v["scale_up"].set(*scale_up_text(d))
         if r.appliances:
             parts.append(fmt.plural(r.appliances, "appliance"))
         if r.unconnected_gpus:
@@ -320,8 +342,9 @@ class MetricsPanel(QScrollArea):
         v = self.values
         h, lat = r.hops, r.latency
         if h.pairs == 0:
-            v["hops"].set("–", tip="No two GPUs in different servers")
-            v["latency"].set("–", tip="No two GPUs in different servers: no path to time")
+            v["hops"].set("–", tip="No two GPUs in different scale-up domains")
+            v["latency"].set("–", tip="No two GPUs in different scale-up domains: no path to "
+                             "time")
             return
         unreachable = h.unreachable_pairs
         hint = f"{unreachable:,} GPU pairs cannot reach each other" if unreachable else ""

@@ -1,7 +1,8 @@
 """The palette: catalog gear grouped by technology, searchable, dragged onto the canvas.
 
 A server appears under every technology its NICs can run (a DGX H100's ConnectX-7 runs
-InfiniBand NDR or 400G Ethernet), so each section lists what can be wired together.
+InfiniBand NDR or 400G Ethernet), so each section lists what can be wired together. Rack-scale
+systems (an NVL72) have a section of their own: dropping one adds the whole rack.
 """
 
 from __future__ import annotations
@@ -46,6 +47,16 @@ def _distinct_modes(modes):
             seen.add((m.ports, m.speed_gbps))
             out.append(m)
     return out
+
+
+def rack_subtitle(spec: ServerSpec, nic) -> str:
+    """'72 GPUs in 18 trays · NVLink 5 · 4 x 400G a tray · 132 kW liquid'."""
+    su = spec.scale_up
+    assert su is not None
+    m = nic.modes[0]
+    kw = f" · {su.rack_kw:,.0f} kW" if su.rack_kw else ""
+    return (f"{spec.domain_gpus} GPUs in {su.servers} trays · {su.fabric} · "
+            f"{spec.nics * m.ports} x {m.speed_gbps}G a tray{kw} {spec.cooling}")
 
 
 def gear_icon(role: str, tech: str | None) -> QIcon:
@@ -202,7 +213,7 @@ class PalettePanel(QWidget):
                     role = "spine" if spec.modular else "leaf"
                     self._add(section, spec.id, spec.name, _modes_text(spec), role, tech, spec)
             for spec in catalog.of_kind("server"):
-                if isinstance(spec, ServerSpec) and spec.gpus:
+                if isinstance(spec, ServerSpec) and spec.gpus and not spec.rack_scale:
                     nic = catalog.nic(spec.nic)
                     modes = [m for m in nic.modes if tech in m.techs]
                     if not modes:
@@ -210,6 +221,12 @@ class PalettePanel(QWidget):
                     m = modes[0]
                     sub = f"{spec.gpus} GPUs · {spec.nics * m.ports} x {m.speed_gbps}G ({nic.name})"
                     self._add(section, spec.id, spec.name, sub, "gpu-server", tech, spec)
+        section = self._section("Rack-scale systems (a rack each)")
+        for spec in catalog.of_kind("server"):
+            if isinstance(spec, ServerSpec) and spec.gpus and spec.rack_scale:
+                nic = catalog.nic(spec.nic)
+                self._add(section, spec.id, spec.name.split(" (")[0], rack_subtitle(spec, nic),
+                          "gpu-server", nic.techs[0] if nic.techs else None, spec)
         section = self._section("Management appliances")
         for spec in catalog.of_kind("server"):
             if isinstance(spec, ServerSpec) and not spec.gpus:

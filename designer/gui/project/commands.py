@@ -15,6 +15,7 @@ from PySide6.QtGui import QUndoCommand
 from designer.core import editing
 from designer.core.convert import Conversion, convert_profile
 from designer.core.model import Project, Role
+from designer.core.scaleup.edit import add_system, is_rack_scale
 from designer.gui.project.document import Document, Selection
 
 MOVE_ID = 1001  # keyboard nudges of the same devices merge into one step
@@ -72,8 +73,13 @@ def _plural(n: int, word: str) -> str:
 def add_device(
     doc: Document, gear_id: str, x: float, y: float, role: Role | None = None
 ) -> ProjectCommand:
-    after, new_id = editing.add_device(doc.project, doc.catalog, gear_id, x, y, role)
     name = doc.catalog.get(gear_id).name
+    if role in (None, Role.GPU_SERVER) and is_rack_scale(doc.catalog, gear_id):
+        # a rack-scale system comes whole: its trays in a rack of their own, one undo step
+        after, ids = add_system(doc.project, doc.catalog, gear_id, x, y)
+        return ProjectCommand(doc, after, f"Add {name.split(' (')[0]} rack",
+                              Selection(devices=frozenset(ids)))
+    after, new_id = editing.add_device(doc.project, doc.catalog, gear_id, x, y, role)
     return ProjectCommand(doc, after, f"Add {name}", Selection(devices=frozenset({new_id})))
 
 
