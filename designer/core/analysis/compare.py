@@ -19,12 +19,14 @@ from designer.core.convert import convert_profile
 from designer.core.errors import DesignerError
 from designer.core.generators import regenerate
 from designer.core.model import Project
+from designer.core.ports import port_layout
 from designer.core.solver import Result
 
 MAX_DESIGNS = 6
 # (key, label, unit, better): better is "low", "high" or "" (no judgement)
 FIGURES: tuple[tuple[str, str, str, str], ...] = (
     ("gpus", "GPUs", "", ""),
+    ("domain_gpus", "Scale-up domain (GPUs)", "", "high"),
     ("switches", "Switches", "", "low"),
     ("cables", "Cables", "", "low"),
     ("optics", "Optics (transceivers)", "", "low"),
@@ -39,6 +41,7 @@ FIGURES: tuple[tuple[str, str, str, str], ...] = (
     ("step_s", "Step time", "s", "low"),
     ("comm_fraction", "Communication share", "%", "low"),
     ("mfu", "MFU", "%", "high"),
+    ("ep_exposed_s", "Expert all-to-all, exposed per step", "s", "low"),
     ("capex_usd", "Capex (network)", "$", "low"),
     ("power_kw", "Network power", "kW", "low"),
     ("tco_usd", "TCO", "$", "low"),
@@ -109,6 +112,7 @@ def column(label: str, project: Project, result: Result, workload: Workload,
     cables = _count(getattr(result, "cables", None), "total", "cables")
     figs: dict[str, float | None] = {
         "gpus": result.gpus, "switches": result.switches.total,
+        "domain_gpus": float(result.domains.gpus) if result.domains.count else None,
         "cables": cables if cables is not None else float(result.links.total),
         "optics": float(optics),
         "ports_unused": _count(getattr(result, "ports", None), "unused", "free", "ports_unused"),
@@ -129,10 +133,12 @@ def column(label: str, project: Project, result: Result, workload: Workload,
     if est is not None:
         figs |= {"step_s": est.step.step_s, "comm_fraction": est.step.comm_fraction,
                  "mfu": est.step.mfu, "tco_usd": est.tco.total_usd,
-                 "usd_per_useful_gpu_hour": est.tco.usd_per_useful_gpu_hour}
+                 "usd_per_useful_gpu_hour": est.tco.usd_per_useful_gpu_hour,
+                 "ep_exposed_s": next((x.exposed_s for x in est.step.parts if x.kind == "ep"),
+                                      None)}
         busbw = {f"{r.group} {r.op}": r.busbw_gbytes_s for r in est.collectives}
     else:
-        figs |= dict.fromkeys(("step_s", "comm_fraction", "mfu", "tco_usd",
+        figs |= dict.fromkeys(("step_s", "comm_fraction", "mfu", "tco_usd", "ep_exposed_s",
                                "usd_per_useful_gpu_hour"))
     return DesignColumn(label, project.name, project.profile, figs, busbw, est, error)
 
@@ -189,6 +195,46 @@ def profile_variant(project: Project, profile: str, catalog: Catalog) -> Project
     if profile == project.profile:
         return project
     return convert_profile(project, profile, catalog).project
+
+
+SIZE_FIELDS = {  # what sizes a generated design besides its GPU count: dropped for a rebuild
+    "rail": ("sus", "servers", "servers_per_su", "racks_per_su", "reserve_leaf_ports"),
+    "fat-tree": ("servers_per_leaf", "pod_gpus", "k_ary"),
+}
+
+
+def server_variant(project: Project, server: str, catalog: Catalog) -> Project:
+    """The generated design rebuilt on ``server`` with the same GPU count and gear profile: an
+    NVL72 design against 8-GPU servers, or the other way round."""
+    gen = project.generator
+    if gen is None or gen.kind not in SIZE_FIELDS:
+        raise WorkloadError("servers: only a generated rail or fat-tree design can be built "
+                            "again on other servers")
+    spec = catalog.server(server, "servers")
+    total = _design_gpus(project, catalog)
+    if not total:
+        raise WorkloadError("servers: the design has no GPUs to rebuild on other servers")
+    changes: dict = {k: None for k in SIZE_FIELDS[gen.kind]}
+    if gen.kind == "rail":
+        changes["reserve_leaf_ports"] = 0
+    changes |= {"server": spec.id, "gpus": total, "nic": None, "nics": None,
+                "gpus_per_server": None, "planes": None, "name": None}
+    return regenerate(project, changes, catalog)
+
+
+def _design_gpus(project: Project, catalog: Catalog) -> int:
+    total = 0
+    seen: dict[str, int] = {}
+    for d in project.fabric.devices:
+        if d.role.value != "gpu-server":
+            continue
+        if d.model not in seen:
+            try:
+                seen[d.model] = port_layout(d, catalog).gpus
+            except DesignerError:
+                seen[d.model] = 0
+        total += seen[d.model]
+    return total
 
 
 def oversubscription_variant(project: Project, ratio: str, catalog: Catalog) -> Project:

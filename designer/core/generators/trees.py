@@ -164,7 +164,14 @@ def _rail_size(params: RailParams, gear: GearChoice) -> tuple[int, int, int]:
     R = params.reserve_leaf_ports
     reserved_slots = math.ceil(R / gear.endpoints_per_server)
     if servers is not None:
-        sus = params.sus or math.ceil((servers + reserved_slots) / S)
+        need = math.ceil((servers + reserved_slots) / S)
+        sus = params.sus or need
+        if params.sus and need < params.sus:
+            what = "GPUs" if params.gpus is not None else "servers"
+            raise GeneratorError(
+                f"{params.gpus or servers:,} {what} fill {need} SU(s) of {S} "
+                f"{'trays' if T > 1 else 'servers'}, not the {params.sus} asked; drop --sus (or "
+                "set the SUs to 'enough') or give more")
         if servers + reserved_slots > sus * S:
             raise GeneratorError(
                 f"{servers:,} servers and {R} reserved leaf ports need "

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -59,6 +60,17 @@ class ComparePanel(QWidget):
         self.ratios.setMaximumWidth(220)
         self.ratios.editingFinished.connect(self._ratios_changed)
         row.addWidget(self.ratios)
+        self.server = QComboBox()
+        self.server.setToolTip(
+            "The generated design built again on other servers with the same GPU count and "
+            "gear: an NVL72 design against 8-GPU servers, or the other way round")
+        self.server.addItem("Same GPUs on…", "")
+        for spec in doc.catalog.of_kind("server"):
+            if getattr(spec, "gpus", 0):
+                kind = "rack" if spec.rack_scale else f"{spec.gpus}-GPU"
+                self.server.addItem(f"{spec.name.split(' (')[0]} ({kind})", spec.id)
+        self.server.activated.connect(lambda _i: self._server_changed())
+        row.addWidget(self.server)
         self.add = QPushButton("Add file…")
         self.add.clicked.connect(self._add_file)
         self.clear = QPushButton("Clear files")
@@ -73,7 +85,8 @@ class ComparePanel(QWidget):
         row.addWidget(self.save)
         row.addStretch(1)
         lay.addLayout(row)
-        self.status = QLabel("Tick a profile or add a file to compare this design with.")
+        self.status = QLabel("Tick a profile, pick servers to rebuild it on or add a file to "
+                             "compare this design with.")
         self.status.setWordWrap(True)
         lay.addWidget(self.status)
         self.table = QTableWidget(0, 0)
@@ -118,6 +131,10 @@ class ComparePanel(QWidget):
         text = self.ratios.text()
         self.compare.set_ratios([r.strip() for r in text.replace(";", " ").replace(",", " ")
                                  .split() if r.strip()])
+
+    def _server_changed(self) -> None:
+        sid = self.server.currentData()
+        self.compare.set_servers([sid] if sid else [])
 
     def _profiles_changed(self) -> None:
         self.compare.set_profiles([p for p, b in self.boxes.items() if b.isChecked()])

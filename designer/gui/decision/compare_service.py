@@ -23,6 +23,7 @@ from designer.core.analysis.compare import (
     compare,
     oversubscription_variant,
     profile_variant,
+    server_variant,
 )
 from designer.core.analysis.estimate import settings_of
 from designer.core.errors import DesignerError
@@ -34,6 +35,7 @@ THREAD_PREFIX = "fd-compare"
 DEBOUNCE_MS = 100
 MAX_OTHERS = 5
 RATIO = "oversubscription:"
+SERVER = "server:"  # the design rebuilt on other servers, the same GPU count
 
 
 @dataclass(frozen=True, eq=False)
@@ -42,6 +44,15 @@ class Extra:
 
     label: str
     project: object = field(repr=False)
+
+
+def server_label(catalog, server: str) -> str:
+    """'on NVIDIA DGX B200': the column of the design rebuilt on ``server``."""
+    try:
+        name = catalog.get(server).name.split(" (")[0]
+    except DesignerError:
+        name = server
+    return f"on {name}"
 
 
 class _Bridge(QObject):
@@ -58,6 +69,7 @@ class CompareService(QObject):
         self.service, self.doc = service, doc
         self.profiles: list[str] = []
         self.ratios: list[str] = []  # other oversubscriptions of a generated fat tree
+        self.servers: list[str] = []  # servers the design is rebuilt on (NVL72 vs 8-GPU)
         self.files: list[Path | Extra] = []
         self.latest = None
         self._cache: dict[object, tuple] = {}  # (design key, profile) or path -> (project, result)
@@ -81,10 +93,14 @@ class CompareService(QObject):
 
     @property
     def active(self) -> bool:
-        return bool(self.profiles or self.files or self.ratios)
+        return bool(self.profiles or self.files or self.ratios or self.servers)
 
     def set_ratios(self, ratios: list[str]) -> None:
         self.ratios = list(ratios)
+        self.schedule()
+
+    def set_servers(self, servers: list[str]) -> None:
+        self.servers = list(servers)
         self.schedule()
 
     def set_profiles(self, profiles: list[str]) -> None:
@@ -131,6 +147,7 @@ class CompareService(QObject):
         key = self._design_key(project)
         keys: list[object] = [(key, p) for p in self.profiles if p != project.profile]
         keys += [(key, RATIO + r) for r in self.ratios]
+        keys += [(key, SERVER + x) for x in self.servers]
         return (keys + list(self.files))[:MAX_OTHERS]
 
     def _start(self) -> None:
@@ -157,6 +174,8 @@ class CompareService(QObject):
                         break
                     if isinstance(key, tuple) and key[1].startswith(RATIO):
                         p = oversubscription_variant(project, key[1][len(RATIO):], catalog)
+                    elif isinstance(key, tuple) and key[1].startswith(SERVER):
+                        p = server_variant(project, key[1][len(SERVER):], catalog)
                     elif isinstance(key, tuple):
                         p = profile_variant(project, key[1], catalog)
                     elif isinstance(key, Extra):
@@ -219,6 +238,8 @@ class CompareService(QObject):
             for k, (p, r) in raw:
                 if isinstance(k, tuple):
                     label = (f"{k[1][len(RATIO):]} oversubscribed" if k[1].startswith(RATIO)
+                             else server_label(catalog, k[1][len(SERVER):])
+                             if k[1].startswith(SERVER)
                              else PROFILE_LABELS.get(k[1], k[1]))
                     # the variant under this design's workload (a validated copy: ~10 ms at
                     # 16,384 GPUs, so here and not in the GUI thread)

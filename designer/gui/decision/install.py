@@ -25,7 +25,8 @@ class Decision:
 
 def install_decision(window, service) -> Decision:
     doc = window.doc
-    d = Decision(WorkloadPanel(doc), EstimatePanel(service, doc), ComparePanel(service, doc))
+    d = Decision(WorkloadPanel(doc, service=service), EstimatePanel(service, doc),
+                 ComparePanel(service, doc))
     window.add_panel(d.workload, "Workload", "workloadDock", Area.RightDockWidgetArea,
                      tabify_with="inspectorDock")
     window.add_panel(d.estimate, "Estimate", "estimateDock", Area.BottomDockWidgetArea,

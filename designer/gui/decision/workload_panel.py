@@ -2,7 +2,9 @@
 
 One line per field of ``Workload`` and ``Economics``; an edit is checked by the same pydantic
 models the core uses, becomes one undo step (``Edit workload: tp``) and is saved with the
-project. A value the model refuses is put back and the reason, naming the field, shown.
+project. A value the model refuses is put back and the reason, naming the field, shown. The
+scale-up domain is not edited here: the design gives it (an NVL72 rack, an 8-GPU server), and
+the panel shows it from the latest solve.
 """
 
 from __future__ import annotations
@@ -33,8 +35,8 @@ LABELS = {
     "pp": "Pipeline parallel (PP)",
     "dp": "Data parallel (DP, 0: the rest)", "cp": "Context parallel (CP)",
     "ep": "Expert parallel (EP)", "zero_stage": "ZeRO / FSDP stage",
-    "nvlink_domain": "NVLink domain GPUs (0: server)",
-    "nvlink_gbytes_s": "NVLink GB/s per GPU (0: datasheet)",
+    "nvlink_domain": "Scale-up domain (the design's)",
+    "nvlink_gbytes_s": "Scale-up GB/s per GPU (0: the design's)",
     "peak_tflops": "Peak TFLOPS (0: datasheet)", "compute_efficiency": "Compute efficiency",
     "compute_s": "Measured compute s/step (0: FLOPs)", "gpu_hour_usd": "$ per GPU-hour",
     "usd_per_kwh": "$ per kWh", "pue": "PUE", "network_load": "Network load",
@@ -49,10 +51,26 @@ def _label(name: str) -> str:
     return LABELS.get(name, name.replace("_", " ").capitalize())
 
 
+DESIGN_FIELDS = ("nvlink_domain",)  # given by the design, shown but not edited
+
+
+def domain_text(d) -> tuple[str, str]:
+    """(text, tooltip) of the scale-up domain a solve found."""
+    if not d.count:
+        return "– (no GPU servers yet)", ""
+    fab = f" {d.fabric}" if d.fabric else ""
+    kind = "rack" if d.rack_scale else "server"
+    bw = f", {d.gbytes_s:,.0f} GB/s per GPU each way" if d.gbytes_s else ""
+    return (f"{d.gpus} GPUs ({fab.strip() or 'NVLink'} {kind}{bw})",
+            f"{d.count:,} domain(s) of {d.gpus} GPUs in the design. Tensor, expert and context "
+            "parallel groups are placed inside a domain; a TP larger than the domain, or one "
+            "that does not divide it, is refused with the field named.")
+
+
 class WorkloadPanel(QWidget):
     edited = Signal()
 
-    def __init__(self, doc, parent: QWidget | None = None) -> None:
+    def __init__(self, doc, parent: QWidget | None = None, service=None) -> None:
         super().__init__(parent)
         self.doc = doc
         outer = QVBoxLayout(self)
@@ -79,11 +97,25 @@ class WorkloadPanel(QWidget):
             head = QLabel(f"<b>{'Workload' if part == 'workload' else 'Money and team'}</b>")
             self.form.addRow(head)
             for name, info in model.model_fields.items():
+                if part == "workload" and name in DESIGN_FIELDS:
+                    self.domain = QLabel("– (not solved yet)")
+                    self.domain.setWordWrap(True)
+                    self.form.addRow(_label(name), self.domain)
+                    continue
                 self.editors[(part, name)] = self._editor(part, name, info.annotation)
                 self.form.addRow(_label(name), self.editors[(part, name)])
         doc.projectChanged.connect(lambda _r: self.load())
         doc.projectReplaced.connect(self.load)
+        if service is not None:
+            service.resultReady.connect(lambda _rev, result: self.show_domain(result))
+            if service.latest is not None:
+                self.show_domain(service.latest)
         self.load()
+
+    def show_domain(self, result) -> None:
+        text, tip = domain_text(result.domains)
+        self.domain.setText(text)
+        self.domain.setToolTip(tip)
 
     def _editor(self, part: str, name: str, ann) -> QWidget:
         if ann is bool:

@@ -59,11 +59,26 @@ KIND_FIELDS: dict[str, tuple[Field, ...]] = {
             "Scalable units",
             "int",
             4,
-            1,
+            0,
             10_000,
-            tip="SUs of S servers; one leaf per rail per SU",
+            "enough for the GPUs",
+            "SUs of S servers (or of racks of a rack-scale system); one leaf per rail per SU",
         ),
-        Field("servers_per_su", "Servers per SU", "int", 32, 1, 4096, tip="32 in the DGX SuperPOD"),
+        Field(
+            "gpus",
+            "GPUs in all",
+            "int",
+            0,
+            0,
+            10_000_000,
+            "every slot",
+            "a whole number of servers, or of racks of a rack-scale system (72 GPUs an NVL72); "
+            "set Scalable units to 'enough' to size the SUs from it",
+        ),
+        Field("servers_per_su", "Servers per SU", "int", 0, 0, 4096, "32",
+              tip="32 in the DGX SuperPOD; a rack-scale system's SU is counted in racks"),
+        Field("racks_per_su", "Racks per SU", "int", 0, 0, 4096, "8",
+              tip="rack-scale systems (NVL72): racks per SU, 8 (576 GPUs) in the DGX SuperPOD"),
         Field(
             "servers",
             "Servers in all",
@@ -168,6 +183,7 @@ def gear_fields(catalog: Catalog, default_gear: str, default_planes: int) -> tup
             if isinstance(s, ServerSpec) and s.gpus
         ),
     )
+    nics = (("The server's", ""), *((n.name, n.id) for n in catalog.of_kind("nic")))
     return (
         Field("gear", "Gear profile", "choice", default_gear, choices=gear_choices),
         Field("switch", "Switch", "choice", "", choices=switches),
@@ -190,8 +206,14 @@ def gear_fields(catalog: Catalog, default_gear: str, default_planes: int) -> tup
             "catalog switch",
             "a generic K-port switch at the profile's speed",
         ),
-        Field("server", "GPU server", "choice", "", choices=servers),
-        Field("gpus_per_server", "GPUs per server", "int", 0, 0, 64, "the server's"),
+        Field("server", "GPU server or rack", "choice", "", choices=servers,
+              tip="an 8-GPU server, or a rack-scale system (GB200/GB300/Vera Rubin NVL72, "
+              "Helios): its trays come a rack at a time, one scale-up domain a rack"),
+        Field("gpus_per_server", "GPUs per server", "int", 0, 0, 1024, "the server's"),
+        Field("nic", "NIC", "choice", "", choices=nics,
+              tip="default: the server's, or the profile's when the server's cannot run it"),
+        Field("nics", "NICs per server", "int", 0, 0, 1024, "the server's",
+              tip="fewer NICs than GPUs makes GPUs share a NIC (NCCL's GPU-to-NIC affinity)"),
         Field(
             "planes",
             "Planes",
@@ -410,7 +432,9 @@ class GenerateDialog(QDialog):
             )
         pl = self._plan
         rows = [
-            f"<p style='font-size:11pt'><b>{pl.gpus:,} GPUs</b> in {pl.servers:,} servers"
+            f"<p style='font-size:11pt'><b>{pl.gpus:,} GPUs</b> in "
+            + (f"{pl.racks:,} racks ({pl.servers:,} trays)" if pl.racks
+               else f"{pl.servers:,} servers")
             + (f" × {pl.planes} planes" if pl.planes > 1 else "")
             + "</p>",
             f"<p style='color:#5d6876'>{escape(pl.title)}</p>",
