@@ -5,9 +5,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from designer.core.analysis.workload import PRESETS, DecisionSettings
+from designer.core.catalog import builtin_catalog
 from designer.core.fileformat import save_project
 from designer.core.generators import generate, params_from_dict
 from designer.core.layout import compact_if_wide
+from designer.core.physical.floor import Geometry
+from designer.core.physical.summary import with_floor
 
 EXAMPLES = {
     "dgx-superpod-4su-ib-ndr": (
@@ -60,16 +64,39 @@ EXAMPLES = {
         "dragonfly",
         {"a": 8, "p": 4, "h": 4, "name": "Balanced dragonfly, a = 8, p = h = 4 (1,056 GPUs)"},
     ),
+    # rack-scale: 4 SUs of 8 GB200 NVL72 racks (2,304 GPUs) on Quantum-2, placed on the floor
+    # with the DGX SuperPOD GB200's 1.2 MW a scalable unit's row, an EP-heavy MoE workload
+    "gb200-nvl72-superpod-4su-ib-ndr": (
+        "rail",
+        {"gpus": 2304, "gear": "gb200-ib-ndr",
+         "name": "GB200 NVL72 SuperPOD 4 SU (32 racks, 2,304 GPUs), InfiniBand NDR"},
+        {"row_kw": 1200.0, "workload": "deepseek-v3-like"},
+    ),
+    # AMD Instinct MI355X on RoCE 400G (Pollara 400, Tomahawk 5 as 128 x 400G), rail-optimized
+    # in SUs of 64 servers, as the AMD MI3XX reference design's rail network
+    "amd-mi355x-1024-roce-400": (
+        "rail",
+        {"gpus": 1024, "gear": "amd-roce-400", "servers_per_su": 64,
+         "name": "AMD Instinct MI355X, 1,024 GPUs, RoCE 400G (Pollara 400, Tomahawk 5)"},
+        {"row_kw": 1200.0},
+    ),
 }
 
 
 def main(folder: str = "projects") -> int:
     out = Path(folder)
     out.mkdir(exist_ok=True)
-    for stem, (kind, values) in EXAMPLES.items():
+    catalog = builtin_catalog()
+    for stem, (kind, values, *more) in EXAMPLES.items():
         # wide designs (64 SUs, 8 pods of ToRs) are stored arranged compactly, as the window
         # generates them, so Fit shows them whole and readable
         project = compact_if_wide(generate(params_from_dict(kind, values)))
+        extras = more[0] if more else {}
+        if "row_kw" in extras:  # a floor plan with each row's power budget
+            project = with_floor(project, catalog, geometry=Geometry(row_kw=extras["row_kw"]))
+        if "workload" in extras:
+            project = project.evolve(
+                decision=DecisionSettings(workload=PRESETS[extras["workload"]]))
         path = out / f"{stem}.fabric.json"
         save_project(project, path, keep_backup=False)
         print(

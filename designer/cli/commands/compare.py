@@ -15,6 +15,7 @@ from designer.core.analysis.compare import (
     figure_text,
     oversubscription_variant,
     profile_variant,
+    server_variant,
 )
 from designer.core.analysis.estimate import settings_of
 from designer.core.analysis.inputs import load_workload, with_economics
@@ -36,6 +37,10 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                    "roce-800)")
     p.add_argument("--oversubscriptions", metavar="LIST",
                    help="the first file (a generated fat tree) under these ratios (1:1,3:1)")
+    p.add_argument("--servers", metavar="LIST",
+                   help="the first file (a generated rail or fat tree) rebuilt on these servers "
+                   "with the same GPU count, beside it (dgx-b200,gb200-nvl72: 8-GPU servers "
+                   "against NVL72 racks)")
     p.add_argument("--workload", metavar="PRESET|FILE")
     p.add_argument("--gpu-hour-usd", type=float, metavar="X")
     p.add_argument("--run-days", type=float, metavar="D")
@@ -59,6 +64,10 @@ def run(args: argparse.Namespace) -> int:
     if args.oversubscriptions:
         items = [(f"{x.strip()} oversubscribed", oversubscription_variant(first, x.strip(), base))
                  for x in args.oversubscriptions.split(",") if x.strip()]
+    if args.servers:
+        items += [(f"on {x.strip()}", server_variant(first, x.strip(), base))
+                  for x in args.servers.split(",") if x.strip()]
+        items = items[:MAX_DESIGNS]
     if not 2 <= len(items) <= MAX_DESIGNS and not (args.profiles or args.oversubscriptions):
         raise WorkloadError(f"designs: compare takes 2 to {MAX_DESIGNS} files, got {len(items)}")
     s = settings_of(first)

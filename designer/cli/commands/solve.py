@@ -84,9 +84,12 @@ def format_report(r: Result) -> str:
     out: list[str] = [r.name, ""]
     per_server = f" ({r.gpus // r.servers} per server)" if r.servers and r.gpus % r.servers == 0 \
         else ""
+    where = f"{r.servers:,} servers{per_server}"
+    if r.domains.rack_scale:
+        where = f"{r.domains.count:,} racks ({r.servers:,} trays)"
     out += [
         "Size",
-        f"  GPUs           {r.gpus:,} in {r.servers:,} servers{per_server}"
+        f"  GPUs           {r.gpus:,} in {where}"
         + (f", {r.unconnected_gpus:,} not connected" if r.unconnected_gpus else ""),
         f"  switches       {r.switches.total:,}: {_join(r.switches.by_tier)}"
         f"  [{_join(r.switches.by_model)}]",
