@@ -86,8 +86,9 @@ def exact_bisection(project: Project, time_limit: float = 60.0) -> float:
 
 def brute_paths(project: Project) -> tuple[Counter, Counter]:
     """(hops histogram, latency histogram in 0.001 ns) over unordered GPU pairs in
-    different servers, from one Dijkstra per GPU. GPUs do not forward: a search starts at
-    one GPU's switches and ends at the other GPU's switches."""
+    different scale-up domains (servers, or racks of trays), from one Dijkstra per GPU.
+    GPUs do not forward: a search starts at one GPU's switches and ends at the other GPU's
+    switches."""
     c = compile_project(project, project.catalog(builtin_catalog()))
     st = project.analysis
     cl = c.classes
@@ -99,7 +100,16 @@ def brute_paths(project: Project) -> tuple[Counter, Counter]:
         g.add_edge(u, v, w=HOP_WEIGHT + prop + sw_ns[v])
         g.add_edge(v, u, w=HOP_WEIGHT + prop + sw_ns[u])
     gpus = np.flatnonzero(c.gpu_class >= 0)
-    server_of = np.repeat(np.arange(len(c.fabric.devices)),
+    # a GPU's scale-up domain, from the labels: a rack-scale tray's (model, domain label),
+    # else its own server (the reference does not use the solver's domain table)
+    cat = project.catalog(builtin_catalog())
+    key = []
+    for i, d in enumerate(c.fabric.devices):
+        spec = cat.get(d.model) if d.model in cat else None
+        rack = getattr(spec, "domain_servers", 1) > 1 and d.groups.get("domain")
+        key.append((d.model, d.groups["domain"]) if rack else i)
+    ids = {k: n for n, k in enumerate(dict.fromkeys(key))}
+    server_of = np.repeat(np.array([ids[k] for k in key], np.int64),
                           np.where(c.is_server, c.table.gpus, 0))
 
     def ports(gpu: int):
