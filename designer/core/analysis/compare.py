@@ -41,7 +41,7 @@ FIGURES: tuple[tuple[str, str, str, str], ...] = (
     ("step_s", "Step time", "s", "low"),
     ("comm_fraction", "Communication share", "%", "low"),
     ("mfu", "MFU", "%", "high"),
-    ("ep_exposed_s", "Expert all-to-all, exposed per step", "s", "low"),
+    ("ep_exposed_s", "EP all-to-all exposed a step", "s", "low"),
     ("capex_usd", "Capex (network)", "$", "low"),
     ("power_kw", "Network power", "kW", "low"),
     ("tco_usd", "TCO", "$", "low"),

@@ -5,11 +5,13 @@ put exactly K = N/2 GPUs on side A is found exactly: a GPU on side A cuts its li
 side-B switches, so GPUs are taken in order of that extra cost (per class, vectorised).
 Appliances (such as a UFM) are not GPUs: each takes the side that cuts fewer of its links.
 
-GPUs of one scale-up domain (a server, an NVL72 rack) talk over NVLink, so a balanced cut of
-the fabric puts whole domains on a side: domains are taken in order of their extra cost per
+GPUs of a rack-scale domain (the 18 trays of an NVL72) talk over NVLink, so a balanced cut
+of the fabric puts whole racks on a side: racks are taken in order of their extra cost per
 GPU, and only the last one taken may be split to balance the halves exactly (the cheapest of
-its GPUs go). Domains alike in their GPU classes form one type, so this is a few numpy
-operations per cut however many domains there are.
+its GPUs go). Racks alike in their GPU classes form one type, so this is a few numpy operations
+per cut however many racks there are. GPUs of a one-server domain (an 8-GPU server) are placed
+one by one, as the bisection of NVIDIA's tables counts them: each is a network endpoint of its
+own.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.sparse import csr_matrix
+from scipy.sparse import csr_matrix, vstack
 from scipy.sparse.csgraph import connected_components
 
 from designer.core.solver.compile import Compiled, mix64
@@ -135,14 +137,23 @@ class DomainTypes:
 
 
 def _domain_types(c: Compiled) -> DomainTypes | None:
-    """The design's domain types, or None when every domain is one GPU (placed GPU by GPU)."""
+    """The design's rack types (and its other GPUs, as types of one GPU), or None when no
+    domain spans several servers (every GPU is then placed on its own, the faster way)."""
     cl = c.classes
     if not cl.dom_id.size:
         return None
     n_dom = int(cl.dom_id.max()) + 1
-    size = np.bincount(cl.dom_id, weights=cl.dom_count, minlength=n_dom).astype(np.int64)
-    if size.max(initial=0) <= 1:
+    multi = np.zeros(n_dom, bool)
+    k = min(n_dom, c.domains.count)
+    multi[:k] = c.domains.servers[:k] > 1
+    rack = multi[cl.dom_id]
+    if not rack.any():
         return None
+    # GPUs of one-server domains: a type of one-GPU domains per class
+    single = np.bincount(cl.dom_class[~rack], weights=cl.dom_count[~rack],
+                         minlength=cl.n).astype(np.int64)
+    size = np.bincount(cl.dom_id[rack], weights=cl.dom_count[rack],
+                       minlength=n_dom).astype(np.int64)
     # a domain's signature: two hashes of its (class, count) entries
     rec = cl.dom_class.astype(np.uint64) * np.uint64(1_000_003) + cl.dom_count.astype(np.uint64)
     h1 = np.zeros(n_dom, np.uint64)
@@ -156,14 +167,20 @@ def _domain_types(c: Compiled) -> DomainTypes | None:
     rep = live[rep]
     # the matrix of each type is its first domain's row; unconnected GPUs are a type of
     # empty one-GPU domains (nothing to cut)
-    m = csr_matrix((cl.dom_count.astype(np.float64), (cl.dom_id, cl.dom_class)),
-                   shape=(n_dom + 1, cl.n))
+    m = csr_matrix((cl.dom_count[rack].astype(np.float64),
+                    (cl.dom_id[rack], cl.dom_class[rack])), shape=(n_dom, cl.n))
+    rows = [m[rep]]
     mult, size = mult.astype(np.int64), size[rep]
+    cls = np.flatnonzero(single)
+    if cls.size:
+        rows.append(csr_matrix((np.ones(cls.size), (np.arange(cls.size), cls)),
+                               shape=(cls.size, cl.n)))
+        mult, size = np.r_[mult, single[cls]], np.r_[size, np.ones(cls.size, np.int64)]
     free = int(c.n_gpus - cl.count.sum())
     if free:
-        rep = np.r_[rep, n_dom]
+        rows.append(csr_matrix((1, cl.n)))
         mult, size = np.r_[mult, free], np.r_[size, 1]
-    return DomainTypes(m[rep].tocsr(), mult, size)
+    return DomainTypes(vstack(rows).tocsr(), mult, size)
 
 
 def switch_weights(c: Compiled) -> np.ndarray:
