@@ -98,6 +98,36 @@ class Device(_Frozen):
     nic: GearId | None = None
     nics: int | None = Field(default=None, gt=0, le=1024, strict=True)
 
+    @classmethod
+    def trusted(cls, rows: list[dict[str, Any]]) -> tuple[Device, ...]:
+        """Devices of rows a generator made: the first row of each shape (its keys, model,
+        role and group keys) is validated in full; the others, alike in every type and made
+        by the same code, are built as ``model_construct`` builds them, without its per-call
+        cost (a few microseconds each instead of twenty)."""
+        out: list[Device] = []
+        checked: dict[tuple, frozenset[str]] = {}
+        new, put = object.__new__, object.__setattr__
+        defaults = {k: f.default for k, f in cls.model_fields.items() if not f.is_required()}
+        roles = {r.value: r for r in Role}
+        for row in rows:
+            shape = (tuple(row), row["model"], row["role"], tuple(row["groups"]))
+            fields = checked.get(shape)
+            if fields is None:
+                dev = cls.model_validate(row)
+                checked[shape] = frozenset(dev.model_fields_set)
+                out.append(dev)
+                continue
+            dev = new(cls)
+            values = defaults | row
+            values["role"] = roles[row["role"]]
+            values["groups"] = dict(row["groups"])
+            put(dev, "__dict__", values)
+            put(dev, "__pydantic_fields_set__", set(fields))
+            put(dev, "__pydantic_extra__", None)
+            put(dev, "__pydantic_private__", None)
+            out.append(dev)
+        return tuple(out)
+
 
 class Fabric(_Frozen):
     """Devices and the link bundles between their ports."""

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import GeneratorError
+from designer.core.gcpause import collector_paused
 from designer.core.generators.dragonfly import plan_dragonfly
 from designer.core.generators.params import (
     PARAMS_BY_KIND,
@@ -104,8 +105,9 @@ def generate(
     """A new project (or ``base`` with its fabric replaced) holding the generated fabric."""
     pl = plan(params, catalog)
     assert pl.build is not None and pl.gear is not None
-    plane, servers = pl.build()
-    fabric = assemble(plane, servers, pl.gear)
+    with collector_paused():
+        plane, servers = pl.build()
+        fabric = assemble(plane, servers, pl.gear)
     spec = GeneratorSpec(kind=params.kind, params=params.model_dump(mode="json", exclude={"kind"}))
     added = {g.id: g for g in (base.overrides.gear if base else ())}
     added.update({g.id: g for g in pl.gear.added})

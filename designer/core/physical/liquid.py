@@ -169,32 +169,35 @@ def row_use(floor: FloorPlan, used_kw: np.ndarray, catalog: Catalog) -> list[Row
     return out
 
 
-def cdu_count(project, catalog: Catalog) -> tuple[str, int]:
+def cdu_count(project, catalog: Catalog, compiled) -> tuple[str, int]:
     """(CDU catalog id, how many) the design needs: the ``cdu`` positions of its floor plan,
-    else per scalable-unit row of liquid-cooled gear (the default plan's rows), N+1 each."""
+    else per scalable-unit row of liquid-cooled gear (the default plan's rows), N+1 each.
+    ``compiled``: the solver's arrays of the project (its device table, group labels and
+    domains), so nothing loops over devices in Python."""
     phys = project.physical
     floor = phys.floor if phys is not None else None
     g = floor.geometry if floor is not None else Geometry()
     if floor is not None and floor.rows:
         return g.cdu, sum(1 for _, _, r in floor.racks() if r.kind == "cdu")
-    fabric = project.fabric
-    heat: dict[int, float] = {}
-    models: dict[str, tuple[float, float]] = {}  # model -> (device kW, extra kW per domain)
-    seen: set[tuple[str, int]] = set()
-    for d in fabric.devices:
-        if d.model not in models:
-            spec = catalog.get(d.model) if d.model in catalog else None
-            if isinstance(spec, ServerSpec) and spec.cooling == "liquid":
-                models[d.model] = (spec.power_w / 1000.0, system_load(spec, catalog)[1])
-            else:
-                models[d.model] = (0.0, 0.0)
-        kw, extra = models[d.model]
-        if not kw:
-            continue
-        row = d.groups.get("su", 0)
-        dom = d.groups.get("domain", 0)
-        if extra and dom and (d.model, dom) not in seen:
-            seen.add((d.model, dom))
-            kw += extra
-        heat[row] = heat.get(row, 0.0) + kw
-    return g.cdu, sum(cdus_needed(kw, g, catalog) for kw in heat.values())
+    c = compiled
+    t = c.table
+    kw = np.zeros(len(t.choices))
+    extra = np.zeros(len(t.choices))  # a rack-scale system's switch trays, once a domain
+    for k, (model, *_) in enumerate(t.choices):
+        spec = catalog.get(model) if model in catalog else None
+        if isinstance(spec, ServerSpec) and spec.cooling == "liquid":
+            kw[k] = spec.power_w / 1000.0
+            extra[k] = system_load(spec, catalog)[1]
+    dev_kw = np.where(c.is_server, kw[t.gear], 0.0)
+    if not dev_kw.any():
+        return g.cdu, 0
+    su = c.groups.get("su")
+    row = su if su is not None else np.zeros(dev_kw.size, np.int32)
+    dom = c.domains.of_device
+    servers = np.flatnonzero(dom >= 0)
+    first = np.full(c.domains.count, -1, np.int64)
+    first[dom[servers][::-1]] = servers[::-1]
+    first = first[first >= 0]
+    dev_kw[first] += extra[t.gear[first]]
+    heat = np.bincount(row, weights=dev_kw)
+    return g.cdu, sum(cdus_needed(float(h), g, catalog) for h in heat if h > 0)

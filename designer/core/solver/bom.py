@@ -177,7 +177,7 @@ def bill_of_materials(c: Compiled, media: MediaPlan, control=None) -> Bom:
     for tray, q in sorted(scale_up_trays(c).items()):
         line("scale-up", tray, q, compute_lines)
     # coolant distribution units for liquid-cooled racks (the floor plan's, else N+1 a row)
-    cdu, n_cdu = cdu_count(c.project, cat)
+    cdu, n_cdu = cdu_count(c.project, cat, c)
     if n_cdu:
         line("cooling", cdu, n_cdu, compute_lines)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from designer.core.catalog import Catalog, builtin_catalog
+from designer.core.gcpause import collector_paused
 from designer.core.model import Project
 from designer.core.physical.extras import with_extras
 from designer.core.physical.racks import floor_problems
@@ -39,7 +40,8 @@ def solve(
     ctl = Control(progress, cancelled)
     ctl.stage("compile", 0.0, 0.1)
     cat = catalog if catalog is not None else project.catalog(builtin_catalog())
-    c = compile_project(project, cat, ctl)
+    with collector_paused():
+        c = compile_project(project, cat, ctl)
     ctl.stage("oversubscription", 0.1, 0.15)
     over = oversubscription(c)
     ctl.stage("bisection", 0.15, 0.55)

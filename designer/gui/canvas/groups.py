@@ -188,11 +188,12 @@ class GroupIndex:
         """Rack-scale domains inside each group (an SU of 8 NVL72 racks: 8)."""
         out: dict[GroupKey, int] = {}
         for k in self.keys:
-            if is_rack_key(k):
-                parent = parent_key(k)
-                while parent is not None:
-                    out[parent] = out.get(parent, 0) + 1
-                    parent = parent_key(parent)
+            if "domain=" not in k:
+                continue
+            parts = k.split("/")
+            for i in range(1, len(parts)):
+                prefix = "/".join(parts[:i])
+                out[prefix] = out.get(prefix, 0) + 1
         return out
 
 

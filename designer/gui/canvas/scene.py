@@ -8,8 +8,6 @@ by a few layer items (``edges.py``). Gestures (``interactions.py``) drive the mo
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QTransform
@@ -56,6 +54,16 @@ from designer.gui.project.document import Document, Selection
 from designer.gui.rackscale.rack_box import rack_info
 
 COLLAPSE_ABOVE = 300  # designs with more devices open with their groups collapsed
+
+
+def _most_common(values: np.ndarray) -> str | None:
+    """The most common non-empty value of an object array (numpy, not a Python loop: a pod
+    box of thousands of trays is drawn on every edit)."""
+    known = values[values != None]  # noqa: E711 (elementwise on an object array)
+    if not known.size:
+        return None
+    vals, counts = np.unique(known.astype(str), return_counts=True)
+    return str(vals[int(np.argmax(counts))])
 BOX_PAD = 26.0
 FRAME_PAD = 20.0
 FRAME_STEP = 16.0
@@ -353,8 +361,7 @@ class CanvasScene(QGraphicsScene):
             local = QRectF(bx0 - rect.left(), by0 - rect.top(), bx1 - bx0, by1 - by0)
             bars.append(TierBar(role, int(sel.size), local))
         gpus = int(self.gpus[members].sum())
-        techs = Counter(t for t in self.tech[members].tolist() if t)
-        tech = techs.most_common(1)[0][0] if techs else None
+        tech = _most_common(self.tech[members])
         if is_rack_key(key):
             rack = rack_info(self.fabric.devices[int(members[0])].model, self.doc.catalog,
                              int(members.size), gpus)
