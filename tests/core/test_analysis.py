@@ -19,7 +19,6 @@ from designer.core.analysis.collectives import (
 from designer.core.analysis.estimate import CollectiveRequest, estimate
 from designer.core.analysis.fabric import (
     NIC_EFFICIENCY,
-    NVLINK_EFFICIENCY,
     FabricView,
     Level,
     fabric_view,
@@ -98,7 +97,7 @@ def test_per_nic_figures_ndr():
 def a100_view(nodes: int) -> FabricView:
     """DGX A100 with 8 x HDR 200G, non-blocking (the clusters of nccl issues 812, 320)."""
     return FabricView(gpus=8 * nodes, gpus_per_server=8, domain=8, gpu=GPUS["A100"],
-                      nvlink_gbytes_s=300 * NVLINK_EFFICIENCY, peak_tflops=312,
+                      nvlink_gbytes_s=300 * GPUS["A100"].ring_efficiency, peak_tflops=312,
                       nic_gbytes_s=200 / 8 * NIC_EFFICIENCY, tech="ib-hdr", sharp=True,
                       latency_p50_us=1.5, latency_p99_us=1.6, hops_p50=3,
                       levels=(Level("leaf", 8 * nodes, 1.0),), bisection_fraction=1.0)
