@@ -8,7 +8,7 @@ the group labels the generators put on servers, counted once with numpy.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -46,12 +46,15 @@ class FabricView:
     peak_tflops: float
     nic_gbytes_s: float  # effective, all of one GPU's rails
     tech: str  # ib-ndr, ib-xdr, eth
-    sharp: bool
+    sharp: bool  # every switch can reduce in the network (IB SHARP)
     latency_p50_us: float
     latency_p99_us: float
     hops_p50: float
     levels: tuple[Level, ...]
     bisection_fraction: float
+    collnet: bool = False  # IB SHARP in use: capable switches and NCCL_COLLNET_ENABLE=1
+    channels_per_nic: int = 2  # NCCL ring channels per NIC
+    qps_per_connection: int = 1  # NCCL_IB_QPS_PER_CONNECTION
 
     @property
     def is_ib(self) -> bool:
@@ -59,10 +62,9 @@ class FabricView:
 
     def ideal(self) -> FabricView:
         """The same NICs and NVLink on a non-blocking fabric with no latency."""
-        return FabricView(self.gpus, self.gpus_per_server, self.domain, self.gpu,
-                          self.nvlink_gbytes_s, self.peak_tflops, self.nic_gbytes_s, self.tech,
-                          self.sharp, 0.0, 0.0, 0.0,
-                          tuple(Level(lv.tier, lv.gpus, 1.0) for lv in self.levels), 1.0)
+        return replace(self, latency_p50_us=0.0, latency_p99_us=0.0, hops_p50=0.0,
+                       levels=tuple(Level(lv.tier, lv.gpus, 1.0) for lv in self.levels),
+                       bisection_fraction=1.0)
 
 
 def _server_spec(project: Project, result: Result, cat: Catalog) -> ServerSpec | None:
@@ -154,4 +156,7 @@ def fabric_view(project: Project, result: Result, workload: Workload,
         hops_p50=float(result.hops.p50 or 0.0),
         levels=tuple(levels),
         bisection_fraction=min(1.0, result.bisection.fraction_of_full or 1.0),
+        collnet=sharp and workload.ib_sharp,
+        channels_per_nic=workload.channels_per_nic,
+        qps_per_connection=workload.qps_per_connection,
     )
