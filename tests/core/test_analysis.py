@@ -96,7 +96,8 @@ def test_per_nic_figures_ndr():
 
 def a100_view(nodes: int, collnet: bool = False) -> FabricView:
     """DGX A100 with 8 x HDR 200G, non-blocking (the clusters of nccl issues 812, 320)."""
-    return FabricView(collnet=collnet, gpus=8 * nodes, gpus_per_server=8, domain=8, gpu=GPUS["A100"],
+    return FabricView(collnet=collnet, gpus=8 * nodes, gpus_per_server=8, domain=8,
+                      gpu=GPUS["A100"],
                       nvlink_gbytes_s=300 * GPUS["A100"].ring_efficiency, peak_tflops=312,
                       nic_gbytes_s=200 / 8 * NIC_EFFICIENCY, tech="ib-hdr", sharp=True,
                       latency_p50_us=1.5, latency_p99_us=1.6, hops_p50=3,
