@@ -117,8 +117,7 @@ def estimate(project: Project, result: Result, workload: Workload | None = None,
     loss = money_lost(step.parallel.gpus, econ.run_days, econ.gpu_hour_usd, loss_frac)
     cost = tco(result, econ, 1 - step.comm_fraction)
     years_loss = money_lost(result.gpus, econ.years * 365, econ.gpu_hour_usd, loss_frac)
-    rec = recommend(result.gpus, step.comm_fraction, econ, view.is_ib, loss_frac,
-                    years_loss.usd_lost)
+    rec = recommend(result.gpus, step.comm_fraction, econ, loss_frac, years_loss.usd_lost)
     groups = step.parallel.groups()
     kw = {"job_gpus": step.parallel.gpus, "placement": w.placement,
           "network_slowdown": network_slowdown}
