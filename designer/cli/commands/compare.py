@@ -120,4 +120,6 @@ def format_comparison(c: Comparison) -> str:
         out.append(f"Recommendation: {c.recommendation.choice}"
                    + (f" ({c.recommendation.note})" if c.recommendation.note else ""))
         out.append(f"  {c.recommendation.break_even}")
+    if c.premium:
+        out.append(c.premium.text())
     return "\n".join(out)

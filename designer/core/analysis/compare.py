@@ -8,14 +8,15 @@ gear profiles or oversubscriptions are built here (convert / regenerate), solved
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from designer.core.analysis.best import Best, Target, best_design, unused_ports
 from designer.core.analysis.estimate import Estimate, estimate
+from designer.core.analysis.prices import Premium, cost_per_endpoint, premium
 from designer.core.analysis.recommend import Recommendation, Side, recommend_pair
 from designer.core.analysis.tco import break_even_gain
 from designer.core.analysis.workload import Economics, Workload, WorkloadError
-from designer.core.catalog import Catalog
+from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.convert import convert_profile
 from designer.core.errors import DesignerError
 from designer.core.generators import regenerate
@@ -42,6 +43,8 @@ FIGURES: tuple[tuple[str, str, str, str], ...] = (
     ("comm_fraction", "Communication share", "%", "low"),
     ("mfu", "MFU", "%", "high"),
     ("capex_usd", "Capex (network)", "$", "low"),
+    ("usd_per_endpoint", "Cost per endpoint", "$", "low"),
+    ("usd_per_endpoint_fabric", "Cost per endpoint, no NIC side", "$", "low"),
     ("power_kw", "Network power", "kW", "low"),
     ("tco_usd", "TCO", "$", "low"),
     ("usd_per_useful_gpu_hour", "Cost per useful GPU-hour", "$", "low"),
@@ -58,6 +61,8 @@ class DesignColumn:
     estimate: Estimate | None
     error: str = ""
     layout: str = ""  # how the design was laid out for its profile, and why
+    project: Project | None = field(default=None, repr=False, compare=False)
+    result: Result | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict:
         return {"label": self.label, "name": self.name, "profile": self.profile,
@@ -74,9 +79,11 @@ class Comparison:
     deltas: tuple[dict, ...]  # per design after the first: key -> value minus the first's
     break_even: tuple[dict, ...]
     recommendation: Recommendation | None
+    premium: Premium | None = None  # InfiniBand's capex over Ethernet's (the verdict's pair)
 
     def to_json(self) -> dict:
         return {"designs": [d.to_json() for d in self.designs],
+                "premium": self.premium.to_json() if self.premium else None,
                 "deltas": [{k: (round(v, 6) if isinstance(v, float) else v)
                             for k, v in d.items()} for d in self.deltas],
                 "break_even": list(self.break_even),
@@ -113,6 +120,8 @@ def column(label: str, project: Project, result: Result, workload: Workload,
     optics = sum(x.qty for x in result.bom.lines if x.category == "transceiver")
     cables = _count(getattr(result, "cables", None), "total", "cables")
     unused, unused_usd = unused_ports(result)
+    per_ep, per_ep_fabric = cost_per_endpoint(result, project.catalog(catalog or
+                                                                       builtin_catalog()))
     figs: dict[str, float | None] = {
         "gpus": result.gpus, "switches": result.switches.total,
         "cables": cables if cables is not None else float(result.links.total),
@@ -124,6 +133,7 @@ def column(label: str, project: Project, result: Result, workload: Workload,
         "hops_p50": result.hops.p50, "hops_p99": result.hops.p99,
         "latency_p50_us": result.latency.p50_us, "latency_p99_us": result.latency.p99_us,
         "capex_usd": result.bom.total_usd, "power_kw": result.power_w / 1000,
+        "usd_per_endpoint": per_ep, "usd_per_endpoint_fabric": per_ep_fabric,
     }
     est: Estimate | None = None
     error = ""
@@ -140,7 +150,8 @@ def column(label: str, project: Project, result: Result, workload: Workload,
     else:
         figs |= dict.fromkeys(("step_s", "comm_fraction", "mfu", "tco_usd",
                                "usd_per_useful_gpu_hour"))
-    return DesignColumn(label, project.name, project.profile, figs, busbw, est, error, layout)
+    return DesignColumn(label, project.name, project.profile, figs, busbw, est, error, layout,
+                        project, result)
 
 
 def compare(items: list[tuple], workload: Workload, economics: Economics,
@@ -159,6 +170,7 @@ def compare(items: list[tuple], workload: Workload, economics: Economics,
     ok = [c for c in cols if c.estimate is not None]
     be: list[dict] = []
     rec = None
+    prem: Premium | None = None
     if ok:
         cheap = min(ok, key=lambda c: c.estimate.tco.total_usd)  # type: ignore[union-attr]
         for c in ok:
@@ -172,11 +184,18 @@ def compare(items: list[tuple], workload: Workload, economics: Economics,
             be.append({"dearer": c.label, "cheaper": cheap.label, "delta_tco_usd": round(delta, 2),
                        "break_even_gain": round(need, 6), "efficiency_gain": round(gain, 6),
                        "pays": gain > need})
-        rec = _verdict(ok, economics)
-    return Comparison(cols, deltas, tuple(be), rec)
+        rec, pair = _verdict(ok, economics)
+        if pair is not None:
+            i_col, e_col = pair
+            assert i_col.result is not None and e_col.result is not None
+            assert i_col.project is not None
+            prem = premium(i_col.result, e_col.result,
+                           i_col.project.catalog(catalog or builtin_catalog()))
+    return Comparison(cols, deltas, tuple(be), rec, prem)
 
 
-def _verdict(ok: list[DesignColumn], economics: Economics) -> Recommendation:
+def _verdict(ok: list[DesignColumn], economics: Economics
+             ) -> tuple[Recommendation, tuple[DesignColumn, DesignColumn] | None]:
     """The same verdict whichever design is first: each technology is represented by its
     design with the lowest cost per useful GPU-hour, the rules see the larger communication
     share of the two, and a tie goes to the lower cost per useful GPU-hour."""
@@ -189,7 +208,7 @@ def _verdict(ok: list[DesignColumn], economics: Economics) -> Recommendation:
     if not (ib and eth):
         best = min(ok, key=per_hour).estimate
         assert best is not None
-        return best.recommendation
+        return best.recommendation, None
     i, e = min(ib, key=per_hour), min(eth, key=per_hour)
     ei, ee = i.estimate, e.estimate
     assert ei is not None and ee is not None
@@ -199,7 +218,7 @@ def _verdict(ok: list[DesignColumn], economics: Economics) -> Recommendation:
 
     return recommend_pair(max(ei.view.gpus, ee.view.gpus),
                           max(ei.step.comm_fraction, ee.step.comm_fraction), economics,
-                          side(i, ei), side(e, ee))
+                          side(i, ei), side(e, ee)), (i, e)
 
 
 PROFILE_LABELS = {"ib-ndr": "IB NDR", "ib-xdr": "IB XDR", "roce-400": "RoCE 400G",

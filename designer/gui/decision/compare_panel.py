@@ -178,6 +178,8 @@ class ComparePanel(QWidget):
             lines.append(f"<b>Recommendation: {c.recommendation.choice}</b>"
                          + (f" ({c.recommendation.note})" if c.recommendation.note else ""))
             lines.append(c.recommendation.break_even)
+        if c.premium:
+            lines.append(c.premium.text())
         self.status.setText("<br>".join(lines) or "Compared.")
 
     @staticmethod
