@@ -6,6 +6,7 @@ import argparse
 
 from designer.cli.commands._common import add_command, load, print_json, whole_number
 from designer.core.analysis.collectives import ALGORITHMS
+from designer.core.analysis.constants import constant_notes
 from designer.core.analysis.estimate import CollectiveRequest, Estimate, estimate, settings_of
 from designer.core.analysis.inputs import load_workload, parse_bytes, with_economics
 from designer.core.analysis.workload import WorkloadError
@@ -121,7 +122,10 @@ def format_estimate(e: Estimate) -> str:
            f"           {par.gpus:,} GPUs: TP{par.tp} PP{par.pp} DP{par.dp} CP{par.cp} EP{par.ep},"
            f" {s.tokens_per_step:,} tokens per step, {w.placement} placement",
            f"Fabric     {e.view.tech}, {e.view.nic_gbytes_s:.0f} GB/s per GPU, NVLink domain "
-           f"{e.view.domain}, SHARP {'yes' if e.view.sharp else 'no'}, routing {e.routing}", "",
+           f"{e.view.domain}, GPU {e.view.gpu.name}, routing {e.routing}",
+           f"NCCL       {_sharp_text(e)}; {e.view.channels_per_nic} ring channel(s) per NIC, "
+           f"{e.view.qps_per_connection} queue pair(s) per connection "
+           f"(NCCL_IB_QPS_PER_CONNECTION)", "",
            "Collectives (busbw as nccl-tests; in-network reduction may exceed the wire rate)",
            f"  {'op':<15}{'group':<6}{'GPUs':>7}{'bytes':>16}{'algorithm':>10}{'time us':>12}"
            f"{'algbw GB/s':>12}{'busbw GB/s':>12}"]
@@ -151,4 +155,15 @@ def format_estimate(e: Estimate) -> str:
     out.append(f"  break-even: {e.recommendation.break_even}")
     if e.recommendation.note:
         out.append(f"  note: {e.recommendation.note}")
+    out += ["", "Constants of the step model (source, assumption or set here)"]
+    for n in constant_notes(e.workload):
+        out.append(f"  {n.field:<19}{n.value!s:<12}{n.kind:<11}{n.note}")
     return "\n".join(out)
+
+
+def _sharp_text(e: Estimate) -> str:
+    if e.view.collnet:
+        return "IB SHARP on (NCCL_COLLNET_ENABLE=1)"
+    if e.view.sharp:
+        return "IB SHARP off (switches can; set workload ib_sharp for NCCL_COLLNET_ENABLE=1)"
+    return "no IB SHARP on this gear"

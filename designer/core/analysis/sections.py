@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from designer.core.analysis.constants import constant_notes
 from designer.core.analysis.estimate import Estimate
 from designer.core.export.facts import Fact, FactSection
 
@@ -45,4 +46,15 @@ def decision_sections(e: Estimate) -> list[FactSection]:
     rows.append(Fact("Break-even from this design's numbers", "agrees" if r.agrees else
                      "disagrees", note=r.break_even + (f" ({r.note})" if r.note else "")))
     rules = FactSection(f"Recommendation: {r.choice}", tuple(rows))
-    return [work, money, rules]
+    v = e.view
+    nccl = FactSection("NCCL settings and the step model's constants", (
+        Fact("IB SHARP (NCCL_COLLNET_ENABLE)", "on" if v.collnet else "off",
+             note="switches can reduce" if v.sharp else "no SHARP-capable switches"),
+        Fact("Ring channels per NIC", v.channels_per_nic, "int"),
+        Fact("Queue pairs per connection (NCCL_IB_QPS_PER_CONNECTION)",
+             v.qps_per_connection, "int"),
+        Fact("GPU", v.gpu.name, note=v.gpu.source),
+        *[Fact(n.field.replace("_", " ").capitalize(), str(n.value), note=f"{n.kind}: {n.note}")
+          for n in constant_notes(e.workload)],
+    ))
+    return [work, money, rules, nccl]

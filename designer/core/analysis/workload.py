@@ -146,7 +146,8 @@ PRESETS: dict[str, Workload] = {
         name="DeepSeek-V3-like MoE", source="DeepSeek-V3, arXiv 2412.19437 (PP16, EP64, FP8)",
         params_b=671, active_params_b=37, layers=61, hidden=7168, experts=256, top_k=8,
         precision="fp8", sequence=4096, global_batch_tokens=15360 * 4096, gpus=2048, tp=1,
-        pp=16, ep=64, microbatches=30, zero_stage=1, nvlink_domain=8, overlap_ep=0.8),
+        pp=16, ep=64, microbatches=30, zero_stage=1, nvlink_domain=8, overlap_ep=0.8,
+        schedule="dualpipe"),
 }
 
 
