@@ -140,3 +140,21 @@ def test_old_files_with_interleave_keep_their_schedule():
     w = Workload.model_validate({"interleave": 2})
     assert w.schedule == "interleaved"
     assert Workload.model_validate({}).schedule == "1f1b"
+
+
+def test_multi_node_h100_all_reduce_is_nic_bound():
+    """A ring over 128 nodes of 8 x 400G, 8 GiB, is bound by the NICs (8 x 46-49 GB/s,
+    nccl-tests 290), not by 2(n-1) step latencies; 2 nodes reach ~470 GB/s with NVLS-tree
+    (nccl-tests 309 results as cited in nccl issue 2409)."""
+    from designer.core.analysis.collectives import Communicator, collective_rows
+    from designer.core.analysis.fabric import fabric_view
+
+    p, r = solved("dgx-superpod-64su-ib-ndr.fabric.json")
+    v = fabric_view(p, r, Workload(), CAT)
+    ring = collective_rows(v, "all-reduce", [8 * 2**30], Communicator("all", 1024),
+                           algorithm="ring")[0]
+    assert 8 * 46 <= ring.busbw_gbytes_s <= 8 * 49
+    auto = collective_rows(v, "all-reduce", [8 * 2**30], Communicator("all", 1024))[0]
+    assert auto.algorithm == "nvls-tree" and 8 * 46 <= auto.busbw_gbytes_s <= 8 * 49
+    two = collective_rows(v, "all-reduce", [8 * 2**30], Communicator("all", 16))[0]
+    assert two.busbw_gbytes_s == pytest.approx(470, rel=0.05)
