@@ -143,7 +143,7 @@ class _Gear(_Frozen):
         return next((f for f in hits if f.tech is None), None)
 
 
-class _Ported(_Gear):
+class Ported(_Gear):
     modes: tuple[PortMode, ...] = Field(min_length=1)
     latency_ns: LatencyNs
 
@@ -182,7 +182,7 @@ class _Ported(_Gear):
         return tuple(dict.fromkeys(t for m in self.modes for t in m.techs))
 
 
-class SwitchSpec(_Ported):
+class SwitchSpec(Ported):
     kind: Literal["switch"] = "switch"
     cages: int = Field(gt=0, le=100_000, strict=True)
     modular: bool = False
@@ -198,7 +198,7 @@ class SwitchSpec(_Ported):
         return self.mode(speed_gbps).ports // self.cages
 
 
-class NicSpec(_Ported):
+class NicSpec(Ported):
     kind: Literal["nic"] = "nic"
 
 
@@ -255,6 +255,17 @@ class Profile(_Frozen):
     server: GearId
     planes: int = Field(default=1, ge=1, le=16)
     spine_switch: GearId | None = None
+    # how design names mention this profile, the short form first: switching a design's gear
+    # renames "..., InfiniBand NDR" to "..., RoCE 400G" (empty: the name alone)
+    aliases: tuple[str, ...] = Field(default=(), max_length=16)
+
+    @property
+    def short_name(self) -> str:
+        return self.aliases[0] if self.aliases else self.name
+
+    def mentions(self) -> tuple[str, ...]:
+        """Every way a design name may mention this profile, longest first."""
+        return tuple(sorted({self.name, *self.aliases}, key=len, reverse=True))
 
 
 class CatalogFile(_Frozen):

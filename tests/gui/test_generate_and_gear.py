@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QPointF
 
-from designer.gui import commands
-from designer.gui.generate_dialog import GenerateDialog
+from designer.gui.generate.dialog import GenerateDialog
+from designer.gui.project import commands
 
 
 def _count(project, role):
@@ -105,9 +105,14 @@ def test_gear_profile_switch_is_one_undoable_step(window):
     # 128-port leaves: 8 spines for 32 leaves of 32 uplinks
     assert (_count(p, "leaf"), _count(p, "spine")) == (32, 8)
     assert "generated again" in window.statusBar().currentMessage()
+    # the name said InfiniBand: now it says RoCE, in the title and the Name field too
+    assert "InfiniBand" in before.name and "RoCE 400G" in p.name and "InfiniBand" not in p.name
+    assert window.windowTitle().startswith(p.name)
+    assert window.inspector.p_name.text() == p.name
     window.doc.undo_stack.undo()
     assert window.doc.project is before
     assert combo.currentData() == "ib-ndr"
+    assert window.windowTitle().startswith(before.name)
 
 
 def test_gear_switch_refused_leaves_design_and_combo(window):
@@ -127,7 +132,7 @@ def test_gear_switch_refused_leaves_design_and_combo(window):
 def test_generate_dialog_kinds_match_the_command_line():
     from designer.cli.commands.generate import COMMON_OPTIONS, KIND_OPTIONS
     from designer.core.catalog import builtin_catalog
-    from designer.gui.generate_dialog import KIND_FIELDS, gear_fields
+    from designer.gui.generate.dialog import KIND_FIELDS, gear_fields
 
     common = {f.name for f in gear_fields(builtin_catalog(), "ib-ndr", 0)}
     assert common == set(COMMON_OPTIONS)

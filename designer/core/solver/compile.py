@@ -107,6 +107,7 @@ class Compiled:
     gpu_class: np.ndarray  # per GPU: endpoint class, -1 when not connected
     classes: EndpointClasses
     appliance_att: tuple[np.ndarray, np.ndarray, np.ndarray]  # (terminal, switch idx, cap)
+    default_lengths: int = 0  # cables whose length is the layer default (none given or placed)
 
     @property
     def n_switches(self) -> int:
@@ -246,6 +247,7 @@ def compile_project(project: Project, catalog: Catalog, control=None) -> Compile
     planned = planned_lengths(project, catalog, a, b) if a.size else None
     if planned is not None:
         length = np.where(np.isnan(length), planned, length)
+    default_lengths = int(np.isnan(length).sum())
     length = np.where(np.isnan(length), default_len[layer] if a.size else length, length)
     speed = cab["speed_gbps"].astype(np.float64)
     prop = length * st.propagation_ns_per_m
@@ -326,6 +328,7 @@ def compile_project(project: Project, catalog: Catalog, control=None) -> Compile
         sw_index=sw_index,
         cables=cab,
         cable_length_m=length,
+        default_lengths=default_lengths,
         cable_layer=layer,
         layers=layer_names,
         cable_tech=cable_tech,
@@ -350,7 +353,7 @@ def compile_project(project: Project, catalog: Catalog, control=None) -> Compile
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
-def _mix64(x: np.ndarray) -> np.ndarray:
+def mix64(x: np.ndarray) -> np.ndarray:
     """A 64-bit finaliser (splitmix64): spreads keys so that sums of them rarely collide."""
     with np.errstate(over="ignore"):
         z = x.astype(np.uint64) + _MIX
@@ -370,13 +373,13 @@ def _endpoint_classes(n_gpus, e_gpu, e_sw, e_speed, e_prop, nic_ns, gpus):
     h2 = np.zeros(n_gpus, np.uint64)
     if e_gpu.size:
         with np.errstate(over="ignore"):
-            np.add.at(h1, e_gpu, _mix64(rec))
-            np.add.at(h2, e_gpu, _mix64(rec ^ np.int64(0x5DEECE66D)))
+            np.add.at(h1, e_gpu, mix64(rec))
+            np.add.at(h2, e_gpu, mix64(rec ^ np.int64(0x5DEECE66D)))
     n_att = np.bincount(e_gpu, minlength=n_gpus)
     connected = n_att > 0
     nic_q = np.round(gpu_nic * 1000).astype(np.int64).view(np.uint64)
     with np.errstate(over="ignore"):
-        k1 = h1 ^ _mix64(nic_q)
+        k1 = h1 ^ mix64(nic_q)
     gpu_class = np.full(n_gpus, -1, np.int64)
     if connected.any():
         # equal keys -> one class. lexsort of the key columns, not np.unique(axis=0): the

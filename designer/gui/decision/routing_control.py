@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
 from designer.core.analysis.ecmp import ring_under_ecmp
 from designer.core.analysis.estimate import settings_of
-from designer.gui.background import BackgroundTask
+from designer.gui.base.background import BackgroundTask
 
 ADAPTIVE = ("adaptive", "Adaptive routing (fluid optimum)")
 ECMP = ("ecmp", "ECMP: NCCL channels x queue pairs hashed")
