@@ -16,6 +16,7 @@ import numpy as np
 
 from designer.core.analysis import nccl_model as nm
 from designer.core.analysis.fabric import FabricView
+from designer.core.analysis.gpus import NVLS_TREE_MAX_CH, TREE_MAX_CH
 from designer.core.analysis.workload import WorkloadError
 
 OPS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "send-recv")
@@ -220,8 +221,6 @@ def _tree(view: FabricView, S: np.ndarray, g: int, N: int, ring_bw: float, chann
 
 
 def gpu_tree_cap(gen: str, index: int) -> float:
-    from designer.core.analysis.gpus import TREE_MAX_CH
-
     return TREE_MAX_CH.get(gen, TREE_MAX_CH["hopper"])[index]
 
 
@@ -230,8 +229,6 @@ def _nvls_tree(view: FabricView, S: np.ndarray, n: int, g: int, N: int, nic: flo
     """NVLS inside each NVLink domain, a tree across them (no IB SHARP needed): bus
     bandwidth the smaller of the domain's rails (twice with two domains) and NVLS inside,
     capped per channel by NCCL's NVLS-tree table; algorithm bandwidth n / 2(n-1) of it."""
-    from designer.core.analysis.gpus import NVLS_TREE_MAX_CH
-
     gen = view.gpu.generation
     cap = nm.NVLS_CHANNELS * NVLS_TREE_MAX_CH.get(gen, (45.5, 45.5))[0 if N <= 2 else 1] * 1e9
     inter = g * nic / lay.slow_ring * (2 if N == 2 else 1)
