@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from designer.core.analysis.constants import constant_notes
+from designer.core.analysis.constants import ASSUMED, constant_notes
 from designer.core.analysis.estimate import Estimate
 from designer.core.export.facts import Fact, FactSection
 
@@ -29,6 +29,10 @@ def decision_sections(e: Estimate) -> list[FactSection]:
         Fact(f"GPU-hours lost over {econ.run_days:g} days", loss.gpu_hours_lost, "int"),
         Fact("Money lost", loss.usd_lost, "usd", note=f"at ${econ.gpu_hour_usd:g}/GPU-hour"),
         Fact("Routing", e.routing, note=f"network terms x{e.network_slowdown:g}"),
+        Fact("IB SHARP", "on" if e.view.collnet else "off", note="NCCL_COLLNET_ENABLE"),
+        Fact("Constants assumed", sum(1 for n in constant_notes(w) if n.kind == ASSUMED),
+             "int", note=", ".join(n.field.replace("_", " ") for n in constant_notes(w)
+                                   if n.kind == ASSUMED)),
     ))
     money = FactSection(f"TCO over {t.years:g} years", (
         Fact("Capex (network BOM)", t.capex_usd, "usd"),
@@ -46,15 +50,4 @@ def decision_sections(e: Estimate) -> list[FactSection]:
     rows.append(Fact("Break-even from this design's numbers", "agrees" if r.agrees else
                      "disagrees", note=r.break_even + (f" ({r.note})" if r.note else "")))
     rules = FactSection(f"Recommendation: {r.choice}", tuple(rows))
-    v = e.view
-    nccl = FactSection("NCCL settings and the step model's constants", (
-        Fact("IB SHARP (NCCL_COLLNET_ENABLE)", "on" if v.collnet else "off",
-             note="switches can reduce" if v.sharp else "no SHARP-capable switches"),
-        Fact("Ring channels per NIC", v.channels_per_nic, "int"),
-        Fact("Queue pairs per connection (NCCL_IB_QPS_PER_CONNECTION)",
-             v.qps_per_connection, "int"),
-        Fact("GPU", v.gpu.name, note=v.gpu.source),
-        *[Fact(n.field.replace("_", " ").capitalize(), str(n.value), note=f"{n.kind}: {n.note}")
-          for n in constant_notes(e.workload)],
-    ))
-    return [work, money, rules, nccl]
+    return [work, money, rules]
