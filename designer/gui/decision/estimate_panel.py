@@ -219,6 +219,9 @@ class EstimatePanel(QWidget):
             f"{fmt.percent(p.overlap)} hidden ({p.algorithm})" for p in s.parts)
         econ = e.economics
         fitted = "".join(f"<br><i>fitted to this design: {c}</i>" for c in e.fitted)
+        lost = (f"{loss.gpu_hours_lost:,.0f} GPU-hours, {fmt.money(loss.usd_lost)}, "
+                f"{loss.days_lost:.2f} days lost" if loss.gpu_hours_lost >= 0.5
+                else "nothing is lost to the fabric")
         self.summary.setText(
             f"<b>{e.workload.name}</b><br>{par.gpus:,} GPUs, TP{par.tp} PP{par.pp} DP{par.dp} "
             f"CP{par.cp} EP{par.ep}{fitted}<br><br>"
@@ -227,8 +230,7 @@ class EstimatePanel(QWidget):
             f"<br><b>Communication is {fmt.percent(s.comm_fraction)} of the step</b>; MFU "
             f"{fmt.percent(s.mfu)}{parts}<br><br>"
             f"Against an ideal fabric: {e.slowdown:.4f}x slower; over {econ.run_days:g} days at "
-            f"${econ.gpu_hour_usd:g}/GPU-hour {loss.gpu_hours_lost:,.0f} GPU-hours, "
-            f"{fmt.money(loss.usd_lost)}, {loss.days_lost:.2f} days lost<br><br>"
+            f"${econ.gpu_hour_usd:g}/GPU-hour {lost}<br><br>"
             f"TCO over {t.years:g} years {fmt.money(t.total_usd)} (capex "
             f"{fmt.money(t.capex_usd)}, energy {fmt.money(t.energy_usd_per_year)}/yr, support "
             f"{fmt.money(t.support_usd_per_year)}/yr, RoCE tuning {fmt.money(t.tuning_usd)})"
