@@ -98,7 +98,7 @@ def test_scale_up_trays_and_cdus_are_their_own_kinds():
 
 @pytest.mark.parametrize(("model", "bf16", "fp8"), [
     ("MI300X", 1307.4, 2614.9),  # AMD MI300X data sheet, dense
-    ("MI355X", 2500.0, 5000.0),  # The Register, 2025-06-12
+    ("MI355X", 2516.6, 5033.2),  # AMD Instinct MI355X datasheet
     ("GB300", 2500.0, 5000.0),  # GB300 NVL72: 360 / 720 PFLOPS sparse per 72 GPUs
     ("GB200", 2500.0, 5000.0),
 ])
