@@ -108,6 +108,7 @@ class Device(_Frozen):
         checked: dict[tuple, frozenset[str]] = {}
         new, put = object.__new__, object.__setattr__
         defaults = {k: f.default for k, f in cls.model_fields.items() if not f.is_required()}
+        order = tuple(cls.model_fields)
         roles = {r.value: r for r in Role}
         for row in rows:
             shape = (tuple(row), row["model"], row["role"], tuple(row["groups"]))
@@ -118,7 +119,9 @@ class Device(_Frozen):
                 out.append(dev)
                 continue
             dev = new(cls)
-            values = defaults | row
+            # in the fields' order, as validation lays them out: a file's bytes must not
+            # depend on how a device was built
+            values = {k: row[k] if k in row else defaults[k] for k in order}
             values["role"] = roles[row["role"]]
             values["groups"] = dict(row["groups"])
             put(dev, "__dict__", values)
