@@ -83,6 +83,12 @@ class ComparePanel(QWidget):
             if getattr(spec, "gpus", 0):
                 kind = "rack" if spec.rack_scale else f"{spec.gpus}-GPU"
                 self.server.addItem(f"{spec.name.split(' (')[0]} ({kind})", spec.id)
+        # as wide as its prompt, not its longest server name (the list opens wider): the row
+        # must fit a narrow dock
+        self.server.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.server.setMinimumContentsLength(len("Same GPUs on…") + 2)
+        self.server.view().setMinimumWidth(self.server.view().sizeHintForColumn(0) + 24)
         self.server.activated.connect(lambda _i: self._server_changed())
         row.addWidget(self.server)
         self.add = QPushButton("Add file…")
