@@ -9,16 +9,30 @@ counting frees everything as before; the collector runs again when the work ends
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+# The collector's switch is the process's, and the window generates and solves in worker
+# threads, sometimes two at once: count the holders, so the first one out does not switch it
+# back on under the other, and the last one out restores what the first one found.
+_lock = threading.Lock()
+_holders = 0
+_was_enabled = False
 
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
-    was = gc.isenabled()
-    gc.disable()
+    global _holders, _was_enabled
+    with _lock:
+        if _holders == 0:
+            _was_enabled = gc.isenabled()
+            gc.disable()
+        _holders += 1
     try:
         yield
     finally:
-        if was:
-            gc.enable()
+        with _lock:
+            _holders -= 1
+            if _holders == 0 and _was_enabled:
+                gc.enable()
