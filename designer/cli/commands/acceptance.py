@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from designer.cli.commands._common import add_command, load, print_json
-from designer.core.acceptance.check import CheckResult
+from designer.core.acceptance.check import CheckResult, write_check_csv
 from designer.core.acceptance.run import check_for, plan_for
 from designer.core.acceptance.scripts import write_plan
 from designer.core.analysis.inputs import load_workload
@@ -34,6 +34,8 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     p.add_argument("--as-built", metavar="FILE",
                    help="with 'check': ibnetdiscover output, LLDP tables or an as-built "
                    "project, for miswired, missing and slow links")
+    p.add_argument("--csv", metavar="OUT.csv",
+                   help="with 'check': also write every measured figure beside its band")
     p.add_argument("--workload", metavar="PRESET|FILE",
                    help="workload for the step KPI (default: the project's)")
 
@@ -48,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
         project, cat = load(args, args.results[0])
         res = check_for(project, cat, args.results[1:], as_built=args.as_built,
                         workload=workload)
+        if args.csv:
+            write_check_csv(res, args.csv)
         if args.json:
             print_json(res.to_json())
         else:

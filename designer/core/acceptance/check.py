@@ -165,9 +165,10 @@ def _check_perftest(plan: AcceptancePlan, run: PerftestRun) -> RunCheck:
     rows = []
     if run.kind == "bw":
         line = c.port_gbps * MTU / (MTU + WIRE_OVERHEAD[c.tech])
-        lo, hi = band(np.array([line]), line)
+        lo, _hi = band(np.array([line]), line)
         for r in run.rows:
-            v = "worse" if r.value < lo[0] else ("better" if r.value > c.port_gbps else "in band")
+            v = "worse" if r.value < lo[0] else (
+                "better" if r.value > c.port_gbps else "in band")
             rows.append(Measured(r.bytes, r.value, line, float(lo[0]), float(c.port_gbps), v,
                                  r.bytes >= 65536))
         unit = "Gb/s"
@@ -272,6 +273,24 @@ def _spread(results: Results, source: str) -> float:
         by.setdefault(row.bytes, []).append(row.busbw)
     ratios = [max(v) / min(v) for v in by.values() if len(v) > 1 and min(v) > 0]
     return max(ratios, default=1.0)
+
+
+CSV_HEADER = ("source", "test", "ranks", "bytes", "measured", "unit", "predicted", "band_low",
+              "band_high", "verdict", "judged")
+
+
+def check_rows(res: CheckResult) -> list[tuple]:
+    """One row per measured figure: source names and figures as data (the CSV writer keeps
+    any text that looks like a formula as text)."""
+    return [(r.source, r.test, r.ranks, m.bytes, m.measured, r.unit, round(m.predicted, 4),
+             round(m.low, 4), round(m.high, 4), m.verdict, "yes" if m.judged else "no")
+            for r in res.runs for m in r.rows]
+
+
+def write_check_csv(res: CheckResult, path: str | Path) -> None:
+    from designer.core.export.csv_writer import write_csv
+
+    write_csv(path, CSV_HEADER, check_rows(res))
 
 
 def check_results(project: Project, result: Result, catalog: Catalog,

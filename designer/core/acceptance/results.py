@@ -287,21 +287,30 @@ def parse_perftest(text: str, name: str) -> list[PerftestRun]:
     return [r for r in runs if r.rows]
 
 
+def _merged(head: list[str]) -> list[str]:
+    """Header words as columns: ``BW average[Gb/sec]`` and ``99% percentile[usec]`` are one
+    column each, written as two words."""
+    out: list[str] = []
+    for t in head:
+        if out and (out[-1] in ("BW",) or out[-1].endswith("%")):
+            out[-1] = f"{out[-1]} {t}"
+        else:
+            out.append(t)
+    return out
+
+
 def _perf_value(toks: list[str], head: list[str], kind: str) -> float | None:
+    cols = _merged(head)
     if kind == "lat":
-        if "t_typical[usec]" not in head:
-            return None
-        i = head.index("t_typical[usec]")
-        return _number(toks[i]) if i < len(toks) else None
-    for i, h in enumerate(head):
-        if h.startswith("average["):
-            unit = h
-            # "BW average[Gb/sec]" is two words: the value is at the index of "BW"
-            j = i - 1
-            v = _number(toks[j]) if 0 <= j < len(toks) else None
+        name = "t_typical[usec]"
+        i = cols.index(name) if name in cols else -1
+        return _number(toks[i]) if 0 <= i < len(toks) else None
+    for i, h in enumerate(cols):
+        if h.startswith("BW average["):
+            v = _number(toks[i]) if i < len(toks) else None
             if v is None:
                 return None
-            if "MB/sec" in unit:
+            if "MB/sec" in h:
                 return v * 8 * 1.048576 / 1000  # perftest's MB is 2^20 bytes
             return v
     return None

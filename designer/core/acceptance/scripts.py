@@ -91,7 +91,8 @@ def plan_markdown(plan: AcceptancePlan) -> str:
         out.append("")
     if plan.pairs:
         out += ["## perftest between leaf pairs", "",
-                "| test | server | client | hops | predicted | band |", "|---|---|---|---:|---:|---|"]
+                "| test | server | client | hops | predicted | band |",
+                "|---|---|---|---:|---:|---|"]
         for p in plan.pairs[:64]:
             out.append(f"| {p.test} | {p.server} | {p.client} | {p.hops} | "
                        f"{p.predicted:.3g} {p.unit} | {p.low:.3g} - {p.high:.3g} |")
