@@ -133,7 +133,7 @@ def test_a_run_at_the_predicted_rates_passes(roce, tmp_path: Path) -> None:
 
 def test_sharp_not_used_is_named(superpod, tmp_path: Path) -> None:
     p, cat, r, plan = superpod
-    from designer.core.acceptance.plan import predict_collective
+    from designer.core.acceptance.predict import predict_collective
 
     sizes = np.array([row.bytes for row in plan.collectives[0].rows], dtype=np.float64)
     t, bus, _a = predict_collective(plan.view, "all-reduce", sizes, 1024, 1, algorithm="tree")

@@ -25,8 +25,8 @@ from designer.core.acceptance.plan import (
     WIRE_OVERHEAD,
     AcceptancePlan,
     acceptance_plan,
-    predict_collective,
 )
+from designer.core.acceptance.predict import predict_collective
 from designer.core.acceptance.results import NcclRun, PerftestRun, Results, read_results
 from designer.core.analysis.workload import Workload
 from designer.core.catalog import Catalog

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 
 from designer.core.acceptance.check import Cause
+from designer.core.as_built import load_as_built
 from designer.core.catalog import Catalog
-from designer.core.infiniband.asbuilt import load_as_built
 from designer.core.infiniband.diff import diff_projects
 from designer.core.model import Project
 

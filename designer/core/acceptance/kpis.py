@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from designer.core.acceptance.predict import predict_collective
 from designer.core.analysis.estimate import estimate
 from designer.core.analysis.fabric import FabricView
 from designer.core.analysis.workload import Workload, WorkloadError
@@ -87,8 +88,6 @@ def _leaf_links(project: Project) -> tuple[int, int]:
 
 def plan_kpis(project: Project, result: Result, catalog: Catalog, view: FabricView,
               workload: Workload, cluster: Cluster, allreduce: CollectiveTest) -> list[Kpi]:
-    from designer.core.acceptance.plan import predict_collective
-
     out: list[Kpi] = []
     ranks = allreduce.ranks
     line_gbytes = cluster.port_gbps * cluster.ports_per_gpu / 8  # per accelerator

@@ -20,7 +20,7 @@ import numpy as np
 from designer.core.acceptance.bands import band, latency_band, rule_text
 from designer.core.acceptance.cluster import Cluster, cluster_of, switch_hops
 from designer.core.acceptance.kpis import Kpi, plan_kpis
-from designer.core.analysis.collectives import Communicator, bus_factor, collective_times
+from designer.core.acceptance.predict import predict_collective
 from designer.core.analysis.estimate import settings_of
 from designer.core.analysis.fabric import FabricView, fabric_view
 from designer.core.analysis.workload import Workload
@@ -123,20 +123,6 @@ class AcceptancePlan:
                 "collectives": [t.to_json() for t in self.collectives],
                 "perftest": [p.to_json() for p in self.pairs],
                 "kpis": [k.to_json() for k in self.kpis], "notes": list(self.notes)}
-
-
-def predict_collective(view: FabricView, op: str, sizes: np.ndarray, ranks: int, stride: int,
-                       *, placement: str = "contiguous", nic_share: float = 1.0,
-                       algorithm: str = "auto") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Predicted seconds, busbw (GB/s) and algorithm of ``op`` at ``sizes`` over ``ranks``
-    GPUs ``stride`` apart; ``nic_share`` < 1 when the run uses only part of a GPU's rails."""
-    comm = Communicator("test", ranks, stride)
-    t, algo, _proto = collective_times(view, op, sizes, comm, algorithm=algorithm,
-                                       job_gpus=ranks * stride, placement=placement,
-                                       network_slowdown=1.0 / nic_share)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        bus = np.where(t > 0, sizes / t / 1e9 * bus_factor(op, ranks), 0.0)
-    return t, bus, algo
 
 
 def _rows(view: FabricView, op: str, sizes: np.ndarray, ranks: int, stride: int,
