@@ -7,10 +7,12 @@ import sys
 
 from designer.cli.commands._common import add_command, load, print_json
 from designer.core.acceptance.check import CheckResult, write_check_csv
+from designer.core.acceptance.report import write_check_report
 from designer.core.acceptance.run import check_for, plan_for
 from designer.core.acceptance.scripts import write_plan
 from designer.core.analysis.inputs import load_workload
 from designer.core.export.output import ExportError
+from designer.core.solver import solve
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:
@@ -34,6 +36,8 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     p.add_argument("--as-built", metavar="FILE",
                    help="with 'check': ibnetdiscover output, LLDP tables or an as-built "
                    "project, for miswired, missing and slow links")
+    p.add_argument("--report", metavar="OUT.html",
+                   help="with 'check': also write the design report with the results")
     p.add_argument("--csv", metavar="OUT.csv",
                    help="with 'check': also write every measured figure beside its band")
     p.add_argument("--workload", metavar="PRESET|FILE",
@@ -48,10 +52,15 @@ def run(args: argparse.Namespace) -> int:
                   "results file", file=sys.stderr)
             return 2
         project, cat = load(args, args.results[0])
+        result = solve(project, catalog=cat)
         res = check_for(project, cat, args.results[1:], as_built=args.as_built,
-                        workload=workload)
+                        workload=workload, result=result)
         if args.csv:
             write_check_csv(res, args.csv)
+        if args.report:
+            message = write_check_report(project, cat, result, res, args.report)
+            if not args.json:
+                print(message)
         if args.json:
             print_json(res.to_json())
         else:
