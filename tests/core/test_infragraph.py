@@ -187,3 +187,38 @@ def test_fifo_is_refused(tmp_path: Path, capsys) -> None:
     os.mkfifo(fifo)
     assert main(["import", "infragraph", str(fifo), "-o", str(tmp_path / "p.fabric.json")]) == 2
     assert "not a regular file" in capsys.readouterr().err
+
+
+def test_composed_devices_and_one_cable_per_port(catalog, tmp_path: Path) -> None:
+    # a server whose NICs are devices of their own (cx[k].port[j]), cabled to a switch
+    doc = {
+        "devices": [
+            {"name": "cx", "components": [{"name": "port", "choice": "port", "count": 2}]},
+            {"name": "srv", "components": [
+                {"name": "xpu", "choice": "xpu", "count": 4, "description": "MI300X"},
+                {"name": "cx", "choice": "device", "count": 2}]},
+            {"name": "sw", "components": [{"name": "port", "choice": "port", "count": 8}]}],
+        "links": [{"name": "l", "physical": {"bandwidth": {"choice": "gigabits_per_second",
+                                                           "gigabits_per_second": 400}}}],
+        "instances": [{"name": "host", "device": "srv", "count": 2},
+                      {"name": "leaf", "device": "sw", "count": 1}],
+        "edges": [{"ep1": {"instance": "host[0:2]", "component": "cx[0:2].port[0:2]"},
+                   "ep2": {"instance": "leaf[0]", "component": "port[0:8]"},
+                   "link": "l", "scheme": "one2one"}],
+    }
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(doc))
+    project = project_from_infragraph(path, catalog)
+    servers = [d for d in project.fabric.devices if d.role is Role.GPU_SERVER]
+    assert len(servers) == 2 and project.fabric.links.n_cables == 8
+    cat = project.catalog(catalog)
+    assert cat.server(servers[0].model).gpus == 4
+    # every server port and every switch port is used once
+    ln = project.fabric.links
+    ends = Counter(zip(ln.a.tolist(), ln.a_port.tolist())) + \
+        Counter(zip(ln.b.tolist(), ln.b_port.tolist()))
+    assert max(ends.values()) == 1
+    doc["edges"].append(dict(doc["edges"][0]))  # the same ports cabled twice
+    path.write_text(json.dumps(doc))
+    with pytest.raises(InfraGraphError, match="more than one cable"):
+        project_from_infragraph(path, catalog)

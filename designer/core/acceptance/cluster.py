@@ -16,6 +16,7 @@ from designer.core.catalog import Catalog
 from designer.core.model import Project, Role
 from designer.core.ports import port_layout
 
+HOP_CHUNK = 64
 _HOST_BAD = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -99,12 +100,17 @@ def switch_hops(project: Project, pairs: list[tuple[int, int]]) -> list[int]:
     n = len(devs)
     m = coo_matrix((np.ones(int(isl.sum())), (links.a[isl], links.b[isl])), shape=(n, n)).tocsr()
     sources = sorted({a for a, _ in pairs})
-    if not sources:
-        return []
-    dist = np.atleast_2d(shortest_path(m, directed=False, unweighted=True, indices=sources))
-    at = {s: i for i, s in enumerate(sources)}
-    out = []
-    for a, b in pairs:
-        d = dist[at[a], b]
-        out.append(int(d) + 1 if np.isfinite(d) else -1)
+    targets: dict[int, list[int]] = {}
+    for i, (a, _b) in enumerate(pairs):
+        targets.setdefault(a, []).append(i)
+    out = [-1] * len(pairs)
+    # breadth-first from a few sources at a time: a distance row per source, not a matrix
+    # of every leaf against every device
+    for lo in range(0, len(sources), HOP_CHUNK):
+        chunk = sources[lo:lo + HOP_CHUNK]
+        dist = np.atleast_2d(shortest_path(m, directed=False, unweighted=True, indices=chunk))
+        for row, a in enumerate(chunk):
+            for i in targets[a]:
+                d = dist[row, pairs[i][1]]
+                out[i] = int(d) + 1 if np.isfinite(d) else -1
     return out

@@ -31,6 +31,7 @@ from designer.core.infragraph.reader import (
     Infrastructure,
     expand_edge,
     load,
+    simple_edge,
 )
 from designer.core.infragraph.schema import safe_name
 from designer.core.limits import MAX_DEVICES
@@ -150,22 +151,7 @@ def project_from_infrastructure(inf: Infrastructure, catalog: Catalog, *, name: 
     """A project of ``inf``'s cabled devices (see the module's notes); ``gear`` names the
     gear profile (default: the one this tool's export noted, else by the link speeds)."""
     kinds = {d: _kind(inf, d) for d in inf.devices}
-    # expand every edge into cables between (instance, index, path)
-    ends_a: list = []
-    ends_b: list = []
-    speeds: list[float] = []
-    for i in range(len(inf.edges)):
-        a, b, link = expand_edge(inf, i)
-        keep = [j for j in range(len(a)) if a[j][:2] != b[j][:2]]  # edges inside a device
-        ends_a += [a[j] for j in keep]
-        ends_b += [b[j] for j in keep]
-        speeds += [inf.link_gbps.get(link, 0.0)] * len(keep)
-        if len(ends_a) > MAX_CABLES:
-            raise InfraGraphError(f"more than {MAX_CABLES:,} cables between devices")
-    if not ends_a:
-        raise InfraGraphError("the file has no cables between devices (no edges joining two "
-                              "instances)")
-    # devices: every instance of a cabled kind, servers first, in file order
+    # devices: every instance, servers first, in file order
     order = sorted(inf.instances.values(),
                    key=lambda x: {SERVER: 0, APPLIANCE: 1, SWITCH: 2}.get(kinds[x.device], 3))
     base: dict[str, int] = {}
@@ -181,10 +167,12 @@ def project_from_infrastructure(inf: Infrastructure, catalog: Catalog, *, name: 
     for inst in order:
         kind_of_dev[base[inst.name]:base[inst.name] + inst.count] = kinds[inst.device]
         inst_of_dev[base[inst.name]:base[inst.name] + inst.count] = inst.name
-
+    top_single: dict[str, int] = {}
+    for d, dev in inf.devices.items():
+        top_single[d] = max((c.count for c in dev.components.values()
+                             if c.choice in ("port", "nic", "custom")), default=0)
     # ports: name[k] -> k+1; deeper paths numbered per device kind after those
     deep: dict[str, dict[tuple, int]] = {}
-    top_single: Counter = Counter()
 
     def port_of(end) -> int:
         iname, _k, path = end
@@ -194,30 +182,46 @@ def project_from_infrastructure(inf: Infrastructure, catalog: Catalog, *, name: 
         table = deep.setdefault(dev, {})
         if path not in table:
             table[path] = len(table)
-        return -1 - table[path]  # placed after the single ports below
+        return top_single[dev] + 1 + table[path]
 
-    a_dev = np.fromiter((base[e[0]] + e[1] for e in ends_a), np.int64, len(ends_a))
-    b_dev = np.fromiter((base[e[0]] + e[1] for e in ends_b), np.int64, len(ends_b))
-    a_port = np.fromiter((port_of(e) for e in ends_a), np.int64, len(ends_a))
-    b_port = np.fromiter((port_of(e) for e in ends_b), np.int64, len(ends_b))
-    for inst in order:
-        dev = inst.device
-        single = 0
-        for c in inf.devices[dev].components.values():
-            if c.choice in ("port", "nic", "custom"):
-                single = max(single, c.count)
-        top_single[dev] = single
-    for ports_, devs in ((a_port, a_dev), (b_port, b_dev)):
-        deep_m = ports_ < 0
-        if deep_m.any():
-            offs = np.array([top_single[inf.instances[x].device]
-                             for x in inst_of_dev[devs[deep_m]]], np.int64)
-            ports_[deep_m] = offs + (-ports_[deep_m])
-    # a cable lands on two different devices and each port once
-    same = a_dev == b_dev
-    if same.any():
-        j = int(np.flatnonzero(same)[0])
-        raise InfraGraphError(f"a cable joins two components of {ends_a[j][0]}[{ends_a[j][1]}]")
+    parts: list[tuple[np.ndarray, ...]] = []
+    total_cables = 0
+    for i in range(len(inf.edges)):
+        simple = simple_edge(inf, i)
+        if simple is not None:
+            (ia, xa, ca), (ib, xb, cb), scheme, link = simple
+            ad = np.repeat(base[ia] + xa, ca.size)
+            apt = np.tile(ca + 1, xa.size)
+            bd = np.repeat(base[ib] + xb, cb.size)
+            bpt = np.tile(cb + 1, xb.size)
+            if scheme == "many2many":
+                if ad.size * bd.size > MAX_CABLES:
+                    raise InfraGraphError(f"edges[{i}]: many2many expands to more than "
+                                          f"{MAX_CABLES:,} links")
+                ad, apt, bd, bpt = (np.repeat(ad, bd.size), np.repeat(apt, bd.size),
+                                    np.tile(bd, ad.size), np.tile(bpt, ad.size))
+            else:
+                m = min(ad.size, bd.size)
+                ad, apt, bd, bpt = ad[:m], apt[:m], bd[:m], bpt[:m]
+        else:
+            a, b, link = expand_edge(inf, i)
+            ad = np.fromiter((base[e[0]] + e[1] for e in a), np.int64, len(a))
+            bd = np.fromiter((base[e[0]] + e[1] for e in b), np.int64, len(b))
+            apt = np.fromiter((port_of(e) for e in a), np.int64, len(a))
+            bpt = np.fromiter((port_of(e) for e in b), np.int64, len(b))
+        keep = ad != bd  # edges inside one device are its own wiring
+        if not keep.any():
+            continue
+        sp = np.full(int(keep.sum()), inf.link_gbps.get(link, 0.0))
+        parts.append((ad[keep], apt[keep], bd[keep], bpt[keep], sp))
+        total_cables += int(keep.sum())
+        if total_cables > MAX_CABLES:
+            raise InfraGraphError(f"more than {MAX_CABLES:,} cables between devices")
+    if not parts:
+        raise InfraGraphError("the file has no cables between devices (no edges joining two "
+                              "instances)")
+    a_dev, a_port, b_dev, b_port, speed = (np.concatenate(x) for x in zip(*parts, strict=True))
+    # each port carries one cable
     used = np.concatenate([a_dev * (1 << 24) + a_port, b_dev * (1 << 24) + b_port])
     u, c = np.unique(used, return_counts=True)
     if (c > 1).any():
@@ -225,7 +229,6 @@ def project_from_infrastructure(inf: Infrastructure, catalog: Catalog, *, name: 
         raise InfraGraphError(f"port {p} of {inst_of_dev[d]}[{d - base[inst_of_dev[d]]}] "
                               "carries more than one cable")
 
-    speed = np.asarray(speeds, np.float64)
     profile = _profile(catalog, gear, speed[speed > 0], inf.description)
     speed_i = np.where(speed > 0, np.rint(speed), profile.nic_speed_gbps).astype(np.int64)
     is_switch = np.array([k == SWITCH for k in kind_of_dev], bool)

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import orjson
 import yaml
 
@@ -225,6 +226,43 @@ def expand_component(inf: Infrastructure, device: str, text: str,
                 raise InfraGraphError(f"{where}: composed device '{name}' is not defined")
             dev = nested
     return paths
+
+
+def simple_edge(inf: Infrastructure, i: int):
+    """Edge ``i`` as index arrays when both components are one segment (``port[0:4]``, the
+    common case): (instance a, instance indices a, component indices a, the same for b,
+    scheme, link); None when a component path is deeper (the general expansion)."""
+    e = inf.edges[i]
+    out = []
+    for side in ("ep1", "ep2"):
+        ep = e[side]
+        w = f"edges[{i}] {side}"
+        inst_text, comp_text = ep.get("instance"), ep.get("component")
+        if not isinstance(inst_text, str) or not isinstance(comp_text, str):
+            raise InfraGraphError(f"{w}: needs 'instance' and 'component' strings")
+        if "." in comp_text:
+            return None
+        iname, ispec = split_segment(inst_text, w)
+        inst = inf.instances.get(iname)
+        if inst is None:
+            raise InfraGraphError(f"{w}: instance '{iname}' is not defined in instances")
+        cname, cspec = split_segment(comp_text, w)
+        comp = inf.devices[inst.device].components.get(cname)
+        if comp is None:
+            raise InfraGraphError(f"{w}: device '{inst.device}' has no component '{cname}'")
+        if comp.choice == "device":
+            return None
+        idx = np.asarray(_indices(ispec, inst.count, f"{w} {iname}"), np.int64)
+        cidx = np.asarray(_indices(cspec, comp.count, f"{w} {cname}"), np.int64)
+        if idx.size * cidx.size > MAX_CABLES:
+            raise InfraGraphError(f"{w}: expands to more than {MAX_CABLES:,} endpoints")
+        out.append((iname, idx, cidx))
+    scheme = e.get("scheme", "one2one")
+    if scheme not in ("one2one", "many2many"):
+        raise InfraGraphError(f"edges[{i}]: scheme '{scheme}' is not one2one or many2many "
+                              "(ring is not expanded by InfraGraph itself either)")
+    link = e.get("link") if isinstance(e.get("link"), str) else ""
+    return out[0], out[1], scheme, link
 
 
 def expand_edge(inf: Infrastructure, i: int) -> tuple[list, list, str]:

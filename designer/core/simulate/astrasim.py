@@ -21,7 +21,7 @@ from pathlib import Path
 
 from designer.core.analysis.estimate import estimate
 from designer.core.analysis.fabric import FabricView, fabric_view
-from designer.core.analysis.workload import Workload
+from designer.core.analysis.workload import Workload, WorkloadError
 from designer.core.catalog import Catalog
 from designer.core.model import Project
 from designer.core.simulate.tiers import SimulatorInputError
@@ -106,15 +106,20 @@ def write_astrasim(project: Project, result: Result, catalog: Catalog, folder: s
     w = workload or settings_of(project).workload
     view = fabric_view(project, result, w, catalog)
     dims = dimensions(view, result)
-    est = estimate(project, result, w, catalog=catalog)
-    colls = [{"op": r.op, "group": r.group, "gpus": r.gpus, "bytes": r.bytes,
-              "algorithm_nccl_would_pick": r.algorithm} for r in est.collectives]
+    try:
+        est = estimate(project, result, w, catalog=catalog)
+        colls = [{"op": r.op, "group": r.group, "gpus": r.gpus, "bytes": r.bytes,
+                  "algorithm_nccl_would_pick": r.algorithm} for r in est.collectives]
+        why = ""
+    except WorkloadError as exc:  # the network files do not depend on the workload
+        colls, why = [], str(exc)
     files = {
         "network.yml": network_yaml(dims, f"{project.name}: {view.gpus:,} GPUs"),
         "system.json": json.dumps(system_config(len(dims)), indent=2) + "\n",
         "remote_memory.json": json.dumps({"memory-type": "NO_MEMORY_EXPANSION"}, indent=2)
         + "\n",
-        "collectives.json": json.dumps({"workload": w.name, "step_collectives": colls},
+        "collectives.json": json.dumps({"workload": w.name, "step_collectives": colls,
+                                        **({"not_estimated": why} if why else {})},
                                        indent=1) + "\n",
     }
     out = []
