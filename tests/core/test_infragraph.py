@@ -215,8 +215,8 @@ def test_composed_devices_and_one_cable_per_port(catalog, tmp_path: Path) -> Non
     assert cat.server(servers[0].model).gpus == 4
     # every server port and every switch port is used once
     ln = project.fabric.links
-    ends = Counter(zip(ln.a.tolist(), ln.a_port.tolist())) + \
-        Counter(zip(ln.b.tolist(), ln.b_port.tolist()))
+    ends = Counter(zip(ln.a.tolist(), ln.a_port.tolist(), strict=True)) + \
+        Counter(zip(ln.b.tolist(), ln.b_port.tolist(), strict=True))
     assert max(ends.values()) == 1
     doc["edges"].append(dict(doc["edges"][0]))  # the same ports cabled twice
     path.write_text(json.dumps(doc))
