@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from designer.cli.main import main
 from designer.core.acceptance.check import check_results, write_check_csv
@@ -222,3 +224,51 @@ def test_figures_stay_data_in_the_csv(roce, tmp_path: Path) -> None:
         rows = list(csv.reader(fh))
     assert rows[1][0].startswith("'=HYPERLINK")
     assert rows[1][4] == "20.0"
+
+
+def test_miswired_cables_are_named_from_the_as_built(superpod, tmp_path: Path) -> None:
+    p, cat, _r, _plan = superpod
+    links = p.fabric.links
+    # a server's first two NIC cables land on each other's leaf (rails 1 and 2 crossed)
+    rows = np.flatnonzero(links.count == 1)[:2]
+    assert links.a[rows[0]] == links.a[rows[1]] and links.b[rows[0]] != links.b[rows[1]]
+    b = links.b.copy()
+    b[rows[0]], b[rows[1]] = b[rows[1]], b[rows[0]]
+    from designer.core.links import LinkTable
+
+    built_links = LinkTable(links.a, links.a_port, b, links.b_port, links.count,
+                            links.speed_gbps)
+    built = p.model_copy(update={"fabric": p.fabric.model_copy(update={"links": built_links})})
+    path = tmp_path / "built.fabric.json"
+    save_project(built, path, keep_backup=False)
+    causes = as_built_causes(p, cat, path)
+    assert any("miswired" in c.title for c in causes), [c.title for c in causes]
+
+
+@settings(max_examples=40)
+@given(junk=st.lists(st.from_regex(r"[A-Za-z#][ -~]{0,60}", fullmatch=True), max_size=12),
+       where=st.lists(st.integers(0, 5), max_size=12))
+def test_interleaved_log_lines_never_lose_a_row(junk, where) -> None:
+    from designer.core.acceptance.results import parse_nccl
+
+    rows = [(float(1 << k), 10.0 + k, 1.0 + k) for k in range(10, 16)]
+    lines = nccl_text(rows).splitlines()
+    head = next(i for i, ln in enumerate(lines) if "(B)" in ln) + 1
+    body = lines[head:head + len(rows)]
+    for text, at in zip(junk, where, strict=False):
+        body.insert(min(at, len(body)), text)
+    runs = parse_nccl("\n".join(lines[:head] + body + lines[head + len(rows):]), "x.txt")
+    got = [(r.bytes, r.busbw) for run in runs for r in run.rows]
+    assert got == [(int(s), round(b, 2)) for s, _t, b in rows]
+
+
+@given(st.lists(st.floats(0.001, 1e4), min_size=1, max_size=30))
+def test_bands_hold_the_prediction(values) -> None:
+    from designer.core.acceptance.bands import band
+
+    pred = np.array(values)
+    low, high = band(pred, float(pred.max()))
+    assert np.all(low < pred) and np.all(pred < high)
+    # the bandwidth-bound end is the narrowest
+    width = (high - low) / pred
+    assert width[np.argmax(pred)] == pytest.approx(width.min())
