@@ -19,6 +19,7 @@ from designer.core.analysis.collectives import (
     collective_times,
     size_sweep,
 )
+from designer.core.analysis.constants import constant_notes
 from designer.core.analysis.fabric import FabricView, fabric_view
 from designer.core.analysis.recommend import Recommendation, recommend
 from designer.core.analysis.step import (
@@ -75,7 +76,11 @@ class Estimate:
             "fabric": {"gpus": v.gpus, "nvlink_domain": v.domain, "gpu": v.gpu.name,
                        "nic_gbytes_s": round(v.nic_gbytes_s, 3),
                        "nvlink_gbytes_s": round(v.nvlink_gbytes_s, 3), "tech": v.tech,
-                       "sharp": v.sharp, "latency_p50_us": round(v.latency_p50_us, 4),
+                       "sharp": v.sharp, "ib_sharp_in_use": v.collnet,
+                       "nccl": {"channels_per_nic": v.channels_per_nic,
+                                "qps_per_connection": v.qps_per_connection,
+                                "collnet_enable": int(v.collnet)},
+                       "latency_p50_us": round(v.latency_p50_us, 4),
                        "levels": [{"tier": lv.tier, "gpus": lv.gpus, "ratio": round(lv.ratio, 4)}
                                   for lv in v.levels],
                        "routing": self.routing, "network_slowdown": self.network_slowdown},
@@ -88,6 +93,7 @@ class Estimate:
                       "days_lost": round(self.loss.days_lost, 4)},
             "tco": self.tco.to_json(),
             "recommendation": self.recommendation.to_json(),
+            "constants": [n.to_json() for n in constant_notes(self.workload)],
         }
 
 
@@ -117,8 +123,7 @@ def estimate(project: Project, result: Result, workload: Workload | None = None,
     loss = money_lost(step.parallel.gpus, econ.run_days, econ.gpu_hour_usd, loss_frac)
     cost = tco(result, econ, 1 - step.comm_fraction)
     years_loss = money_lost(result.gpus, econ.years * 365, econ.gpu_hour_usd, loss_frac)
-    rec = recommend(result.gpus, step.comm_fraction, econ, view.is_ib, loss_frac,
-                    years_loss.usd_lost)
+    rec = recommend(result.gpus, step.comm_fraction, econ, loss_frac, years_loss.usd_lost)
     groups = step.parallel.groups()
     kw = {"job_gpus": step.parallel.gpus, "placement": w.placement,
           "network_slowdown": network_slowdown}

@@ -52,6 +52,14 @@ class ComparePanel(QWidget):
             box.toggled.connect(lambda _v: self._profiles_changed())
             self.boxes[prof] = box
             row.addWidget(box)
+        self.drawn = QCheckBox("As drawn")
+        self.drawn.setToolTip(
+            "Off: each technology is laid out as it would be bought (when a gear swap leaves "
+            "switch ports idle, the layout is planned again for the same GPUs, bisection and "
+            "oversubscription, and the cheapest is taken). On: every variant keeps this "
+            "design's layout.")
+        self.drawn.toggled.connect(self.compare.set_as_drawn)
+        row.addWidget(self.drawn)
         self.ratios = QLineEdit()
         self.ratios.setPlaceholderText("oversubscriptions, e.g. 2:1, 3:1")
         self.ratios.setToolTip("A generated fat tree built again with these leaf ratios")
@@ -138,6 +146,10 @@ class ComparePanel(QWidget):
         self.table.setColumnCount(len(cols))
         self.table.setRowCount(len(rows))
         self.table.setHorizontalHeaderLabels([d.label for d in cols])
+        for j, d in enumerate(cols):
+            head = self.table.horizontalHeaderItem(j)
+            if head is not None:
+                head.setToolTip(f"{d.name}\n{d.layout}" if d.layout else d.name)
         self.table.setVerticalHeaderLabels([r[0] for r in rows])
         for i, (_, key, unit, better) in enumerate(rows):
             base = self._get(cols[0], key)
@@ -159,10 +171,15 @@ class ComparePanel(QWidget):
                  f"{be['cheaper']}: pays above a {fmt.percent(be['break_even_gain'])} efficiency "
                  f"gain, gains {fmt.percent(be['efficiency_gain'])}: "
                  f"{'pays' if be['pays'] else 'does not pay'}" for be in c.break_even]
+        lines += [f"{d.label}: {d.layout}" for d in cols
+                  if d.layout and d.layout not in ("as drawn", "kept as drawn")]
         lines += [f"{d.label}: {d.error}" for d in cols if d.error]
         if c.recommendation:
-            lines.append(f"Recommendation: {c.recommendation.choice}"
+            lines.append(f"<b>Recommendation: {c.recommendation.choice}</b>"
                          + (f" ({c.recommendation.note})" if c.recommendation.note else ""))
+            lines.append(c.recommendation.break_even)
+        if c.premium:
+            lines.append(c.premium.text())
         self.status.setText("<br>".join(lines) or "Compared.")
 
     @staticmethod

@@ -16,21 +16,21 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QScrollArea,
     QSplitter,
     QStackedWidget,
-    QTableWidget,
-    QTableWidgetItem,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from designer.core.analysis.constants import ASSUMED, constant_notes
 from designer.core.analysis.estimate import Estimate, busbw_curve, estimate
 from designer.core.errors import DesignerError
 from designer.gui.base.lazy import LazyRefresh
+from designer.gui.decision.routing_control import RoutingControl
+from designer.gui.decision.rules_view import RulesView
 from designer.gui.panels import fmt
 
 OPS = (("all-reduce", "#2d6da3"), ("all-gather", "#2b7a57"), ("all-to-all", "#a33a67"))
@@ -58,15 +58,22 @@ class EstimatePanel(QWidget):
         self.tabs.setDocumentMode(True)
         self.views.addWidget(self.split)
         self.views.addWidget(self.tabs)
-        left = QScrollArea()
-        left.setWidgetResizable(True)
-        left.setFrameShape(QFrame.Shape.NoFrame)
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        lv.setContentsMargins(0, 0, 0, 0)
+        self.routing = RoutingControl(doc)
+        self.routing.changed.connect(lambda: self.lazy.request())
+        lv.addWidget(self.routing)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        lv.addWidget(scroll, 1)
         self.summary = QLabel("Waiting for the analysis…")
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.summary.setContentsMargins(2, 2, 6, 2)
-        left.setWidget(self.summary)
+        scroll.setWidget(self.summary)
         split = self.split
         split.addWidget(left)
         mid = QWidget()
@@ -94,25 +101,9 @@ class EstimatePanel(QWidget):
         self.chart.setMinimumSize(260, 180)
         mv.addWidget(self.chart, 1)
         split.addWidget(mid)
-        self.rules = QTableWidget(0, 4)
-        self.rules.setHorizontalHeaderLabels(["Fired", "Rule", "Figure", "Source"])
-        self.rules.verticalHeader().hide()
-        self.rules.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        head = self.rules.horizontalHeader()
-        head.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        head.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        head.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
-        head.setSectionResizeMode(3, QHeaderView.ResizeMode.Interactive)
-        self.rules.setColumnWidth(2, 150)
-        self.rules.setColumnWidth(3, 120)
-        self.rules.setWordWrap(True)
-        right = QWidget()
-        rv = QVBoxLayout(right)
-        rv.setContentsMargins(0, 0, 0, 0)
-        self.choice = QLabel()
-        self.choice.setWordWrap(True)
-        rv.addWidget(self.choice)
-        rv.addWidget(self.rules, 1)
+        self.rules_view = RulesView()
+        self.rules = self.rules_view.table
+        right = self.rules_view
         split.addWidget(right)
         split.setSizes([280, 330, 560])
         self._panes = [(left, "Step and money"), (mid, "Collectives"), (right, "Recommendation")]
@@ -153,15 +144,16 @@ class EstimatePanel(QWidget):
         result, project = self.service.latest, self.doc.project
         if result is None:
             return
+        self.routing.update_for(project)
         try:
-            est = estimate(project, result, catalog=self.doc.catalog)
+            est = estimate(project, result, catalog=self.doc.catalog,
+                           network_slowdown=self.routing.slowdown, routing=self.routing.label)
         except DesignerError as exc:
             self.current = None
             self.summary.setText(f"<span style='color:#c62828'>{exc}</span>")
             for curve in self.curves.values():
                 curve.setData([], [])
-            self.rules.setRowCount(0)
-            self.choice.clear()
+            self.rules_view.clear()
             self.estimated.emit(None)
             return
         self.current = est
@@ -190,7 +182,9 @@ class EstimatePanel(QWidget):
             f"TCO over {t.years:g} years {fmt.money(t.total_usd)} (capex "
             f"{fmt.money(t.capex_usd)}, energy {fmt.money(t.energy_usd_per_year)}/yr, support "
             f"{fmt.money(t.support_usd_per_year)}/yr, RoCE tuning {fmt.money(t.tuning_usd)})"
-            f"<br>{fmt.money_exact(t.usd_per_useful_gpu_hour)} per useful GPU-hour")
+            f"<br>{fmt.money_exact(t.usd_per_useful_gpu_hour)} per useful GPU-hour<br><br>"
+            f"{e.view.gpu.name}; {_sharp(e)}; network: {e.routing}<br>"
+            f"Step constants: {_constants(e)}")
 
     def _draw_chart(self) -> None:
         e = self.current
@@ -207,16 +201,19 @@ class EstimatePanel(QWidget):
             curve.setData(sizes[keep], bus[keep])
 
     def _write_rules(self, e: Estimate) -> None:
-        r = e.recommendation
-        note = f"<br><i>{r.note}</i>" if r.note else ""
-        self.choice.setText(f"<b>Recommendation: {r.choice}</b><br>{r.break_even}{note}")
-        self.rules.setRowCount(len(r.rules))
-        for i, rule in enumerate(r.rules):
-            for j, text in enumerate(("yes" if rule.fired else "no", rule.rule, rule.figure,
-                                      rule.source)):
-                cell = QTableWidgetItem(text)
-                cell.setToolTip(f"{rule.rule}\n{rule.figure}\nSource: {rule.source}")
-                if rule.fired:
-                    cell.setBackground(QColor("#e8f3ec"))
-                self.rules.setItem(i, j, cell)
-        self.rules.resizeRowsToContents()
+        self.rules_view.show_recommendation(e.recommendation)
+
+
+def _sharp(e: Estimate) -> str:
+    if e.view.collnet:
+        return "IB SHARP on (NCCL_COLLNET_ENABLE=1)"
+    if e.view.sharp:
+        return "IB SHARP off (Workload: IB SHARP sets NCCL_COLLNET_ENABLE=1)"
+    return "no IB SHARP on this gear"
+
+
+def _constants(e: Estimate) -> str:
+    notes = constant_notes(e.workload)
+    assumed = [n.field.replace("_", " ") for n in notes if n.kind == ASSUMED]
+    return (f"{len(notes) - len(assumed)} of {len(notes)} sourced or set here; assumed: "
+            + (", ".join(assumed) or "none") + " (marked in the Workload panel)")
