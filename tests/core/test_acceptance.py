@@ -134,16 +134,22 @@ def test_a_run_at_the_predicted_rates_passes(roce, tmp_path: Path) -> None:
 
 
 def test_sharp_not_used_is_named(superpod, tmp_path: Path) -> None:
-    p, cat, r, plan = superpod
+    p, cat, r, _plan = superpod
     from designer.core.acceptance.predict import predict_collective
+    from designer.core.analysis.estimate import settings_of
 
+    # the team runs NCCL with CollNet (IB SHARP), so the design's figures count on it
+    w = settings_of(p).workload.model_copy(update={"ib_sharp": True})
+    plan = acceptance_plan(p, r, cat, w)
+    assert plan.collectives[0].rows[-1].algorithm == "sharp"
+    assert "NCCL_COLLNET_ENABLE=1" in plan.collectives[0].command
     sizes = np.array([row.bytes for row in plan.collectives[0].rows], dtype=np.float64)
     t, bus, _a = predict_collective(plan.view, "all-reduce", sizes, 1024, 1, algorithm="tree")
     rows = [(s, x * 1e6, b) for s, x, b in zip(sizes, t, bus, strict=True)]
     f = tmp_path / "all_reduce_perf.txt"
     hosts = plan.cluster.nodes
     f.write_text(nccl_text(rows, hosts=hosts, gpus=8))
-    res = check_results(p, r, cat, [f])
+    res = check_results(p, r, cat, [f], workload=w)
     assert not res.passed
     assert "IB SHARP (CollNet) not used" in [c.title for c in res.causes]
 
@@ -153,7 +159,10 @@ def test_roce_collapse_names_pfc_and_ecn(roce) -> None:
     res = check_results(p, r, cat, [DATA / "nccl_1453_tagged_all_reduce_perf.txt"])
     # the [rank] tags splice every row in three, yet all ten rows are read
     assert len(res.runs[0].rows) == 10
-    assert "PFC or ECN off on RoCE (lossy fabric)" in [c.title for c in res.causes]
+    titles = [c.title for c in res.causes]
+    assert "PFC or ECN off on RoCE (lossy fabric)" in titles
+    # far below even one rail's figure: no rail count is named
+    assert not any("rails" in t for t in titles)
 
 
 def test_perftest_pairs_are_judged(roce) -> None:

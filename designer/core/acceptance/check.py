@@ -34,7 +34,6 @@ from designer.core.model import Project
 from designer.core.solver import Result
 
 BW_BOUND = 0.5  # a size is bandwidth-bound when its predicted busbw is this share of the peak
-RAIL_MATCH = 0.06  # measured/predicted within this of (k-m)/k names m rails down
 COLLAPSE = 0.5  # RoCE: largest sizes below this share of the best smaller size
 SPREAD = 1.3  # RoCE: runs of one size differing by more than this factor
 
@@ -201,16 +200,16 @@ def _causes(plan: AcceptancePlan, runs: list[RunCheck], results: Results,
         if not judged:
             continue
         ratio = float(np.median([m.measured / m.predicted for m in judged]))
-        if r.unit.startswith("GB/s") and r.op != "all-to-all" and c.rails > 1:
-            k = c.rails if "rail" not in r.source.lower() else 1
-            for m in range(1, k):
-                if abs(ratio - (k - m) / k) <= RAIL_MATCH:
-                    out.append(Cause(f"{m} of {k} rails (or planes) down or unused",
-                                     f"{r.source}: busbw is {ratio:.0%} of the prediction, "
-                                     f"as with {k - m} of {k} NICs per node carrying traffic; "
-                                     "check NCCL_IB_HCA, 'ibstat' link state on every HCA and "
-                                     "the rail tests", (r.source,)))
-                    break
+        if r.unit.startswith("GB/s") and r.op != "all-to-all" and c.rails > 1 \
+                and "rail" not in r.source.lower():
+            m = _rails_missing(plan, r, judged)
+            if m:
+                k = c.rails
+                out.append(Cause(f"{m} of {k} rails (or planes) down or unused",
+                                 f"{r.source}: busbw is {ratio:.0%} of the prediction and "
+                                 f"matches this design with {k - m} of {k} NICs per node "
+                                 "carrying traffic; check NCCL_IB_HCA, 'ibstat' link state on "
+                                 "every HCA and the rail tests", (r.source,)))
         if r.algorithm in ("sharp", "nvls") and r.op == "all-reduce":
             sizes = np.array([m.bytes for m in judged], dtype=np.float64)
             alt = "tree" if r.nodes > 1 else "ring"
@@ -262,6 +261,28 @@ def _causes(plan: AcceptancePlan, runs: list[RunCheck], results: Results,
     if misses:
         out += evidence
     return out
+
+
+def _rails_missing(plan: AcceptancePlan, r: RunCheck, judged: list[Measured]) -> int:
+    """m when the measured busbw is nearest this design's prediction for the same run with m
+    of its k rails gone: the hypotheses 0..k-1 rails gone are compared by the median log ratio,
+    and the nearest one is named only when it is nearer than half the way to its neighbours
+    (so a run far below every hypothesis names none)."""
+    k = plan.cluster.rails
+    sizes = np.array([m.bytes for m in judged], dtype=np.float64)
+    meas = np.maximum(np.array([m.measured for m in judged]), 1e-12)
+    stride = plan.cluster.gpus_per_node if r.nodes > 1 and r.ranks == r.nodes else 1
+    shares = [(k - m) / k for m in range(k)]
+    errs = []
+    for share in shares:
+        _t, bus, _a = predict_collective(plan.view, r.op, sizes, r.ranks, stride,
+                                         nic_share=share)
+        errs.append(float(np.median(np.abs(np.log(meas / np.maximum(bus, 1e-12))))))
+    best = int(np.argmin(errs))
+    if best == 0:
+        return 0
+    gaps = [abs(np.log(shares[best] / shares[j])) for j in (best - 1, best + 1) if j < k]
+    return best if errs[best] < min(gaps) / 2 else 0
 
 
 def _spread(results: Results, source: str) -> float:

@@ -118,7 +118,8 @@ class AcceptancePlan:
         c = self.cluster
         return {"design": self.design, "profile": self.profile, "tech": self.tech,
                 "nodes": len(c.nodes), "gpus_per_node": c.gpus_per_node, "rails": c.rails,
-                "port_gbps": c.port_gbps, "sharp": self.view.sharp,
+                "port_gbps": c.port_gbps, "sharp": self.view.collnet,
+                "sharp_capable_switches": self.view.sharp,
                 "nvls": self.view.gpu.nvls, "band_rule": rule_text(),
                 "collectives": [t.to_json() for t in self.collectives],
                 "perftest": [p.to_json() for p in self.pairs],
@@ -139,8 +140,10 @@ def _sizes(lo: int, hi: int) -> np.ndarray:
     return 2.0 ** np.arange(int(np.log2(lo)), int(np.log2(hi)) + 1)
 
 
-def _nccl_env(c: Cluster, hcas: str) -> str:
+def _nccl_env(c: Cluster, hcas: str, collnet: bool = False) -> str:
     env = [f"-x NCCL_IB_HCA={hcas}"]
+    if collnet:  # the prediction counts on IB SHARP, which NCCL runs only when asked
+        env.append("-x NCCL_COLLNET_ENABLE=1")
     if c.tech == "eth":
         env.append("-x NCCL_IB_GID_INDEX=3")  # RoCEv2 GID on most hosts; check show_gids
     return " ".join(env)
@@ -167,8 +170,8 @@ def acceptance_plan(project: Project, result: Result, catalog: Catalog,
     mpi = f"mpirun -np {ranks} -N {g} --hostfile hosts.txt --bind-to numa"
     for binary, op in TESTS.items():
         rows = _rows(view, op, sizes, ranks, 1)
-        cmd = (f"{mpi} {_nccl_env(c, c.hcas())} ./build/{binary} -b {_size_arg(MIN_BYTES)} "
-               f"-e {_size_arg(MAX_BYTES)} -f 2 -g 1 -n 20 -w 5")
+        cmd = (f"{mpi} {_nccl_env(c, c.hcas(), view.collnet)} ./build/{binary} "
+               f"-b {_size_arg(MIN_BYTES)} -e {_size_arg(MAX_BYTES)} -f 2 -g 1 -n 20 -w 5")
         tests.append(CollectiveTest(binary, op, ranks, n_nodes, g, None, rows, cmd))
     if n_nodes > 1:
         rail_sizes = _sizes(RAIL_MIN, RAIL_MAX)
@@ -177,7 +180,7 @@ def acceptance_plan(project: Project, result: Result, catalog: Catalog,
         for r in range(c.rails):
             gpu = r // c.ports_per_gpu if c.ports_per_gpu else r
             cmd = (f"mpirun -np {n_nodes} -N 1 --hostfile hosts.txt -x CUDA_VISIBLE_DEVICES="
-                   f"{gpu} {_nccl_env(c, c.hca(r))} ./build/all_reduce_perf -b "
+                   f"{gpu} {_nccl_env(c, c.hca(r), view.collnet)} ./build/all_reduce_perf -b "
                    f"{_size_arg(RAIL_MIN)} -e {_size_arg(RAIL_MAX)} -f 2 -g 1 -n 20 -w 5")
             tests.append(CollectiveTest("all_reduce_perf", "all-reduce", n_nodes, n_nodes, 1,
                                         r, rows, cmd))

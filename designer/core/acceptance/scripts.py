@@ -75,7 +75,7 @@ def plan_markdown(plan: AcceptancePlan) -> str:
            f"{len(c.nodes):,} nodes x {c.gpus_per_node} GPUs, {c.rails} rails of "
            f"{c.port_gbps}G ({'InfiniBand' if plan.tech == 'ib' else 'RoCE'}), gear profile "
            f"{plan.profile}. In-network reduction assumed: SHARP "
-           f"{'yes' if plan.view.sharp else 'no'}, NVLS {'yes' if plan.view.gpu.nvls else 'no'}.",
+           f"{'yes' if plan.view.collnet else 'no'}, NVLS {'yes' if plan.view.gpu.nvls else 'no'}.",
            "", "Run `run_nccl_tests.sh` and `run_perftest.sh`, then "
            "`designer acceptance check DESIGN results/*.txt`.", ""]
     for t in plan.collectives:
