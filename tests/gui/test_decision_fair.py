@@ -97,3 +97,51 @@ def test_ecmp_from_nccl_channels_and_rules_in_a_narrow_dock(window, qtbot, su4):
     assert "rules fired" in view.count.text()
     assert view.table.rowHeight(0) > view.table.fontMetrics().height()  # wrapped, two lines
     window.docks["estimateDock"].setFloating(False)
+
+
+def test_the_verdict_is_read_whole_in_a_narrow_compare_dock(window, qtbot, su4):
+    """Issue 27: the verdict line ran past the dock's right edge (the row of controls held
+    the panel wider than the dock) and its last lines were cut at the bottom."""
+    load(window, qtbot, su4)
+    d = window.docks["compareDock"]
+    d.setFloating(True)
+    d.resize(620, 420)
+    d.show()
+    panel = window.analysis.decision.compare
+    with qtbot.waitSignal(panel.compare.comparisonReady, timeout=WAIT_MS):
+        panel.boxes["roce-400"].setChecked(True)
+    qtbot.waitUntil(lambda: "Recommendation" in panel.status.text(), timeout=WAIT_MS)
+    assert panel.minimumSizeHint().width() <= 620
+    qtbot.waitUntil(lambda: panel.status.width() <= panel.width())
+    label = panel.status
+    assert label.height() >= label.heightForWidth(label.width())  # every line shows
+    panel.boxes["roce-400"].setChecked(False)
+
+
+def test_a_preset_larger_than_the_design_is_fitted_with_one_click(window, qtbot, su4):
+    """Issue 27: the Llama 3 8,192-GPU preset on the 1,024-GPU design emptied the Estimate
+    panel. It now says why and offers two fits; one click fits it (undoable) and says what
+    changed."""
+    from designer.core.analysis.workload import PRESETS
+
+    load(window, qtbot, su4)
+    d = window.docks["estimateDock"]
+    d.show()
+    d.raise_()
+    panel = window.analysis.decision.estimate
+    workload = window.analysis.decision.workload
+    workload.preset.setCurrentIndex(workload.preset.findData("llama3-405b-8k"))
+    workload._apply_preset(workload.preset.currentIndex())
+    qtbot.waitUntil(lambda: not panel.fit_bar.isHidden(), timeout=WAIT_MS)
+    assert panel.current is None and "8,192 GPUs" in panel.summary.text()
+    messages: list[str] = []
+    window.doc.message.connect(lambda text, _refusal: messages.append(text))
+    panel.fit_batch.click()
+    qtbot.waitUntil(lambda: panel.current is not None, timeout=WAIT_MS)
+    assert panel.fit_bar.isHidden()
+    w = window.doc.project.decision.workload
+    assert (w.gpus, w.dp, w.global_batch_tokens) == (1024, 8, PRESETS["llama3-405b-8k"]
+                                                     .global_batch_tokens)
+    assert messages and "8,192 -> 1,024" in messages[-1]
+    window.doc.undo_stack.undo()  # one step back: the preset as it was
+    assert window.doc.project.decision.workload.gpus == 8192

@@ -96,16 +96,29 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+SPACED_UNITS = ("Tb/s", "Gb/s", "us", "s", "kW")  # written after the number; $ and % are in it
+
+
+def _cell(value: float | None, unit: str) -> str:
+    text = figure_text(value, unit, "n/a")
+    return f"{text} {unit}" if value is not None and unit in SPACED_UNITS else text
+
+
 def format_comparison(c: Comparison) -> str:
-    w = 16
-    out = ["".ljust(30) + "".join(d.label[:w - 1].rjust(w) for d in c.designs)]
-    for key, label, unit, _ in FIGURES:
-        out.append(label[:29].ljust(30) + "".join(
-            figure_text(d.figures.get(key), unit, "n/a").rjust(w) for d in c.designs))
+    """The table with every label and figure whole: columns as wide as what they hold."""
+    rows = [(label, [_cell(d.figures.get(key), unit) for d in c.designs])
+            for key, label, unit, _ in FIGURES]
     keys = list(dict.fromkeys(k for d in c.designs for k in d.busbw))
-    for k in keys:
-        out.append(f"busbw {k} GB/s"[:29].ljust(30) + "".join(
-            figure_text(d.busbw.get(k), "", "n/a").rjust(w) for d in c.designs))
+    rows += [(f"busbw {k}", [_cell(d.busbw.get(k), "") + (" GB/s" if k in d.busbw else "")
+                             for d in c.designs]) for k in keys]
+    label_w = max(len(r[0]) for r in rows) + 2
+    widths = [max(len(d.label), *(len(r[1][i]) for r in rows)) + 2
+              for i, d in enumerate(c.designs)]
+    out = ["".ljust(label_w) + "".join(d.label.rjust(w) for d, w in zip(c.designs, widths,
+                                                                     strict=True))]
+    for label, cells in rows:
+        out.append(label.ljust(label_w) + "".join(x.rjust(w) for x, w in zip(cells, widths,
+                                                                           strict=True)))
     for d in c.designs:
         if d.layout:
             out.append(f"{d.label}: {d.layout}")

@@ -8,6 +8,7 @@ from designer.cli.commands._common import add_command, load, print_json, whole_n
 from designer.core.analysis.collectives import ALGORITHMS
 from designer.core.analysis.constants import constant_notes
 from designer.core.analysis.estimate import CollectiveRequest, Estimate, estimate, settings_of
+from designer.core.analysis.fit import fittable
 from designer.core.analysis.inputs import load_workload, parse_bytes, with_economics
 from designer.core.analysis.workload import WorkloadError
 from designer.core.solver import solve
@@ -27,6 +28,10 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     p.add_argument("--workload", metavar="PRESET|FILE",
                    help="a preset (llama3-405b-8k, llama3-405b-16k, dense-70b-dp, "
                    "deepseek-v3-like) or a JSON file; default: the project's")
+    p.add_argument("--fit", choices=("batch", "per-gpu"), default=None,
+                   help="fit a workload written for another size to this design: keep the "
+                   "global batch (data parallelism follows the GPUs) or the per-GPU batch "
+                   "(the global batch follows); the output lists what changed")
     p.add_argument("--gpu-hour-usd", type=float, metavar="X")
     p.add_argument("--run-days", type=float, metavar="D")
     p.add_argument("--years", type=float, metavar="Y")
@@ -80,8 +85,14 @@ def run(args: argparse.Namespace) -> int:
             "workload")
     result = solve(project, catalog=cat)
     slowdown, routing = _network(args, project, result, cat, workload)
-    est = estimate(project, result, workload, econ, catalog=cat, requests=requests,
-                   network_slowdown=slowdown, routing=routing)
+    try:
+        est = estimate(project, result, workload, econ, catalog=cat, requests=requests,
+                       network_slowdown=slowdown, routing=routing, fit=args.fit)
+    except WorkloadError as exc:
+        if args.fit is None and fittable(exc):
+            raise WorkloadError(f"{exc} (--fit batch or --fit per-gpu fits the workload to "
+                                "this design)") from None
+        raise
     if args.json:
         print_json(est.to_json())
     else:
@@ -121,6 +132,7 @@ def format_estimate(e: Estimate) -> str:
     out = [f"Workload   {w.name}" + (f" ({w.source})" if w.source else ""),
            f"           {par.gpus:,} GPUs: TP{par.tp} PP{par.pp} DP{par.dp} CP{par.cp} EP{par.ep},"
            f" {s.tokens_per_step:,} tokens per step, {w.placement} placement",
+           *[f"           fitted to this design: {c}" for c in e.fitted],
            f"Fabric     {e.view.tech}, {e.view.nic_gbytes_s:.0f} GB/s per GPU, NVLink domain "
            f"{e.view.domain}, GPU {e.view.gpu.name}, routing {e.routing}",
            f"NCCL       {_sharp_text(e)}; {e.view.channels_per_nic} ring channel(s) per NIC, "
@@ -141,10 +153,12 @@ def format_estimate(e: Estimate) -> str:
     for p in s.parts:
         out.append(f"  {p.kind:<3} {p.op:<14} {p.time_s:8.3f} s, {p.overlap:.0%} hidden "
                    f"({p.algorithm})")
+    lost = (f"{i.gpu_hours_lost:,.0f} GPU-hours, ${i.usd_lost:,.0f}, {i.days_lost:.2f} days lost"
+            if i.gpu_hours_lost >= 0.5 else "nothing lost to the fabric")
     out += ["", "Against an ideal fabric (non-blocking, no fabric latency, same NICs)",
             f"  ideal step {e.ideal.step_s:.3f} s, slowdown {e.slowdown:.4f}x; over "
-            f"{e.economics.run_days:g} days at ${e.economics.gpu_hour_usd:g}/GPU-hour: "
-            f"{i.gpu_hours_lost:,.0f} GPU-hours, ${i.usd_lost:,.0f}, {i.days_lost:.2f} days", "",
+            f"{e.economics.run_days:g} days at ${e.economics.gpu_hour_usd:g}/GPU-hour: {lost}",
+            "",
             f"TCO over {t.years:g} years: ${t.total_usd:,.0f} (capex ${t.capex_usd:,.0f}, energy "
             f"${t.energy_usd_per_year:,.0f}/yr, support ${t.support_usd_per_year:,.0f}/yr, "
             f"RoCE tuning ${t.tuning_usd:,.0f})",

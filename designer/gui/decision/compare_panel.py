@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -60,10 +61,15 @@ class ComparePanel(QWidget):
             "design's layout.")
         self.drawn.toggled.connect(self.compare.set_as_drawn)
         row.addWidget(self.drawn)
+        row.addStretch(1)
+        lay.addLayout(row)
+        # a second row: the controls fit a narrow dock, so the verdict lines below wrap at its
+        # edge instead of running past it
+        row = QHBoxLayout()
         self.ratios = QLineEdit()
         self.ratios.setPlaceholderText("oversubscriptions, e.g. 2:1, 3:1")
         self.ratios.setToolTip("A generated fat tree built again with these leaf ratios")
-        self.ratios.setMinimumWidth(150)
+        self.ratios.setMinimumWidth(120)
         self.ratios.setMaximumWidth(220)
         self.ratios.editingFinished.connect(self._ratios_changed)
         row.addWidget(self.ratios)
@@ -83,8 +89,11 @@ class ComparePanel(QWidget):
         lay.addLayout(row)
         self.status = QLabel("Tick a profile or add a file to compare this design with.")
         self.status.setWordWrap(True)
+        # the verdict is read whole: the table below gives up height to it, not the reverse
+        self.status.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         lay.addWidget(self.status)
         self.table = QTableWidget(0, 0)
+        self.table.setMinimumHeight(90)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         lay.addWidget(self.table, 1)
         self.compare.comparisonReady.connect(self.show_comparison)

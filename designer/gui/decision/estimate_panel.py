@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QPushButton,
     QScrollArea,
     QSplitter,
     QStackedWidget,
@@ -26,12 +27,15 @@ from PySide6.QtWidgets import (
 )
 
 from designer.core.analysis.constants import ASSUMED, constant_notes
-from designer.core.analysis.estimate import Estimate, busbw_curve, estimate
+from designer.core.analysis.estimate import Estimate, busbw_curve, estimate, settings_of
+from designer.core.analysis.fabric import fabric_view
+from designer.core.analysis.fit import fit_workload, fittable
 from designer.core.errors import DesignerError
 from designer.gui.base.lazy import LazyRefresh
 from designer.gui.decision.routing_control import RoutingControl
 from designer.gui.decision.rules_view import RulesView
 from designer.gui.panels import fmt
+from designer.gui.project.commands import ProjectCommand
 
 OPS = (("all-reduce", "#2d6da3"), ("all-gather", "#2b7a57"), ("all-to-all", "#a33a67"))
 
@@ -64,6 +68,25 @@ class EstimatePanel(QWidget):
         self.routing = RoutingControl(doc)
         self.routing.changed.connect(lambda: self.lazy.request())
         lv.addWidget(self.routing)
+        # shown when the workload does not fit this design: two ways to fit it, one click each
+        self.fit_bar = QWidget()
+        fb = QVBoxLayout(self.fit_bar)
+        fb.setContentsMargins(0, 0, 0, 4)
+        fit_row = QHBoxLayout()
+        self.fit_batch = QPushButton("Fit: keep the global batch")
+        self.fit_batch.setToolTip("Data parallelism follows this design's GPUs; the global "
+                                  "batch stays (raised only to one sequence per rank)")
+        self.fit_batch.clicked.connect(lambda: self.fit_workload("batch"))
+        self.fit_per_gpu = QPushButton("Fit: keep the per-GPU batch")
+        self.fit_per_gpu.setToolTip("Each data-parallel rank keeps its tokens per step; the "
+                                    "global batch follows the data parallelism")
+        self.fit_per_gpu.clicked.connect(lambda: self.fit_workload("per-gpu"))
+        fit_row.addWidget(self.fit_batch)
+        fit_row.addWidget(self.fit_per_gpu)
+        fit_row.addStretch(1)
+        fb.addLayout(fit_row)
+        self.fit_bar.hide()
+        lv.addWidget(self.fit_bar)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -150,17 +173,43 @@ class EstimatePanel(QWidget):
                            network_slowdown=self.routing.slowdown, routing=self.routing.label)
         except DesignerError as exc:
             self.current = None
-            self.summary.setText(f"<span style='color:#c62828'>{exc}</span>")
+            can_fit = fittable(exc)
+            self.fit_bar.setVisible(can_fit)
+            hint = ("<br><br>The workload was written for another design: fit it to this one "
+                    "with a button above (one undoable step; the changes are listed)."
+                    if can_fit else "")
+            self.summary.setText(f"<span style='color:#c62828'>{exc}</span>{hint}")
             for curve in self.curves.values():
                 curve.setData([], [])
             self.rules_view.clear()
             self.estimated.emit(None)
             return
         self.current = est
+        self.fit_bar.hide()
         self._write_summary(est)
         self._draw_chart()
         self._write_rules(est)
         self.estimated.emit(est)
+
+    def fit_workload(self, keep: str) -> tuple[str, ...]:
+        """Fit the project's workload to this design (one undoable step); says what changed."""
+        result, project = self.service.latest, self.doc.project
+        if result is None:
+            return ()
+        s = settings_of(project)
+        try:
+            view = fabric_view(project, result, s.workload, self.doc.catalog)
+            fitted = fit_workload(s.workload, view.gpus, view.domain, keep=keep)
+        except DesignerError as exc:
+            self.doc.say(str(exc), True)
+            return ()
+        if not fitted.changed:
+            return ()
+        new = s.model_copy(update={"workload": fitted.workload})
+        self.doc.push(ProjectCommand(self.doc, project.evolve(decision=new),
+                                     "Fit the workload to this design"))
+        self.doc.say("Workload fitted: " + "; ".join(fitted.changes))
+        return fitted.changes
 
     def _write_summary(self, e: Estimate) -> None:
         s, t, loss = e.step, e.tco, e.loss
@@ -169,16 +218,19 @@ class EstimatePanel(QWidget):
             f"<br>&nbsp;&nbsp;{p.kind.upper()} {p.op} {fmt.seconds(p.time_s)}, "
             f"{fmt.percent(p.overlap)} hidden ({p.algorithm})" for p in s.parts)
         econ = e.economics
+        fitted = "".join(f"<br><i>fitted to this design: {c}</i>" for c in e.fitted)
+        lost = (f"{loss.gpu_hours_lost:,.0f} GPU-hours, {fmt.money(loss.usd_lost)}, "
+                f"{loss.days_lost:.2f} days lost" if loss.gpu_hours_lost >= 0.5
+                else "nothing is lost to the fabric")
         self.summary.setText(
             f"<b>{e.workload.name}</b><br>{par.gpus:,} GPUs, TP{par.tp} PP{par.pp} DP{par.dp} "
-            f"CP{par.cp} EP{par.ep}<br><br>"
+            f"CP{par.cp} EP{par.ep}{fitted}<br><br>"
             f"Step <b>{fmt.seconds(s.step_s)}</b>: compute {fmt.seconds(s.compute_s)}, bubble "
             f"{fmt.seconds(s.bubble_s)}, exposed communication {fmt.seconds(s.exposed_comm_s)}"
             f"<br><b>Communication is {fmt.percent(s.comm_fraction)} of the step</b>; MFU "
             f"{fmt.percent(s.mfu)}{parts}<br><br>"
             f"Against an ideal fabric: {e.slowdown:.4f}x slower; over {econ.run_days:g} days at "
-            f"${econ.gpu_hour_usd:g}/GPU-hour {loss.gpu_hours_lost:,.0f} GPU-hours, "
-            f"{fmt.money(loss.usd_lost)}, {loss.days_lost:.2f} days lost<br><br>"
+            f"${econ.gpu_hour_usd:g}/GPU-hour {lost}<br><br>"
             f"TCO over {t.years:g} years {fmt.money(t.total_usd)} (capex "
             f"{fmt.money(t.capex_usd)}, energy {fmt.money(t.energy_usd_per_year)}/yr, support "
             f"{fmt.money(t.support_usd_per_year)}/yr, RoCE tuning {fmt.money(t.tuning_usd)})"
