@@ -87,7 +87,7 @@ def main() -> None:
     fab = timed(lambda: w.doc.set_project(w.doc.project.with_fabric(
         w.doc.project.fabric.with_devices(moved))))
     spine = next(d.id for d in w.doc.project.fabric.devices if d.role.value == "spine")
-    from designer.gui import commands
+    from designer.gui.project import commands
 
     wiring = [timed(lambda: w.doc.push(commands.delete(w.doc, [spine]))),
               timed(lambda: w.doc.undo_stack.undo())]
@@ -111,7 +111,7 @@ def main() -> None:
 
 def _years(w, years: float):
     from designer.core.analysis.estimate import settings_of
-    from designer.gui.commands import ProjectCommand
+    from designer.gui.project.commands import ProjectCommand
 
     s = settings_of(w.doc.project)
     new = s.model_copy(update={"economics": s.economics.model_copy(update={"years": years})})

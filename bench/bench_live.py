@@ -33,7 +33,7 @@ from PySide6.QtCore import QEventLoop, QSettings, QTimer
 
 from designer.core.generators import generate, params_from_dict
 from designer.core.solver import solve
-from designer.gui import commands
+from designer.gui.project import commands
 
 
 class GcPauses:

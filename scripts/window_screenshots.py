@@ -30,8 +30,8 @@ from designer.core.generators import generate, params_from_dict
 from designer.core.infiniband import ib_fabric_of, write_netfile
 from designer.core.paths import projects_dir
 from designer.gui.app import make_app
-from designer.gui.document import Selection
 from designer.gui.panels.problems import PROBLEM_ROLE
+from designer.gui.project.document import Selection
 
 
 def main() -> None:

@@ -143,7 +143,7 @@ class _Gear(_Frozen):
         return next((f for f in hits if f.tech is None), None)
 
 
-class _Ported(_Gear):
+class Ported(_Gear):
     modes: tuple[PortMode, ...] = Field(min_length=1)
     latency_ns: LatencyNs
 
@@ -182,7 +182,7 @@ class _Ported(_Gear):
         return tuple(dict.fromkeys(t for m in self.modes for t in m.techs))
 
 
-class SwitchSpec(_Ported):
+class SwitchSpec(Ported):
     kind: Literal["switch"] = "switch"
     cages: int = Field(gt=0, le=100_000, strict=True)
     modular: bool = False
@@ -198,7 +198,7 @@ class SwitchSpec(_Ported):
         return self.mode(speed_gbps).ports // self.cages
 
 
-class NicSpec(_Ported):
+class NicSpec(Ported):
     kind: Literal["nic"] = "nic"
 
 

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from designer.core.generators import KIND_LABELS
 from designer.core.generators.params import GEAR_PROFILES
-from designer.gui import icons
+from designer.gui.base import icons
 
 if TYPE_CHECKING:
     from designer.gui.main_window import MainWindow

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 import traceback
@@ -62,7 +61,7 @@ def make_app(argv: list[str] | None = None):
     """The QApplication with the app's names (for QSettings and app-data) and style."""
     from PySide6.QtWidgets import QApplication
 
-    from designer.gui import settings, style
+    from designer.gui.base import settings, style
 
     app = QApplication.instance()
     if app is None:
@@ -76,32 +75,6 @@ def make_app(argv: list[str] | None = None):
         style.apply_app_style(app)
         app.aboutToQuit.connect(_release_clipboard)
     return app
-
-
-def ensure_app():
-    """The running QApplication, or a bare offscreen one for drawing without a window (the
-    command line's image and PDF exports)."""
-    from PySide6.QtWidgets import QApplication
-
-    app = QApplication.instance()
-    if app is None:
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        app = QApplication([])
-    return app
-
-
-@contextlib.contextmanager
-def busy_cursor():
-    """A wait cursor while the GUI thread works; the usual one again on the way out, also when
-    the work raises (the error dialog that follows shows the usual cursor)."""
-    from PySide6.QtCore import Qt
-    from PySide6.QtWidgets import QApplication
-
-    QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-    try:
-        yield
-    finally:
-        QApplication.restoreOverrideCursor()
 
 
 def _release_clipboard() -> None:

@@ -36,19 +36,20 @@ from designer.core.errors import DesignerError
 from designer.core.generators import generate, plan
 from designer.core.layout import compact_if_wide
 from designer.core.model import Project
-from designer.gui import commands, dialogs, icons, settings
 from designer.gui.actions import WindowActions
-from designer.gui.app import busy_cursor
+from designer.gui.base import dialogs, icons, settings
+from designer.gui.base.busy import busy_cursor
 from designer.gui.canvas.interactions import devices_mime, project_from_mime
 from designer.gui.canvas.items import DeviceItem, GroupBoxItem, GroupFrameItem
 from designer.gui.canvas.scene import CanvasScene
 from designer.gui.canvas.view import CanvasView
-from designer.gui.document import Document
-from designer.gui.files import FileActions
-from designer.gui.generate_dialog import GenerateDialog
+from designer.gui.generate.dialog import GenerateDialog
 from designer.gui.panels.inspector import InspectorPanel
 from designer.gui.panels.palette import PalettePanel
-from designer.gui.recovery import AUTOSAVE_INTERVAL_MS, RecoveryStore
+from designer.gui.project import commands
+from designer.gui.project.document import Document
+from designer.gui.project.files import FileActions
+from designer.gui.project.recovery import AUTOSAVE_INTERVAL_MS, RecoveryStore
 
 DEFAULT_NAME = Project.model_fields["name"].default
 PASTE_STEP = 40.0
@@ -109,11 +110,11 @@ class MainWindow(FileActions, QMainWindow):
         self._fill_panels_menu()
         self._build_status_bar()
         # live analysis: solver service, metrics, charts, BOM, problems, export and IB commands
-        from designer.gui.analysis import install_analysis
+        from designer.gui.analysis.install import install_analysis
 
         self.analysis = install_analysis(self)
         from designer.gui.floor.panel import install_floor
-        from designer.gui.traffic_actions import install_traffic
+        from designer.gui.traffic.install import install_traffic
 
         install_floor(self)
         self.traffic = install_traffic(self)
@@ -370,7 +371,7 @@ class MainWindow(FileActions, QMainWindow):
         b = editing.bounds(clip.fabric)
         assert b is not None
         if at is not None:
-            from designer.gui.canvas.scene import snap
+            from designer.gui.canvas.grid import snap
 
             dx, dy = snap(at.x() - b[0]), snap(at.y() - b[1])
         else:
@@ -523,7 +524,7 @@ class MainWindow(FileActions, QMainWindow):
         return f"f{k}-"
 
     def show_explore(self):
-        from designer.gui.sweep_windows import show_explore
+        from designer.gui.sweep.windows import show_explore
 
         return show_explore(self)
 

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from designer.cli.main import main
+from designer.core.as_built import load_as_built
 from designer.core.ethernet.lldp import (
     LldpError,
     as_built_source,
@@ -15,7 +16,6 @@ from designer.core.ethernet.lldp import (
     write_lldp_view,
 )
 from designer.core.fileformat import save_project
-from designer.core.infiniband.asbuilt import load_as_built
 from designer.core.infiniband.diff import diff_projects
 from tests.core.ethernet_helpers import fat_tree_k4, rail_2su
 

@@ -10,7 +10,7 @@ def _isolated_settings(tmp_path, monkeypatch):
     """Never touch the user's QSettings or app-data folder."""
     from PySide6.QtCore import QSettings
 
-    from designer.gui import settings
+    from designer.gui.base import settings
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "cfg"))
     monkeypatch.setenv(settings.DATA_DIR_ENV, str(tmp_path / "data"))
@@ -65,7 +65,7 @@ def window(app, qapp, qtbot, tmp_path):
 @pytest.fixture
 def answers(monkeypatch):
     """Scripted answers for the window's questions; records what was asked."""
-    from designer.gui import dialogs
+    from designer.gui.base import dialogs
 
     class Answers:
         open_path = None

@@ -8,8 +8,8 @@ from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+from designer.gui.canvas.grid import snap
 from designer.gui.canvas.interactions import GEAR_MIME
-from designer.gui.canvas.scene import snap
 
 
 def _drop(view, gear_id: str, at: QPoint) -> None:

@@ -57,7 +57,7 @@ def test_selecting_a_box_and_moving_it_moves_its_members(window, catalog):
     assert window.inspector.stack.currentWidget() is window.inspector.group_page
     members = scene.selected_device_ids()
     assert len(members) == 4 * 32 + 4 * 8 + 32
-    from designer.gui import commands
+    from designer.gui.project import commands
 
     f = doc.project.fabric
     doc.push(commands.move_devices(doc, {m: (f.device(m).x, f.device(m).y + 100) for m in members}))

@@ -20,8 +20,8 @@ def setup(qapp, qtbot, catalog):
     pytest.importorskip("designer.gui.canvas.scene")  # the window's canvas
     from designer.gui.canvas.scene import CanvasScene
     from designer.gui.canvas.view import CanvasView
-    from designer.gui.document import Document
-    from designer.gui.export_actions import ExportController
+    from designer.gui.exports.actions import ExportController
+    from designer.gui.project.document import Document
 
     window = QMainWindow()
     qtbot.addWidget(window)
@@ -36,7 +36,7 @@ def setup(qapp, qtbot, catalog):
 
 
 def fmt(key, view_only=False):
-    from designer.gui.export_actions import FORMATS
+    from designer.gui.exports.actions import FORMATS
 
     return next(f for f in FORMATS if f.key == key and f.view_only == view_only)
 
@@ -54,7 +54,7 @@ def test_bom_export_runs_in_a_worker_and_matches_the_solver(setup, qtbot, tmp_pa
 
 
 def test_cabling_export_can_be_cancelled(setup, qtbot, tmp_path, monkeypatch):
-    from designer.gui import export_actions
+    from designer.gui.exports import actions as export_actions
 
     _window, _doc, ctl = setup
     path = tmp_path / "cables.xlsx"
@@ -129,9 +129,9 @@ def test_pdf_report(setup, qtbot, tmp_path):
 
 
 def test_install_puts_export_before_quit(qapp, qtbot, catalog):
-    pytest.importorskip("designer.gui.document")
-    from designer.gui.document import Document
-    from designer.gui.export_actions import install
+    pytest.importorskip("designer.gui.project.document")
+    from designer.gui.exports.actions import install
+    from designer.gui.project.document import Document
 
     w = QMainWindow()
     qtbot.addWidget(w)

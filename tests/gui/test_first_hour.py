@@ -97,7 +97,7 @@ def test_after_linking_the_status_bar_counts_the_ports_left(window):
 def test_history_names_what_was_deleted(window):
     from PySide6.QtCore import QPointF
 
-    from designer.gui import commands
+    from designer.gui.project import commands
 
     doc = window.doc
     for x in (0, 200, 400, 600, 800):
@@ -157,7 +157,7 @@ def test_palette_tells_apart_names_that_differ_after_the_cut():
 def test_palette_draws_the_short_form_when_the_name_is_cut(app):
     from PySide6.QtGui import QFontMetrics
 
-    from designer.gui import style
+    from designer.gui.base import style
     from designer.gui.panels.palette import name_to_draw
 
     fm = QFontMetrics(style.ui_font(9.0))
@@ -206,7 +206,7 @@ def _generated(window, dlg):
 def test_preview_solves_off_the_gui_thread(window, qtbot):
     import threading
 
-    from designer.gui import generate_preview
+    from designer.gui.generate import preview as generate_preview
 
     seen = []
     real = generate_preview._generate_and_solve

@@ -13,8 +13,8 @@ from PySide6.QtGui import QDropEvent
 from PySide6.QtTest import QTest
 
 from designer.core.generators import generate, params_from_dict
-from designer.gui.document import Selection
 from designer.gui.floor.floor_view import DEVICE_MIME
+from designer.gui.project.document import Selection
 
 WAIT_MS = 20_000
 

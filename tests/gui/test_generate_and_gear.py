@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QPointF
 
-from designer.gui import commands
-from designer.gui.generate_dialog import GenerateDialog
+from designer.gui.generate.dialog import GenerateDialog
+from designer.gui.project import commands
 
 
 def _count(project, role):
@@ -127,7 +127,7 @@ def test_gear_switch_refused_leaves_design_and_combo(window):
 def test_generate_dialog_kinds_match_the_command_line():
     from designer.cli.commands.generate import COMMON_OPTIONS, KIND_OPTIONS
     from designer.core.catalog import builtin_catalog
-    from designer.gui.generate_dialog import KIND_FIELDS, gear_fields
+    from designer.gui.generate.dialog import KIND_FIELDS, gear_fields
 
     common = {f.name for f in gear_fields(builtin_catalog(), "ib-ndr", 0)}
     assert common == set(COMMON_OPTIONS)

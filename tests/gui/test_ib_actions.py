@@ -9,7 +9,7 @@ from designer.core.fileformat import save_project
 from designer.core.generators import generate, params_from_dict
 from designer.core.ibcheck import missing_reason
 from designer.core.infiniband import ib_fabric_of, write_netfile
-from designer.gui import ib_actions
+from designer.gui.checks import infiniband as ib_actions
 from tests.gui.helpers import load
 
 WAIT_MS = 60_000

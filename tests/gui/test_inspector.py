@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPointF
 
-from designer.gui import commands
-from designer.gui.document import Selection
 from designer.gui.panels.inspector import groups_text, parse_groups
+from designer.gui.project import commands
+from designer.gui.project.document import Selection
 
 
 def _linked(window):

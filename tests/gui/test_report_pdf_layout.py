@@ -14,8 +14,8 @@ from designer.core.solver import solve
 def _laid_out(name, catalog, picture=True):
     from PySide6.QtCore import QSizeF
 
-    from designer.gui.export_image import design_image
-    from designer.gui.report_pdf import PICTURE_WIDTH, report_document
+    from designer.gui.exports.image import design_image
+    from designer.gui.exports.report_pdf import PICTURE_WIDTH, report_document
 
     project = load_project(projects_dir() / name, catalog)
     cat = project.catalog(catalog)
@@ -60,7 +60,7 @@ def test_the_wide_design_is_drawn_compactly(app, catalog):
 
 
 def test_pdf_is_written_with_the_picture(app, catalog, tmp_path):
-    from designer.gui.report_pdf import write_report_pdf
+    from designer.gui.exports.report_pdf import write_report_pdf
 
     project = load_project(projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json", catalog)
     cat = project.catalog(catalog)

@@ -9,7 +9,8 @@ import pytest
 from designer.core.ethernet.lab import missing_reason
 from designer.core.ethernet.lldp import write_lldp_view
 from designer.core.generators import generate, params_from_dict
-from designer.gui import ib_actions, roce_actions
+from designer.gui.checks import infiniband as ib_actions
+from designer.gui.checks import roce as roce_actions
 from tests.gui.helpers import load
 
 WAIT_MS = 120_000

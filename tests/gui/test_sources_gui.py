@@ -7,8 +7,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from designer.core.generators import generate, params_from_dict
-from designer.gui import sources_actions
 from designer.gui.panels.bom import SOURCE, UNIT
+from designer.gui.sources import actions as sources_actions
 from tests.gui.helpers import solved_after
 
 WAIT_MS = 60_000

@@ -120,7 +120,7 @@ def test_dask_run_from_the_window_and_cancel_leave_no_worker(window, qtbot):
 
 def test_add_axis_rewrites_the_spec(window, qtbot):
     from designer.core.sweep import expand, loads_spec
-    from designer.gui.sweep_axis import parse_values
+    from designer.gui.sweep.axis import parse_values
 
     assert parse_values("1, 2, 4") == [1, 2, 4]
     assert parse_values("1..8 step 2") == {"min": 1, "max": 8, "step": 2}

@@ -120,7 +120,7 @@ def test_shortcuts_are_listed_and_unique(window):
 
 
 def test_missing_recent_file_is_reported(window, answers, tmp_path):
-    from designer.gui import settings
+    from designer.gui.base import settings
 
     gone = tmp_path / "gone.fabric.json"
     settings.add_recent_file(gone)
@@ -134,7 +134,7 @@ def test_hover_tooltips_come_from_the_scene(window):
     from PySide6.QtGui import QHelpEvent
     from PySide6.QtWidgets import QApplication, QToolTip
 
-    from designer.gui import commands
+    from designer.gui.project import commands
 
     view, doc = window.view, window.doc
     view.add_gear_at("dgx-h100", QPointF(0, 0))

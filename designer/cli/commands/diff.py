@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from designer.cli.commands._common import add_command, catalog_from, print_json, whole_number
-from designer.core.infiniband.asbuilt import load_as_built
+from designer.core.as_built import load_as_built
 from designer.core.infiniband.diff import diff_projects
 
 

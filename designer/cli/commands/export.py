@@ -1,42 +1,20 @@
 """``designer export FORMAT FILE -o OUT``: write a design in a format other tools read.
 
-Each format registers an ``Exporter`` in ``EXPORTERS``; the writer does the work and returns
-a one-line summary to print.
+Each format registers an ``Exporter`` (``designer.cli.exports``); the writer does the work
+and returns a one-line summary to print.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from designer.cli.commands._common import add_command, load
 from designer.cli.commands.prices import add_price_book_option, apply_price_books
-from designer.core.catalog import Catalog
-from designer.core.model import Project
-
-
-@dataclass(frozen=True)
-class Exporter:
-    help: str
-    suffix: str
-    write: Callable[[Project, Catalog, Path, argparse.Namespace], str]
-    add_options: Callable[[argparse.ArgumentParser], None] | None = None
-
-
-EXPORTERS: dict[str, Exporter] = {}
-
-
-def register_exporter(name: str, exporter: Exporter) -> None:
-    EXPORTERS[name] = exporter
+from designer.cli.exports import EXPORTERS
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:
-    # the format modules register themselves with this module, so they are imported here,
-    # once it is loaded, rather than at its top
-    import designer.cli.exporters  # noqa: F401
-
     p = sub.add_parser(name, help="export a design (BOM, cabling plan, diagrams, ...)",
                        description="Export a project file in a format other tools read.")
     formats = p.add_subparsers(dest="format", metavar="FORMAT", required=True,

@@ -22,7 +22,7 @@ MUTED = "#5D6876"
 FONT = "font-family:'DejaVu Sans',Arial,Helvetica,sans-serif"
 
 
-def _t(text: str) -> str:
+def svg_text(text: str) -> str:
     return escape(xml_text(text))
 
 
@@ -51,12 +51,13 @@ def _short(value: float) -> str:
     return f"{value:.3g}"
 
 
-def _head(width: int, height: int, title: str) -> list[str]:
+def svg_head(width: int, height: int, title: str) -> list[str]:
     return [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" role="img" aria-label="{_t(title)}" style="{FONT}">',
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="{svg_text(title)}" style="{FONT}">',
         f'<rect width="{width}" height="{height}" fill="#FFFFFF"/>',
-        f'<text x="8" y="18" font-size="13" font-weight="bold" fill="{TEXT}">{_t(title)}</text>',
+        f'<text x="8" y="18" font-size="13" font-weight="bold" fill="{TEXT}">'
+        f'{svg_text(title)}</text>',
     ]
 
 
@@ -79,7 +80,7 @@ def column_chart(
     """Vertical bars, one per label, value written above each bar; ``y_max`` caps the axis
     (100 for percentages); ``value_labels`` writes those texts instead of ``value_format``'s
     (the same rounding as the text that quotes them)."""
-    out = _head(width, height, title)
+    out = svg_head(width, height, title)
     left, right, top, bottom = 46, 10, 34, 38 if x_title else 24
     plot_w, plot_h = width - left - right, height - top - bottom
     peak = max([*values, reference or 0, 0])
@@ -107,26 +108,27 @@ def column_chart(
             if not value_labels and 0 < value < 0.05 and value_format.endswith("%"):
                 text = "<0.1%"  # a sliver, not nothing
             out.append(f'<text x="{x + bar_w / 2:.1f}" y="{y - 3:.1f}" font-size="9" '
-                       f'fill="{TEXT}" text-anchor="middle">{_t(text)}</text>')
+                       f'fill="{TEXT}" text-anchor="middle">{svg_text(text)}</text>')
         if n <= 24 or i % math.ceil(n / 24) == 0:
             out.append(f'<text x="{left + slot * i + slot / 2:.1f}" y="{top + plot_h + 12:.1f}" '
-                       f'font-size="9" fill="{MUTED}" text-anchor="middle">{_t(label)}</text>')
+                       f'font-size="9" fill="{MUTED}" text-anchor="middle">'
+                       f'{svg_text(label)}</text>')
     if reference is not None and y_top:
         y = top + plot_h - plot_h * reference / y_top
         out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" '
                    f'stroke="{WARN}" stroke-width="1" stroke-dasharray="4 3"/>')
         if reference_label:  # a legend above the plot, clear of the bars' labels
             out.append(f'<text x="{left + plot_w}" y="{top - 6}" font-size="9" fill="{WARN}" '
-                       f'text-anchor="end">- - {_t(reference_label)}</text>')
+                       f'text-anchor="end">- - {svg_text(reference_label)}</text>')
     out.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" '
                f'stroke="{AXIS}" stroke-width="1"/>')
     if x_title:
         out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 6}" font-size="10" '
-                   f'fill="{MUTED}" text-anchor="middle">{_t(x_title)}</text>')
+                   f'fill="{MUTED}" text-anchor="middle">{svg_text(x_title)}</text>')
     if y_title:
         out.append(f'<text x="12" y="{top + plot_h / 2:.1f}" font-size="10" fill="{MUTED}" '
                    f'text-anchor="middle" transform="rotate(-90 12 {top + plot_h / 2:.1f})">'
-                   f"{_t(y_title)}</text>")
+                   f"{svg_text(y_title)}</text>")
     out.append("</svg>")
     return "".join(out)
 
@@ -145,7 +147,7 @@ def bar_chart(
     n = max(len(values), 1)
     row = 22
     height = height or 34 + row * n + 10
-    out = _head(width, height, title)
+    out = svg_head(width, height, title)
     label_w = min(max((len(s) for s in labels), default=4) * 6.2 + 8, width * 0.42)
     value_w = max((len(value_format.format(v)) for v in values), default=4) * 6.4 + 8
     left = label_w
@@ -155,10 +157,10 @@ def bar_chart(
         y = 32 + row * i
         w = plot_w * value / peak
         out.append(f'<text x="{left - 6:.1f}" y="{y + 13}" font-size="10" fill="{TEXT}" '
-                   f'text-anchor="end">{_t(label)}</text>')
+                   f'text-anchor="end">{svg_text(label)}</text>')
         out.append(f'<rect x="{left:.1f}" y="{y + 3}" width="{max(w, 0.5):.1f}" height="{row - 8}" '
                    f'fill="{color}" rx="1.5"/>')
         out.append(f'<text x="{left + w + 4:.1f}" y="{y + 13}" font-size="10" fill="{TEXT}">'
-                   f"{_t(value_format.format(value))}</text>")
+                   f"{svg_text(value_format.format(value))}</text>")
     out.append("</svg>")
     return "".join(out)

@@ -39,7 +39,7 @@ def check_suffix(fmt: str, path: str | os.PathLike[str]) -> str:
     return suffix
 
 
-def _report(progress: ProgressFn | None, fraction: float, message: str) -> None:
+def report_progress(progress: ProgressFn | None, fraction: float, message: str) -> None:
     if progress is not None:
         progress(fraction, message)
 
@@ -52,7 +52,8 @@ def solve_for_export(project: Project, catalog: Catalog, progress: ProgressFn | 
     lo, hi = span
 
     def on_progress(fraction: float, stage: str = "") -> None:
-        _report(progress, lo + (hi - lo) * float(fraction), f"Analysing: {stage}".rstrip(": "))
+        report_progress(progress, lo + (hi - lo) * float(fraction),
+                        f"Analysing: {stage}".rstrip(": "))
 
     return solve(project, progress=on_progress if progress else None, catalog=catalog)
 
@@ -69,7 +70,7 @@ def export_bom(project: Project, catalog: Catalog, path: str | os.PathLike[str],
     if result is None:
         result = solve_for_export(project, catalog, progress)
     table = bom_table(result)
-    _report(progress, 0.7, "Writing the bill of materials")
+    report_progress(progress, 0.7, "Writing the bill of materials")
     if suffix == ".csv":
         write_csv(path, HEADER, csv_rows(table))
     else:
@@ -83,7 +84,7 @@ def export_bom(project: Project, catalog: Catalog, path: str | os.PathLike[str],
             result.latency.assumptions.get("figures"))
         write_bom_xlsx(path, project.name, table, summary, assumptions,
                        tco=_tco_inputs(project, catalog, result))
-    _report(progress, 1.0, "Done")
+    report_progress(progress, 1.0, "Done")
     return (f"wrote {path}: {len(table.lines)} BOM lines, total ${table.total_usd:,.0f} "
             f"(${table.per_gpu_usd:,.0f} per GPU)")
 
@@ -106,20 +107,20 @@ def export_cabling(project: Project, catalog: Catalog, path: str | os.PathLike[s
     from designer.core.export.cabling_files import write_cabling_csv, write_cabling_xlsx
 
     suffix = check_suffix("cabling", path)
-    _report(progress, 0.05, "Choosing cables and optics, naming ports")
+    report_progress(progress, 0.05, "Choosing cables and optics, naming ports")
     bom = getattr(result, "bom", None)
     plan = cabling_plan(project, catalog, getattr(result, "media", None),
                         getattr(bom, "cable_id", None))
-    _report(progress, 0.35, f"Writing {plan.n:,} cables")
+    report_progress(progress, 0.35, f"Writing {plan.n:,} cables")
     if suffix == ".csv":
         write_cabling_csv(plan, path)
     else:
         def rows_done(done: int, total: int) -> None:
-            _report(progress, 0.35 + 0.6 * done / max(total, 1),
+            report_progress(progress, 0.35 + 0.6 * done / max(total, 1),
                     f"Writing cables: {done:,} of {total:,}")
 
         write_cabling_xlsx(plan, path, progress=rows_done if progress else None)
-    _report(progress, 1.0, "Done")
+    report_progress(progress, 1.0, "Done")
     return f"wrote {path}: {plan.n:,} cables"
 
 
@@ -128,9 +129,9 @@ def export_graphml(project: Project, catalog: Catalog, path: str | os.PathLike[s
     from designer.core.export.graphml import write_graphml
 
     check_suffix("graphml", path)
-    _report(progress, 0.1, "Choosing cables and optics, writing the graph")
+    report_progress(progress, 0.1, "Choosing cables and optics, writing the graph")
     counts = write_graphml(project, catalog, path, getattr(result, "media", None))
-    _report(progress, 1.0, "Done")
+    report_progress(progress, 1.0, "Done")
     return f"wrote {path}: {counts['nodes']:,} nodes, {counts['edges']:,} edges"
 
 
@@ -140,7 +141,7 @@ def report_data_for(project: Project, catalog: Catalog, result: Any = None,
 
     if result is None:
         result = solve_for_export(project, catalog, progress)
-    _report(progress, 0.7, "Composing the report")
+    report_progress(progress, 0.7, "Composing the report")
     return report_data(project, catalog, result)
 
 
@@ -154,5 +155,5 @@ def export_report_html(project: Project, catalog: Catalog, path: str | os.PathLi
         raise ExportError("PDF reports are made by the window's code; use export_report_pdf")
     data = report_data_for(project, catalog, result, progress)
     write_bytes(path, report_html(data).encode("utf-8"))
-    _report(progress, 1.0, "Done")
+    report_progress(progress, 1.0, "Done")
     return f"wrote {path}: design report ({len(data.charts)} charts, {len(data.problems)} problems)"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from designer.core.export.charts_svg import AXIS, MUTED, TEXT, _head, _t
+from designer.core.export.charts_svg import AXIS, MUTED, TEXT, svg_head, svg_text
 
 TIER_ORDER = ("core", "spine", "leaf", "router")  # top to bottom; servers go below
 FILL = {"core": "#E8EEF7", "spine": "#E3EDF8", "leaf": "#EAF3EA", "router": "#F3ECF8",
@@ -47,7 +47,7 @@ def tier_diagram(data: Mapping, models: Mapping[str, list[str]] | None = None,
     rows = [*tiers, "servers"]
     box_h, gap, top = 38, 34, 30
     height = top + len(rows) * box_h + (len(rows) - 1) * gap + 24
-    out = _head(width, height, title)
+    out = svg_head(width, height, title)
     by_tier = (data.get("switches") or {}).get("by_tier") or {}
     over = (data.get("oversubscription") or {}).get("by_tier") or {}
     layers = (data.get("links") or {}).get("by_layer") or {}
@@ -81,10 +81,10 @@ def tier_diagram(data: Mapping, models: Mapping[str, list[str]] | None = None,
                    f'stroke="{STROKE.get(row, AXIS)}" stroke-width="1.4"/>')
         cy = y + (16 if sub else box_h / 2 + 4)
         out.append(f'<text x="{width / 2:.1f}" y="{cy:.1f}" font-size="11" font-weight="bold" '
-                   f'fill="{TEXT}" text-anchor="middle">{_t(main)}</text>')
+                   f'fill="{TEXT}" text-anchor="middle">{svg_text(main)}</text>')
         for k, line in enumerate(t for t in (sub, inside) if t):
             out.append(f'<text x="{width / 2:.1f}" y="{y + 30 + 12 * k:.1f}" font-size="9" '
-                       f'fill="{MUTED}" text-anchor="middle">{_t(line)}</text>')
+                       f'fill="{MUTED}" text-anchor="middle">{svg_text(line)}</text>')
     # cables between rows: a line and its count in the gap (same-tier layers: in the box)
     for layer, count in layers.items():
         n = int(count or 0)
@@ -101,6 +101,6 @@ def tier_diagram(data: Mapping, models: Mapping[str, list[str]] | None = None,
         out.append(f'<line x1="{width / 2:.1f}" y1="{y1:.1f}" x2="{width / 2:.1f}" '
                    f'y2="{y2:.1f}" stroke="{AXIS}" stroke-width="2"/>')
         out.append(f'<text x="{width / 2 + 6:.1f}" y="{(y1 + y2) / 2 + 4:.1f}" font-size="9.5" '
-                   f'fill="{TEXT}">{_t(f"{n:,} cables ({layer})")}</text>')
+                   f'fill="{TEXT}">{svg_text(f"{n:,} cables ({layer})")}</text>')
     out.append("</svg>")
     return "\n".join(out)

@@ -12,7 +12,6 @@ from the chip's device id when the file gives it, else from the port count (64 p
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 from pydantic import TypeAdapter
@@ -374,26 +373,3 @@ def project_from_ib(
         fabric=fabric,
         overrides=Overrides(gear=tuple(added.values())),
     )
-
-
-def load_as_built(path: str | Path, catalog: Catalog) -> Project:
-    """A project file, or ``ibnetdiscover`` output, or LLDP neighbour tables (a folder of
-    them, ``lldpcli -f json`` or SONiC ``show lldp table``) turned into a project (by its
-    content)."""
-    from designer.core.ethernet.lldp import looks_like_lldp, project_from_lldp
-    from designer.core.fileformat import load_project
-    from designer.core.infiniband.netfile import read_netfile
-
-    p = Path(path)
-    if p.is_dir():
-        return project_from_lldp([p], catalog)
-    try:
-        with open(p, "rb") as fh:
-            head = fh.read(4096).lstrip()
-    except OSError:
-        return load_project(p, catalog)  # its error names the problem
-    if looks_like_lldp(head):
-        return project_from_lldp([p], catalog)
-    if head.startswith(b"{"):
-        return load_project(p, catalog)
-    return project_from_ib(read_netfile(p), catalog, name=f"As-built {p.name}", source=p.name)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from designer.core.catalog import Catalog
-from designer.core.export.jobs import ProgressFn, _report
+from designer.core.export.jobs import ProgressFn, report_progress
 from designer.core.export.output import ExportError
 from designer.core.model import Project
 
@@ -26,11 +26,11 @@ def export_netbox(project: Project, catalog: Catalog, folder: str | os.PathLike[
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ExportError(f"cannot make folder {out}: {exc.strerror or exc}") from None
-    _report(progress, 0.05, "Choosing cables, naming interfaces")
+    report_progress(progress, 0.05, "Choosing cables, naming interfaces")
     nb = netbox_tables(project, catalog, getattr(result, "media", None), site)
     for k, name in enumerate(IMPORT_ORDER, start=1):
         write_csv(out / f"{k:02d}_{name}.csv", nb.header(name), nb.tables[name])
-        _report(progress, 0.3 + 0.7 * k / len(IMPORT_ORDER), f"Wrote {name}")
+        report_progress(progress, 0.3 + 0.7 * k / len(IMPORT_ORDER), f"Wrote {name}")
     counts = ", ".join(f"{len(nb.tables[x]):,} {x.replace('_', ' ')}"
                        for x in ("racks", "devices", "interfaces", "cables"))
     return f"wrote {out}: {len(IMPORT_ORDER)} CSV files ({counts}); import them in file order"
@@ -45,16 +45,16 @@ def export_install_plan(project: Project, catalog: Catalog, path: str | os.PathL
     if suffix not in (".xlsx", ".csv"):
         raise ExportError("the installable cabling plan writes .xlsx or .csv files; name the "
                           f"output with one of those (got '{Path(path).name}')")
-    _report(progress, 0.05, "Placing cables rack by rack")
+    report_progress(progress, 0.05, "Placing cables rack by rack")
     plan = install_plan(project, catalog, getattr(result, "media", None))
     if suffix == ".csv":
         write_install_csv(plan, path)
     else:
         def rows_done(done: int, total: int) -> None:
-            _report(progress, 0.3 + 0.65 * done / max(total, 1),
+            report_progress(progress, 0.3 + 0.65 * done / max(total, 1),
                     f"Writing cables: {done:,} of {total:,}")
 
         write_install_xlsx(plan, path, rows_done if progress else None)
-    _report(progress, 1.0, "Done")
+    report_progress(progress, 1.0, "Done")
     racks = sum(1 for _ in plan.sections())
     return f"wrote {path}: {plan.n:,} cables in {racks:,} rack section(s), with labels"

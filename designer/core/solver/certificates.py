@@ -34,7 +34,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
 from designer.core.model import Role
-from designer.core.solver.compile import ROLE_CODE, Compiled, _mix64
+from designer.core.solver.compile import ROLE_CODE, Compiled, mix64
 
 REL_TOL = 1e-9
 DP_WORK = 4_000_000  # exact split-group arithmetic below this many operations per case
@@ -192,7 +192,7 @@ def _augment_tier(c: Compiled, lo: np.ndarray, hi: np.ndarray, cap: np.ndarray):
     _, block = connected_components(g, directed=False)
     up = np.bincount(lo, weights=cap, minlength=S)
     share = cap / up[lo]
-    key = _mix64(hi.astype(np.uint64) ^ _mix64(np.round(share * 1e9).astype(np.uint64)))
+    key = mix64(hi.astype(np.uint64) ^ mix64(np.round(share * 1e9).astype(np.uint64)))
     with np.errstate(over="ignore"):
         sig = np.zeros(S, np.uint64)
         np.add.at(sig, lo, key)

@@ -350,7 +350,7 @@ def compile_project(project: Project, catalog: Catalog, control=None) -> Compile
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
-def _mix64(x: np.ndarray) -> np.ndarray:
+def mix64(x: np.ndarray) -> np.ndarray:
     """A 64-bit finaliser (splitmix64): spreads keys so that sums of them rarely collide."""
     with np.errstate(over="ignore"):
         z = x.astype(np.uint64) + _MIX
@@ -370,13 +370,13 @@ def _endpoint_classes(n_gpus, e_gpu, e_sw, e_speed, e_prop, nic_ns, gpus):
     h2 = np.zeros(n_gpus, np.uint64)
     if e_gpu.size:
         with np.errstate(over="ignore"):
-            np.add.at(h1, e_gpu, _mix64(rec))
-            np.add.at(h2, e_gpu, _mix64(rec ^ np.int64(0x5DEECE66D)))
+            np.add.at(h1, e_gpu, mix64(rec))
+            np.add.at(h2, e_gpu, mix64(rec ^ np.int64(0x5DEECE66D)))
     n_att = np.bincount(e_gpu, minlength=n_gpus)
     connected = n_att > 0
     nic_q = np.round(gpu_nic * 1000).astype(np.int64).view(np.uint64)
     with np.errstate(over="ignore"):
-        k1 = h1 ^ _mix64(nic_q)
+        k1 = h1 ^ mix64(nic_q)
     gpu_class = np.full(n_gpus, -1, np.int64)
     if connected.any():
         # equal keys -> one class. lexsort of the key columns, not np.unique(axis=0): the

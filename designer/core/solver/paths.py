@@ -168,7 +168,7 @@ def _graph(c: Compiled) -> csr_matrix:
     return csr_matrix((w, c.indices, c.indptr), shape=(S, S))
 
 
-def _same_server(c: Compiled) -> csr_matrix:
+def same_server_pairs(c: Compiled) -> csr_matrix:
     cl = c.classes
     n_srv = int(cl.srv_server.max()) + 1 if cl.srv_server.size else 0
     m = csr_matrix((cl.srv_count.astype(np.float64), (cl.srv_server, cl.srv_class)),
@@ -185,7 +185,7 @@ def path_stats(c: Compiled, control: Control | None = None) -> PathStats:
         return PathStats(_hop_stats(_Accumulator()), _latency_stats(_Accumulator(), assumptions),
                          0, 0, True)
     graph = _graph(c)
-    same = _same_server(c)
+    same = same_server_pairs(c)
     ser_bits = st.message_bytes * 8.0
     owner = cl.owner
     count = cl.count.astype(np.float64)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.sparse import csr_matrix
 
-from designer.core.solver.compile import Compiled, _mix64
+from designer.core.solver.compile import Compiled, mix64
 
 _SEED = np.uint64(0x2545F4914F6CDD1D)
 
@@ -59,13 +59,13 @@ def class_colours(c: Compiled, max_rounds: int = 32, control=None,
     # directed labelled edges
     e_src = [c.adj_src, S + cl.owner, cl.att_switch]
     e_dst = [c.indices, cl.att_switch, S + cl.owner]
-    att_lab = _mix64(_q(cl.att_cap, 1) ^ _mix64(_q(cl.att_prop_ns)))
-    sw_lab = _mix64(_q(c.adj_cap, 1) ^ _mix64(_q(c.adj_prop_ns)))
+    att_lab = mix64(_q(cl.att_cap, 1) ^ mix64(_q(cl.att_prop_ns)))
+    sw_lab = mix64(_q(c.adj_cap, 1) ^ mix64(_q(c.adj_prop_ns)))
     e_lab = [sw_lab, att_lab ^ np.uint64(1), att_lab ^ np.uint64(2)]
     if n_srv:
         srv_v = S + C + cl.srv_server
         cls_v = S + cl.srv_class
-        lab = _mix64(cl.srv_count.astype(np.uint64)) ^ np.uint64(3)
+        lab = mix64(cl.srv_count.astype(np.uint64)) ^ np.uint64(3)
         e_src += [cls_v, srv_v]
         e_dst += [srv_v, cls_v]
         e_lab += [lab, lab ^ np.uint64(4)]
@@ -78,26 +78,26 @@ def class_colours(c: Compiled, max_rounds: int = 32, control=None,
     owners = src[starts]
     # initial colours: kind, tier, latency, GPUs, NIC latency
     init = np.zeros(V, np.uint64)
-    init[:S] = _mix64(c.switch_tier.astype(np.uint64) * np.uint64(7) + _q(c.switch_ns[c.sw]))
+    init[:S] = mix64(c.switch_tier.astype(np.uint64) * np.uint64(7) + _q(c.switch_ns[c.sw]))
     if extra is not None:
-        init[:S] = _mix64(init[:S] ^ _mix64(extra.astype(np.uint64) + np.uint64(17)))
-    init[S:S + C] = _mix64(
-        _q(cl.count, 1) ^ _mix64(_q(cl.nic_ns)) ^ _mix64(_q(cl.rate, 1) + np.uint64(11))
+        init[:S] = mix64(init[:S] ^ mix64(extra.astype(np.uint64) + np.uint64(17)))
+    init[S:S + C] = mix64(
+        _q(cl.count, 1) ^ mix64(_q(cl.nic_ns)) ^ mix64(_q(cl.rate, 1) + np.uint64(11))
     )
     if n_srv:
         gpus = np.bincount(cl.srv_server, weights=cl.srv_count, minlength=n_srv)
-        init[S + C:] = _mix64(_q(gpus, 1) + np.uint64(13))
+        init[S + C:] = mix64(_q(gpus, 1) + np.uint64(13))
     colour = np.unique(init, return_inverse=True)[1].reshape(-1).astype(np.uint64)
     n_colours = int(colour.max()) + 1
     for _ in range(max_rounds):
         with np.errstate(over="ignore"):
-            key = _mix64(lab ^ _mix64(colour[dst]))
+            key = mix64(lab ^ mix64(colour[dst]))
             acc = np.zeros(V, np.uint64)
             acc2 = np.zeros(V, np.uint64)
             if starts.size:
                 acc[owners] = np.add.reduceat(key, starts)
-                acc2[owners] = np.add.reduceat(_mix64(key ^ _SEED), starts)
-            sig = _mix64(colour * np.uint64(0x9E3779B1) ^ acc) ^ (acc2 * np.uint64(3))
+                acc2[owners] = np.add.reduceat(mix64(key ^ _SEED), starts)
+            sig = mix64(colour * np.uint64(0x9E3779B1) ^ acc) ^ (acc2 * np.uint64(3))
         new = np.unique(sig, return_inverse=True)[1].reshape(-1).astype(np.uint64)
         k = int(new.max()) + 1
         colour = new

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from designer.core.catalog import Catalog, GearItem, NicSpec, SwitchSpec, _Ported
+from designer.core.catalog import Catalog, GearItem, NicSpec, Ported, SwitchSpec
 from designer.core.errors import CatalogError
 from designer.core.sources.model import LatencyMeasurement, Sources
 
@@ -69,7 +69,7 @@ def apply_sources(catalog: Catalog, sources: Sources, profile: str = "",
     return cat
 
 
-def _with_latency(item: _Ported, tech: str, ns: float) -> _Ported:
+def _with_latency(item: Ported, tech: str, ns: float) -> Ported:
     modes = tuple(
         m.model_copy(update={"latency_ns": float(ns), "latency_parts": None})
         if tech in m.techs else m for m in item.modes)

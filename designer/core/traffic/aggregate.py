@@ -15,8 +15,11 @@ from __future__ import annotations
 import numpy as np
 from scipy.sparse import csr_matrix
 
+from designer.core.solver.oversub import oversubscription
+from designer.core.solver.symmetry import class_colours
 from designer.core.traffic.network import UNREACHABLE, Network, nearest, rows_of, shares
 from designer.core.traffic.patterns import Pattern
+from designer.core.traffic.ranks import class_rep, switch_classes
 
 BATCH_CELLS = 4_000_000  # ports x destinations held at once
 
@@ -36,10 +39,8 @@ def class_spray_loads(net: Network, p: Pattern, control=None) -> np.ndarray:
     ok = nearest(rep, net.dist[sw, p.dst[rep]], p.src.size)
     share = shares(rep, np.where(ok, cl.att_cap[row], 0.0), p.src.size)
     amount = traffic[rep] * share
-    # NIC up links: the class representative's attachment rows (see load._class_rep)
-    from designer.core.traffic.load import _class_rep
-
-    first = _class_rep(c)
+    # NIC up links: the class representative's attachment rows (see ranks.class_rep)
+    first = class_rep(c)
     att_k = net.att_ptr[first[p.src[rep]]] + (row - cl.ptr[p.src[rep]])
     np.add.at(load, net.nic_up(att_k), amount)
     inj = csr_matrix((amount, (sw, p.dst[rep])), shape=(S, C)).tocsc()
@@ -106,10 +107,6 @@ def _by_symmetry(net: Network, inj, dests: np.ndarray, control=None) -> np.ndarr
     orbit's total from one of them) / (links in the orbit). A second destination of each
     colour checks that its orbit totals agree; None (solve destination by destination) when
     they do not."""
-    from designer.core.solver.oversub import oversubscription
-    from designer.core.solver.symmetry import class_colours
-    from designer.core.traffic.failures import switch_classes
-
     c = net.c
     colour = class_colours(c)[dests]
     sk = switch_classes(c, oversubscription(c))

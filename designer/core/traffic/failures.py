@@ -29,6 +29,7 @@ from designer.core.solver.bisection import solve_bisection
 from designer.core.solver.compile import ROLES, Compiled, compile_project
 from designer.core.solver.oversub import oversubscription
 from designer.core.traffic.load import LoadResult, run_load
+from designer.core.traffic.ranks import switch_classes
 
 DEFAULT_USD_PER_GPU_HOUR = 2.0
 
@@ -205,17 +206,6 @@ class N1Row:
 
     def to_json(self) -> dict:
         return {"example": self.example, "members": self.members} | self.result.to_json()
-
-
-def switch_classes(c: Compiled, over) -> np.ndarray:
-    """A symmetry key per switch: role, Gb/s down and up, neighbours, GPUs attached."""
-    S = c.n_switches
-    deg = np.diff(c.indptr)
-    cl = c.classes
-    gpus = np.bincount(cl.att_switch, weights=cl.count[cl.owner], minlength=S)
-    keys = np.stack([c.role[c.sw].astype(np.float64), np.round(over.down_gbps, 3),
-                     np.round(over.up_gbps, 3), deg.astype(np.float64), gpus], axis=1)
-    return np.unique(keys, axis=0, return_inverse=True)[1].reshape(-1)
 
 
 def n_minus_1(c: Compiled, tier: str, control=None, **kw) -> list[N1Row]:

@@ -21,7 +21,7 @@ from designer.core.ibcheck.routes import NO_PORT, parse_dump_fts
 from designer.core.infiniband.topology import SWITCH, ib_fabric_of
 from designer.core.model import Project
 from designer.core.traffic.network import Network
-from designer.core.traffic.routing import Routed, RoutingError, _delivery
+from designer.core.traffic.routing import Routed, RoutingError, delivery_port
 
 MAX_HOPS = 16
 
@@ -138,7 +138,7 @@ def route_lft(net: Network, t: OpenSmTables, src: np.ndarray, dst: np.ndarray) -
     cur[active] = -1  # still walking after MAX_HOPS: a loop
     arrived = (cur >= 0) & (cur == d_sw)
     d = np.full(F, -1, np.int64)
-    d[arrived] = _delivery(net, dst[arrived], cur[arrived], key_all[arrived])
+    d[arrived] = delivery_port(net, dst[arrived], cur[arrived], key_all[arrived])
     fin = d >= 0
     flows.append(np.flatnonzero(fin))
     out.append(net.nic_down(d[fin]))

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.core.solver.bisection import nominal_rate
-from designer.core.solver.compile import Compiled, _mix64
+from designer.core.solver.compile import Compiled, mix64
 
 UNREACHABLE = np.int16(32767)
 
@@ -64,6 +64,10 @@ class Network:
         """Every attachment (NIC cable) of each of ``gpus``: (position in ``gpus``,
         attachment row), grouped by GPU."""
         return rows_of(self.att_ptr, gpus)
+
+    def ports_leaving(self, switches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every port leaving each of ``switches``: (position in ``switches``, port)."""
+        return rows_of(self.port_ptr, switches)
 
     def nic_up(self, k: np.ndarray) -> np.ndarray:
         return self.n_ports + 2 * k
@@ -208,8 +212,8 @@ def class_distances(c: Compiled, control=None) -> np.ndarray:
     row_of = np.repeat(np.arange(S), deg)
     with np.errstate(over="ignore"):
         h = np.zeros(S, np.uint64)
-        np.add.at(h, row_of, _mix64(c.indices.astype(np.uint64)))
-        h = _mix64(h ^ deg.astype(np.uint64))
+        np.add.at(h, row_of, mix64(c.indices.astype(np.uint64)))
+        h = mix64(h ^ deg.astype(np.uint64))
     groups, g_of = np.unique(h[targets], return_inverse=True)
     g_of = g_of.reshape(-1)
     G = groups.size

@@ -149,9 +149,9 @@ def all_to_all(c: Compiled, explicit_limit: int = EXPLICIT_ALL_TO_ALL) -> Patter
             dem = 1.0 / np.maximum(dests[src], 1)
         return _make("all-to-all", c, src, dst, dem)
     cl = c.classes
-    from designer.core.solver.paths import _same_server
+    from designer.core.solver.paths import same_server_pairs
 
-    same = _same_server(c).toarray()
+    same = same_server_pairs(c).toarray()
     pairs = np.outer(cl.count, cl.count).astype(np.float64) - same
     ca, cb = np.nonzero(pairs > 0)
     w = pairs[ca, cb]

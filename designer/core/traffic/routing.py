@@ -23,15 +23,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.core.errors import DesignerError
-from designer.core.solver.compile import _mix64
+from designer.core.solver.compile import mix64
 from designer.core.traffic.network import (
     UNREACHABLE,
     Network,
     hops_from_sets,
     nearest,
-    rows_of,
     shares,
 )
+from designer.core.traffic.ranks import dest_rank
 
 ROUTINGS = ("adaptive", "ecmp", "static", "valiant")
 _CHUNK = 2_000_000  # candidate entries expanded at a time (bounds memory)
@@ -54,11 +54,6 @@ class Routed:
 
 def _keys(n: int, rng: np.random.Generator) -> np.ndarray:
     return rng.integers(0, np.iinfo(np.int64).max, size=n, dtype=np.int64).astype(np.uint64)
-
-
-def _candidates(net: Network, u: np.ndarray):
-    """(owner row, port) of every port leaving each switch ``u[i]``."""
-    return rows_of(net.port_ptr, u)
 
 
 def _pick(rep: np.ndarray, ok: np.ndarray, key: np.ndarray, n: int) -> np.ndarray:
@@ -114,7 +109,7 @@ def _hash_walk(net: Network, start: np.ndarray, tgt: _Target, key: np.ndarray,
         for lo, hi in zip(edges[:-1].tolist(), edges[1:].tolist(), strict=True):
             fl = active[lo:hi]
             u = cur[fl]
-            rep, port = _candidates(net, u)
+            rep, port = net.ports_leaving(u)
             d_here = tgt.at(u, fl)
             ok = tgt.at(net.port_dst[port], fl[rep]) == d_here[rep] - 1
             k = key[fl]
@@ -127,7 +122,7 @@ def _hash_walk(net: Network, start: np.ndarray, tgt: _Target, key: np.ndarray,
                 k = np.where(down, k, k // div[u])
             if salt is not None:
                 with np.errstate(over="ignore"):
-                    k = _mix64(k ^ salt[u])
+                    k = mix64(k ^ salt[u])
             pick = _pick(rep, ok, k, fl.size)
             got = pick >= 0
             chosen = port[np.maximum(pick, 0)]
@@ -166,7 +161,7 @@ def _first_attachment(net: Network, gpu: np.ndarray, tgt: _Target, key: np.ndarr
     return a, np.where(a >= 0, net.att_switch[np.maximum(a, 0)], -1)
 
 
-def _delivery(net: Network, gpu: np.ndarray, at: np.ndarray, key: np.ndarray) -> np.ndarray:
+def delivery_port(net: Network, gpu: np.ndarray, at: np.ndarray, key: np.ndarray) -> np.ndarray:
     """The attachment of ``gpu`` on switch ``at`` (one chosen by ``key`` if several), -1."""
     rep, att = net.attachments(gpu)
     ok = net.att_switch[att] == at[rep]
@@ -201,7 +196,7 @@ def route_hashed(net: Network, src: np.ndarray, dst: np.ndarray, key: np.ndarray
     links += p
     ok = end >= 0
     d = np.full(F, -1, np.int64)
-    d[ok] = _delivery(net, dst[ok], end[ok], key[ok])
+    d[ok] = delivery_port(net, dst[ok], end[ok], key[ok])
     fin = d >= 0
     flows.append(np.flatnonzero(fin))
     links.append(net.nic_down(d[fin]))
@@ -255,7 +250,7 @@ def route_spray(net: Network, src: np.ndarray, dst: np.ndarray, dst_class: np.nd
         s_flow, s_sw, s_frac, dh = s_flow[~here], s_sw[~here], s_frac[~here], dh[~here]
         if not s_flow.size:
             break
-        rep, port = _candidates(net, s_sw)
+        rep, port = net.ports_leaving(s_sw)
         ok = tgt.at(net.port_dst[port], s_flow[rep]) == dh[rep] - 1
         rep, port = rep[ok], port[ok]
         cap = net.port_cap[port]
@@ -308,8 +303,6 @@ def dmodk_balance(net: Network) -> dict[str, tuple[int, int, float, int]]:
     Returns "leaf -> spine"-style layer -> (ports, min, mean, max). Destination routing
     makes a port's destinations the same from every source: the first hop from every
     switch to every GPU is the table."""
-    from designer.core.traffic.load import _dest_rank
-
     c = net.c
     S, N = c.n_switches, c.n_gpus
     start = np.repeat(np.arange(S), N)
@@ -319,7 +312,7 @@ def dmodk_balance(net: Network) -> dict[str, tuple[int, int, float, int]]:
     go = (d_here > 0) & (d_here < UNREACHABLE)
     start, dst = start[go], dst[go]
     tgt = _Target(net.dist_by_class, c.gpu_class[dst])
-    key = _dest_rank(c)[dst]
+    key = dest_rank(c)[dst]
     # one hop of the walk: the table entry of every (switch, destination)
     _, ports, _ = _hash_walk(net, start, tgt, key, None, dmodk=True, max_hops=1)
     port = np.concatenate(ports) if ports else np.empty(0, np.int64)

@@ -35,7 +35,7 @@ from scipy.sparse import csr_matrix, diags
 
 from designer.core.traffic.maxmin import Sparse, combine, gather_rows
 from designer.core.traffic.network import UNREACHABLE, Network, nearest, shares
-from designer.core.traffic.routing import Routed, _candidates
+from designer.core.traffic.routing import Routed
 
 _CHUNK = 500_000  # candidate ports expanded at a time: bounds memory, and np.repeat holds
 # the GIL for its whole call (4 M entries: ~90 ms the GUI thread could not run)
@@ -315,7 +315,7 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
         cuts = np.searchsorted(cs, np.arange(_CHUNK, cs[-1], _CHUNK))
         edges = np.unique(np.r_[0, cuts, frontier.size])
         for lo, hi in zip(edges[:-1].tolist(), edges[1:].tolist(), strict=True):
-            r, port = _candidates(net, u[lo:hi])
+            r, port = net.ports_leaving(u[lo:hi])
             nxt = net.port_dst[port]
             good = table[dc[lo:hi][r], nxt] == dh[lo:hi][r] - 1
             r, port, nxt = r[good], port[good], nxt[good]

@@ -14,7 +14,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
 
-from designer.gui import style
+from designer.gui.base import style
 from designer.gui.canvas.declutter import place_labels
 from designer.gui.canvas.items import Z_EDGES, Z_LABELS, Z_OVERLAY, draw_screen_text, lod_of
 

@@ -18,8 +18,10 @@ from designer.core.editing import link_defaults
 from designer.core.errors import DesignerError
 from designer.core.fileformat import dumps_project, loads_project
 from designer.core.model import Project
-from designer.gui import commands, style
+from designer.gui.base import style
+from designer.gui.canvas.grid import snap
 from designer.gui.canvas.items import Z_OVERLAY, DeviceItem, GroupBoxItem
+from designer.gui.project import commands
 
 if TYPE_CHECKING:
     from designer.gui.canvas.scene import CanvasScene
@@ -41,8 +43,6 @@ class MoveGesture(Gesture):
     """Drag the selected devices and collapsed boxes; snapped to the grid; one Move on release."""
 
     def __init__(self, scene: CanvasScene, pos: QPointF, lod: float) -> None:
-        from designer.gui.canvas.scene import snap
-
         self.snap = snap
         self.scene = scene
         self.origin = QPointF(pos)

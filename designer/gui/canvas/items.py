@@ -17,7 +17,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPaint
 from PySide6.QtWidgets import QGraphicsItem, QStyle, QStyleOptionGraphicsItem
 
 from designer.core.model import Role
-from designer.gui import style
+from designer.gui.base import style
 
 DEVICE_H = 28.0
 SERVER_SIZE = (50.0, DEVICE_H)

@@ -19,7 +19,7 @@ from designer.core.catalog import Catalog
 from designer.core.errors import CatalogError, DesignerError
 from designer.core.model import Device, Fabric
 from designer.core.ports import port_layout
-from designer.gui import style
+from designer.gui.base import style
 from designer.gui.canvas import interactions, tooltips
 from designer.gui.canvas.declutter import GAP, place_tabs
 from designer.gui.canvas.edges import (
@@ -51,9 +51,8 @@ from designer.gui.canvas.items import (
     role_count_text,
     short_label,
 )
-from designer.gui.document import Document, Selection
+from designer.gui.project.document import Document, Selection
 
-GRID = 10.0
 COLLAPSE_ABOVE = 300  # designs with more devices open with their groups collapsed
 BOX_PAD = 26.0
 FRAME_PAD = 20.0
@@ -73,10 +72,6 @@ def _same_devices(old: tuple[Device, ...], new: tuple[Device, ...]) -> np.ndarra
         return np.full(len(new), -1, np.int64)
     hit = old_ids[order[pos]] == new_ids
     return np.where(hit, order[pos], -1).astype(np.int64)
-
-
-def snap(v: float) -> float:
-    return round(v / GRID) * GRID
 
 
 class CanvasScene(QGraphicsScene):

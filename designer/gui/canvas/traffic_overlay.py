@@ -8,7 +8,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsPathItem
 
-from designer.gui import style
+from designer.gui.base import style
 
 FAILED = style.ERROR
 HOT = QColor("#ef6c00")

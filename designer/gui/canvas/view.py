@@ -13,9 +13,11 @@ from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QFrame, QGraphicsView, QLabel
 
 from designer.core.errors import DesignerError
-from designer.gui import commands, style
+from designer.gui.base import style
+from designer.gui.canvas.grid import GRID, snap
 from designer.gui.canvas.interactions import GEAR_MIME, gear_from_mime
-from designer.gui.canvas.scene import GRID, CanvasScene, snap
+from designer.gui.canvas.scene import CanvasScene
+from designer.gui.project import commands
 
 MIN_SCALE, MAX_SCALE = 0.002, 6.0
 ZOOM_STEP = 1.25

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from designer.core.analysis.compare import FIGURES, PROFILE_LABELS, Comparison
-from designer.gui.background import BackgroundTask
+from designer.gui.base.background import BackgroundTask
 from designer.gui.decision.compare_service import CompareService
 from designer.gui.panels import fmt
 

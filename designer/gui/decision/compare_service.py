@@ -28,7 +28,7 @@ from designer.core.analysis.estimate import settings_of
 from designer.core.errors import DesignerError
 from designer.core.fileformat import load_project
 from designer.core.solver import SolveCancelled, solve
-from designer.gui.background import emit_from_worker
+from designer.gui.base.background import emit_from_worker
 
 THREAD_PREFIX = "fd-compare"
 DEBOUNCE_MS = 100

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from designer.core.analysis.estimate import Estimate, busbw_curve, estimate
 from designer.core.errors import DesignerError
-from designer.gui.lazy import LazyRefresh
+from designer.gui.base.lazy import LazyRefresh
 from designer.gui.panels import fmt
 
 OPS = (("all-reduce", "#2d6da3"), ("all-gather", "#2b7a57"), ("all-to-all", "#a33a67"))

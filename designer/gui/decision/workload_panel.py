@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from designer.core.analysis.estimate import settings_of
 from designer.core.analysis.workload import PRESETS, DecisionSettings, Economics, Workload
-from designer.gui.commands import ProjectCommand
+from designer.gui.project.commands import ProjectCommand
 
 LABELS = {
     "params_b": "Parameters (billions)", "active_params_b": "Active parameters (B, MoE)",

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QGraphicsView,
 )
 
-from designer.gui import style
+from designer.gui.base import style
 from designer.gui.floor.floor_view import DEVICE_MIME
 from designer.gui.floor.model import FloorData
 

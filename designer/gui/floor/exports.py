@@ -10,7 +10,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog
 
 from designer.core.physical import jobs
-from designer.gui.background import BackgroundTask
+from designer.gui.base.background import BackgroundTask
 
 
 class FloorExports:

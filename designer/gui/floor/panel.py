@@ -26,13 +26,13 @@ from designer.core.physical.edit import move_device
 from designer.core.physical.floor import Physical
 from designer.core.physical.lengths import length_distribution
 from designer.core.physical.summary import with_floor
-from designer.gui.background import BackgroundTask
-from designer.gui.commands import ProjectCommand
-from designer.gui.document import Document, Selection
+from designer.gui.base.background import BackgroundTask
+from designer.gui.base.lazy import LazyRefresh
 from designer.gui.floor.elevation import ElevationView
 from designer.gui.floor.floor_view import FloorView
 from designer.gui.floor.model import FloorData, floor_data
-from designer.gui.lazy import LazyRefresh
+from designer.gui.project.commands import ProjectCommand
+from designer.gui.project.document import Document, Selection
 
 EXTRA_SWITCHES = (
     ("subnet_manager", "Subnet managers / UFM (InfiniBand)"),

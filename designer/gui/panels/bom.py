@@ -37,8 +37,8 @@ from designer.core.errors import DesignerError
 from designer.core.export.bom_rows import category_label
 from designer.core.solver import Result
 from designer.core.solver.bom import CATEGORY_ORDER, BomLine
-from designer.gui import commands
 from designer.gui.panels import fmt
+from designer.gui.project import commands
 
 COLUMNS = ("Item", "Qty", "Unit price", "Total", "Power", "Price source")
 ITEM, QTY, UNIT, TOTAL, POWER, SOURCE = range(len(COLUMNS))

@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QGridLayout, QWidget
 
 from designer.core.solver import Result
 from designer.core.solver.bom import CATEGORY_ORDER
-from designer.gui import style
-from designer.gui.lazy import LazyRefresh
+from designer.gui.base import style
+from designer.gui.base.lazy import LazyRefresh
 from designer.gui.panels import fmt
 
 AXIS = QColor("#5d6876")
@@ -155,6 +155,11 @@ class ChartsPanel(QWidget):
         r = self._pending
         if r is None:
             self._queued = False
+            return
+        if not self._lazy.shown():
+            # sent behind another tab while drawing: the rest waits until it comes forward
+            self._queued = False
+            self._lazy.request()
             return
         (self._hops, self._latency, self._cost, self._oversub)[self._step](r)
         self._step += 1

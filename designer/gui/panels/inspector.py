@@ -35,10 +35,10 @@ from designer.core.errors import DesignerError
 from designer.core.links import MEDIA
 from designer.core.model import SWITCH_ROLES, Role
 from designer.core.ports import port_layout, used_port_counts
-from designer.gui import commands
 from designer.gui.canvas.groups import device_chain, key_path_label
 from designer.gui.canvas.items import role_count_text
-from designer.gui.document import Document, Selection
+from designer.gui.project import commands
+from designer.gui.project.document import Document, Selection
 
 MEDIUM_LABELS = {
     "auto": "Auto (cheapest that reaches)",

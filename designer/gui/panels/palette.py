@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from designer.core.catalog import Catalog, ServerSpec, SwitchSpec
-from designer.gui import style
+from designer.gui.base import style
 from designer.gui.canvas.interactions import gear_mime
 
 GEAR_ROLE = Qt.ItemDataRole.UserRole

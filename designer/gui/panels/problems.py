@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from designer.core.problems import Problem, Severity
 from designer.core.solver import Result
-from designer.gui import style
+from designer.gui.base import style
 from designer.gui.panels import fmt
 
 SEVERITY_RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}

@@ -1,0 +1,32 @@
+"""``designer export configs FILE -o DIR``: switch configs, NIC summaries, containerlab."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from designer.cli.exports.registry import Exporter, register_exporter
+from designer.core.catalog import Catalog
+from designer.core.ethernet.configs import write_configs
+from designer.core.model import Project
+
+
+def write(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:
+    n = write_configs(project, catalog, out)
+    return (
+        f"wrote {out}/: {n['switches']:,} switches (switches/<name>/frr.conf and "
+        f"config_db.json), {n['servers']:,} server NIC summaries (servers/), "
+        f"{n['sessions']:,} eBGP sessions, topology.clab.yml, plan.json, tuning.txt"
+    )
+
+
+register_exporter(
+    "configs",
+    Exporter(
+        help="RoCE switch configs into a folder: FRR (eBGP underlay, RFC 7938) and SONiC "
+        "config_db.json (ports, BGP, lossless QoS) per switch, NIC settings per server, a "
+        "containerlab topology",
+        suffix="/",
+        write=write,
+    ),
+)

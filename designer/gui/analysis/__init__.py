@@ -1,0 +1,1 @@
+"""Live analysis: the solver service and the panels it feeds."""

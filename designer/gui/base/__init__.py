@@ -1,0 +1,2 @@
+"""Foundations every part of the window stands on: background tasks, dialogs, settings,
+style, icons, the wait cursor."""

@@ -1,0 +1,1 @@
+"""Checks against real stacks: the InfiniBand subnet manager and the routed RoCE fabric."""

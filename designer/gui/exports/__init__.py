@@ -1,0 +1,1 @@
+"""File > Export from the window: BOM, cabling, images and the PDF report."""

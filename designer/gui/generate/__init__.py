@@ -1,0 +1,1 @@
+"""The Generate dialog and its live preview."""

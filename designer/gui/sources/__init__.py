@@ -1,0 +1,1 @@
+"""Price books and latency measurements: where the figures come from."""

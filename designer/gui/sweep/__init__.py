@@ -1,0 +1,1 @@
+"""Design-space sweeps: the dialog, its axes, runner and plot."""

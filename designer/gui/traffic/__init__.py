@@ -1,0 +1,1 @@
+"""Traffic under load and failures: the panel and its wiring."""
