@@ -1,12 +1,12 @@
 """Jobs sharing the fabric: each running job's traffic on the design's links, and the rates
 the flow model gives them together.
 
-A job's traffic is its collective laid on its own GPUs: a ring (data-parallel all-reduce; every
-GPU sends at line rate to the GPU of the same rank on the job's next server, as NCCL lays
-rings on rails) or an all-to-all (expert parallelism; a GPU's line rate split over the job's
-GPUs on other servers). GPUs in one server talk over NVLink and are left out. The flows are
-summed into rows per pair of GPU classes (GPUs attached alike), so a job costs as many rows as
-the classes it touches, and routed by the traffic package's class-level spray (adaptive
+A job's traffic is its collective laid on its own GPUs: rings (data-parallel all-reduce; a
+ring's GPU on one server sends at line rate to the ring's GPU on the job's next server, as
+NCCL lays its channels on rails) or an all-to-all (expert parallelism; a GPU's line rate
+split over the job's GPUs on other servers). GPUs in one server talk over NVLink and are left
+out. The flows are summed into rows per pair of GPU classes (GPUs attached alike), so a job
+costs as many rows as the classes it touches, and routed by the traffic package's class-level spray (adaptive
 routing, the fluid model): the job's load on every switch link at its full demand, computed
 once when it starts and kept (and reused by any job with the same class rows).
 
@@ -50,17 +50,20 @@ EMPTY = JobLoad(np.empty(0, np.int64), np.empty(0))
 
 
 def ring_rows(c: Compiled, server: np.ndarray, gpus: np.ndarray) -> Pattern | None:
-    """Class-level rows of a ring over the job's servers (rank k to rank k of the next)."""
+    """Class-level rows of the job's rings: as many rings (NCCL channels) as the job has GPUs
+    on its smallest server; ring ``k`` crosses from rank ``k`` of each server to rank ``k`` of
+    the next (the same rail where the job holds whole servers), the other GPUs joined over
+    NVLink. Every GPU sends at most one flow and receives at most one."""
     order = np.argsort(server[gpus], kind="stable")
     g = gpus[order]
     srv, first, cnt = np.unique(server[g], return_index=True, return_counts=True)
     if srv.size < 2:
         return None
-    rank = np.arange(g.size) - np.repeat(first, cnt)
-    which = np.repeat(np.arange(srv.size), cnt)
-    nxt = (which + 1) % srv.size
-    dst = g[first[nxt] + rank % cnt[nxt]]
-    return _rows(c, g, dst, np.ones(g.size))
+    k = int(cnt.min())
+    nxt = np.roll(first, -1)
+    src = g[(first[:, None] + np.arange(k)[None, :]).ravel()]
+    dst = g[(nxt[:, None] + np.arange(k)[None, :]).ravel()]
+    return _rows(c, src, dst, np.ones(src.size))
 
 
 def all_to_all_rows(c: Compiled, server: np.ndarray, gpus: np.ndarray) -> Pattern | None:

@@ -21,7 +21,7 @@ class Timeline:
     queued: np.ndarray
     running: np.ndarray
     slowed: np.ndarray  # running jobs the network slows
-    fragmentation: np.ndarray  # free GPUs in partly used servers / free GPUs
+    fragmentation: np.ndarray  # idle GPUs in partly used servers / the design's GPUs
     failures: np.ndarray  # cumulative failures
 
 

@@ -125,6 +125,7 @@ class _Sim:
             slots = trace_slots(topo, host_order(tr))
             self.wanted = [wanted_gpus(topo, slots, h) if h else None for h in tr.hosts]
         self.per_srv = np.bincount(topo.server)
+        self.n_conn = max(int(topo.connected.sum()), 1)
 
     # failures ------------------------------------------------------------------------
     def _fail_setup(self) -> None:
@@ -380,10 +381,10 @@ class _Sim:
         busy = self.owner >= 0
         down = self.down_until > self.now
         free = ~busy & ~down & self.topo.connected
-        n_free = int(free.sum())
         fs = np.bincount(self.topo.server[free], minlength=self.per_srv.size)
         part = (fs > 0) & (fs < self.per_srv)
-        frag = float(fs[part].sum()) / n_free if n_free else 0.0
+        # idle GPUs in servers other jobs hold part of: capacity a whole-server job cannot use
+        frag = float(fs[part].sum()) / self.n_conn
         slowed = sum(1 for j in self.placed if self.rate[j] < 1 - 1e-9)
         self.tl.append((self.now, int(busy.sum()), int(down.sum()), len(self.queue),
                         len(self.placed), slowed, frag, self.n_fail))
