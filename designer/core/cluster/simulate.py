@@ -136,7 +136,12 @@ class _Sim:
                           if fs.enabled else 0.0 for k in COMPONENTS])
         self.fail_rates = rates
         self.fail_total = float(rates.sum())
-        self.next_fail = self._draw_fail(0.0)
+        # a stream per kind of part: two designs with the same parts see the same failures
+        # (common random numbers), so a side-by-side compares designs, not draws
+        self.fail_rng = [np.random.default_rng([self.s.seed, 1 + k])
+                         for k in range(len(COMPONENTS))]
+        self.fail_next = np.array([self._draw(k, 0.0) for k in range(len(COMPONENTS))])
+        self.next_fail = float(self.fail_next.min())
         self.repairs: list[float] = []
         cab = self.c.cables
         both = self.c.is_switch[cab["a"]] & self.c.is_switch[cab["b"]]
@@ -144,17 +149,17 @@ class _Sim:
         self.att_sw = self.net.att_switch
         self.att_owner = np.repeat(np.arange(self.c.n_gpus), np.diff(self.net.att_ptr))
 
-    def _draw_fail(self, now: float) -> float:
-        if self.fail_total <= 0:
-            return np.inf
-        return now + self.rng.exponential(1.0 / self.fail_total)
+    def _draw(self, k: int, now: float) -> float:
+        r = self.fail_rates[k]
+        return now + self.fail_rng[k].exponential(1.0 / r) if r > 0 else np.inf
 
     def _fail(self) -> None:
         fs = self.s.failures
-        k = int(self.rng.choice(len(COMPONENTS), p=self.fail_rates / self.fail_total))
+        k = int(self.fail_next.argmin())
         name = COMPONENTS[k]
         cnt = self.parts.counts[name]
-        i = int(self.rng.integers(0, cnt))
+        i = int(self.fail_rng[k].integers(0, cnt))
+        self.fail_next[k] = self._draw(k, self.now)
         topo, net = self.topo, self.net
         down = np.empty(0, np.int64)
         ports = np.empty(0, np.int64)
@@ -361,7 +366,7 @@ class _Sim:
                 i_arr += 1
             if self.next_fail <= nxt:
                 self._fail()
-                self.next_fail = self._draw_fail(self.now)
+                self.next_fail = float(self.fail_next.min())
             self.repairs = [r for r in self.repairs if r > self.now + EPS]
             self._schedule()
             if self.dirty:
