@@ -6,9 +6,9 @@ ring's GPU on one server sends at line rate to the ring's GPU on the job's next 
 NCCL lays its channels on rails) or an all-to-all (expert parallelism; a GPU's line rate
 split over the job's GPUs on other servers). GPUs in one server talk over NVLink and are left
 out. The flows are summed into rows per pair of GPU classes (GPUs attached alike), so a job
-costs as many rows as the classes it touches, and routed by the traffic package's class-level spray (adaptive
-routing, the fluid model): the job's load on every switch link at its full demand, computed
-once when it starts and kept (and reused by any job with the same class rows).
+costs as many rows as the classes it touches, and routed by the traffic package's class-level
+spray (adaptive routing, the fluid model): the job's load on every switch link at its full
+demand, computed once when it starts and kept (and reused by any job with the same class rows).
 
 Rates: every running job communicates at once (the worst alignment of their phases) and moves
 as one: all its flows at the same fraction ``t`` of their demand, its collective finishing with

@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 from designer.core.catalog import builtin_catalog
-from designer.core.cluster.interference import LoadCache, all_to_all_rows, ring_rows, \
-    shared_rates
+from designer.core.cluster.interference import LoadCache, all_to_all_rows, ring_rows, shared_rates
 from designer.core.cluster.topology import topology
 from designer.core.generators import generate, params_from_dict
 from designer.core.solver.compile import compile_project

@@ -41,7 +41,8 @@ jobs_st = st.lists(st.tuples(st.floats(0, 48), st.sampled_from([1, 2, 4, 8, 16, 
                              st.floats(0.1, 12)), min_size=1, max_size=40)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(jobs=jobs_st, policy=st.sampled_from(["pack", "first-fit", "scattered"]),
        seed=st.integers(0, 1000))
 def test_no_gpu_twice_and_never_on_a_failed_part(small, monkeypatch, jobs, policy, seed):
