@@ -45,6 +45,7 @@ class ClusterResult:
     lost_failures_gpu_h: np.ndarray
     held_gpu_h: np.ndarray
     spans: np.ndarray  # leaf groups each job spanned (its last placement)
+    comm_share: np.ndarray  # exposed communication share of each job's step (ideal fabric)
     by_tier: dict[str, float]  # GPU-hours lost to the network, by the tier that held jobs
     by_cause: dict[str, dict[str, float]]  # component -> failures, interruptions, GPU-hours
     timeline: Timeline

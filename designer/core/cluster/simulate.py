@@ -409,7 +409,7 @@ class _Sim:
             arrival_h=self.tr.arrival_h, start_h=self.start, end_h=self.end, slowdown=slow,
             interruptions=self.interrupts, lost_network_gpu_h=self.lost_net,
             lost_failures_gpu_h=self.lost_fail + self._overhead_lost(),
-            held_gpu_h=self.held, spans=self.spans, by_tier=by_tier,
+            held_gpu_h=self.held, spans=self.spans, comm_share=self.share, by_tier=by_tier,
             by_cause={k: v for k, v in self.cause.items() if v["failures"] > 0},
             timeline=timeline, blast=blast, mtti_h=mtti, spares=sp, timings=timings,
             cache_hits=self.cache.hits)

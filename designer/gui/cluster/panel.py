@@ -259,8 +259,11 @@ class ClusterPanel(QWidget):
         self.task.cancelled.connect(lambda: self.summary.setText("Cancelled."))
         self.run_btn.setEnabled(False)
         for sig in (self.task.finished, self.task.failed, self.task.cancelled):
-            sig.connect(lambda *_: self.run_btn.setEnabled(True))
+            sig.connect(self._ended)
         self.task.start()
+
+    def _ended(self, *_args) -> None:
+        self.run_btn.setEnabled(True)
 
     def _on_done(self, results: list[ClusterResult]) -> None:
         self.results = results

@@ -10,7 +10,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyMod
 from designer.core.cluster import ClusterResult
 
 JOB_COLUMNS = ("Job", "Tenant", "GPUs", "Arrival h", "Start h", "End h", "Wait h", "Slowdown",
-               "Interruptions", "Leaf groups", "Lost network GPU-h", "Lost failures GPU-h")
+               "Exposed comm.", "Interruptions", "Leaf groups", "Lost network GPU-h",
+               "Lost failures GPU-h", "Lost $")
 
 
 def _num(x: float, nd: int = 2) -> str:
@@ -43,10 +44,12 @@ class JobsModel(QAbstractTableModel):
 
     def _value(self, i: int, col: int):
         r = self.r
+        lost = float(r.lost_network_gpu_h[i] + r.lost_failures_gpu_h[i])
         return (r.job[i], r.tenant[i] or "–", int(r.gpus[i]), float(r.arrival_h[i]),
                 float(r.start_h[i]), float(r.end_h[i]), float(r.start_h[i] - r.arrival_h[i]),
-                float(r.slowdown[i]), int(r.interruptions[i]), int(r.spans[i]),
-                float(r.lost_network_gpu_h[i]), float(r.lost_failures_gpu_h[i]))[col]
+                float(r.slowdown[i]), float(r.comm_share[i]), int(r.interruptions[i]),
+                int(r.spans[i]), float(r.lost_network_gpu_h[i]),
+                float(r.lost_failures_gpu_h[i]), lost * r.usd_per_gpu_hour)[col]
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if self.r is None or not index.isValid():
@@ -56,12 +59,16 @@ class JobsModel(QAbstractTableModel):
             return v if not (isinstance(v, float) and not math.isfinite(v)) else float("inf")
         if role == Qt.ItemDataRole.DisplayRole:
             if isinstance(v, float):
+                if index.column() == 8:
+                    return f"{v:.1%}"
                 return _num(v, 3 if index.column() == 7 else 2)
             return f"{v:,}" if isinstance(v, int) else v
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() >= 2:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole and index.column() == 7:
             return "running time over the work done: 1.0 = the network cost this job nothing"
+        if role == Qt.ItemDataRole.ToolTipRole and index.column() == 8:
+            return "the share of the job's step spent in communication not hidden by compute"
         return None
 
 

@@ -4,6 +4,8 @@ the side-by-side of two designs and the policy x design x trace grid."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -70,8 +72,14 @@ def test_side_by_side_and_grid(files, capsys):
 
 
 def test_grid_on_dask(files):
+    """The grid on a local Dask cluster (in a child process: its cluster and IO loop end
+    with it), the same figures as in this process."""
     pytest.importorskip("distributed")
     a, b, t = files
-    cells = cluster_sweep([a, b], [t], ["pack"], {"comm_share": 0.3}, workers=1)
+    cmd = [sys.executable, "-m", "designer", "cluster", str(a), str(t), "--vs", str(b),
+           "--grid", "pack", "--workers", "1", "--comm-share", "0.3", "--json"]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=True)
+    cells = json.loads(out.stdout)
     local = cluster_sweep([a, b], [t], ["pack"], {"comm_share": 0.3}, workers=0)
-    assert [c.figures["goodput"] for c in cells] == [c.figures["goodput"] for c in local]
+    assert [c["figures"]["goodput"] for c in cells] == [c.figures["goodput"] for c in local]
+    assert [c["error"] for c in cells] == [None, None]
