@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from designer.core.generators import generate, params_from_dict
-from tests.gui.helpers import WAIT_MS, load
+from tests.gui.helpers import WAIT_MS, load, solved_after
 
 
 def _spy_threads(monkeypatch) -> list[bool]:
@@ -154,3 +154,26 @@ def test_n_minus_1_offers_the_tiers_the_design_has(window, qtbot, su4):
     load(window, qtbot, load_project(projects_dir() / "dragonfly-1056-gpus.fabric.json"))
     assert [combo.itemText(i) for i in range(combo.count())] == ["router"]
     assert combo.currentText() == "router"
+
+
+def test_another_design_clears_the_results_and_an_edit_marks_them_out_of_date(window, qtbot,
+                                                                            su4):
+    from designer.gui.project import commands
+    from designer.gui.traffic.panel import INTRO, STALE
+
+    load(window, qtbot, su4)
+    p = window.traffic.panel
+    p.tier.setCurrentText("spine")
+    p.routing.setCurrentText("adaptive")
+    p.run_n1()
+    _finish(qtbot, p)
+    window.traffic.what_if(["spine3"])
+    _finish(qtbot, p)
+    assert p.table.rowCount() == 1 and "What if spine3 fails" in p.result.text()
+    # an edit: still shown, said to be out of date
+    solved_after(window, qtbot, lambda: window.doc.push(commands.delete(window.doc,
+                                                                        ["spine16"])))
+    assert p.result.text().startswith(STALE) and not p.table.isEnabled()
+    # another design (as File > Open does): nothing of the old one stays
+    load(window, qtbot, generate(params_from_dict("rail", {"sus": 1})))
+    assert p.result.text() == INTRO and p.table.rowCount() == 0 and p.last is None
