@@ -48,3 +48,20 @@ NAME_MAX = 200
 Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX), AfterValidator(check_name)]
 ShortText = Annotated[str, Field(max_length=NAME_MAX), AfterValidator(check_name)]
 Notes = Annotated[str, Field(max_length=100_000), AfterValidator(check_notes)]
+
+
+# What a terminal or a log would act on rather than show: C0/C1 controls, DEL, the line and
+# paragraph separators, and the bidirectional overrides and isolates.
+_SHOWN = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200b-\u200f"
+                    r"\ufeff]")
+
+
+def shown(text: str, limit: int = 200) -> str:
+    """``text`` fit to print on one line: every control, bidirectional or invisible character
+    written as an escape (``\\x1b``, ``\\u202e``), and cut to ``limit`` characters with ``…``.
+    A name from a file can then neither clear a terminal, forge a line, nor run on for pages."""
+    text = str(text)
+    cut = len(text) > limit
+    text = text[:limit]
+    out = _SHOWN.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    return out + ("…" if cut else "")
