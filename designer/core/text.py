@@ -8,6 +8,7 @@ load; notes may hold line breaks and tabs, nothing else below a space.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Annotated
 
@@ -65,3 +66,25 @@ def shown(text: str, limit: int = 200) -> str:
     text = text[:limit]
     out = _SHOWN.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
     return out + ("…" if cut else "")
+
+
+_INT = re.compile(r"[+-]?[0-9]+")
+_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def ascii_int(text: str) -> int | None:
+    """``text`` as a whole number written in ASCII digits, else None. (``int`` would also
+    read '²'-free digits of other scripts such as '١٢' and underscores, and ``str.isdigit``
+    says yes to '²', which ``int`` then refuses.)"""
+    t = text.strip()
+    return int(t) if _INT.fullmatch(t) else None
+
+
+def ascii_float(text: str) -> float | None:
+    """``text`` as a finite number written in ASCII (``1.5``, ``-2e3``), else None; never
+    ``inf``, ``nan``, underscores or digits of other scripts."""
+    t = text.strip()
+    if not _FLOAT.fullmatch(t):
+        return None
+    value = float(t)
+    return value if math.isfinite(value) else None

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import argparse
 
-from designer.cli.commands._common import add_command, load, print_json, whole_number
+from designer.cli.commands._common import (
+    FLOWS_PER_PAIR,
+    GPU_HOUR,
+    RUN_DAYS,
+    TRIALS,
+    YEARS,
+    add_command,
+    finite_number,
+    load,
+    print_json,
+)
 from designer.core.analysis.collectives import ALGORITHMS
 from designer.core.analysis.estimate import CollectiveRequest, Estimate, estimate, settings_of
 from designer.core.analysis.inputs import load_workload, parse_bytes, with_economics
@@ -26,9 +36,9 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     p.add_argument("--workload", metavar="PRESET|FILE",
                    help="a preset (llama3-405b-8k, llama3-405b-16k, dense-70b-dp, "
                    "deepseek-v3-like) or a JSON file; default: the project's")
-    p.add_argument("--gpu-hour-usd", type=float, metavar="X")
-    p.add_argument("--run-days", type=float, metavar="D")
-    p.add_argument("--years", type=float, metavar="Y")
+    p.add_argument("--gpu-hour-usd", type=GPU_HOUR, metavar="X")
+    p.add_argument("--run-days", type=RUN_DAYS, metavar="D")
+    p.add_argument("--years", type=YEARS, metavar="Y")
     p.add_argument("--collective", choices=OPS, help="estimate one collective instead of the "
                    "workload's")
     p.add_argument("--bytes", metavar="SIZE", help="message size for --collective (1GiB, 4096)")
@@ -36,16 +46,17 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                    help="the communicator (all: every GPU of the job)")
     p.add_argument("--algorithm", choices=ALGORITHMS, default="auto")
     under = p.add_mutually_exclusive_group()
-    under.add_argument("--network-slowdown", type=float, default=None, metavar="X",
+    under.add_argument("--network-slowdown", type=finite_number,
+                       default=None, metavar="X",
                        help="scale the network terms by X (a routing model's efficiency you "
                        "measured; default 1: the ideal fabric)")
     under.add_argument("--under", choices=("adaptive", "ecmp", "static", "valiant"),
                        help="run the collectives' ring traffic through the flow model under "
                        "this routing (designer load) and scale the network terms by the "
                        "slowest connection's slowdown")
-    p.add_argument("--flows-per-pair", type=whole_number, default=1, metavar="Q",
+    p.add_argument("--flows-per-pair", type=FLOWS_PER_PAIR, default=1, metavar="Q",
                    help="with --under ecmp: queue pairs per connection (default 1)")
-    p.add_argument("--trials", type=whole_number, default=3, metavar="T",
+    p.add_argument("--trials", type=TRIALS, default=3, metavar="T",
                    help="with --under ecmp: hash seeds to average over (default 3)")
     p.add_argument("--routing", default=None, metavar="LABEL",
                    help="label of the routing model --network-slowdown stands for")
