@@ -30,7 +30,10 @@ from designer.core.ethernet.plan import LANES_PER_CAGE, interface_name
 from designer.core.infiniband.asbuilt import project_from_ib
 from designer.core.infiniband.topology import CA, SWITCH, IbFabric, hca_description
 from designer.core.model import Project
+from designer.core.names import FILE, is_valid
 from designer.core.ports import port_layout
+from designer.core.safe_io import ExportFolder, FileRefused
+from designer.core.text import shown
 
 _ETHERNET = re.compile(r"^Ethernet(\d+)$")
 _SWP = re.compile(r"^swp(\d+)(?:s(\d+))?$")
@@ -330,19 +333,22 @@ def _mac(i: int) -> str:
 
 
 def write_lldp_view(project: Project, catalog: Catalog, out: Path) -> int:
-    """One ``<switch>.json`` per switch in the folder ``out``; the number written."""
-    from designer.core.ethernet.configs import file_name
+    """One ``<switch>.json`` per switch in the folder ``out``; the number written. The file's
+    name is the switch's (that is how a table names its switch), so a switch whose name is not
+    a file name on every system is refused, never renamed behind the reader's back."""
     from designer.core.export.output import ExportError
 
     view = lldp_view(project, catalog)
+    for n in view:
+        if not is_valid(f"{n}.json", FILE):
+            raise LldpError(f"switch name '{shown(n, 80)}' cannot be a file name ({FILE.rule}); "
+                            "rename it")
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        folder = ExportFolder(out, "LLDP export")
         for n, data in view.items():
-            if file_name(n) != n:
-                raise LldpError(f"switch name '{n}' cannot be a file name; rename it")
-            (out / f"{n}.json").write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
-    except OSError as exc:
-        raise ExportError(f"cannot write {out}: {exc.strerror or exc}") from None
+            folder.write(f"{n}.json", orjson.dumps(data, option=orjson.OPT_INDENT_2))
+    except FileRefused as exc:
+        raise ExportError(str(exc)) from None
     return len(view)
 
 
