@@ -27,6 +27,7 @@ from pydantic import (
 
 from designer.core.errors import CatalogError, UnknownGear
 from designer.core.paths import resources_dir
+from designer.core.safe_io import FileRefused, read_bytes
 from designer.core.text import Name, Notes, ShortText, check_name, check_notes
 
 Confidence = Literal["H", "M", "L"]
@@ -374,13 +375,14 @@ def parse_catalog_bytes(data: bytes, source: str) -> CatalogFile:
 
 def read_catalog_file(path: Path) -> CatalogFile:
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise CatalogError(f"cannot read catalog file {path}: {exc.strerror}") from None
+        data = read_bytes(path, limit=MAX_CATALOG_BYTES, what="catalog file")
+    except FileRefused as exc:
+        raise CatalogError(str(exc)) from None
     return parse_catalog_bytes(data, str(path))
 
 
 USER_CATALOG_ENV = "FABRIC_DESIGNER_CATALOG"
+MAX_CATALOG_BYTES = 64 * 1024 * 1024  # a catalog of every part ever sold is far smaller
 
 
 def user_catalog_path() -> Path | None:
