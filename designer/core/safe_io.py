@@ -72,8 +72,16 @@ def regular_file(path: str | os.PathLike[str], what: str = "file") -> Path:
     return p
 
 
-def read_bytes(path: str | os.PathLike[str], *, limit: int, what: str = "file") -> bytes:
-    """The bytes of the regular file ``path``, refused when it holds more than ``limit``."""
+def read_head(path: str | os.PathLike[str], size: int = 4096, what: str = "file") -> bytes:
+    """The first ``size`` bytes of the regular file ``path`` (to tell its format), however
+    large the file is."""
+    return read_bytes(path, limit=size, what=what, head=True)
+
+
+def read_bytes(path: str | os.PathLike[str], *, limit: int, what: str = "file",
+               head: bool = False) -> bytes:
+    """The bytes of the regular file ``path``, refused when it holds more than ``limit``
+    (``head``: the first ``limit`` bytes, whatever follows)."""
     p = Path(path)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
@@ -88,7 +96,7 @@ def read_bytes(path: str | os.PathLike[str], *, limit: int, what: str = "file") 
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise FileRefused(f"{what} {_name(p)} is {_kind(st.st_mode)}, not a file to read")
-        if st.st_size > limit:
+        if st.st_size > limit and not head:
             raise FileRefused(f"{what} {_name(p)}: {st.st_size:,} bytes is too large "
                               f"(at most {limit:,})")
         # The size can lie (files in /proc say 0, a file can grow): read to the limit, no more.
@@ -99,6 +107,8 @@ def read_bytes(path: str | os.PathLike[str], *, limit: int, what: str = "file") 
                 break
             chunks.append(chunk)
             total += len(chunk)
+            if total > limit and head:
+                return b"".join(chunks)[:limit]
             if total > limit:
                 raise FileRefused(f"{what} {_name(p)}: more than {limit:,} bytes is too large")
         return b"".join(chunks)
