@@ -16,6 +16,8 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from designer.core.catalog import Catalog
 from designer.core.safe_io import FileRefused, decode_text, read_bytes
 from designer.core.sources.apply import SourcesError
@@ -149,7 +151,9 @@ def read_price_book(path: Path, catalog: Catalog, *, name: str | None = None,
         rows, separator = _csv_rows(data, where)
     else:
         rows, separator = _xlsx_rows(data, where), None
-    return book_from_rows(rows, catalog, name=name or path.stem, source=path.name,
+    # the file's own name stands for the book: shown, as a name may not hold controls
+    return book_from_rows(rows, catalog, name=name or shown(path.stem, 120),
+                          source=shown(path.name, 500),
                           currency=currency, usd_per_unit=usd_per_unit, date=date,
                           where=where, decimal=decimal, field_separator=separator)
 
@@ -295,8 +299,13 @@ def book_from_rows(rows: list[list[str]] | list[list[str | float]], catalog: Cat
             raise SourcesError(f"{where}: row {found[g][0]}: unit price {v:g} is out of range "
                                "(0 to 1e9)")
     when = _date(date, "date") if date else (max(dates) if dates else "")
-    book = PriceBook(name=name[:120] or "price book", currency=ccy, usd_per_unit=rate,
-                     date=when, source=source[:500], prices=values)
+    try:
+        book = PriceBook(name=name[:120] or "price book", currency=ccy, usd_per_unit=rate,
+                         date=when, source=source[:500], prices=values)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        field = ".".join(str(x) for x in err["loc"])
+        raise SourcesError(f"{where}: {field}: {shown(err['msg'], 200)}") from None
     lines = []
     for g, (n, part, p) in sorted(found.items(), key=lambda kv: kv[1][0]):
         try:
