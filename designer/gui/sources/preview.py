@@ -5,6 +5,7 @@ marked, since a misread decimal mark or currency is a factor of 100 to 1,000."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -24,6 +25,7 @@ from designer.core.text import shown
 
 COLUMNS = ("Row", "Part", "As written", "Read as", "USD", "Now USD", "Check")
 SUSPECT = QColor(255, 236, 200)
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 
 class BookPreview(QDialog):
@@ -40,7 +42,8 @@ class BookPreview(QDialog):
         head.setWordWrap(True)
         layout.addWidget(head)
         table = QTableWidget(len(got.lines), len(COLUMNS), self)
-        table.setHorizontalHeaderLabels(COLUMNS)
+        table.setHorizontalHeaderLabels([f"Read as ({b.currency})" if c == "Read as" else c
+                                         for c in COLUMNS])
         table.verticalHeader().setVisible(False)
         table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -51,7 +54,7 @@ class BookPreview(QDialog):
             for j, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if j in (0, 2, 3, 4, 5):
-                    item.setTextAlignment(0x0082)  # right, vertically centred
+                    item.setTextAlignment(RIGHT)
                 if x.suspect:
                     item.setBackground(QBrush(SUSPECT))
                     item.setToolTip(f"{x.suspect}: check the quote's decimal mark and currency")
@@ -74,7 +77,13 @@ class BookPreview(QDialog):
             layout.addWidget(note)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Apply
                                    | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Apply).clicked.connect(self.accept)
+        apply = buttons.button(QDialogButtonBox.StandardButton.Apply)
+        apply.clicked.connect(self.accept)
+        # Enter applies, unless a price looks misread: then it takes a deliberate click
+        target = buttons.button(QDialogButtonBox.StandardButton.Cancel) if got.suspects \
+            else apply
+        target.setDefault(True)
+        target.setFocus()
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self.table = table
