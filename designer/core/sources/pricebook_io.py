@@ -159,16 +159,33 @@ def read_price_book(path: Path, catalog: Catalog, *, name: str | None = None,
 
 
 def _csv_rows(data: bytes, where: str) -> tuple[list[list[str]], str | None]:
+    """The rows of a CSV quote and its field separator: the one of ``;``, tab and ``,`` that
+    splits a header row into a part id and a price column (a guess from the first line alone,
+    as ``csv.Sniffer`` makes, picks ',' in '1.750,00;...' and finds no header at all)."""
     # Spreadsheet programs save CSV in the system's 8-bit code page when not told UTF-8.
     text = decode_text(data, where, fallback="latin-1")
-    try:
-        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
-        separator: str | None = dialect.delimiter
-    except csv.Error:
-        dialect, separator = csv.excel, None
+    best: tuple[list[list[str]], str] | None = None
+    for separator in (";", "\t", ","):
+        rows = _split(text, separator, where)
+        try:
+            _find_header(rows, where)
+        except SourcesError:
+            continue
+        if best is None or _width(rows) > _width(best[0]):
+            best = (rows, separator)
+    if best is None:  # no separator finds a header: the refusal names what is missing
+        return _split(text, ",", where), None
+    return best
+
+
+def _width(rows: list[list[str]]) -> int:
+    return max((len(r) for r in rows[:20]), default=0)
+
+
+def _split(text: str, separator: str, where: str) -> list[list[str]]:
     rows: list[list[str]] = []
     try:
-        for row in csv.reader(io.StringIO(text), dialect):
+        for row in csv.reader(io.StringIO(text), delimiter=separator):
             if len(rows) > MAX_ROWS + 20:
                 raise SourcesError(f"{where}: more than {MAX_ROWS:,} rows is too many for a "
                                    "price book")
@@ -178,7 +195,7 @@ def _csv_rows(data: bytes, where: str) -> tuple[list[list[str]], str | None]:
             rows.append(row)
     except csv.Error as exc:
         raise SourcesError(f"{where}: not readable as CSV ({exc})") from None
-    return rows, separator
+    return rows
 
 
 def _xlsx_rows(data: bytes, where: str) -> list[list[str | float]]:

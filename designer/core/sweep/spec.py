@@ -166,7 +166,16 @@ def loads_spec(text: str, source: str = "spec") -> SweepSpec:
     """A spec from YAML or JSON text (JSON is YAML, but its errors read better)."""
     stripped = text.lstrip()
     try:
-        data = json.loads(text) if stripped.startswith(("{", "[")) else load_yaml(text)
+        if stripped.startswith(("{", "[")):
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as exc:
+                try:  # YAML's flow style looks like JSON: {generate: {kind: rail}}
+                    data = load_yaml(text)
+                except Exception:
+                    raise exc from None
+        else:
+            data = load_yaml(text)
     except SweepSpecError as exc:
         raise SweepSpecError(f"{source}: {exc}") from None
     except json.JSONDecodeError as exc:
