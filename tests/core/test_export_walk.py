@@ -17,6 +17,7 @@ from designer.cli.exports import EXPORTERS
 from designer.cli.main import main
 from designer.core.catalog import builtin_catalog
 from designer.core.fileformat import save_project
+from designer.core.generators import generate, params_from_dict
 from designer.core.physical.summary import with_floor
 from tests.export_checks import check_tree
 from tests.hostile_names import SERVER_NAMES, hostile_project
@@ -85,3 +86,23 @@ def test_comparison_exports_of_hostile_names_are_safe(hostile_file, tmp_path, ca
             capsys.readouterr().err
         bad, checked = check_tree(out)
         assert checked == 1 and not bad, bad
+
+
+def test_lldp_view_writes_a_file_per_switch_and_never_one_for_two(tmp_path, capsys):
+    project = generate(params_from_dict("rail", {"sus": 1, "gear": "roce-400"}))
+    path = tmp_path / "p.fabric.json"
+    save_project(project, path)
+    out = tmp_path / "lldp"
+    assert main(["export", "lldp", str(path), "-o", str(out)]) == 0
+    switches = [d.name for d in project.fabric.devices if d.role.is_switch]
+    assert sorted(f.stem for f in out.iterdir()) == sorted(switches)
+    # two switches whose names differ only in case are one file on macOS and Windows
+    devices = list(project.fabric.devices)
+    k = next(i for i, d in enumerate(devices) if d.role.is_switch)
+    j = next(i for i, d in enumerate(devices) if d.role.is_switch and i != k)
+    devices[j] = devices[j].model_copy(update={"name": devices[k].name.upper()})
+    path.unlink()
+    save_project(project.with_fabric(project.fabric.with_devices(tuple(devices))), path)
+    capsys.readouterr()
+    assert main(["export", "lldp", str(path), "-o", str(tmp_path / "lldp2")]) == 2
+    assert "would be written twice" in capsys.readouterr().err
