@@ -27,3 +27,12 @@ def catalog():
     from designer.core.catalog import builtin_catalog
 
     return builtin_catalog()
+
+
+def pytest_terminal_summary(terminalreporter, config) -> None:
+    """Name the order the tests ran in (pytest-randomly shuffles them on every run), so a
+    failure that depends on the order can be run again in that order."""
+    seed = getattr(config.option, "randomly_seed", None)
+    if seed is not None and getattr(config.option, "randomly_reorganize", True):
+        terminalreporter.write_line(
+            f"tests ran in random order, seed {seed}: repeat it with --randomly-seed={seed}")

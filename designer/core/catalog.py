@@ -256,6 +256,17 @@ class Profile(_Frozen):
     server: GearId
     planes: int = Field(default=1, ge=1, le=16)
     spine_switch: GearId | None = None
+    # how design names mention this profile, the short form first: switching a design's gear
+    # renames "..., InfiniBand NDR" to "..., RoCE 400G" (empty: the name alone)
+    aliases: tuple[str, ...] = Field(default=(), max_length=16)
+
+    @property
+    def short_name(self) -> str:
+        return self.aliases[0] if self.aliases else self.name
+
+    def mentions(self) -> tuple[str, ...]:
+        """Every way a design name may mention this profile, longest first."""
+        return tuple(sorted({self.name, *self.aliases}, key=len, reverse=True))
 
 
 class CatalogFile(_Frozen):

@@ -10,7 +10,8 @@ appliances take the profile's NIC, and every link runs at the speed both ends no
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -41,16 +42,30 @@ class Conversion:
 
 
 def convert_profile(project: Project, target_id: str, catalog: Catalog) -> Conversion:
-    """``project`` running gear profile ``target_id``; raises a FabricError when it cannot."""
+    """``project`` running gear profile ``target_id``; raises a FabricError when it cannot.
+    A name that mentions the old profile mentions the new one instead."""
     cat = project.catalog(catalog)
     target = cat.profile(target_id)
     if target_id == project.profile:
         return Conversion(project, False, (f"the design already uses {target.name}",))
-    if project.generator is not None:
-        done = _convert_generated(project, target, catalog)
-        if done is not None:
-            return done
-    return _map_devices(project, target, cat)
+    done = _convert_generated(project, target, catalog) if project.generator is not None else None
+    if done is None:
+        done = _map_devices(project, target, cat)
+    old = cat.profiles.get(project.profile)
+    name = renamed_for(project.name, old, target) if old is not None else project.name
+    if name == done.project.name:
+        return done
+    return replace(done, project=done.project.evolve(name=name))
+
+
+def renamed_for(name: str, old: Profile, new: Profile) -> str:
+    """``name`` with its mention of profile ``old`` (the longest that appears as whole words)
+    replaced by ``new``'s short name; unchanged when it names no profile."""
+    for phrase in old.mentions():
+        m = re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", name)
+        if m:
+            return name[:m.start()] + new.short_name + name[m.end():]
+    return name
 
 
 # generated designs ----------------------------------------------------------------------------

@@ -1,35 +1,44 @@
-"""Where the bundled data lives: ``resources/`` beside the package in a source checkout."""
+"""Where the bundled data lives.
+
+In a source checkout (and an editable install) ``resources/`` and ``projects/`` sit at the top
+of the repository, beside the package; an installed wheel carries the same folders inside the
+package (``designer/_bundled/``, put there by setup.py's build step) and they are found with
+``importlib.resources``.
+"""
 
 from __future__ import annotations
 
-import sys
+from importlib import resources
 from pathlib import Path
 
-_PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+_CHECKOUT = Path(__file__).resolve().parents[2]
+
+
+def _bundled(name: str) -> Path | None:
+    """``designer/_bundled/NAME`` of an installed package, when it is a real folder."""
+    try:
+        folder = resources.files("designer") / "_bundled" / name
+    except (ModuleNotFoundError, TypeError):
+        return None
+    path = Path(str(folder))
+    return path if path.is_dir() else None
+
+
+def _data_dir(name: str, marker: str | None = None) -> Path:
+    checkout = _CHECKOUT / name
+    if (checkout / marker).is_dir() if marker else checkout.is_dir():
+        return checkout
+    return _bundled(name) or checkout
 
 
 def resources_dir() -> Path:
-    """The ``resources`` folder: the checkout's, or the one installed as data files."""
-    candidates = (
-        _PACKAGE_ROOT / "resources",
-        Path(sys.prefix) / "share" / "fabric-designer" / "resources",
-    )
-    for path in candidates:
-        if (path / "catalog").is_dir():
-            return path
-    return candidates[0]
+    """The ``resources`` folder (catalog, icons, desktop files, schemas)."""
+    return _data_dir("resources", "catalog")
 
 
 def projects_dir() -> Path:
     """The bundled example projects."""
-    candidates = (
-        _PACKAGE_ROOT / "projects",
-        Path(sys.prefix) / "share" / "fabric-designer" / "projects",
-    )
-    for path in candidates:
-        if path.is_dir():
-            return path
-    return candidates[0]
+    return _data_dir("projects")
 
 
 def is_bundled_example(path: str | Path) -> bool:
@@ -39,8 +48,5 @@ def is_bundled_example(path: str | Path) -> bool:
         folder = Path(path).resolve().parent
     except OSError:
         return False
-    candidates = (
-        _PACKAGE_ROOT / "projects",
-        Path(sys.prefix) / "share" / "fabric-designer" / "projects",
-    )
-    return any(folder == c.resolve() for c in candidates)
+    candidates = [_CHECKOUT / "projects", _bundled("projects")]
+    return any(c is not None and folder == c.resolve() for c in candidates)

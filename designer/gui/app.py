@@ -69,12 +69,25 @@ def make_app(argv: list[str] | None = None):
     app.setOrganizationName(settings.ORGANIZATION)
     app.setApplicationName(settings.APPLICATION)
     app.setApplicationDisplayName("Fabric Designer")
+    # the desktop entry's id: the window is grouped under the menu entry and its icon
+    app.setDesktopFileName("fabric-designer")
     if not app.property("fabricDesignerReady"):
         # once: restyling a running app re-polishes every widget it has
         app.setProperty("fabricDesignerReady", True)
         style.apply_app_style(app)
+        app.setWindowIcon(app_icon())
         app.aboutToQuit.connect(_release_clipboard)
     return app
+
+
+def app_icon():
+    """The application's icon (``resources/icons/fabric-designer.svg``), empty if missing."""
+    from PySide6.QtGui import QIcon
+
+    from designer.core.paths import resources_dir
+
+    path = resources_dir() / "icons" / "fabric-designer.svg"
+    return QIcon(str(path)) if path.is_file() else QIcon()
 
 
 def _release_clipboard() -> None:
@@ -108,7 +121,13 @@ def _install_excepthook(window) -> None:
     sys.excepthook = hook
 
 
-def run_app(path: str | None = None) -> int:
+SCREENSHOT_WAIT_S = 300  # the longest a --screenshot run waits for the analysis
+
+
+def run_app(path: str | None = None, screenshot: str | None = None) -> int:
+    """Open the window (on ``path``). With ``screenshot``, save a picture of the window once the
+    design is open and analysed, and quit: a check that the window works wherever the app is
+    installed, and the source of the documentation's pictures."""
     if _no_display():
         print(
             "designer: no display found (DISPLAY is not set). Run it on a desktop, under "
@@ -133,6 +152,9 @@ def run_app(path: str | None = None) -> int:
     window = MainWindow()
     _install_excepthook(window)
     window.show()
+    if screenshot:
+        window.resize(1728, 972)  # the default window on a 1920 x 1080 screen
+        return _screenshot(app, window, path, screenshot)
     recovered = window.check_recovery()
     if path:
         if recovered:
@@ -142,3 +164,43 @@ def run_app(path: str | None = None) -> int:
     if window.closing:  # closed (Ctrl+Q) while the file was still being read
         return 0
     return app.exec()
+
+
+def _screenshot(app, window, path: str | None, out: str) -> int:
+    import time
+
+    from PySide6.QtCore import QTimer
+
+    if path and not window.open_path(path, ask=False):
+        print(f"designer: could not open {path}", file=sys.stderr)
+        return 2
+    service = window.analysis.service
+    deadline = time.monotonic() + SCREENSHOT_WAIT_S
+    result: list[int] = []
+
+    def check() -> None:
+        if not service.up_to_date and time.monotonic() < deadline:
+            return
+        timer.stop()
+        # a few more turns: the panels draw in steps after a result
+        QTimer.singleShot(800, lambda: finish(service.up_to_date))
+
+    def finish(analysed: bool) -> None:
+        ok = window.grab().save(out)
+        if not ok:
+            print(f"designer: could not write {out}", file=sys.stderr)
+        elif not analysed:
+            print(f"designer: the analysis did not finish in {SCREENSHOT_WAIT_S} s",
+                  file=sys.stderr)
+        else:
+            print(f"wrote {out}")
+        result.append(0 if ok and analysed else 1)
+        window.doc.undo_stack.setClean()
+        window.close()
+        app.quit()
+
+    timer = QTimer()
+    timer.timeout.connect(check)
+    timer.start(50)
+    app.exec()
+    return result[0] if result else 1

@@ -102,3 +102,30 @@ def test_estimate_under_a_routing_model_scales_the_network_by_the_flow_model(tmp
     under = json.loads(capsys.readouterr().out)
     assert under["step"]["exposed_comm_s"] > ideal["step"]["exposed_comm_s"]
     assert under["step"]["step_s"] > ideal["step"]["step_s"]
+
+
+def test_compare_table_shows_whole_names_and_units(capsys):
+    """Issue 27: file columns were cut to 15 characters and rows had no units."""
+    files = [str(projects_dir() / f) for f in ("dgx-superpod-4su-ib-ndr.fabric.json",
+                                                "dgx-superpod-4su-roce-400.fabric.json")]
+    assert main(["compare", *files]) == 0
+    out = capsys.readouterr().out
+    head = out.splitlines()[0]
+    assert "dgx-superpod-4su-ib-ndr" in head and "dgx-superpod-4su-roce-400" in head
+    lines = {line.split("  ")[0]: line for line in out.splitlines()}
+    assert lines["Bisection"].rstrip().endswith("Tb/s")
+    assert "Gb/s" in lines["Bandwidth per GPU"] and " us" in lines["Latency p50"]
+    assert " kW" in lines["Network power"] and " s" in lines["Step time"]
+    assert "Cost per endpoint, no NIC side" in lines
+    assert any(k.startswith("busbw") and v.rstrip().endswith("GB/s") for k, v in lines.items())
+
+
+def test_estimate_says_nothing_is_lost_instead_of_zero_hours_and_a_dollar(capsys):
+    """Issue 27: a non-blocking design printed "0 GPU-hours, $1"."""
+    assert main(["estimate", str(projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json")]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "ideal step" in x)
+    assert line.endswith("nothing lost to the fabric") and "$1," not in line
+    assert main(["estimate", str(projects_dir() / "roce-fat-tree-24k-oversubscribed"
+                                                  ".fabric.json")]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "ideal step" in x)
+    assert "GPU-hours" in line and line.endswith("days lost")

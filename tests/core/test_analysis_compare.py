@@ -30,8 +30,9 @@ def test_compare_two_files_json(capsys, tmp_path):
         assert key in a and key in b
     assert d["deltas"][0]["switches"] == b["switches"] - a["switches"]
     assert b["latency_p50_us"] > a["latency_p50_us"]  # RoCE switches are slower
-    # SHARP on IB reduces the DP all-reduce in the network: twice the busbw of RoCE's ring
-    assert a["busbw_gbytes_s"]["dp all-reduce"] > 1.8 * b["busbw_gbytes_s"]["dp all-reduce"]
+    # IB SHARP is a setting, off by default (NCCL keeps CollNet off unless
+    # NCCL_COLLNET_ENABLE=1): the DP all-reduce runs the same ring on both fabrics
+    assert a["busbw_gbytes_s"]["dp all-reduce"] == b["busbw_gbytes_s"]["dp all-reduce"]
     ws = load_workbook(out)["Compare"]
     assert [ws.cell(3, c).value for c in (2, 3)] == ["dgx-superpod-4su-ib-ndr",
                                                       "dgx-superpod-4su-roce-400"]

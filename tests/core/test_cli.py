@@ -114,3 +114,21 @@ def test_catalog_lists_gear_and_profiles(capsys):
 def test_missing_file_exits_2(tmp_path):
     out = run("validate", str(tmp_path / "none.fabric.json"))
     assert out.returncode == 2 and "no such file" in out.stderr
+
+
+def test_catalog_prints_every_name_whole_and_each_port_mode_once(capsys):
+    """Names wrap at word boundaries instead of being cut, and a NIC whose modes differ only in
+    technology reads "1 x 400G (InfiniBand NDR or Ethernet)", not "1 x 400G or 1 x 400G"."""
+    import re
+
+    from designer.core.catalog import builtin_catalog
+
+    assert main(["catalog"]) == 0
+    out = capsys.readouterr().out
+    words = set(re.findall(r"\S+", out))
+    for item in builtin_catalog():
+        assert set(item.name.split()) <= words, item.name
+    assert "1 x 400G or 1 x 400G" not in out
+    line = next(x for x in out.splitlines() if x.strip().startswith("connectx-7 "))
+    assert "1 x 400G (InfiniBand NDR or Ethernet)" in line
+    assert "1 x 800G (InfiniBand XDR) or 2 x 400G" in out

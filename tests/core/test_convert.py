@@ -33,7 +33,8 @@ def test_generated_design_is_generated_again(catalog, target, switch, server, sw
     assert q.profile == target and q.generator.params["gear"] == target
     assert _models(q) == {switch, server}
     assert sum(1 for d in q.fabric.devices if d.role.is_switch) == switches
-    assert q.name == p.name
+    # the name keeps its words and names the new gear (issue 27: it named the old one)
+    assert q.name == p.name.replace("InfiniBand NDR 400G", catalog.profile(target).short_name)
     assert not [x for x in find_problems(q.fabric, q.catalog(catalog)) if x.severity == "error"]
 
 
@@ -79,3 +80,27 @@ def test_mapping_refuses_when_the_new_switch_is_too_small(catalog):
 def test_same_profile_is_a_no_op(catalog):
     p = generate(params_from_dict("fat-tree", {"k_ary": 4}), catalog)
     assert convert_profile(p, "ib-ndr", catalog).project is p
+
+
+def test_a_name_that_mentions_the_gear_follows_a_gear_switch(catalog):
+    from designer.core.convert import renamed_for
+
+    ndr, roce = catalog.profile("ib-ndr"), catalog.profile("roce-400")
+    xdr, r800 = catalog.profile("ib-xdr"), catalog.profile("roce-800")
+    assert renamed_for("DGX SuperPOD 4 SU (1,024 GPUs), InfiniBand NDR", ndr, roce) == (
+        "DGX SuperPOD 4 SU (1,024 GPUs), RoCE 400G")
+    assert renamed_for("Rail 4 SU, InfiniBand NDR 400G", ndr, xdr) == "Rail 4 SU, InfiniBand XDR"
+    assert renamed_for("Pod A on RoCE Ethernet 800G (2 x 400G planes)", r800, ndr) == (
+        "Pod A on InfiniBand NDR")
+    # a name of the user's own, or a word that only contains a profile's name, stays
+    assert renamed_for("Lab cluster B", ndr, roce) == "Lab cluster B"
+    assert renamed_for("MyInfiniBand NDR-test", ndr, roce) == "MyInfiniBand NDR-test"
+
+
+def test_compare_variants_are_named_for_their_gear(catalog):
+    from designer.core.analysis.compare import profile_variant
+    from designer.core.fileformat import load_project
+    from designer.core.paths import projects_dir
+
+    p = load_project(projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json", catalog)
+    assert profile_variant(p, "roce-400", catalog).name.endswith("RoCE 400G")

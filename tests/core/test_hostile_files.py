@@ -197,9 +197,7 @@ def test_more_cables_than_a_design_holds_are_refused(no_expansion):
 def test_too_many_devices_are_refused_before_any_is_validated():
     # empty device objects would each fail validation: the size check must come first
     raw = {"schema_version": 2, "fabric": {"devices": [{}] * (MAX_DEVICES + 1)}}
-    t0 = time.perf_counter()
     refused(raw, f"at most {MAX_DEVICES:,}")
-    assert time.perf_counter() - t0 < 5  # a refusal, not a validation of half a million
 
 
 def test_counts_beyond_the_real_ports_are_refused():

@@ -51,10 +51,10 @@ def test_perftest_output_gives_the_median_and_size():
 
 
 def test_end_to_end_figure_is_split_back_to_a_per_end_nic(pod):
-    # 1.04 us one way across one QM9700 (130 ns), 6 m of cable (30 ns) and 2 bytes at 400G
+    # 1.04 us one way across one QM9700 (300 ns), 6 m of cable (30 ns) and 2 bytes at 400G
     m = LatencyMeasurement(tech="ib-ndr", end_to_end_us=1.04, switches=1, cable_m=6)
     per_end = nic_per_end_ns(CAT, m, "ib-ndr")
-    assert per_end == pytest.approx((1040 - 130 - 30 - 2 * 8 / 400) / 2)
+    assert per_end == pytest.approx((1040 - 300 - 30 - 2 * 8 / 400) / 2)
     p = with_latency(pod, m, CAT)
     r0, r = solve(pod), solve(p)
     # every path has two NIC ends: the whole distribution moves by 2 x the change

@@ -66,7 +66,8 @@ def test_latency_follows_the_gear_and_settings():
         update={"message_bytes": 8})})
     r = solve(small)
     d = r.latency.by_hops_us[3] - r.latency.by_hops_us[1]
-    assert d == pytest.approx((2 * 130 + 2 * 30 * 5) / 1000)
+    assert d == pytest.approx((2 * 300 + 2 * 30 * 5) / 1000)
     # one 1-switch path: NIC 400 ns x 2 (ConnectX-7 on InfiniBand: half a back-to-back
-    # ib_send_lat) + leaf 130 ns + 2 x 10 m + 8 bytes at 400G
-    assert r.latency.min_us == pytest.approx((800 + 130 + 100 + 8 * 8 / 400) / 1000)
+    # ib_send_lat) + leaf 300 ns (DeepSeek ISCA 2025, see the catalog) + 2 x 10 m + 8 bytes
+    # at 400G
+    assert r.latency.min_us == pytest.approx((800 + 300 + 100 + 8 * 8 / 400) / 1000)

@@ -119,22 +119,25 @@ def test_cancellation_stops_the_solve(after):
         solve(p, cancelled=cancelled)
 
 
-def test_cancel_checks_are_frequent():
-    # the window cancels a running solve: checks must come often, never seconds apart
-    import time
+def test_cancel_checks_come_within_every_heavy_stage():
+    """The window cancels a running solve: every stage checks, and the heavy ones (compile,
+    bisection, hops) check several times as they go, not only at their start. Counted, not
+    timed: bench/bench_solver.py measures the time from a cancel to the stop at 65,536 GPUs."""
+    from collections import Counter
 
     p = generate(params_from_dict("fat-tree", {"gpus": 16384, "tiers": 3}))
-    stamps: list[float] = []
+    stage = ["start"]
+    checks: Counter[str] = Counter()
 
     def cancelled() -> bool:
-        stamps.append(time.perf_counter())
+        checks[stage[0]] += 1
         return False
 
-    start = time.perf_counter()
-    solve(p, cancelled=cancelled)
-    gaps = np.diff([start, *stamps, time.perf_counter()])
-    assert len(stamps) > 10
-    assert gaps.max() < 0.5  # generous: the bench measures 65,536 GPUs against 100 ms
+    solve(p, progress=lambda _f, name: stage.__setitem__(0, name), cancelled=cancelled)
+    for name in ("oversubscription", "media", "bill of materials", "problems"):
+        assert checks[name] >= 1, checks
+    for name in ("compile", "bisection", "hops and latency"):
+        assert checks[name] >= 3, checks
 
 
 def test_a_gpu_on_the_wrong_rail_is_flagged():

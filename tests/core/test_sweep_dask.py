@@ -66,7 +66,6 @@ def test_cancel_stops_the_sweep_and_leaves_no_worker_behind():
     spec = spec_from_dict({"generate": {"kind": "fat-tree", "gpus": {"min": 1024, "max": 8192,
                                                                       "step": 512}}})
     before = children()
-    t0 = time.monotonic()
     seen: list[int] = []
     run = run_sweep(spec, workers=2, on_outcome=lambda o, d, n: seen.append(o.index),
                     cancelled=lambda: len(seen) >= 1)
@@ -74,7 +73,6 @@ def test_cancel_stops_the_sweep_and_leaves_no_worker_behind():
     assert 1 <= len(run.outcomes) < len(run.points)
     table = sweep_table(run)  # the unfinished points are listed as not run
     assert "not run (cancelled)" in table.column("error")
-    assert time.monotonic() - t0 < 60
     assert not wait_gone(before), "a worker process outlived the cancelled sweep"
 
 

@@ -416,3 +416,27 @@ def test_a_cancel_stops_the_distance_search():
     with pytest.raises(SolveCancelled):
         run_load(c, "permutation", "ecmp", control=Control(None, cancelled))
     assert len(asked) == 2
+
+
+@pytest.mark.parametrize("kind, params", [("fat-tree", {"gpus": 256, "tiers": 2}),
+                                          ("rail", {"sus": 1})])
+def test_class_level_all_to_all_agrees_with_flow_by_flow(catalog, kind, params):
+    """The class-level all-to-all (what designs past 316 GPUs get) against routing every one of
+    the 65,280 or 61,504 flows: static and adaptive are the fluid split exactly; ECMP's worst
+    flow is the fluid split plus the balls-into-bins spread (Raab and Steger 1998), within the
+    spread of the hash draws."""
+    p = generate(params_from_dict(kind, params), catalog)
+    c = compile_project(p, catalog)
+    net = build_network(c)
+    explicit, by_class = all_to_all(c, explicit_limit=10**9), all_to_all(c, explicit_limit=0)
+    assert explicit.level == "gpu" and by_class.level == "class"
+    for routing in ("static", "adaptive"):
+        a = run_load(c, explicit, routing, net=net).throughput
+        b = run_load(c, by_class, routing, net=net).throughput
+        assert b["min"] == pytest.approx(a["min"], abs=1e-6)
+    for q in (1, 4):
+        draws = [run_load(c, explicit, "ecmp", q, seed=s, net=net).throughput["min"]
+                 for s in range(3)]
+        b = run_load(c, by_class, "ecmp", q, net=net).throughput
+        assert min(draws) - 0.05 <= b["min"] <= max(draws) + 0.05, (draws, b["min"])
+        assert b["p50"] == pytest.approx(1.0)

@@ -59,3 +59,26 @@ def test_zero_trials_is_refused(capsys):
         main(["load", SU4, "--trials", "0"])
     assert e.value.code == 2
     assert "--trials: 0 is outside 1 to 10,000" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("routing", ["static", "ecmp", "valiant", "adaptive"])
+def test_all_to_all_answers_under_every_routing_at_1024_gpus(capsys, routing):
+    """1,040,384 connections are too many to route one by one: every routing is solved by GPU
+    class, and the output says how."""
+    j = run_json(capsys, "load", SU4, "--pattern", "all-to-all", "--routing", routing)
+    assert j["routing"] == routing and j["connections"] == 1024 * 1016
+    assert "by GPU class" in j["model"]
+    assert 0 < j["throughput"]["min"] <= j["throughput"]["p50"] <= 1.0
+
+
+def test_all_to_all_uses_the_technology_default_routing(capsys):
+    j = run_json(capsys, "load", SU4, "--pattern", "all-to-all")
+    assert j["routing"] == "static" and j["throughput"]["min"] == pytest.approx(1.0)
+
+
+def test_hot_links_name_each_device_pair_once(capsys):
+    j = run_json(capsys, "load", str(projects_dir() / "dgx-superpod-4su-roce-400.fabric.json"),
+                 "--pattern", "permutation")
+    pairs = [frozenset((h["from"], h["to"])) for h in j["hot_links"]]
+    assert len(pairs) == len(set(pairs)) == 10
+    assert all(h["cables"] >= 1 for h in j["hot_links"])

@@ -134,15 +134,11 @@ def test_clean_exit_removes_the_recovery_file(window, answers):
     assert not f.exists()
 
 
-def test_open_large_example_collapsed_fast(window, answers, tmp_path, catalog):
-    import time
-
+def test_open_large_example_collapsed(window, answers, tmp_path, catalog):
+    """A 16,384-GPU design opens folded (the time it takes: bench/bench_gui_open.py)."""
     path = tmp_path / "rail64.fabric.json"
     save_project(generate(params_from_dict("rail", {"sus": 64}), catalog), path)
-    t0 = time.perf_counter()
     assert window.open_path(path)
-    dt = time.perf_counter() - t0
-    assert dt < 6.0  # the bench measures it; the issue asks for under 3 s
     scene = window.scene
     assert len(window.doc.project.fabric.devices) == 3328
     assert not scene.device_items  # everything folded

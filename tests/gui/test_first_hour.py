@@ -142,31 +142,40 @@ def test_hovering_the_latency_figure_shows_its_tooltip(window, qtbot):
     QToolTip.hideText()
 
 
-def test_palette_tells_apart_names_that_differ_after_the_cut():
-    from designer.gui.panels.palette import distinct_names
-
-    names = ["NVIDIA Quantum-2 QM9700 (managed)", "NVIDIA Quantum-2 QM9790 (externally managed)",
-             "NVIDIA DGX H100", "Generic 8-GPU server"]
-    short = distinct_names(names)
-    assert short[names[0]] == "QM9700 (managed)"
-    assert short[names[1]] == "QM9790 (externally managed)"
-    assert short["NVIDIA DGX H100"] == "DGX H100"
-    assert short["Generic 8-GPU server"] == "Generic 8-GPU server"  # shares nothing
-
-
-def test_palette_draws_the_short_form_when_the_name_is_cut(app):
+def test_palette_names_wrap_and_are_never_cut_at_the_front(app):
+    """Issue 27: a narrow palette showed "...QM9700 (managed)" (cut at the front). Names now
+    wrap at spaces; the model number always shows, and the start of the name too."""
     from PySide6.QtGui import QFontMetrics
 
     from designer.gui.base import style
-    from designer.gui.panels.palette import name_to_draw
+    from designer.gui.panels.palette import wrapped_name
 
     fm = QFontMetrics(style.ui_font(9.0))
-    a = name_to_draw("NVIDIA Quantum-2 QM9700 (managed)", "QM9700 (managed)", fm, 130)
-    b = name_to_draw("NVIDIA Quantum-2 QM9790 (externally managed)",
-                     "QM9790 (externally managed)", fm, 130)
-    assert "QM9700" in a and "QM9790" in b and a != b
-    wide = name_to_draw("NVIDIA Quantum-2 QM9700 (managed)", "QM9700 (managed)", fm, 2000)
-    assert wide == "NVIDIA Quantum-2 QM9700 (managed)"
+    for name in ("NVIDIA Quantum-2 QM9700 (managed)",
+                 "NVIDIA Quantum-2 QM9790 (externally managed)",
+                 "Tomahawk 5 class switch, 64 x 800G (7060X6 class)"):
+        lines = wrapped_name(name, fm, 130)
+        assert lines[0].startswith(name.split()[0]) and len(lines) <= 3
+        assert all(fm.horizontalAdvance(x) <= 130 for x in lines)
+        assert " ".join(lines) == name  # the whole name, in order, at this width
+    assert wrapped_name("NVIDIA Quantum-2 QM9700 (managed)", fm, 2000) == [
+        "NVIDIA Quantum-2 QM9700 (managed)"]
+    tight = wrapped_name("NVIDIA Quantum-2 QM9790 (externally managed)", fm, 60, lines=2)
+    assert len(tight) == 2 and tight[-1].endswith("…")
+
+
+def test_palette_rows_grow_when_the_dock_narrows(window, qtbot):
+    tree = window.palette_panel.tree
+    item = next(tree.topLevelItem(0).child(k) for k in range(tree.topLevelItem(0).childCount())
+                if "QM9790" in tree.topLevelItem(0).child(k).text(0))
+    dock = window.docks["paletteDock"]
+    dock.setFloating(True)
+    dock.resize(520, 600)
+    qtbot.waitUntil(lambda: tree.viewport().width() > 400)
+    wide = tree.visualItemRect(item).height()
+    dock.resize(170, 600)
+    qtbot.waitUntil(lambda: tree.viewport().width() < 200)
+    qtbot.waitUntil(lambda: tree.visualItemRect(item).height() > wide)
 
 
 def test_bom_panel_shows_ten_rows(window, qtbot):
@@ -229,3 +238,20 @@ def test_dragonfly_dialog_starts_at_the_bundled_examples_size(window):
     # Balanced dragonfly a = 8, p = h = 4: 33 groups, 264 routers, 1,056 GPUs (not 262,656)
     assert pl is not None and pl.gpus == 1056 and pl.switches.get("router") == 264
     dlg.reject()
+
+
+def test_canvas_labels_keep_whole_parts(app):
+    """A pod's label "1,024 GPUs · 128 GPU servers · 32 leaves" in a narrow box drops whole
+    parts from the end ("128 GP…" was shown); one part alone is cut at its end."""
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from designer.gui.canvas.items import fit_text
+
+    fm = QFontMetricsF(QFont("DejaVu Sans", 9))
+    label = "1,024 GPUs · 128 GPU servers · 32 leaves · 16 spines"
+    assert fit_text(label, fm, 10_000) == label
+    two = "1,024 GPUs · 128 GPU servers"
+    assert fit_text(label, fm, fm.horizontalAdvance(two) + 5) == two
+    assert fit_text(label, fm, fm.horizontalAdvance("1,024 GPUs") + 1) == "1,024 GPUs"
+    cut = fit_text(label, fm, 30)
+    assert cut.endswith("…") and "·" not in cut

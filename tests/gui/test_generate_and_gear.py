@@ -105,9 +105,14 @@ def test_gear_profile_switch_is_one_undoable_step(window):
     # 128-port leaves: 8 spines for 32 leaves of 32 uplinks
     assert (_count(p, "leaf"), _count(p, "spine")) == (32, 8)
     assert "generated again" in window.statusBar().currentMessage()
+    # the name said InfiniBand: now it says RoCE, in the title and the Name field too
+    assert "InfiniBand" in before.name and "RoCE 400G" in p.name and "InfiniBand" not in p.name
+    assert window.windowTitle().startswith(p.name)
+    assert window.inspector.p_name.text() == p.name
     window.doc.undo_stack.undo()
     assert window.doc.project is before
     assert combo.currentData() == "ib-ndr"
+    assert window.windowTitle().startswith(before.name)
 
 
 def test_gear_switch_refused_leaves_design_and_combo(window):

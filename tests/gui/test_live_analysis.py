@@ -128,29 +128,31 @@ def test_a_stale_result_never_overwrites_a_newer_one(qapp, qtbot, catalog, su1):
 
 
 def test_a_newer_edit_cancels_the_running_solve(qapp, qtbot, catalog, su1):
+    """The running solve sees the cancel and stops before the newer edit's solve starts
+    (an order of events, not a time: the latency is measured in bench/bench_live.py)."""
     doc = Document(catalog)
     running = threading.Event()
-    stopped = []
+    events: list[str] = []
 
     def cancellable(project, progress=None, cancelled=None, catalog=None):
         if project is su1:
             running.set()
             while not cancelled():
                 time.sleep(0.002)
-            stopped.append(time.perf_counter())
+            events.append("cancel seen")
             raise SolveCancelled()
+        events.append("newer solve")
         return solve(project, catalog=catalog)
 
     svc = SolverService(doc, debounce_ms=10, solve_fn=cancellable)
     try:
         doc.replace(su1)
         qtbot.waitUntil(running.is_set, timeout=WAIT_MS)
-        asked = time.perf_counter()
         with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS):
             doc.replace(editing.delete(su1, ["spine2"]))
     finally:
         svc.shutdown()
-    assert stopped and stopped[0] - asked < 0.5
+    assert events == ["cancel seen", "newer solve"]
     assert svc.latest.switches.total == 11
 
 

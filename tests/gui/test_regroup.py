@@ -78,9 +78,8 @@ def test_regroup_of_every_device_changed_and_of_nothing():
 
 def test_edit_at_65536_gpus_regroups_without_a_rebuild(window, qapp, monkeypatch):
     """Deleting a core switch of the 65,536-GPU fat-tree (13,312 devices), and undoing it,
-    updates the canvas from what changed. The house rule is 50 ms of GUI time; CI's two
-    shared cores are noisy, so the bound here is 3x that on the median of the edits."""
-    import time
+    updates the canvas from what changed, never by rebuilding the group index (the time it
+    takes is measured against the 50 ms rule in bench/bench_live.py)."""
 
     from designer.gui.canvas import groups
     from designer.gui.project import commands
@@ -95,19 +94,15 @@ def test_edit_at_65536_gpus_regroups_without_a_rebuild(window, qapp, monkeypatch
         raise AssertionError("an edit rebuilt the whole group index")
 
     rebuild = GroupIndex.build
-    times = []
     with monkeypatch.context() as m:
         m.setattr(groups.GroupIndex, "build", classmethod(no_rebuild))
         for k in range(6):
-            t0 = time.perf_counter()
             if k % 2 == 0:
                 doc.push(commands.delete(doc, [cores[k]]))
             else:
                 doc.undo_stack.undo()
             qapp.processEvents()
-            times.append(time.perf_counter() - t0)
             devices = doc.project.fabric.devices
             assert len(devices) == 13312 - (k % 2 == 0)
             _same(scene.index, rebuild(devices))
             assert set(scene.box_items) == boxes_before
-    assert sorted(times)[len(times) // 2] < 0.150, [round(t * 1000) for t in times]

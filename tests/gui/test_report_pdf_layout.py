@@ -69,3 +69,65 @@ def test_pdf_is_written_with_the_picture(app, catalog, tmp_path):
     write_report_pdf(data, plain)
     write_report_pdf(data, with_picture, project, cat)
     assert with_picture.stat().st_size > plain.stat().st_size + 10_000  # the drawing is in
+
+
+@pytest.mark.parametrize("name", ["dgx-superpod-4su-ib-ndr.fabric.json",
+                                  "roce-fat-tree-24k-oversubscribed.fabric.json"])
+def test_no_heading_is_left_alone_at_a_page_foot(app, catalog, name):
+    """Issue 27: "Decision analysis: workload and step" sat at the foot of page 2 with its
+    facts on page 3. After pagination every heading has its first lines under it."""
+    from PySide6.QtCore import QSizeF
+
+    from designer.gui.exports.report_pdf import orphaned_headings, paginate, report_document
+
+    project = load_project(projects_dir() / name, catalog)
+    cat = project.catalog(catalog)
+    data = report_data(project, cat, solve(project, catalog=cat))
+    page = QSizeF(695, 1016)  # the report's A4 page inside its margins, 96-dpi pixels
+    plain = report_document(data)
+    plain.setPageSize(page)
+    doc = paginate(lambda breaks: report_document(data, None, breaks), page)
+    assert orphaned_headings(doc) == []
+    if name.startswith("dgx"):  # this one had the orphan: the check is not vacuous
+        assert orphaned_headings(plain)
+
+
+def test_header_words_fit_their_columns_and_numbers_their_line():
+    """A header never breaks inside a word ("Latenc/y", "Statu/s"), and a one-line column
+    holds its longest number, in the room Qt gives a column (the table less its padding)."""
+    from designer.core.export.report_html import (
+        BODY_CHAR_PX,
+        CELL_PAD_PX,
+        HEADER_CHAR_PX,
+        TABLE_PX,
+        column_widths,
+    )
+
+    head = ("Gear", "Latency (ns)", "Where", "Source or reasoning", "Status")
+    rows = [("NVIDIA Quantum-2 QM9700 (managed)", "130", "switch, per hop, InfiniBand NDR",
+             "reseller comparison 'QM9700 vs SN5400' (router-switch.com FAQ) (2026-11)",
+             "sourced"), ("x", "1,234,567,890", "", "", "")]
+    w = column_widths(head, rows, one_line=(1,))
+    room = TABLE_PX - CELL_PAD_PX * len(head)
+    for i, title in enumerate(head):
+        word = max(len(x) for x in title.split())
+        assert w[i] / 100 * room >= word * HEADER_CHAR_PX + CELL_PAD_PX - 1, (title, w)
+    assert w[1] / 100 * room >= len("1,234,567,890") * BODY_CHAR_PX
+    assert sum(w) == 100
+
+
+def test_key_facts_sections_share_their_columns(catalog):
+    """The value column lines up across Design, Performance, ... TCO: every section's table
+    has the same widths and only numbers are held on one line."""
+    import re
+
+    from designer.core.export.report_html import report_html
+
+    project = load_project(projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json", catalog)
+    cat = project.catalog(catalog)
+    html = report_html(report_data(project, cat, solve(project, catalog=cat)))
+    facts = re.findall(r'<table class="facts".*?</table>', html, re.S)
+    assert len(facts) >= 5
+    widths = {tuple(re.findall(r'<td[^>]*?width="(\d+)%"', t)[:4]) for t in facts}
+    assert widths == {("34", "24", "3", "39")}
+    assert 'class="v n"' in html and 'class="v"' in html  # numbers one-line, text wraps

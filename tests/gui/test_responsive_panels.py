@@ -2,15 +2,14 @@
 of the event loop, hidden panels wait until shown, the comparison's estimates run off the GUI
 thread, and large designs are kept out of the garbage collector's full passes.
 
-Bounds are for CI's two shared cores: the house rule is 50 ms; the time asserted here is the
-GUI thread's own work per turn (not stalls from other processes), with room for a slow runner.
+These tests check where and when the work happens (a later turn, a worker, only when shown);
+how long the GUI thread is held is measured against the 50 ms rule in bench/bench_live.py.
 """
 
 from __future__ import annotations
 
 import gc
 import threading
-import time
 
 from designer.core.generators import generate, params_from_dict
 from designer.gui.base import gc_freeze
@@ -90,9 +89,10 @@ def test_large_designs_are_frozen_out_of_the_collector(window, qtbot, su4, monke
     assert gc.get_freeze_count() == 0
 
 
-def test_a_result_reaching_every_panel_keeps_each_turn_short(window, qtbot):
-    """8,192 GPUs with Estimate and Floor in front and Compare beside RoCE 400G: the longest
-    stretch of GUI-thread work in one turn of the event loop, from the edit to the comparison."""
+def test_a_result_reaching_every_panel_is_spread_over_later_turns(window, qtbot):
+    """8,192 GPUs with Estimate and Floor in front and Compare beside RoCE 400G: inside the
+    result's emit the panels only take note; the estimate follows on a later turn of the event
+    loop and the comparison in a worker."""
     big = generate(params_from_dict("rail", {"sus": 32}))
     load(window, qtbot, big)
     d = window.docks
@@ -104,38 +104,20 @@ def test_a_result_reaching_every_panel_keeps_each_turn_short(window, qtbot):
     with qtbot.waitSignal(panel.compare.comparisonReady, timeout=WAIT_MS):
         panel.boxes["roce-400"].setChecked(True)
 
-    # the result delivered again, as the service does (its one emit, in the GUI thread): the
-    # panels only take note; the estimate follows on a later turn, the comparison in a worker
     svc = window.analysis.service
     est = window.analysis.decision.estimate
     qtbot.waitUntil(lambda: not est.lazy.dirty, timeout=WAIT_MS)
-    spans: list[float] = []
-    real_refresh = est.lazy._refresh
-
-    def timed_refresh():
-        t0 = time.perf_counter()
-        real_refresh()
-        spans.append(time.perf_counter() - t0)
-
-    est.lazy._refresh = timed_refresh
     runs = est.lazy.runs
     panel.compare._inputs = ()  # as if the inputs were new: the comparison is made again
     try:
         with qtbot.waitSignal(panel.compare.comparisonReady, timeout=WAIT_MS):
-            t0 = time.perf_counter()
             svc.resultReady.emit(svc.latest_revision, svc.latest)
-            emit_s = time.perf_counter() - t0
             assert est.lazy.runs == runs and est.lazy.dirty  # not inside the emit
             assert panel.compare._comparing is not None  # estimating in its worker
         qtbot.waitUntil(lambda: not est.lazy.dirty, timeout=WAIT_MS)
     finally:
-        est.lazy._refresh = real_refresh
         panel.boxes["roce-400"].setChecked(False)
-    assert spans, "the estimate never followed the result"
-    # measured 6-25 ms (the emit: metrics, BOM, problems take note; charts queue) and 2-5 ms
-    # (the estimate) on two loaded cores; the bounds leave room for a slow CI runner
-    assert emit_s < 0.250, f"{emit_s * 1000:.0f} ms"
-    assert max(spans) < 0.250, [f"{s * 1000:.0f} ms" for s in spans]
+    assert est.lazy.runs == runs + 1, "the estimate never followed the result"
 
 
 def test_charts_behind_another_tab_draw_when_brought_forward(window, qtbot, su4):

@@ -3,22 +3,30 @@ overlay, and a window that keeps answering while the traffic model runs."""
 
 from __future__ import annotations
 
-import itertools
-import time
+import threading
 
 import pytest
-from PySide6.QtCore import QTimer
 
 from designer.core.generators import generate, params_from_dict
-from tests.gui.helpers import WAIT_MS, load
+from tests.gui.helpers import WAIT_MS, load, solved_after
 
-# the target is 50 ms (issue 13); measured on a shared 2-core machine the longest gap at
-# 16,384 GPUs was 15-44 ms over a load run and what-ifs (bench/bench_traffic_live.py). CI's
-# two cores also run the worker and the offscreen painter, and the OS may preempt the GUI
-# thread: the bound leaves room for that, while a core call that holds the GIL (a single
-# numpy call over millions of entries, several hundred ms) or work on the GUI thread (seconds)
-# fails it. The benchmark, not this test, holds the 50 ms target.
-GAP_BOUND_S = 0.25
+
+def _spy_threads(monkeypatch) -> list[bool]:
+    """Wrap the panel's core calls (compile, load, what-if, N-1): each call records whether it
+    ran in the GUI thread. How long the GUI thread stalls is a benchmark's question
+    (bench/bench_traffic_live.py holds the 50 ms target); a test asks where the work ran."""
+    from designer.gui.traffic import panel as panel_mod
+
+    calls: list[bool] = []
+    for name in ("compile_project", "run_load", "what_if", "n_minus_1"):
+        real = getattr(panel_mod, name)
+
+        def spy(*a, _real=real, **k):
+            calls.append(threading.current_thread() is threading.main_thread())
+            return _real(*a, **k)
+
+        monkeypatch.setattr(panel_mod, name, spy)
+    return calls
 
 
 def _finish(qtbot, panel):
@@ -29,7 +37,8 @@ def _finish(qtbot, panel):
     assert not failed, failed
 
 
-def test_what_if_from_the_context_menu_rings_the_switch_and_edits_nothing(window, qtbot, su4):
+def test_what_if_from_the_context_menu_rings_the_switch_and_edits_nothing(window, qtbot, su4,
+                                                                          monkeypatch):
     load(window, qtbot, su4)
     tr = window.traffic
     before = window.doc.project
@@ -41,23 +50,15 @@ def test_what_if_from_the_context_menu_rings_the_switch_and_edits_nothing(window
     (act,) = [a for a in menu.actions() if a.text() == "What if this fails?"]
     tr.panel.routing.setCurrentText("adaptive")
     tr.panel.pattern.setCurrentText("bisection")
-    # the GUI thread's gaps while the what-if runs: a 10 ms timer notes each tick
-    ticks: list[float] = []
-    timer = QTimer()
-    timer.setInterval(10)
-    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
-    timer.start()
+    in_gui_thread = _spy_threads(monkeypatch)
     act.trigger()
     _finish(qtbot, tr.panel)
-    timer.stop()
     text = tr.panel.result.text()
     assert "What if spine3 fails" in text and "Bisection kept: 93.8%" in text
     assert "slowdown 1.067x" in text  # one of 16 spines: 16/15 (DECISION.md 5)
     assert window.doc.project is before and window.doc.revision == revision
     assert len(tr.overlay.items) >= 1
-    gaps = [b - a for a, b in itertools.pairwise(ticks)]
-    # the work runs in a worker thread: the GUI thread keeps ticking
-    assert gaps and max(gaps) < GAP_BOUND_S, f"GUI thread blocked {max(gaps) * 1000:.0f} ms"
+    assert in_gui_thread and not any(in_gui_thread)  # the work ran in a worker thread
     tr.panel.clear_overlay()
     assert tr.overlay.items == []
 
@@ -98,57 +99,21 @@ def test_load_run_shows_throughput_and_rings_hot_links(window, qtbot, su4):
     qtbot.wait(50)
 
 
-class _Beats:
-    """A 10 ms timer in the GUI thread; the gaps between its ticks are how long the thread
-    was kept from its event loop (as bench/bench_live.py and bench_traffic_live.py measure)."""
-
-    def __init__(self) -> None:
-        self.ticks: list[float] = []
-        self.timer = QTimer()
-        self.timer.setInterval(10)
-        self.timer.timeout.connect(lambda: self.ticks.append(time.perf_counter()))
-
-    def __enter__(self):
-        self.ticks.append(time.perf_counter())
-        self.timer.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.timer.stop()
-        self.ticks.append(time.perf_counter())
-
-    @property
-    def gaps(self) -> list[float]:
-        return [b - a for a, b in itertools.pairwise(self.ticks)]
-
-
-def test_gui_keeps_ticking_at_16k_gpus_during_load_and_what_if(window, qtbot):
+def test_load_and_what_if_at_16k_gpus_run_off_the_gui_thread(window, qtbot, monkeypatch):
     big = generate(params_from_dict("fat-tree", {"gpus": 16384, "tiers": 3}))
     load(window, qtbot, big)
-    # the analysis panels draw their charts in steps after a result (charts.py); at this
-    # size a step takes tens of ms of the GUI thread's own: let them finish, so that the
-    # gaps below are the traffic work's
-    qtbot.wait(1500)
     tr = window.traffic
     tr.panel.pattern.setCurrentText("permutation")
     tr.panel.routing.setCurrentText("adaptive")
-    with _Beats() as load_beats:
-        tr.panel.run_load()
-        _finish(qtbot, tr.panel)
-        qtbot.wait(20)
+    in_gui_thread = _spy_threads(monkeypatch)
+    tr.panel.run_load()
+    _finish(qtbot, tr.panel)
     assert tr.panel.last is not None and tr.panel.last.throughput["min"] == pytest.approx(1.0)
     tr.panel.routing.setCurrentText("technology default")
-    t0 = time.perf_counter()
-    with _Beats() as wi_beats:
-        tr.what_if(["spine:1"])
-        _finish(qtbot, tr.panel)
-    answered = time.perf_counter() - t0
+    tr.what_if(["spine:1"])
+    _finish(qtbot, tr.panel)
     assert "What if spine" in tr.panel.result.text()
-    # issue 13 asks for 1 s at 16,384 GPUs (bench_traffic_live measures it); a loaded CI runner
-    # gets twice that
-    assert answered < 2.0
-    worst = max(load_beats.gaps + wi_beats.gaps)
-    assert worst < GAP_BOUND_S, f"GUI thread blocked {worst * 1000:.0f} ms"
+    assert len(in_gui_thread) >= 2 and not any(in_gui_thread)
 
 
 def test_a_what_if_after_a_load_run_reuses_it_as_the_baseline(window, qtbot, su4, monkeypatch):
@@ -189,3 +154,26 @@ def test_n_minus_1_offers_the_tiers_the_design_has(window, qtbot, su4):
     load(window, qtbot, load_project(projects_dir() / "dragonfly-1056-gpus.fabric.json"))
     assert [combo.itemText(i) for i in range(combo.count())] == ["router"]
     assert combo.currentText() == "router"
+
+
+def test_another_design_clears_the_results_and_an_edit_marks_them_out_of_date(window, qtbot,
+                                                                            su4):
+    from designer.gui.project import commands
+    from designer.gui.traffic.panel import INTRO, STALE
+
+    load(window, qtbot, su4)
+    p = window.traffic.panel
+    p.tier.setCurrentText("spine")
+    p.routing.setCurrentText("adaptive")
+    p.run_n1()
+    _finish(qtbot, p)
+    window.traffic.what_if(["spine3"])
+    _finish(qtbot, p)
+    assert p.table.rowCount() == 1 and "What if spine3 fails" in p.result.text()
+    # an edit: still shown, said to be out of date
+    solved_after(window, qtbot, lambda: window.doc.push(commands.delete(window.doc,
+                                                                        ["spine16"])))
+    assert p.result.text().startswith(STALE) and not p.table.isEnabled()
+    # another design (as File > Open does): nothing of the old one stays
+    load(window, qtbot, generate(params_from_dict("rail", {"sus": 1})))
+    assert p.result.text() == INTRO and p.table.rowCount() == 0 and p.last is None

@@ -50,6 +50,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "check_roce",
         "check a RoCE design as a routed fabric: FRR in network namespaces, BGP and ECMP",
     ),
+    "desktop": ("desktop", "add the app to the desktop menu; double-click opens project files"),
 }
 
 

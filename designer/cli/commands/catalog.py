@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import textwrap
 
 from designer.cli.commands._common import add_command, catalog_from, print_json
 from designer.core.catalog import TECH_LABELS, MediumSpec, NicSpec, ServerSpec, SwitchSpec
@@ -32,9 +33,16 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
 
 def _ports(item) -> str:
     if isinstance(item, SwitchSpec | NicSpec):
-        modes = " or ".join(m.label for m in item.modes)
-        techs = "/".join(TECH_LABELS[t] for t in item.techs)
-        return f"{modes} ({techs})"
+        # modes of the same ports and speed that differ only in technology are one mode
+        by_label: dict[str, list[str]] = {}
+        for m in item.modes:
+            techs = by_label.setdefault(m.label, [])
+            techs.extend(t for t in m.techs if t not in techs)
+        names = {label: " or ".join(TECH_LABELS[t] for t in techs)
+                 for label, techs in by_label.items()}
+        if len(set(names.values())) == 1:
+            return f"{' or '.join(names)} ({next(iter(names.values()))})"
+        return " or ".join(f"{label} ({tech})" for label, tech in names.items())
     if isinstance(item, ServerSpec):
         cages = f" in {item.cages} cages" if item.cages else ""
         return f"{item.gpus} GPUs, {item.nics} x {item.nic}{cages}"
@@ -42,6 +50,26 @@ def _ports(item) -> str:
         twin = f", {item.links_per_item} links each" if item.links_per_item > 1 else ""
         return f"{item.medium_class.upper()} {item.link_speed_gbps}G, {item.reach_m:g} m{twin}"
     return ""
+
+
+NAME_W, PORTS_W = 44, 42  # columns wrapped at word boundaries, never cut
+
+
+def _print_item(item, id_w: int) -> None:
+    """One item: figures on its first line; a long name or port list wraps under itself."""
+    name = textwrap.wrap(item.name, NAME_W) or [""]
+    ports = textwrap.wrap(_ports(item), PORTS_W) or [""]
+    for k in range(max(len(name), len(ports))):
+        left = f"  {item.id if k == 0 else '':<{id_w}}  {_at(name, k):<{NAME_W}}  "
+        if k == 0:
+            print(f"{left}{_at(ports, k):<{PORTS_W}} ${item.price_usd:>11,.0f} "
+                  f"{item.power_w:>7,.0f} W  {_price_mark(item)}")
+        else:
+            print(f"{left}{_at(ports, k)}".rstrip())
+
+
+def _at(lines: list[str], k: int) -> str:
+    return lines[k] if k < len(lines) else ""
 
 
 def _price_mark(item) -> str:
@@ -67,18 +95,22 @@ def run(args: argparse.Namespace) -> int:
         if not group:
             continue
         print(f"{KIND_TITLES[kind]}")
+        id_w = max(len(i.id) for i in group)
         for i in sorted(group, key=lambda x: x.id):
-            print(
-                f"  {i.id:<22} {i.name[:58]:<58} {_ports(i)[:52]:<52} "
-                f"${i.price_usd:>11,.0f} {i.power_w:>7,.0f} W  {_price_mark(i)}"
-            )
+            _print_item(i, id_w)
         print()
     if args.kind is None:
         print("Gear profiles (--gear)")
+        id_w = max((len(p.id) for p in cat.profiles.values()), default=0)
+        name_w = max((len(p.name) for p in cat.profiles.values()), default=0)
         for p in cat.profiles.values():
-            print(f"  {p.id:<10} {p.name:<38} {p.description}")
+            lines = textwrap.wrap(p.description, 100 - id_w - name_w) or [""]
+            print(f"  {p.id:<{id_w}}  {p.name:<{name_w}}  {lines[0]}")
+            for more in lines[1:]:
+                print(f"  {'':<{id_w}}  {'':<{name_w}}  {more}")
         print()
-        print("Prices are estimates (no public list prices exist): [date] of a sourced price, "
-              "[assumed] where none was found (--json has each figure's source and reasoning); "
-              "import a quote with 'designer prices import' or override prices per project.")
+        print(textwrap.fill(
+            "Prices are estimates (no public list prices exist): [date] of a sourced price, "
+            "[assumed] where none was found (--json has each figure's source and reasoning); "
+            "import a quote with 'designer prices import' or override prices per project.", 100))
     return 0

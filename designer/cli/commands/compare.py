@@ -13,6 +13,7 @@ from designer.cli.commands._common import (
     catalog_from,
     print_json,
 )
+from designer.core.analysis.best import Target
 from designer.core.analysis.compare import (
     FIGURES,
     MAX_DESIGNS,
@@ -21,7 +22,7 @@ from designer.core.analysis.compare import (
     compare,
     figure_text,
     oversubscription_variant,
-    profile_variant,
+    profile_best,
 )
 from designer.core.analysis.estimate import settings_of
 from designer.core.analysis.inputs import load_workload, with_economics
@@ -40,7 +41,11 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     p.add_argument("files", nargs="+", help="project files (*.fabric.json)")
     p.add_argument("--profiles", metavar="LIST",
                    help="the first file under these gear profiles (ib-ndr,ib-xdr,roce-400,"
-                   "roce-800)")
+                   "roce-800), each laid out as it would be bought: when the swap leaves "
+                   "switch ports idle, the layout is planned again for the same GPUs and "
+                   "the same bisection and oversubscription, and the cheapest is taken")
+    p.add_argument("--as-drawn", action="store_true",
+                   help="with --profiles: keep the first file's layout under every profile")
     p.add_argument("--oversubscriptions", metavar="LIST",
                    help="the first file (a generated fat tree) under these ratios (1:1,3:1)")
     p.add_argument("--workload", metavar="PRESET|FILE")
@@ -60,19 +65,26 @@ def run(args: argparse.Namespace) -> int:
     first = projects[0]
     items = [(Path(f).name.removesuffix(".fabric.json"), p) for f, p in
              zip(args.files, projects, strict=True)]
+    solved: list[tuple] = []
     if args.profiles:
-        items = [(PROFILE_LABELS.get(x.strip(), x.strip()), profile_variant(first, x.strip(), base))
-                 for x in args.profiles.split(",") if x.strip()] or items
+        target = Target.of(solve(first, catalog=first.catalog(base)))
+        for x in [x.strip() for x in args.profiles.split(",") if x.strip()]:
+            best = profile_best(first, x, base, target, as_drawn=args.as_drawn)
+            solved.append((PROFILE_LABELS.get(x, x), best.chosen.project, best.chosen.result,
+                           best.reason))
     if args.oversubscriptions:
         items = [(f"{x.strip()} oversubscribed", oversubscription_variant(first, x.strip(), base))
                  for x in args.oversubscriptions.split(",") if x.strip()]
     if not 2 <= len(items) <= MAX_DESIGNS and not (args.profiles or args.oversubscriptions):
         raise WorkloadError(f"designs: compare takes 2 to {MAX_DESIGNS} files, got {len(items)}")
+    if args.as_drawn and not args.profiles:
+        raise WorkloadError("--as-drawn: only with --profiles")
     s = settings_of(first)
     workload = load_workload(args.workload) if args.workload else s.workload
     econ = with_economics(s.economics, gpu_hour_usd=args.gpu_hour_usd, run_days=args.run_days,
                           years=args.years)
-    solved = [(label, p, solve(p, catalog=p.catalog(base))) for label, p in items]
+    if not args.profiles or args.oversubscriptions:
+        solved = [(label, p, solve(p, catalog=p.catalog(base))) for label, p in items]
     cmp = compare(solved, workload, econ, base)
     if args.output:
         suffix = args.output.suffix.lower()
@@ -91,16 +103,32 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+SPACED_UNITS = ("Tb/s", "Gb/s", "us", "s", "kW")  # written after the number; $ and % are in it
+
+
+def _cell(value: float | None, unit: str) -> str:
+    text = figure_text(value, unit, "n/a")
+    return f"{text} {unit}" if value is not None and unit in SPACED_UNITS else text
+
+
 def format_comparison(c: Comparison) -> str:
-    w = 16
-    out = ["".ljust(30) + "".join(d.label[:w - 1].rjust(w) for d in c.designs)]
-    for key, label, unit, _ in FIGURES:
-        out.append(label[:29].ljust(30) + "".join(
-            figure_text(d.figures.get(key), unit, "n/a").rjust(w) for d in c.designs))
+    """The table with every label and figure whole: columns as wide as what they hold."""
+    rows = [(label, [_cell(d.figures.get(key), unit) for d in c.designs])
+            for key, label, unit, _ in FIGURES]
     keys = list(dict.fromkeys(k for d in c.designs for k in d.busbw))
-    for k in keys:
-        out.append(f"busbw {k} GB/s"[:29].ljust(30) + "".join(
-            figure_text(d.busbw.get(k), "", "n/a").rjust(w) for d in c.designs))
+    rows += [(f"busbw {k}", [_cell(d.busbw.get(k), "") + (" GB/s" if k in d.busbw else "")
+                             for d in c.designs]) for k in keys]
+    label_w = max(len(r[0]) for r in rows) + 2
+    widths = [max(len(d.label), *(len(r[1][i]) for r in rows)) + 2
+              for i, d in enumerate(c.designs)]
+    out = ["".ljust(label_w) + "".join(d.label.rjust(w) for d, w in zip(c.designs, widths,
+                                                                     strict=True))]
+    for label, cells in rows:
+        out.append(label.ljust(label_w) + "".join(x.rjust(w) for x, w in zip(cells, widths,
+                                                                           strict=True)))
+    for d in c.designs:
+        if d.layout:
+            out.append(f"{d.label}: {d.layout}")
     for d in c.designs:
         if d.error:
             out.append(f"{d.label}: {d.error}")
@@ -111,4 +139,7 @@ def format_comparison(c: Comparison) -> str:
     if c.recommendation:
         out.append(f"Recommendation: {c.recommendation.choice}"
                    + (f" ({c.recommendation.note})" if c.recommendation.note else ""))
+        out.append(f"  {c.recommendation.break_even}")
+    if c.premium:
+        out.append(c.premium.text())
     return "\n".join(out)

@@ -11,12 +11,15 @@ from designer.cli.commands._common import (
     TRIALS,
     YEARS,
     add_command,
+    count_arg,
     finite_number,
     load,
     print_json,
 )
 from designer.core.analysis.collectives import ALGORITHMS
+from designer.core.analysis.constants import constant_notes
 from designer.core.analysis.estimate import CollectiveRequest, Estimate, estimate, settings_of
+from designer.core.analysis.fit import fittable
 from designer.core.analysis.inputs import load_workload, parse_bytes, with_economics
 from designer.core.analysis.workload import WorkloadError
 from designer.core.solver import solve
@@ -36,6 +39,10 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     p.add_argument("--workload", metavar="PRESET|FILE",
                    help="a preset (llama3-405b-8k, llama3-405b-16k, dense-70b-dp, "
                    "deepseek-v3-like) or a JSON file; default: the project's")
+    p.add_argument("--fit", choices=("batch", "per-gpu"), default=None,
+                   help="fit a workload written for another size to this design: keep the "
+                   "global batch (data parallelism follows the GPUs) or the per-GPU batch "
+                   "(the global batch follows); the output lists what changed")
     p.add_argument("--gpu-hour-usd", type=GPU_HOUR, metavar="X")
     p.add_argument("--run-days", type=RUN_DAYS, metavar="D")
     p.add_argument("--years", type=YEARS, metavar="Y")
@@ -52,10 +59,16 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                        "measured; default 1: the ideal fabric)")
     under.add_argument("--under", choices=("adaptive", "ecmp", "static", "valiant"),
                        help="run the collectives' ring traffic through the flow model under "
-                       "this routing (designer load) and scale the network terms by the "
-                       "slowest connection's slowdown")
-    p.add_argument("--flows-per-pair", type=FLOWS_PER_PAIR, default=1, metavar="Q",
-                   help="with --under ecmp: queue pairs per connection (default 1)")
+                       "this routing and scale the network terms by it; under ecmp, NCCL's "
+                       "channels and queue pairs are hashed and each channel's pipelined ring "
+                       "moves at its most loaded link (max-min fair, channels as commodities)")
+    p.add_argument("--flows-per-pair", "--qps", dest="flows_per_pair", type=FLOWS_PER_PAIR,
+                   default=None, metavar="Q",
+                   help="with --under ecmp: queue pairs per connection "
+                   "(NCCL_IB_QPS_PER_CONNECTION; default the workload's, NCCL's 1)")
+    p.add_argument("--channels-per-nic", type=count_arg(1, 64), default=None, metavar="C",
+                   help="with --under ecmp: NCCL ring channels per NIC (default the "
+                   "workload's, 2)")
     p.add_argument("--trials", type=TRIALS, default=3, metavar="T",
                    help="with --under ecmp: hash seeds to average over (default 3)")
     p.add_argument("--routing", default=None, metavar="LABEL",
@@ -74,10 +87,24 @@ def run(args: argparse.Namespace) -> int:
             raise WorkloadError("--bytes: --collective needs a message size (e.g. 1GiB)")
         requests = (CollectiveRequest(args.collective, parse_bytes(args.bytes), args.group,
                                       args.algorithm),)
+    if args.flows_per_pair is not None or args.channels_per_nic is not None:
+        from designer.core.analysis.inputs import validated
+        from designer.core.analysis.workload import Workload
+
+        workload = validated(Workload, workload.model_dump() | {
+            k: v for k, v in (("qps_per_connection", args.flows_per_pair),
+                              ("channels_per_nic", args.channels_per_nic)) if v is not None},
+            "workload")
     result = solve(project, catalog=cat)
-    slowdown, routing = _network(args, project, result, cat)
-    est = estimate(project, result, workload, econ, catalog=cat, requests=requests,
-                   network_slowdown=slowdown, routing=routing)
+    slowdown, routing = _network(args, project, result, cat, workload)
+    try:
+        est = estimate(project, result, workload, econ, catalog=cat, requests=requests,
+                       network_slowdown=slowdown, routing=routing, fit=args.fit)
+    except WorkloadError as exc:
+        if args.fit is None and fittable(exc):
+            raise WorkloadError(f"{exc} (--fit batch or --fit per-gpu fits the workload to "
+                                "this design)") from None
+        raise
     if args.json:
         print_json(est.to_json())
     else:
@@ -85,18 +112,24 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _network(args: argparse.Namespace, project, result, catalog) -> tuple[float, str]:
+def _network(args: argparse.Namespace, project, result, catalog, workload
+             ) -> tuple[float, str]:
     """The network terms' factor and the label of the routing it stands for."""
     if args.under:
-        if args.trials < 1 or args.flows_per_pair < 1:
-            raise WorkloadError("--trials and --flows-per-pair must be at least 1")
+        if args.trials < 1:
+            raise WorkloadError("--trials must be at least 1")
+        if args.under == "ecmp":
+            from designer.core.analysis.ecmp import ring_under_ecmp
+
+            r = ring_under_ecmp(project, channels_per_nic=workload.channels_per_nic,
+                                qps=workload.qps_per_connection, trials=args.trials,
+                                catalog=catalog)
+            return r.slowdown, r.label()
         from designer.core.traffic.load import collective_slowdown
 
         slowdown = collective_slowdown(project, result, pattern="ring", routing=args.under,
-                                       flows_per_pair=args.flows_per_pair, trials=args.trials,
-                                       catalog=catalog)
-        q = f", {args.flows_per_pair} flow(s) per connection" if args.under == "ecmp" else ""
-        return slowdown, f"{args.under}{q}: ring traffic {slowdown:.3f}x the ideal"
+                                       trials=args.trials, catalog=catalog)
+        return slowdown, f"{args.under}: ring traffic {slowdown:.3f}x the ideal"
     if args.network_slowdown is not None:
         if args.network_slowdown < 1:
             raise WorkloadError("network_slowdown (--network-slowdown): must be at least 1 (1 is "
@@ -111,8 +144,12 @@ def format_estimate(e: Estimate) -> str:
     out = [f"Workload   {w.name}" + (f" ({w.source})" if w.source else ""),
            f"           {par.gpus:,} GPUs: TP{par.tp} PP{par.pp} DP{par.dp} CP{par.cp} EP{par.ep},"
            f" {s.tokens_per_step:,} tokens per step, {w.placement} placement",
+           *[f"           fitted to this design: {c}" for c in e.fitted],
            f"Fabric     {e.view.tech}, {e.view.nic_gbytes_s:.0f} GB/s per GPU, NVLink domain "
-           f"{e.view.domain}, SHARP {'yes' if e.view.sharp else 'no'}, routing {e.routing}", "",
+           f"{e.view.domain}, GPU {e.view.gpu.name}, routing {e.routing}",
+           f"NCCL       {_sharp_text(e)}; {e.view.channels_per_nic} ring channel(s) per NIC, "
+           f"{e.view.qps_per_connection} queue pair(s) per connection "
+           f"(NCCL_IB_QPS_PER_CONNECTION)", "",
            "Collectives (busbw as nccl-tests; in-network reduction may exceed the wire rate)",
            f"  {'op':<15}{'group':<6}{'GPUs':>7}{'bytes':>16}{'algorithm':>10}{'time us':>12}"
            f"{'algbw GB/s':>12}{'busbw GB/s':>12}"]
@@ -128,10 +165,12 @@ def format_estimate(e: Estimate) -> str:
     for p in s.parts:
         out.append(f"  {p.kind:<3} {p.op:<14} {p.time_s:8.3f} s, {p.overlap:.0%} hidden "
                    f"({p.algorithm})")
+    lost = (f"{i.gpu_hours_lost:,.0f} GPU-hours, ${i.usd_lost:,.0f}, {i.days_lost:.2f} days lost"
+            if i.gpu_hours_lost >= 0.5 else "nothing lost to the fabric")
     out += ["", "Against an ideal fabric (non-blocking, no fabric latency, same NICs)",
             f"  ideal step {e.ideal.step_s:.3f} s, slowdown {e.slowdown:.4f}x; over "
-            f"{e.economics.run_days:g} days at ${e.economics.gpu_hour_usd:g}/GPU-hour: "
-            f"{i.gpu_hours_lost:,.0f} GPU-hours, ${i.usd_lost:,.0f}, {i.days_lost:.2f} days", "",
+            f"{e.economics.run_days:g} days at ${e.economics.gpu_hour_usd:g}/GPU-hour: {lost}",
+            "",
             f"TCO over {t.years:g} years: ${t.total_usd:,.0f} (capex ${t.capex_usd:,.0f}, energy "
             f"${t.energy_usd_per_year:,.0f}/yr, support ${t.support_usd_per_year:,.0f}/yr, "
             f"RoCE tuning ${t.tuning_usd:,.0f})",
@@ -142,4 +181,15 @@ def format_estimate(e: Estimate) -> str:
     out.append(f"  break-even: {e.recommendation.break_even}")
     if e.recommendation.note:
         out.append(f"  note: {e.recommendation.note}")
+    out += ["", "Constants of the step model (source, assumption or set here)"]
+    for n in constant_notes(e.workload):
+        out.append(f"  {n.field:<19}{n.value!s:<12}{n.kind:<11}{n.note}")
     return "\n".join(out)
+
+
+def _sharp_text(e: Estimate) -> str:
+    if e.view.collnet:
+        return "IB SHARP on (NCCL_COLLNET_ENABLE=1)"
+    if e.view.sharp:
+        return "IB SHARP off (switches can; set workload ib_sharp for NCCL_COLLNET_ENABLE=1)"
+    return "no IB SHARP on this gear"

@@ -88,6 +88,11 @@ def run(args: argparse.Namespace) -> int:
     tail = j["latency_tail_us"]
     print(f"  queueing added   mean {tail['mean']:.3f} us  p99 {tail['p99']:.3f} us "
           f"({tail['model']})")
+    if r.model:
+        print(f"  model            {r.model}")
     for h in r.hot_links[:5]:
-        print(f"  hot link         {h.src} -> {h.dst} ({h.layer}) {h.utilisation:.3f}")
+        arrow = "<->" if h.both_ways else "->"
+        cables = f", {h.cables} cables" if h.cables > 1 else ""
+        print(f"  hot link         {h.src} {arrow} {h.dst} ({h.layer}{cables}) "
+              f"{h.utilisation:.3f}")
     return 0

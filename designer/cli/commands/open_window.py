@@ -12,10 +12,13 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
         description="Open the Fabric Designer window, on FILE when given.",
     )
     p.add_argument("file", nargs="?", help="a project file (*.fabric.json) to open")
+    p.add_argument("--screenshot", metavar="PNG",
+                   help="save a picture of the window once FILE is open and analysed, then "
+                   "quit (works offscreen: QT_QPA_PLATFORM=offscreen)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from designer.gui.app import run_app  # Qt is imported only when the window is wanted
 
-    return run_app(args.file)
+    return run_app(args.file, screenshot=args.screenshot)

@@ -14,26 +14,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from designer.core.analysis import nccl_model as nm
 from designer.core.analysis.fabric import FabricView
+from designer.core.analysis.gpus import NVLS_TREE_MAX_CH, TREE_MAX_CH
 from designer.core.analysis.workload import WorkloadError
 
 OPS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "send-recv")
-ALGORITHMS = ("auto", "ring", "tree", "sharp", "nvls", "direct")
-
-# NVIDIA/nccl src/graph/tuning.cc: base latency and per-step hardware latency (us) per algorithm
-# and protocol, and each protocol's share of the link bandwidth (LL carries 4 data bytes in 8,
-# LL128 120 in 128).
-PROTOCOLS = ("LL", "LL128", "Simple")
-PROTO_BW = {"LL": 0.5, "LL128": 120 / 128, "Simple": 1.0}
-BASE_US = {"ring": {"LL": 6.6, "LL128": 14.0, "Simple": 8.4},
-           "tree": {"LL": 6.8, "LL128": 14.0, "Simple": 0.0}}
-NVL_STEP_US = {"ring": {"LL": 0.6, "LL128": 1.9, "Simple": 3.4},
-               "tree": {"LL": 0.6, "LL128": 1.25, "Simple": 4.0}}
-NET_STEP_US = {"ring": {"LL": 2.7, "LL128": 4.0, "Simple": 14.0},
-               "tree": {"LL": 5.0, "LL128": 8.5, "Simple": 14.0}}
-RING_MULTINODE_SIMPLE = 1.4  # NCCL's latency refinement for multi-node ring Simple
-TREE_BW = 0.92 * 0.5  # NCCL: tree bus bandwidth 0.92 of ring's, algbw half the bus bandwidth
-NVLS_EFFICIENCY = 0.85  # NVLS vs its 2(g-1)/(g+1) ideal (nccl-tests issue 212 figures)
+ALGORITHMS = ("auto", "ring", "tree", "nvls", "nvls-tree", "sharp", "direct")
+ALGORITHM_LABELS = {"ring": "ring", "tree": "tree (double binary)", "nvls": "NVLS (NVLink SHARP)",
+                    "nvls-tree": "NVLS-tree", "sharp": "IB SHARP (CollNet)",
+                    "direct": "direct"}
 REFERENCE_PATH_US = 2.0  # one-way path NCCL's constants already contain (3-hop IB)
 
 
@@ -93,12 +83,10 @@ def layout(view: FabricView, comm: Communicator, job_gpus: int, placement: str) 
     return Layout(per_domain, domains, max(slow_ring, 1.0), max(slow_a2a, 1.0))
 
 
-def _latency(view: FabricView, algo: str, proto: str, nvl_steps: float,
-             net_steps: float) -> float:
-    # a step waits for the slowest of its concurrent transfers: the tail (p99) path counts
-    extra = max(0.0, view.latency_p99_us - REFERENCE_PATH_US)
-    net = (NET_STEP_US[algo][proto] + extra) if view.latency_p99_us > 0 else 0.0
-    return BASE_US[algo][proto] + nvl_steps * NVL_STEP_US[algo][proto] + net_steps * net
+def _extra_us(view: FabricView) -> float:
+    """The design's path beyond the reference NCCL's network latencies contain; a step waits
+    for the slowest of its concurrent transfers, so the tail (p99) path counts."""
+    return max(0.0, view.latency_p99_us - REFERENCE_PATH_US) if view.latency_p99_us > 0 else 0.0
 
 
 def collective_times(view: FabricView, op: str, sizes: np.ndarray, comm: Communicator, *,
@@ -114,65 +102,10 @@ def collective_times(view: FabricView, op: str, sizes: np.ndarray, comm: Communi
         raise WorkloadError(f"group: {comm.name} of {comm.n:,} GPUs does not fit the design's "
                             f"{view.gpus:,} GPUs")
     S = np.asarray(sizes, dtype=np.float64)
-    n = comm.n
-    if n == 1:
+    if comm.n == 1:
         return np.zeros_like(S), np.full(S.shape, "none", object), np.full(S.shape, "-", object)
     lay = layout(view, comm, job_gpus or view.gpus, placement)
-    g, N = lay.per_domain, lay.domains
-    nvl = view.nvlink_gbytes_s * 1e9
-    nic = view.nic_gbytes_s * 1e9 / max(network_slowdown, 1e-9)
-    multi = N > 1
-    # per-rank bus bandwidth of a ring: NVLink inside a domain, the domain's rails across
-    ring_bw = min(nvl if g > 1 else np.inf, g * nic / lay.slow_ring) if multi else nvl
-    cands: dict[str, dict[str, np.ndarray]] = {}
-
-    def add(algo: str, fn) -> None:
-        cands[algo] = {p: fn(p) for p in PROTOCOLS}
-
-    if op in ("all-reduce", "all-gather", "reduce-scatter"):
-        k = 2 if op == "all-reduce" else 1
-        vol = k * (n - 1) / n
-
-        def ring(p: str) -> np.ndarray:
-            lat = _latency(view, "ring", p, k * (n - N), k * (N - 1))
-            if multi and p == "Simple":
-                lat *= RING_MULTINODE_SIMPLE
-            return lat * 1e-6 + vol * S / (ring_bw * PROTO_BW[p])
-        add("ring", ring)
-    if op == "all-reduce" and multi:
-        def tree(p: str) -> np.ndarray:
-            lat = _latency(view, "tree", p, 2 * (g - 1), 2 * np.log2(N))
-            return lat * 1e-6 + S / (ring_bw * TREE_BW * PROTO_BW[p])
-        add("tree", tree)
-        if view.sharp:
-            intra = nvl * (_nvls_gain(g) if view.gpu.nvls else 1.0)
-
-            def sharp(p: str) -> np.ndarray:
-                lat = _latency(view, "ring", "Simple", 2, 2)
-                t_in = (2 * (g - 1) / g) * S / intra if g > 1 else 0 * S
-                t_net = S / (g * nic / lay.slow_ring)
-                return lat * 1e-6 + np.maximum(t_in, t_net)
-            cands["sharp"] = {"Simple": sharp("Simple")}
-    if op == "all-reduce" and not multi and view.gpu.nvls and n > 2:
-        def nvls(p: str) -> np.ndarray:
-            lat = _latency(view, "ring", "Simple", 2, 0)
-            return lat * 1e-6 + (2 * (n - 1) / n) * S / (nvl * _nvls_gain(n))
-        cands["nvls"] = {"Simple": nvls("Simple")}
-    if op == "all-to-all":
-        def direct(p: str) -> np.ndarray:
-            steps_net = 1 if multi else 0
-            lat = _latency(view, "ring", p, 1, steps_net)
-            t_in = (g - 1) / n * S / nvl
-            t_net = (n - g) / n * S / (nic / lay.slow_a2a) if multi else 0 * S
-            return lat * 1e-6 + np.maximum(t_in, t_net) / PROTO_BW[p]
-        add("direct", direct)
-    if op == "send-recv":
-        def p2p(p: str) -> np.ndarray:
-            remote = comm.stride >= view.domain
-            lat = _latency(view, "ring", p, 0 if remote else 1, 1 if remote else 0)
-            bw = nic / lay.slow_ring if remote else nvl
-            return lat * 1e-6 + S / (bw * PROTO_BW[p])
-        add("direct", p2p)
+    cands = _candidates(view, op, S, comm, lay, max(network_slowdown, 1e-9))
     if algorithm != "auto":
         if algorithm not in cands:
             raise WorkloadError(f"algorithm: '{algorithm}' does not run {op} on this group "
@@ -186,9 +119,149 @@ def collective_times(view: FabricView, op: str, sizes: np.ndarray, comm: Communi
     return times[best, np.arange(S.size)], algo, proto
 
 
-def _nvls_gain(g: int) -> float:
-    """NVLS bus bandwidth over ring's inside an NVLink domain: 2(g-1)/(g+1) x efficiency."""
-    return max(1.0, 2 * (g - 1) / (g + 1) * NVLS_EFFICIENCY)
+def _candidates(view: FabricView, op: str, S: np.ndarray, comm: Communicator, lay: Layout,
+                slowdown: float) -> dict[str, dict[str, np.ndarray]]:
+    n, g, N = comm.n, lay.per_domain, lay.domains
+    gen = view.gpu.generation or "hopper"
+    nvl = view.nvlink_gbytes_s * 1e9
+    nic = view.nic_gbytes_s * 1e9 / slowdown
+    multi = N > 1
+    extra = _extra_us(view)
+    ni = nm.node_index(N)
+    # a ring's bus bandwidth: NVLink inside a domain, the domain's rails across (one ring
+    # channel crosses each domain boundary once per rail)
+    ring_bw = min(nvl if g > 1 else np.inf, g * nic / lay.slow_ring) if multi else nvl
+    channels = max(2, view.channels_per_nic * g) if multi else max(2, 2 * n)
+    ll_cap = (nm.LL_MAX["cpu"] if multi else nm.LL_MAX.get(gen, nm.LL_MAX["hopper"]))[ni] * 1e9
+    ll128_cap = channels * nm.RING_LL128_MAX_CH.get(gen, 36.7) * 1e9
+    out: dict[str, dict[str, np.ndarray]] = {}
+
+    def ring_proto_bw(p: int) -> float:
+        bw = ring_bw * nm.PROTO_BW[p]
+        return min(bw, ll_cap) if p == 0 else min(bw, ll128_cap) if p == 1 else bw
+
+    if op in ("all-reduce", "all-gather", "reduce-scatter"):
+        k = 2 if op == "all-reduce" else 1
+        steps = k * (n - 1)
+        inter = k * (N - 1) if multi else 0
+        ring: dict[str, np.ndarray] = {}
+        for p, name in enumerate(nm.PROTOCOLS):
+            intra = nm.NVL_US["ring"][p]
+            if multi:
+                intra = max(intra, nm.NET_OVERHEAD_US * (3 if p == 2 else 1))
+            net = (nm.NET_US["tree" if g == 1 else "ring"][p] + extra) if multi else 0.0
+            hop = ((steps - inter) * intra + inter * net) / steps
+            plateau = op == "all-reduce" and multi and p == 2
+            hop_s = np.where(plateau & (S / (channels * n) >= 64), hop * nm.RING_PLATEAU, hop)
+            bw = ring_proto_bw(p)
+            ring[name] = nm.BASE_US["ring"][p] * 1e-6 + _ring(S, n, steps, channels, bw,
+                                                              hop_s, p)
+        out["ring"] = ring
+    if op == "all-reduce" and multi:
+        out["tree"] = _tree(view, S, g, N, ring_bw, channels, gen, extra)
+        if view.gpu.nvls and g > 1:
+            out["nvls-tree"] = {"Simple": _nvls_tree(view, S, n, g, N, nic, lay, nvl, extra)}
+        if view.collnet:
+            out["sharp"] = {"Simple": _collnet(view, S, g, N, nic, lay, nvl, extra)}
+    if op == "all-reduce" and not multi and view.gpu.nvls and n > 2:
+        lat = nm.NVL_US["nvls"][2] * 1e-6
+        out["nvls"] = {"Simple": lat + (2 * (n - 1) / n) * S / (nvl * _nvls_gain(view, n))}
+    if op == "all-to-all":
+        direct: dict[str, np.ndarray] = {}
+        for p, name in enumerate(nm.PROTOCOLS):
+            lat = nm.BASE_US["ring"][p] + nm.NVL_US["ring"][p] + (
+                nm.NET_US["ring"][p] + extra if multi else 0.0)
+            t_in = (g - 1) / n * S / nvl
+            t_net = (n - g) / n * S / (nic / lay.slow_a2a) if multi else 0 * S
+            direct[name] = lat * 1e-6 + np.maximum(t_in, t_net) / nm.PROTO_BW[p]
+        out["direct"] = direct
+    if op == "send-recv":
+        remote = comm.stride >= view.domain
+        p2p: dict[str, np.ndarray] = {}
+        for p, name in enumerate(nm.PROTOCOLS):
+            lat = nm.BASE_US["ring"][p] + (nm.NET_US["ring"][p] + extra if remote
+                                          else nm.NVL_US["ring"][p])
+            bw = nic / lay.slow_ring if remote else nvl
+            p2p[name] = lat * 1e-6 + S / (bw * nm.PROTO_BW[p])
+        out["direct"] = p2p
+    return out
+
+
+def _ring(S: np.ndarray, n: int, steps: int, channels: int, bw: float, hop_us: np.ndarray,
+          p: int) -> np.ndarray:
+    """The pipelined ring (``nccl_model.ring_pipeline``) with a per-size hop latency."""
+    hops = np.broadcast_to(hop_us, S.shape)
+    out = np.empty_like(S)
+    for h in np.unique(hops):
+        sel = hops == h
+        out[sel] = nm.ring_pipeline(S[sel], n, steps, channels, bw / channels, float(h), p)
+    return out
+
+
+def _tree(view: FabricView, S: np.ndarray, g: int, N: int, ring_bw: float, channels: int,
+          gen: str, extra: float) -> dict[str, np.ndarray]:
+    """NCCL's tree: bus bandwidth 0.92 of the ring's, capped per channel by its tables, half
+    of it as algorithm bandwidth, corrected at medium sizes; latency over log2 of the nodes."""
+    ni = nm.node_index(N)
+    cap = channels * gpu_tree_cap(gen, ni) * 1e9
+    ll_cap = nm.LL_MAX["cpu"][ni] * 1e9
+    out = {}
+    for p, name in enumerate(nm.PROTOCOLS):
+        bus = min(ring_bw * nm.TREE_BW, cap)
+        if p == 0:
+            bus = min(bus / 3.8, ll_cap)
+        elif p == 1:
+            ll128 = channels * nm.TREE_LL128_MAX_CH.get(gen, (36.7, 36.7, 29.0))[ni] * 1e9
+            bus = min(bus * 120 / 128, ll128)
+        alg = bus * 0.5 * nm.tree_correction(S, p)
+        lat = nm.BASE_US["tree"][p] + 2 * ((g - 1) * nm.NVL_US["tree"][p]
+                                           + np.log2(N) * (nm.NET_US["tree"][p] + extra))
+        out[name] = lat * 1e-6 + S / alg
+    return out
+
+
+def gpu_tree_cap(gen: str, index: int) -> float:
+    return TREE_MAX_CH.get(gen, TREE_MAX_CH["hopper"])[index]
+
+
+def _nvls_tree(view: FabricView, S: np.ndarray, n: int, g: int, N: int, nic: float,
+               lay: Layout, nvl: float, extra: float) -> np.ndarray:
+    """NVLS inside each NVLink domain, a tree across them (no IB SHARP needed): bus
+    bandwidth the smaller of the domain's rails (twice with two domains) and NVLS inside,
+    capped per channel by NCCL's NVLS-tree table; algorithm bandwidth n / 2(n-1) of it."""
+    gen = view.gpu.generation
+    cap = nm.NVLS_CHANNELS * NVLS_TREE_MAX_CH.get(gen, (45.5, 45.5))[0 if N <= 2 else 1] * 1e9
+    inter = g * nic / lay.slow_ring * (2 if N == 2 else 1)
+    bus = min(inter, nvl * _nvls_gain(view, g), cap)
+    alg = bus * n / (2 * (n - 1))
+    lat = nm.NVL_US["nvls-tree"][2] + 2 * np.log2(N) * (nm.NET_US["nvls-tree"][2] + extra)
+    return lat * 1e-6 + S / alg
+
+
+def _collnet(view: FabricView, S: np.ndarray, g: int, N: int, nic: float, lay: Layout,
+             nvl: float, extra: float) -> np.ndarray:
+    """IB SHARP through NCCL's CollNet: each GPU's NIC sends S/g up and receives S/g reduced
+    (half a ring's network bytes). With NVLS, NCCL reduces inside the domain in the switch
+    (NVLS + SHARP); without, CollNet Direct moves the data through NVLink, modelled as NCCL
+    does (2 S over NVLink, 0.85 on Hopper and later)."""
+    t_net = S / (g * nic / lay.slow_ring)
+    if view.gpu.nvls and g > 1:
+        t_in = (2 * (g - 1) / g) * S / (nvl * _nvls_gain(view, g))
+        lat = nm.NVL_US["nvls"][2] + nm.NET_US["nvls"][2] + extra
+    elif g > 1:
+        eff = nm.COLLNET_HOPPER if view.gpu.generation in ("hopper", "blackwell") else 1.0
+        t_in = 2 * S / (nvl * eff)
+        lat = 2 * (nm.NVL_US["collnet"][2] + (g - 1) * 0.4) + nm.NET_US["collnet"][2] + extra
+    else:
+        t_in = 0 * S
+        lat = nm.NET_US["collnet"][2] + extra
+    return lat * 1e-6 + np.maximum(t_in, t_net)
+
+
+def _nvls_gain(view: FabricView, g: int) -> float:
+    """NVLS bus bandwidth over ring's inside an NVLink domain: 2(g-1)/(g+1) x the
+    generation's NVLS efficiency (NCCL nvlsEfficiency: Hopper 0.85, Blackwell 0.74)."""
+    return max(1.0, 2 * (g - 1) / (g + 1) * view.gpu.nvls_efficiency)
 
 
 @dataclass(frozen=True)
@@ -221,7 +294,7 @@ def collective_rows(view: FabricView, op: str, sizes, comm: Communicator,
     for i in range(S.size):
         alg = S[i] / t[i] / 1e9 if t[i] > 0 else 0.0
         note = ""
-        if op == "all-reduce" and algo[i] in ("sharp", "nvls"):
+        if op == "all-reduce" and algo[i] in ("sharp", "nvls", "nvls-tree"):
             note = ("in-network reduction: busbw uses 2(n-1)/n as nccl-tests does and may "
                     "exceed the wire rate")
         rows.append(CollectiveRow(op, str(algo[i]), str(proto[i]), comm.name, comm.n,

@@ -8,13 +8,15 @@ gear profiles or oversubscriptions are built here (convert / regenerate), solved
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from designer.core.analysis.best import Best, Target, best_design, unused_ports
 from designer.core.analysis.estimate import Estimate, estimate
-from designer.core.analysis.recommend import Recommendation, recommend
+from designer.core.analysis.prices import Premium, cost_per_endpoint, premium
+from designer.core.analysis.recommend import Recommendation, Side, recommend_pair
 from designer.core.analysis.tco import break_even_gain
 from designer.core.analysis.workload import Economics, Workload, WorkloadError
-from designer.core.catalog import Catalog
+from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.convert import convert_profile
 from designer.core.errors import DesignerError
 from designer.core.generators import regenerate
@@ -29,6 +31,7 @@ FIGURES: tuple[tuple[str, str, str, str], ...] = (
     ("cables", "Cables", "", "low"),
     ("optics", "Optics (transceivers)", "", "low"),
     ("ports_unused", "Switch ports unused", "", "low"),
+    ("ports_unused_usd", "Unused ports' price", "$", "low"),
     ("bisection_tbps", "Bisection", "Tb/s", "high"),
     ("per_gpu_gbps", "Bandwidth per GPU", "Gb/s", "high"),
     ("oversubscription", "Oversubscription, worst (n:1)", "", "low"),
@@ -40,6 +43,8 @@ FIGURES: tuple[tuple[str, str, str, str], ...] = (
     ("comm_fraction", "Communication share", "%", "low"),
     ("mfu", "MFU", "%", "high"),
     ("capex_usd", "Capex (network)", "$", "low"),
+    ("usd_per_endpoint", "Cost per endpoint", "$", "low"),
+    ("usd_per_endpoint_fabric", "Cost per endpoint, no NIC side", "$", "low"),
     ("power_kw", "Network power", "kW", "low"),
     ("tco_usd", "TCO", "$", "low"),
     ("usd_per_useful_gpu_hour", "Cost per useful GPU-hour", "$", "low"),
@@ -55,9 +60,13 @@ class DesignColumn:
     busbw: dict[str, float]  # the workload's collectives: "dp all-reduce" -> GB/s
     estimate: Estimate | None
     error: str = ""
+    layout: str = ""  # how the design was laid out for its profile, and why
+    project: Project | None = field(default=None, repr=False, compare=False)
+    result: Result | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict:
         return {"label": self.label, "name": self.name, "profile": self.profile,
+                "layout": self.layout,
                 **{k: (round(v, 6) if isinstance(v, float) else v)
                    for k, v in self.figures.items()},
                 "busbw_gbytes_s": {k: round(v, 3) for k, v in self.busbw.items()},
@@ -70,9 +79,11 @@ class Comparison:
     deltas: tuple[dict, ...]  # per design after the first: key -> value minus the first's
     break_even: tuple[dict, ...]
     recommendation: Recommendation | None
+    premium: Premium | None = None  # InfiniBand's capex over Ethernet's (the verdict's pair)
 
     def to_json(self) -> dict:
         return {"designs": [d.to_json() for d in self.designs],
+                "premium": self.premium.to_json() if self.premium else None,
                 "deltas": [{k: (round(v, 6) if isinstance(v, float) else v)
                             for k, v in d.items()} for d in self.deltas],
                 "break_even": list(self.break_even),
@@ -104,20 +115,25 @@ def _count(obj: object, *names: str) -> float | None:
 
 
 def column(label: str, project: Project, result: Result, workload: Workload,
-           economics: Economics, catalog: Catalog | None = None) -> DesignColumn:
+           economics: Economics, catalog: Catalog | None = None,
+           layout: str = "") -> DesignColumn:
     optics = sum(x.qty for x in result.bom.lines if x.category == "transceiver")
     cables = _count(getattr(result, "cables", None), "total", "cables")
+    unused, unused_usd = unused_ports(result)
+    per_ep, per_ep_fabric = cost_per_endpoint(result, project.catalog(catalog or
+                                                                       builtin_catalog()))
     figs: dict[str, float | None] = {
         "gpus": result.gpus, "switches": result.switches.total,
         "cables": cables if cables is not None else float(result.links.total),
         "optics": float(optics),
-        "ports_unused": _count(getattr(result, "ports", None), "unused", "free", "ports_unused"),
+        "ports_unused": float(unused), "ports_unused_usd": unused_usd,
         "bisection_tbps": result.bisection.tbps,
         "per_gpu_gbps": result.bisection.per_gpu_rate_gbps,
         "oversubscription": result.oversubscription.worst,
         "hops_p50": result.hops.p50, "hops_p99": result.hops.p99,
         "latency_p50_us": result.latency.p50_us, "latency_p99_us": result.latency.p99_us,
         "capex_usd": result.bom.total_usd, "power_kw": result.power_w / 1000,
+        "usd_per_endpoint": per_ep, "usd_per_endpoint_fabric": per_ep_fabric,
     }
     est: Estimate | None = None
     error = ""
@@ -134,15 +150,18 @@ def column(label: str, project: Project, result: Result, workload: Workload,
     else:
         figs |= dict.fromkeys(("step_s", "comm_fraction", "mfu", "tco_usd",
                                "usd_per_useful_gpu_hour"))
-    return DesignColumn(label, project.name, project.profile, figs, busbw, est, error)
+    return DesignColumn(label, project.name, project.profile, figs, busbw, est, error, layout,
+                        project, result)
 
 
-def compare(items: list[tuple[str, Project, Result]], workload: Workload,
-            economics: Economics, catalog: Catalog | None = None) -> Comparison:
+def compare(items: list[tuple], workload: Workload, economics: Economics,
+            catalog: Catalog | None = None) -> Comparison:
+    """``items``: (label, project, result) or (label, project, result, layout note)."""
     if not 1 <= len(items) <= MAX_DESIGNS:
         raise WorkloadError(f"designs: compare takes 1 to {MAX_DESIGNS} designs, "
                             f"got {len(items)}")
-    cols = tuple(column(lbl, p, r, workload, economics, catalog) for lbl, p, r in items)
+    cols = tuple(column(it[0], it[1], it[2], workload, economics, catalog,
+                        it[3] if len(it) > 3 else "") for it in items)
     base = cols[0].figures
     deltas = tuple(
         {"label": c.label} | {k: (v - base[k]) if v is not None and base.get(k) is not None
@@ -151,6 +170,7 @@ def compare(items: list[tuple[str, Project, Result]], workload: Workload,
     ok = [c for c in cols if c.estimate is not None]
     be: list[dict] = []
     rec = None
+    prem: Premium | None = None
     if ok:
         cheap = min(ok, key=lambda c: c.estimate.tco.total_usd)  # type: ignore[union-attr]
         for c in ok:
@@ -164,20 +184,41 @@ def compare(items: list[tuple[str, Project, Result]], workload: Workload,
             be.append({"dearer": c.label, "cheaper": cheap.label, "delta_tco_usd": round(delta, 2),
                        "break_even_gain": round(need, 6), "efficiency_gain": round(gain, 6),
                        "pays": gain > need})
-        ib = [c for c in ok if c.estimate.view.is_ib]  # type: ignore[union-attr]
-        eth = [c for c in ok if not c.estimate.view.is_ib]  # type: ignore[union-attr]
-        first = ok[0].estimate
-        assert first is not None
-        if ib and eth:
-            i, r_ = ib[0].estimate, eth[0].estimate
-            assert i is not None and r_ is not None
-            rec = recommend(first.view.gpus, max(i.step.comm_fraction, r_.step.comm_fraction),
-                            economics, first.view.is_ib, first.loss.loss_fraction,
-                            first.loss.usd_lost, premium_usd=i.tco.total_usd - r_.tco.total_usd,
-                            gain=i.tco.efficiency - r_.tco.efficiency)
-        else:
-            rec = first.recommendation
-    return Comparison(cols, deltas, tuple(be), rec)
+        rec, pair = _verdict(ok, economics)
+        if pair is not None:
+            i_col, e_col = pair
+            assert i_col.result is not None and e_col.result is not None
+            assert i_col.project is not None
+            prem = premium(i_col.result, e_col.result,
+                           i_col.project.catalog(catalog or builtin_catalog()))
+    return Comparison(cols, deltas, tuple(be), rec, prem)
+
+
+def _verdict(ok: list[DesignColumn], economics: Economics
+             ) -> tuple[Recommendation, tuple[DesignColumn, DesignColumn] | None]:
+    """The same verdict whichever design is first: each technology is represented by its
+    design with the lowest cost per useful GPU-hour, the rules see the larger communication
+    share of the two, and a tie goes to the lower cost per useful GPU-hour."""
+    def per_hour(c: DesignColumn) -> float:
+        assert c.estimate is not None
+        return c.estimate.tco.usd_per_useful_gpu_hour
+
+    ib = [c for c in ok if c.estimate is not None and c.estimate.view.is_ib]
+    eth = [c for c in ok if c.estimate is not None and not c.estimate.view.is_ib]
+    if not (ib and eth):
+        best = min(ok, key=per_hour).estimate
+        assert best is not None
+        return best.recommendation, None
+    i, e = min(ib, key=per_hour), min(eth, key=per_hour)
+    ei, ee = i.estimate, e.estimate
+    assert ei is not None and ee is not None
+
+    def side(c: DesignColumn, x: Estimate) -> Side:
+        return Side(c.label, x.tco.total_usd, x.tco.efficiency, x.tco.usd_per_useful_gpu_hour)
+
+    return recommend_pair(max(ei.view.gpus, ee.view.gpus),
+                          max(ei.step.comm_fraction, ee.step.comm_fraction), economics,
+                          side(i, ei), side(e, ee)), (i, e)
 
 
 PROFILE_LABELS = {"ib-ndr": "IB NDR", "ib-xdr": "IB XDR", "roce-400": "RoCE 400G",
@@ -185,10 +226,18 @@ PROFILE_LABELS = {"ib-ndr": "IB NDR", "ib-xdr": "IB XDR", "roce-400": "RoCE 400G
 
 
 def profile_variant(project: Project, profile: str, catalog: Catalog) -> Project:
-    """The design under another gear profile (regenerated when its shape must change)."""
+    """The design under another gear profile as drawn (regenerated when its shape must
+    change)."""
     if profile == project.profile:
         return project
     return convert_profile(project, profile, catalog).project
+
+
+def profile_best(project: Project, profile: str, catalog: Catalog, target: Target | None = None,
+                 as_drawn: bool = False, solver=None) -> Best:
+    """The design under ``profile`` as it would be bought (see ``best``), or as drawn."""
+    return best_design(project, profile, catalog, target=target, as_drawn=as_drawn,
+                       solver=solver)
 
 
 def oversubscription_variant(project: Project, ratio: str, catalog: Catalog) -> Project:

@@ -19,7 +19,9 @@ from designer.core.analysis.collectives import (
     collective_times,
     size_sweep,
 )
+from designer.core.analysis.constants import constant_notes
 from designer.core.analysis.fabric import FabricView, fabric_view
+from designer.core.analysis.fit import Keep, fit_workload
 from designer.core.analysis.recommend import Recommendation, recommend
 from designer.core.analysis.step import (
     Loss,
@@ -34,6 +36,8 @@ from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.limits import NETWORK_SLOWDOWN_MAX
 from designer.core.model import Project
 from designer.core.solver import Result
+
+DEFAULT_WORKLOAD = Workload()
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,7 @@ class Estimate:
     recommendation: Recommendation
     routing: str
     network_slowdown: float
+    fitted: tuple[str, ...] = ()  # how the default workload was scaled to this design
 
     @property
     def slowdown(self) -> float:
@@ -76,7 +81,11 @@ class Estimate:
             "fabric": {"gpus": v.gpus, "nvlink_domain": v.domain, "gpu": v.gpu.name,
                        "nic_gbytes_s": round(v.nic_gbytes_s, 3),
                        "nvlink_gbytes_s": round(v.nvlink_gbytes_s, 3), "tech": v.tech,
-                       "sharp": v.sharp, "latency_p50_us": round(v.latency_p50_us, 4),
+                       "sharp": v.sharp, "ib_sharp_in_use": v.collnet,
+                       "nccl": {"channels_per_nic": v.channels_per_nic,
+                                "qps_per_connection": v.qps_per_connection,
+                                "collnet_enable": int(v.collnet)},
+                       "latency_p50_us": round(v.latency_p50_us, 4),
                        "levels": [{"tier": lv.tier, "gpus": lv.gpus, "ratio": round(lv.ratio, 4)}
                                   for lv in v.levels],
                        "routing": self.routing, "network_slowdown": self.network_slowdown},
@@ -89,6 +98,8 @@ class Estimate:
                       "days_lost": round(self.loss.days_lost, 4)},
             "tco": self.tco.to_json(),
             "recommendation": self.recommendation.to_json(),
+            "constants": [n.to_json() for n in constant_notes(self.workload)],
+            "workload_fitted": list(self.fitted),
         }
 
 
@@ -100,9 +111,11 @@ def estimate(project: Project, result: Result, workload: Workload | None = None,
              economics: Economics | None = None, *, catalog: Catalog | None = None,
              requests: tuple[CollectiveRequest, ...] | None = None,
              network_slowdown: float = 1.0, routing: str = "adaptive (fluid optimum)",
-             ) -> Estimate:
+             fit: Keep | None = None) -> Estimate:
     """Every decision figure of ``project`` as solved in ``result``; raises WorkloadError with
-    the field's name when the workload cannot run on it."""
+    the field's name when the workload cannot run on it. ``fit`` fits the workload to the
+    design first (keeping the global batch or the per-GPU batch); the default workload is
+    always fitted, keeping the per-GPU batch."""
     if not 1.0 <= network_slowdown <= NETWORK_SLOWDOWN_MAX:  # also refuses NaN
         raise WorkloadError(f"network_slowdown: must be 1 to {NETWORK_SLOWDOWN_MAX:g}, got "
                             f"{network_slowdown:g}")
@@ -113,14 +126,21 @@ def estimate(project: Project, result: Result, workload: Workload | None = None,
     econ = economics or s.economics
     cat = catalog if catalog is not None else project.catalog(builtin_catalog())
     view = fabric_view(project, result, w, cat)
+    fitted: tuple[str, ...] = ()
+    if fit is None and w == DEFAULT_WORKLOAD:
+        # the default workload scales with the design: the same tokens per data-parallel rank
+        # (at least one sequence each), so any design the tool accepts has an estimate
+        fit = "per-gpu"
+    if fit is not None:
+        done = fit_workload(w, view.gpus, view.domain, keep=fit)
+        w, fitted = done.workload, done.changes
     step = step_estimate(w, view, network_slowdown=network_slowdown)
     ideal = step_estimate(w, view.ideal())
     loss_frac = max(0.0, 1 - ideal.step_s / step.step_s)
     loss = money_lost(step.parallel.gpus, econ.run_days, econ.gpu_hour_usd, loss_frac)
     cost = tco(result, econ, 1 - step.comm_fraction)
     years_loss = money_lost(result.gpus, econ.years * 365, econ.gpu_hour_usd, loss_frac)
-    rec = recommend(result.gpus, step.comm_fraction, econ, view.is_ib, loss_frac,
-                    years_loss.usd_lost)
+    rec = recommend(result.gpus, step.comm_fraction, econ, loss_frac, years_loss.usd_lost)
     groups = step.parallel.groups()
     kw = {"job_gpus": step.parallel.gpus, "placement": w.placement,
           "network_slowdown": network_slowdown}
@@ -136,7 +156,7 @@ def estimate(project: Project, result: Result, workload: Workload | None = None,
             rows += collective_rows(view, req.op, [req.bytes], groups[req.group],
                                     algorithm=req.algorithm, **kw)
     return Estimate(w, econ, view, tuple(rows), step, ideal, loss, cost, rec, routing,
-                    network_slowdown)
+                    network_slowdown, fitted)
 
 
 def busbw_curve(est: Estimate, op: str, group: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

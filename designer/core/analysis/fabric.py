@@ -8,11 +8,11 @@ the group labels the generators put on servers, counted once with numpy.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from designer.core.analysis.gpus import GpuSpec, gpu_spec
+from designer.core.analysis.gpus import GpuSpec, custom_gpu, find_gpu, gpu_spec
 from designer.core.analysis.workload import Workload
 from designer.core.catalog import Catalog, ServerSpec
 from designer.core.errors import DesignerError
@@ -25,8 +25,6 @@ SHARP_SWITCHES = frozenset({"qm9700", "qm9790", "q3400"})
 TIER_GROUP = {"leaf": ("su",), "spine": ("pod",), "router": ("group",)}
 # Protocol efficiency of a NIC's wire rate (CX-7 NDR 400G moves 46-49 GB/s of 50 under NCCL).
 NIC_EFFICIENCY = 0.96
-# NVLink ring efficiency (8 x H100: 360-370 GB/s busbw of 450 GB/s one way).
-NVLINK_EFFICIENCY = 0.82
 
 
 @dataclass(frozen=True)
@@ -48,12 +46,15 @@ class FabricView:
     peak_tflops: float
     nic_gbytes_s: float  # effective, all of one GPU's rails
     tech: str  # ib-ndr, ib-xdr, eth
-    sharp: bool
+    sharp: bool  # every switch can reduce in the network (IB SHARP)
     latency_p50_us: float
     latency_p99_us: float
     hops_p50: float
     levels: tuple[Level, ...]
     bisection_fraction: float
+    collnet: bool = False  # IB SHARP in use: capable switches and NCCL_COLLNET_ENABLE=1
+    channels_per_nic: int = 2  # NCCL ring channels per NIC
+    qps_per_connection: int = 1  # NCCL_IB_QPS_PER_CONNECTION
 
     @property
     def is_ib(self) -> bool:
@@ -61,10 +62,9 @@ class FabricView:
 
     def ideal(self) -> FabricView:
         """The same NICs and NVLink on a non-blocking fabric with no latency."""
-        return FabricView(self.gpus, self.gpus_per_server, self.domain, self.gpu,
-                          self.nvlink_gbytes_s, self.peak_tflops, self.nic_gbytes_s, self.tech,
-                          self.sharp, 0.0, 0.0, 0.0,
-                          tuple(Level(lv.tier, lv.gpus, 1.0) for lv in self.levels), 1.0)
+        return replace(self, latency_p50_us=0.0, latency_p99_us=0.0, hops_p50=0.0,
+                       levels=tuple(Level(lv.tier, lv.gpus, 1.0) for lv in self.levels),
+                       bisection_fraction=1.0)
 
 
 def _server_spec(project: Project, result: Result, cat: Catalog) -> ServerSpec | None:
@@ -107,13 +107,23 @@ def _group_sizes(project: Project, per_server: int) -> dict[str, int]:
     return out
 
 
+def _gpu(spec: ServerSpec | None, workload: Workload) -> GpuSpec:
+    """The servers' GPU; an unknown one only with the workload's own peak and NVLink figures."""
+    model = spec.gpu_model if spec else ""
+    field = f"server '{spec.id}' gpu_model" if spec else "the design's GPU servers (gpu_model)"
+    if find_gpu(model) is None and workload.peak_tflops and workload.nvlink_gbytes_s:
+        return custom_gpu(model, workload.peak_tflops, workload.nvlink_gbytes_s)
+    return gpu_spec(model, field)
+
+
 def fabric_view(project: Project, result: Result, workload: Workload,
                 catalog: Catalog) -> FabricView:
     spec = _server_spec(project, result, catalog)
     per_server = spec.gpus if spec else (result.gpus // result.servers if result.servers else 8)
-    gpu = gpu_spec(spec.gpu_model if spec else "")
-    domain = workload.nvlink_domain or per_server
-    nvl = (workload.nvlink_gbytes_s or gpu.nvlink_gbytes_s) * NVLINK_EFFICIENCY
+    gpu = _gpu(spec, workload)
+    domain = workload.nvlink_domain or gpu.domain(per_server)
+    # the scale-up bandwidth a ring moves: nominal one way x the generation's ring efficiency
+    nvl = (workload.nvlink_gbytes_s or gpu.scaleup_gbytes_s) * gpu.ring_efficiency
     try:
         tech = catalog.profile(project.profile).tech
     except DesignerError:  # a profile the catalog lacks: no in-network reduction assumed
@@ -137,7 +147,7 @@ def fabric_view(project: Project, result: Result, workload: Workload,
         domain=domain,
         gpu=gpu,
         nvlink_gbytes_s=nvl,
-        peak_tflops=workload.peak_tflops or gpu.bf16_tflops,
+        peak_tflops=workload.peak_tflops or gpu.peak_tflops(workload.precision),
         nic_gbytes_s=result.bisection.per_gpu_rate_gbps / 8 * NIC_EFFICIENCY,
         tech=tech,
         sharp=sharp,
@@ -146,4 +156,7 @@ def fabric_view(project: Project, result: Result, workload: Workload,
         hops_p50=float(result.hops.p50 or 0.0),
         levels=tuple(levels),
         bisection_fraction=min(1.0, result.bisection.fraction_of_full or 1.0),
+        collnet=sharp and workload.ib_sharp,
+        channels_per_nic=workload.channels_per_nic,
+        qps_per_connection=workload.qps_per_connection,
     )

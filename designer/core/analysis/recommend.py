@@ -74,37 +74,67 @@ def rules(gpus: int, comm_fraction: float, econ: Economics) -> tuple[Rule, ...]:
     )
 
 
-def recommend(gpus: int, comm_fraction: float, econ: Economics, design_is_ib: bool,
-              loss_fraction: float, loss_usd: float, premium_usd: float | None = None,
-              gain: float | None = None) -> Recommendation:
-    """``loss_*``: what this design's fabric costs against an ideal one over ``econ.years``.
-    ``premium_usd`` and ``gain``: the dearer fabric's extra TCO and efficiency gain when a
-    comparison supplies them (IB minus RoCE)."""
+UNDECIDED = "Undecided"
+
+
+@dataclass(frozen=True)
+class Side:
+    """One technology's design in a comparison: what the verdict needs of it."""
+
+    label: str
+    tco_usd: float
+    efficiency: float
+    usd_per_useful_gpu_hour: float
+
+
+def recommend(gpus: int, comm_fraction: float, econ: Economics, loss_fraction: float,
+              loss_usd: float) -> Recommendation:
+    """One design on its own: the rules' vote, never the technology that happens to be open.
+    A tie is left undecided: only a comparison with the other technology can break it."""
     rs = rules(gpus, comm_fraction, econ)
-    ib = sum(1 for r in rs if r.fired and r.favours == IB)
-    eth = sum(1 for r in rs if r.fired and r.favours == ETH)
-    choice = IB if ib > eth else ETH if eth > ib else ""
+    ib, eth = _votes(rs)
+    text = (f"this design loses {loss_fraction:.1%} of GPU time to its fabric against an ideal "
+            f"one, ${loss_usd:,.0f} over {econ.years:g} years: a fabric that closed the gap pays "
+            f"if it costs less than that much more")
+    if ib == eth:
+        return Recommendation(UNDECIDED, rs, text, True,
+                              f"the rules tie ({ib} each way): compare this design with the "
+                              "other technology at its best (Compare, or designer compare "
+                              "--profiles) to break the tie by cost per useful GPU-hour")
+    return Recommendation(IB if ib > eth else ETH, rs, text, True, "")
+
+
+def recommend_pair(gpus: int, comm_fraction: float, econ: Economics, ib_side: Side,
+                   eth_side: Side) -> Recommendation:
+    """InfiniBand against Ethernet: the same verdict whichever design is open or listed first.
+    ``comm_fraction``: the larger of the two (a symmetric input to the rules)."""
+    rs = rules(gpus, comm_fraction, econ)
+    ib, eth = _votes(rs)
+    premium = ib_side.tco_usd - eth_side.tco_usd
+    gain = ib_side.efficiency - eth_side.efficiency
     value = gpus * econ.years * 8760 * econ.gpu_hour_usd
-    if premium_usd is not None and gain is not None:
-        # a cheaper InfiniBand gives a negative threshold: it pays unless it loses more
-        # efficiency than its savings are worth
-        need = premium_usd / value if value > 0 else float("inf")
-        be_choice = IB if gain > need else ETH
-        cost = (f"costs ${premium_usd:,.0f} more" if premium_usd > 0 else
-                f"costs ${-premium_usd:,.0f} less")
-        eff = f"gains {gain:.1%}" if gain >= 0 else f"loses {-gain:.1%}"
-        text = (f"InfiniBand {cost} over {econ.years:g} years and {eff} efficiency; it pays "
-                f"when the gain exceeds {need:.2%}: {be_choice}")
-    else:
-        be_choice = (IB if design_is_ib else ETH) if loss_fraction < 0.05 else \
-            (ETH if design_is_ib else IB)
-        text = (f"this design loses {loss_fraction:.1%} of GPU time to its fabric against an "
-                f"ideal one, ${loss_usd:,.0f} over {econ.years:g} years: a fabric that closed "
-                f"the gap pays if it costs less than that much more")
-    if not choice:
-        return Recommendation(be_choice, rs, text, True,
-                              f"the rules tie ({ib} each way); the break-even decides")
-    agrees = be_choice == choice
-    note = "" if agrees else (f"the rules say {choice}, the break-even from this design's own "
-                              f"numbers says {be_choice}")
+    # a cheaper InfiniBand gives a negative threshold: it pays unless it loses more
+    # efficiency than its savings are worth
+    need = premium / value if value > 0 else float("inf")
+    cost = f"costs ${premium:,.0f} more" if premium > 0 else f"costs ${-premium:,.0f} less"
+    eff = f"gains {gain:.1%}" if gain >= 0 else f"loses {-gain:.1%}"
+    per_hour = (f"cost per useful GPU-hour: {ib_side.label} "
+                f"${ib_side.usd_per_useful_gpu_hour:,.3f}, {eth_side.label} "
+                f"${eth_side.usd_per_useful_gpu_hour:,.3f}")
+    cheaper = IB if ib_side.usd_per_useful_gpu_hour < eth_side.usd_per_useful_gpu_hour else ETH
+    text = (f"InfiniBand {cost} over {econ.years:g} years and {eff} efficiency; it pays when "
+            f"the gain exceeds {need:.2%}; {per_hour}")
+    if ib == eth:
+        return Recommendation(cheaper, rs, text, True,
+                              f"the rules tie ({ib} each way); the lower cost per useful "
+                              f"GPU-hour decides: {cheaper}")
+    choice = IB if ib > eth else ETH
+    agrees = choice == cheaper
+    note = "" if agrees else (f"the rules say {choice}; the cost per useful GPU-hour favours "
+                              f"{cheaper}")
     return Recommendation(choice, rs, text, agrees, note)
+
+
+def _votes(rs: tuple[Rule, ...]) -> tuple[int, int]:
+    return (sum(1 for r in rs if r.fired and r.favours == IB),
+            sum(1 for r in rs if r.fired and r.favours == ETH))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from designer.core.analysis.constants import ASSUMED, constant_notes
 from designer.core.analysis.estimate import Estimate
 from designer.core.export.facts import Fact, FactSection
 
@@ -28,6 +29,10 @@ def decision_sections(e: Estimate) -> list[FactSection]:
         Fact(f"GPU-hours lost over {econ.run_days:g} days", loss.gpu_hours_lost, "int"),
         Fact("Money lost", loss.usd_lost, "usd", note=f"at ${econ.gpu_hour_usd:g}/GPU-hour"),
         Fact("Routing", e.routing, note=f"network terms x{e.network_slowdown:g}"),
+        Fact("IB SHARP", "on" if e.view.collnet else "off", note="NCCL_COLLNET_ENABLE"),
+        Fact("Constants assumed", sum(1 for n in constant_notes(w) if n.kind == ASSUMED),
+             "int", note=", ".join(n.field.replace("_", " ") for n in constant_notes(w)
+                                   if n.kind == ASSUMED)),
     ))
     money = FactSection(f"TCO over {t.years:g} years", (
         Fact("Capex (network BOM)", t.capex_usd, "usd"),

@@ -123,11 +123,11 @@ def step_estimate(w: Workload, view: FabricView, *, network_slowdown: float = 1.
     par = parallelism(w, view)
     beta = w.bytes_per_element
     tokens = w.global_batch_tokens
-    flops = 6.0 * w.active_params * tokens
+    flops = model_flops(w) * tokens
     peak = view.peak_tflops * 1e12
     compute = w.compute_s or flops / (par.gpus * peak * w.compute_efficiency)
     m = w.microbatches
-    bubble = compute * (par.pp - 1) / (w.interleave * m) if par.pp > 1 else 0.0
+    bubble = compute * bubble_fraction(w.schedule, par.pp, m, w.interleave)
     mb_tokens = tokens / (par.dp * m)  # tokens of one micro-batch of one replica
     layers = w.layers / par.pp
     groups = par.groups()
@@ -138,7 +138,8 @@ def step_estimate(w: Workload, view: FabricView, *, network_slowdown: float = 1.
         plan.append(("tp", "all-reduce", 4 * layers * m, act, w.overlap_tp))
     if par.pp > 1:
         act = mb_tokens / par.cp * w.hidden * beta / par.tp
-        plan.append(("pp", "send-recv", 2 * m * w.interleave, act, w.overlap_pp))
+        chunks = w.interleave if w.schedule == "interleaved" else 1
+        plan.append(("pp", "send-recv", 2 * m * chunks, act, w.overlap_pp))
     if par.dp * par.cp > 1:
         shard = w.active_params + (w.params_b * 1e9 - w.active_params) / par.ep
         grads = shard / (par.tp * par.pp) * 2  # gradients reduced in BF16
@@ -156,9 +157,47 @@ def step_estimate(w: Workload, view: FabricView, *, network_slowdown: float = 1.
                               str(algo[0])))
     exposed = sum(p.exposed_s for p in parts)
     step = compute + bubble + exposed
-    mfu = flops / (step * par.gpus * peak)
+    mfu = flops / (step * par.gpus * peak)  # against the peak of the compute precision
     return StepEstimate(compute, bubble, tuple(parts), exposed, step, exposed / step, mfu,
                         tokens, par)
+
+
+def model_flops(w: Workload) -> float:
+    """Training FLOPs per token: 6 per active parameter (forward and backward) plus causal
+    attention, 6 x layers x hidden x sequence (the 12 L h s of PaLM's MFU count, arXiv
+    2204.02311 appendix B, halved by the causal mask)."""
+    return 6.0 * w.active_params + 6.0 * w.layers * w.hidden * w.sequence
+
+
+# Pipeline bubble over compute, per schedule, with p stages and m micro-batches. A
+# micro-batch's stage work splits into forward F, backward for inputs B and for weights W,
+# taken equal (F = B = W: the backward pass costs twice the forward, half of it for each).
+# 1F1B: (p-1)(F+B+W) over m(F+B+W) (Narayanan et al., SC'21, arXiv 2104.04473); interleaved
+# over v virtual stages: divided by v (same paper); zero-bubble ZB-H1: (p-1)(F+B+W-2W), the
+# weight gradients filling the bubble (Qi et al., arXiv 2401.10241; DeepSeek-V3 Table 2);
+# DualPipe: (p/2-1)(F&B + B - 3W) with F&B = F+B+W (DeepSeek-V3, arXiv 2412.19437, Table 2).
+SCHEDULE_SOURCES = {
+    "1f1b": "1F1B: (p-1)/m (Narayanan et al., SC'21, arXiv 2104.04473)",
+    "interleaved": "interleaved: (p-1)/(v m) (Narayanan et al., SC'21)",
+    "zero-bubble": "ZB-H1: (p-1)(F+B-2W), a third of 1F1B's (Qi et al., arXiv 2401.10241)",
+    "dualpipe": "DualPipe: (p/2-1)(F&B+B-3W) (DeepSeek-V3, arXiv 2412.19437, Table 2)",
+}
+
+
+def bubble_fraction(schedule: str, p: int, m: int, v: int = 1) -> float:
+    """Idle pipeline time as a share of the compute time, F = B = W (see above)."""
+    if p <= 1:
+        return 0.0
+    per_mb = 3.0  # F + B + W
+    if schedule == "interleaved":
+        idle = (p - 1) * per_mb / max(v, 1)
+    elif schedule == "zero-bubble":
+        idle = (p - 1) * (1 + 1 + 1 - 2 * 1)
+    elif schedule == "dualpipe":
+        idle = max(p / 2 - 1, 0) * (3 + 1 - 3 * 1)
+    else:
+        idle = (p - 1) * per_mb
+    return idle / (m * per_mb)
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ Both are frozen pydantic models; ``DecisionSettings`` holds the two and is the p
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from designer.core import limits as L
 from designer.core.errors import DesignerError
@@ -24,6 +24,7 @@ Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
 NonNegative = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 Fraction = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 Placement = Literal["contiguous", "by-pod", "scattered"]
+Schedule = Literal["1f1b", "interleaved", "zero-bubble", "dualpipe"]
 PRECISION_BYTES = {"bf16": 2, "fp16": 2, "fp8": 1, "fp32": 4}
 
 
@@ -75,6 +76,24 @@ class Workload(_Frozen):
     placement: Placement = "contiguous"
     # a run of this many billion tokens (0: not asked)
     train_tokens_b: Annotated[NonNegative, Field(le=L.TRAIN_TOKENS_B_MAX)] = 0.0
+    # pipeline schedule: 1F1B, interleaved (``interleave`` virtual stages per GPU),
+    # zero-bubble (ZB-H1) or DualPipe
+    schedule: Schedule = "1f1b"
+    # NCCL as it runs: IB SHARP only with NCCL_COLLNET_ENABLE=1 and the SHARP plugin (NCCL
+    # init.cc keeps CollNet off otherwise); ring channels per NIC and queue pairs per
+    # connection (NCCL_IB_QPS_PER_CONNECTION) set how many flows ECMP hashes
+    ib_sharp: bool = False
+    channels_per_nic: int = Field(default=2, ge=1, le=64)
+    qps_per_connection: int = Field(default=1, ge=1, le=128)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _interleave_means_interleaved(cls, data: Any) -> Any:
+        # files saved before the schedule field: an interleave above 1 meant interleaved
+        if isinstance(data, dict) and "schedule" not in data and \
+                int(data.get("interleave", 1) or 1) > 1:
+            return {**data, "schedule": "interleaved"}
+        return data
 
     @property
     def bytes_per_element(self) -> int:
@@ -122,13 +141,14 @@ PRESETS: dict[str, Workload] = {
     "llama3-405b-8k": Workload(
         name="Llama 3 405B on 8,192 GPUs", source=LLAMA3 + " (430 TFLOPs/GPU, 43% MFU)",
         params_b=405, layers=126, hidden=16384, sequence=8192, global_batch_tokens=16 * 2**20,
-        gpus=8192, tp=8, pp=16, cp=1, dp=64, microbatches=32, interleave=2, zero_stage=1),
+        gpus=8192, tp=8, pp=16, cp=1, dp=64, microbatches=32, interleave=2, zero_stage=1,
+        qps_per_connection=16),
     "llama3-405b-16k": Workload(
         name="Llama 3 405B on 16,384 GPUs",
         source=LLAMA3 + " (400 TFLOPs/GPU, 41% MFU; 15.6T tokens)",
         params_b=405, layers=126, hidden=16384, sequence=8192, global_batch_tokens=16 * 2**20,
         gpus=16384, tp=8, pp=16, cp=1, dp=128, microbatches=16, interleave=2, zero_stage=1,
-        train_tokens_b=15_600),
+        train_tokens_b=15_600, qps_per_connection=16),
     "dense-70b-dp": Workload(
         name="Dense 70B, data parallel (FSDP)", source="Llama 2 70B shape, arXiv 2307.09288",
         params_b=70, layers=80, hidden=8192, sequence=4096, global_batch_tokens=4 * 2**20,
@@ -137,7 +157,8 @@ PRESETS: dict[str, Workload] = {
         name="DeepSeek-V3-like MoE", source="DeepSeek-V3, arXiv 2412.19437 (PP16, EP64, FP8)",
         params_b=671, active_params_b=37, layers=61, hidden=7168, experts=256, top_k=8,
         precision="fp8", sequence=4096, global_batch_tokens=15360 * 4096, gpus=2048, tp=1,
-        pp=16, ep=64, microbatches=30, zero_stage=1, nvlink_domain=8, overlap_ep=0.8),
+        pp=16, ep=64, microbatches=30, zero_stage=1, nvlink_domain=8, overlap_ep=0.8,
+        schedule="dualpipe"),
 }
 
 

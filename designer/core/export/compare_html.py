@@ -33,7 +33,10 @@ def compare_html(c: Comparison, title: str = "Designs compared") -> str:
              f"{markup_text(be['cheaper'])}: it pays above a {be['break_even_gain']:.1%} "
              f"efficiency gain and gains {be['efficiency_gain']:.1%} "
              f"({'pays' if be['pays'] else 'does not pay'})" for be in c.break_even]
+    notes += [f"{markup_text(d.label)}: {markup_text(d.layout)}" for d in cols if d.layout]
     notes += [f"{markup_text(d.label)}: {markup_text(d.error)}" for d in cols if d.error]
+    if c.premium:
+        notes.append(markup_text(c.premium.text()))
     rec = ""
     if c.recommendation:
         r = c.recommendation

@@ -69,9 +69,13 @@ def write_compare_xlsx(cmp: Comparison, path: str | os.PathLike[str]) -> None:
         put(ws, row, 5, "pays" if be["pays"] else "does not pay")
         row += 1
     for d in cmp.designs:
-        if d.error:
-            put(ws, row, 1, f"{d.label}: {d.error}", font=MUTED)
-            row += 1
+        for text in (d.layout, d.error):
+            if text:
+                put(ws, row, 1, f"{d.label}: {text}", font=MUTED)
+                row += 1
+    if cmp.premium:
+        put(ws, row, 1, cmp.premium.text(), font=MUTED)
+        row += 1
     if cmp.recommendation:
         row += 1
         put(ws, row, 1, f"Recommendation: {cmp.recommendation.choice}", font=SECTION_FONT)

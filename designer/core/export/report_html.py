@@ -10,6 +10,7 @@ HTML also renders in simpler engines (Qt's rich text, which makes the PDF).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -70,20 +71,48 @@ def usd(v: float) -> str:
     return f"${v:,.0f}"
 
 
+TABLE_PX = 690.0  # a table's width on an A4 page at 96 dpi (the PDF lays out in these)
+HEADER_CHAR_PX = 7.4  # a bold 8.5 pt DejaVu Sans character, wide ones counted in
+BODY_CHAR_PX = 6.6  # a regular 8.5 pt character (digits are 6.3)
+CELL_PAD_PX = 16.0  # a grid cell's left and right padding (see ``_padded``)
+
+
 def column_widths(header: Sequence[str], rows: Sequence[Sequence[str]],
-                  wrap_at: int = 34, least: int = 7) -> list[int]:
-    """Column widths in percent, from what the cells hold: each column gets its longest text
-    (a long text wraps, so counted up to ``wrap_at`` characters; a header counts its longest
-    word, in bold) and at least ``least`` percent. Qt's rich text (the PDF) sizes
-    columns badly from content alone: ids and numbers ran into the next column."""
-    need = []
+                  wrap_at: int = 34, least: int = 7,
+                  one_line: Sequence[int] = ()) -> list[int]:
+    """Column widths in percent, from what the cells hold: each column gets room in
+    proportion to its longest text (a long text wraps, so counted up to ``wrap_at``
+    characters), but never less than its header's longest word needs (a header must not
+    break inside a word: "Latenc/y"), nor, for the ``one_line`` columns (numbers), than their
+    longest cell needs, nor ``least`` percent. Qt's rich text (the PDF) sizes columns badly
+    from content alone (ids and numbers ran into the next column) and widens a column whose
+    one-line cells do not fit, which shifts tables meant to line up."""
+    # Qt shares out the table's width less every cell's padding, then pads each cell
+    room = max(TABLE_PX - CELL_PAD_PX * len(header), 1.0)
+    need, floor = [], []
     for i, title in enumerate(header):
         longest = max((len(str(r[i])) for r in rows if i < len(r)), default=0)
-        # a header's longest word cannot wrap, and it is bold (wider than body text)
-        words = max((len(w) for w in str(title).split()), default=0) * 1.6
-        need.append(max(min(longest, wrap_at), words, 3) + 3)  # + 3: the gap
-    total = sum(need) or 1
-    widths = [max(least, round(100 * n / total)) for n in need]
+        need.append(max(min(longest, wrap_at), 3) + 3.0)  # + 3: the gap
+        word = max((len(w) for w in str(title).split()), default=0)
+        px = word * HEADER_CHAR_PX
+        if i in one_line:
+            px = max(px, longest * BODY_CHAR_PX)
+        floor.append(max(float(least), math.ceil((px + CELL_PAD_PX) / room * 100)))
+    if sum(floor) >= 100:  # more than fits: each keeps its share of the floors
+        share = [100 * f / sum(floor) for f in floor]
+    else:
+        # widths in proportion to need, raised to each floor; the rest share what is left
+        fixed: set[int] = set()
+        while True:
+            left = 100 - sum(floor[i] for i in fixed)
+            free = sum(need[i] for i in range(len(need)) if i not in fixed) or 1.0
+            low = {i for i in range(len(need))
+                   if i not in fixed and left * need[i] / free < floor[i]}
+            if not low:
+                break
+            fixed |= low
+        share = [floor[i] if i in fixed else left * need[i] / free for i in range(len(need))]
+    widths = [max(1, round(x)) for x in share]
     widths[int(max(range(len(widths)), key=lambda i: widths[i]))] -= sum(widths) - 100
     return widths
 
@@ -96,6 +125,7 @@ h1 { font-size: 19pt; margin: 0 0 2pt 0; color: #1f3b5c; }
 h2 { font-size: 13pt; color: #1f3b5c; border-bottom: 1.5pt solid #1f3b5c;
      padding-bottom: 2pt; margin: 16pt 0 7pt 0; }
 h3 { font-size: 10.5pt; color: #1f3b5c; margin: 10pt 0 4pt 0; }
+h4 { font-size: 9pt; color: #1d2530; margin: 6pt 0 1pt 0; }
 .sub { color: #5d6876; margin: 0 0 10pt 0; }
 .newpage { page-break-before: always; }
 table { border-collapse: collapse; width: 100%; }
@@ -106,7 +136,8 @@ table.cards td { width: 33%; border: 1pt solid #d5dce5; background: #f4f7fa;
 .card-value { font-size: 15pt; font-weight: bold; color: #1f3b5c; }
 .card-detail { color: #5d6876; font-size: 8.5pt; }
 table.facts td { padding: 2.5pt 6pt; border-bottom: 0.5pt solid #e3e7ec; vertical-align: top; }
-table.facts td.v { text-align: right; white-space: nowrap; font-weight: bold; }
+table.facts td.v { text-align: right; font-weight: bold; }
+table.facts td.n { white-space: nowrap; }
 table.facts td.d { color: #5d6876; }
 table.grid th { background: #1f3b5c; color: #ffffff; text-align: left; padding: 3pt 5pt;
                 font-size: 8.5pt; }
@@ -140,11 +171,15 @@ def _cards(headline: Sequence[tuple[str, str, str]]) -> str:
 
 
 def _facts(section: FactSection) -> str:
+    """One section of key facts. Every section's table has the same column widths and only
+    numbers are kept on one line (a long text wraps in its column), so the value columns of
+    all sections line up."""
     rows = "".join(
-        f'<tr><td width="34%">{_e(f.label)}</td><td class="v" width="22%">{_e(fmt_value(f))}'
+        f'<tr><td width="34%">{_e(f.label)}</td>'
+        f'<td class="v{"" if f.kind == "text" else " n"}" width="24%">{_e(fmt_value(f))}'
         f"{(' ' + _e(f.detail)) if f.detail and f.kind != 'text' else ''}</td>"
-        f'<td width="3%"></td><td class="d">{_e(f.note or (f.detail if f.kind == "text" else ""))}'
-        "</td></tr>"
+        f'<td width="3%"></td><td class="d" width="39%">'
+        f'{_e(f.note or (f.detail if f.kind == "text" else ""))}</td></tr>'
         for f in section.facts
     )
     return f'<h3>{_e(section.title)}</h3><table class="facts" {TABLE}>{rows}</table>'
@@ -187,33 +222,44 @@ def _problems(problems: Sequence[dict]) -> str:
 
 
 def _bom(table: BomTable) -> str:
+    """The BOM: one table per section under a heading of its own (so a section's name never
+    sits alone at a page foot), all with the same column widths, wide enough for every
+    section's numbers on one line, so they read as one table."""
     head = ("Item", "Catalog id", "Qty", "Unit price", "Line total", "Price source")
     cells = [(x.item, x.catalog_id, f"{x.qty:,}", usd(x.unit_usd), usd(x.total_usd),
               price_source_text(x))
              for sec in table.sections for x in sec.lines]
     cells.append(("", "", "", "", usd(table.total_usd), ""))
-    w = column_widths(head, cells)
+    w = column_widths(head, cells, one_line=(2, 3, 4))
     num = ' class="n"'
-    rows = [f'<table class="grid" {TABLE}><tr>'
-            + "".join(f'<th width="{w[i]}%"{num if 2 <= i <= 4 else ""}>{_e(h)}</th>'
-                      for i, h in enumerate(head)) + "</tr>"]
+
+    def wd(i: int, first: bool) -> str:  # the first row of each table sets its widths
+        return f' width="{w[i]}%"' if first else ""
+
+    out = [f'<table class="grid" {TABLE}><tr>'
+           + "".join(f'<th{wd(i, True)}{num if 2 <= i <= 4 else ""}>{_e(h)}</th>'
+                     for i, h in enumerate(head)) + "</tr></table>"]
     for s in table.sections:
-        rows.append(f'<tr><td colspan="6"><b>{_e(s.label)}</b></td></tr>')
-        for x in s.lines:
+        rows = [f'<h4>{_e(s.label)}</h4><table class="grid" {TABLE}>']
+        for k, x in enumerate(s.lines):
+            f = k == 0
             rows.append(
-                f"<tr><td>{_e(x.item)}</td><td>{_e(x.catalog_id)}</td>"
-                f'<td class="n">{x.qty:,}</td>'
-                f'<td class="n">{usd(x.unit_usd)}</td>'
-                f'<td class="n">{usd(x.total_usd)}</td>'
-                f'<td class="muted">{_e(price_source_text(x))}</td></tr>'
+                f"<tr><td{wd(0, f)}>{_e(x.item)}</td><td{wd(1, f)}>{_e(x.catalog_id)}</td>"
+                f'<td{wd(2, f)} class="n">{x.qty:,}</td>'
+                f'<td{wd(3, f)} class="n">{usd(x.unit_usd)}</td>'
+                f'<td{wd(4, f)} class="n">{usd(x.total_usd)}</td>'
+                f'<td{wd(5, f)} class="muted">{_e(price_source_text(x))}</td></tr>'
             )
         rows.append(f'<tr class="subtotal"><td colspan="4">Subtotal: {_e(s.label)}</td>'
-                    f'<td class="n">{usd(s.total_usd)}</td><td></td></tr>')
-    rows.append(f'<tr class="total"><td colspan="4">Grand total</td>'
-                f'<td class="n">{usd(table.total_usd)}</td><td></td></tr>')
-    rows.append(f'<tr><td colspan="4">Per GPU ({table.gpus:,} GPUs)</td>'
-                f'<td class="n">{usd(table.per_gpu_usd)}</td><td></td></tr></table>')
-    return _padded("".join(rows))
+                    f'<td class="n">{usd(s.total_usd)}</td><td></td></tr></table>')
+        out.append("".join(rows))
+    out.append(f'<table class="grid" {TABLE}>'
+               f'<tr class="total"><td colspan="4" width="{sum(w[:4])}%">Grand total</td>'
+               f'<td class="n" width="{w[4]}%">{usd(table.total_usd)}</td>'
+               f'<td width="{w[5]}%"></td></tr>'
+               f'<tr><td colspan="4">Per GPU ({table.gpus:,} GPUs)</td>'
+               f'<td class="n">{usd(table.per_gpu_usd)}</td><td></td></tr></table>')
+    return _padded("".join(out))
 
 
 def _assumption_table(section: FactSection) -> str:
@@ -221,7 +267,7 @@ def _assumption_table(section: FactSection) -> str:
     n_cols = sum(1 for i, c in enumerate(section.columns) if c or i < 4)
     texts = [[f.label, fmt_value(f), f.detail or "", f.note or "", f.extra or ""][:n_cols]
              for f in section.facts]
-    w = column_widths(section.columns[:n_cols], texts)
+    w = column_widths(section.columns[:n_cols], texts, one_line=(1,))
     head = "".join(f'<th width="{w[i]}%"{num if i == 1 else ""}>{_e(c)}</th>'
                    for i, c in enumerate(section.columns[:n_cols]))
     rows = []

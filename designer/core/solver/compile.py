@@ -107,6 +107,7 @@ class Compiled:
     gpu_class: np.ndarray  # per GPU: endpoint class, -1 when not connected
     classes: EndpointClasses
     appliance_att: tuple[np.ndarray, np.ndarray, np.ndarray]  # (terminal, switch idx, cap)
+    default_lengths: int = 0  # cables whose length is the layer default (none given or placed)
 
     @property
     def n_switches(self) -> int:
@@ -246,6 +247,7 @@ def compile_project(project: Project, catalog: Catalog, control=None) -> Compile
     planned = planned_lengths(project, catalog, a, b) if a.size else None
     if planned is not None:
         length = np.where(np.isnan(length), planned, length)
+    default_lengths = int(np.isnan(length).sum())
     length = np.where(np.isnan(length), default_len[layer] if a.size else length, length)
     speed = cab["speed_gbps"].astype(np.float64)
     prop = length * st.propagation_ns_per_m
@@ -326,6 +328,7 @@ def compile_project(project: Project, catalog: Catalog, control=None) -> Compile
         sw_index=sw_index,
         cables=cab,
         cable_length_m=length,
+        default_lengths=default_lengths,
         cable_layer=layer,
         layers=layer_names,
         cable_tech=cable_tech,

@@ -407,9 +407,12 @@ def _latency_stats(acc: _Accumulator, assumptions: dict, bins: int = 40) -> Late
     if hi > lo and p99 >= hi:
         # not a flaw of the percentile: more than 1% of the pairs share the slowest path
         share = float(w[ns >= hi].sum() / w.sum())
+        why = ("the most switches over cables of the default length: give cables their "
+               "lengths, or place the racks on the floor, to see a spread"
+               if assumptions.get("cables_at_default_length") else
+               "the most switches over the longest cables")
         assumptions = {**assumptions, "tail": (
-            f"p99 is the worst path: {share:.0%} of the pairs cross the most switches over "
-            "cables of equal default length; give cables their own lengths to see a spread")}
+            f"p99 is the worst path: {share:.0%} of the pairs share the slowest path ({why})")}
     return LatencyStats(
         min_us=lo / 1000.0,
         mean_us=float((ns * w).sum() / w.sum()) / 1000.0,
@@ -450,6 +453,7 @@ def _assumptions(c: Compiled) -> dict:
         "message_bytes": st.message_bytes,
         "propagation_ns_per_m": st.propagation_ns_per_m,
         "default_length_m": lengths,
+        "cables_at_default_length": c.default_lengths,
         "switch_latency_ns": models,
         "nic_latency_ns": nics,
         "path": "fewest switches, then lowest latency; NIC x 2 + switches + propagation + "

@@ -7,9 +7,9 @@ failed bundle loses its cables; ``cables:K`` fails K switch-to-switch cables dra
 Reported: bisection retained (the solver's bisection after / before), oversubscription per
 tier after the failure and its growth, GPUs stranded (every NIC link lost) and NIC links lost, the
 max link utilisation and the slowdown of a pattern under the routing in use, and the money
-per day the slowdown costs: a job running ``slowdown`` times longer does ``1 - 1/slowdown``
-less work per day, on every GPU of the design, at the given $/GPU-hour (an upper bound: it
-treats the job as limited by the network).
+per day it costs: a stranded GPU's hours are lost whole, and a job running ``slowdown`` times
+longer does ``1 - 1/slowdown`` less work per day on every GPU still connected, at the given
+$/GPU-hour (an upper bound: it treats the job as limited by the network).
 
 The N-1 table fails each switch of one tier in turn, but only one per symmetry class: switches
 alike in role, capacity down and up, neighbour count and GPUs attached give the same answer
@@ -200,7 +200,9 @@ def what_if(c: Compiled, specs: list[str], *, pattern: str = "permutation",
         ld = _with_slowdown(ld, ratio)
     slow = ld.slowdown if ld is not None else 1.0
     lost_frac = 1 - 1 / slow if np.isfinite(slow) and slow > 0 else 1.0
-    money = max(0.0, lost_frac) * c.n_gpus * 24 * usd_per_gpu_hour
+    # stranded GPUs do no work at all: their hours are lost whole; the rest run slower
+    working = max(c.n_gpus - stranded, 0)
+    money = (stranded + max(0.0, lost_frac) * working) * 24 * usd_per_gpu_hour
     names = tuple(c.fabric.devices[int(i)].id for i in dev)
     return WhatIf(tuple(specs), names, int(lost.sum()), bis1 / bis0 if bis0 > 0 else 0.0,
                   tiers, stranded, int(nic.sum()), ld, money, usd_per_gpu_hour)

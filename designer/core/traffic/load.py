@@ -56,10 +56,13 @@ class HotLink:
     dst: str
     layer: str
     utilisation: float
+    both_ways: bool = False  # as busy in the other direction
+    cables: int = 1  # parallel cables of the pair at this utilisation
 
     def to_json(self) -> dict:
         return {"from": self.src, "to": self.dst, "layer": self.layer,
-                "utilisation": round(self.utilisation, 6)}
+                "utilisation": round(self.utilisation, 6), "both_ways": self.both_ways,
+                "cables": self.cables}
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,7 @@ class LoadResult:
     tail: QueueTail
     line_rate_gbps: float
     t: np.ndarray = field(repr=False, compare=False)  # pooled per-connection throughput
+    model: str = ""  # how the pattern was solved, when not flow by flow
 
     def to_json(self) -> dict:
         return {
@@ -98,6 +102,7 @@ class LoadResult:
             "hot_links": [h.to_json() for h in self.hot_links],
             "latency_tail_us": self.tail.to_json(),
             "line_rate_gbps": self.line_rate_gbps,
+            "model": self.model or "flow by flow: each connection routed, max-min fair rates",
         }
 
 
@@ -241,16 +246,12 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
     if routing not in ROUTINGS:
         raise LoadOptionError(f"unknown routing '{routing}' (choose {', '.join(ROUTINGS)})")
     p = pattern if isinstance(pattern, Pattern) else make_pattern(c, pattern, seed, fan_in)
-    if p.level == "class" and routing != "adaptive":
-        raise LoadOptionError(
-            f"all-to-all on {c.n_gpus:,} GPUs has {c.n_gpus * (c.n_gpus - 1):,} flows: too many "
-            "to hash one by one; use --routing adaptive (solved by GPU class)")
     runs = 1 if routing in ("adaptive", "static") else trials
     if p.level != "class":
         _check_work(p, flows_per_pair if routing in ("ecmp", "valiant") else 1, runs)
     net = net if net is not None else build_network(c, control)
     if p.level == "class":
-        return _class_level(net, p, c, control)
+        return _class_level(net, p, c, routing, flows_per_pair, control)
     out = [_one_trial(net, p, routing, flows_per_pair, seed + k, polarised, control, tables)
            for k in range(runs)]
     t = np.concatenate([r.t for r in out])
@@ -298,27 +299,72 @@ def _check_work(p: Pattern, flows_per_pair: int, runs: int) -> None:
             f"{max(1, MAX_FLOW_ROUTES // per_trial):,} trials")
 
 
-def _class_level(net: Network, p: Pattern, c: Compiled, control) -> LoadResult:
-    """All-to-all by class under the fluid model: every flow at the same fraction."""
-    load = class_spray_loads(net, p, control)
+def _class_level(net: Network, p: Pattern, c: Compiled, routing: str, q: int,
+                 control) -> LoadResult:
+    """All-to-all by class: too many flows to route one by one, so every routing is solved
+    from the fluid split (see ``class_level``)."""
+    load, t, t_ideal, t_typical, note = class_level(net, p, routing, q, control)
     cap = _cap(net, p)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        head = np.where(load > 0, cap / load, np.inf)
-    t = min(1.0, float(head.min())) if head.size else 1.0
     util = load * t / np.maximum(cap, 1e-300)
-    ideal = np.where(np.arange(net.n_links) >= net.n_ports, head, np.inf)
-    t_ideal = min(1.0, float(ideal.min())) if ideal.size else 1.0
-    th = {"min": t, "p1": t, "p50": t, "mean": t}
+    th = {"min": t, "p1": t, "p50": t_typical, "mean": t_typical}
     return LoadResult(
-        pattern=p.name, routing="adaptive", flows_per_pair=1, trials=1, polarised=False,
-        connections=int(p.weight.sum()), unrouted=0, throughput=th,
+        pattern=p.name, routing=routing, flows_per_pair=q if routing == "ecmp" else 1,
+        trials=1, polarised=False, connections=int(p.weight.sum()), unrouted=0, throughput=th,
         slowdown=t_ideal / t if t > 0 else float("inf"),
         slowdown_worst=t_ideal / t if t > 0 else float("inf"),
         max_utilisation=float(util.max()) if util.size else 0.0,
         by_tier=_by_layer(net, util), hot_links=_hot(net, util),
         tail=queue_tail(net, None, util, c.project.analysis.message_bytes),
-        line_rate_gbps=net.nominal_gbps, t=np.array([t]),
+        line_rate_gbps=net.nominal_gbps, t=np.array([t]), model=note,
     )
+
+
+def class_level(net: Network, p: Pattern, routing: str, q: int = 1, control=None
+                ) -> tuple[np.ndarray, float, float, float, str]:
+    """Link loads at demand, the slowest and the typical flow's fraction of demand, the ideal
+    (NIC-bound) fraction, and a sentence naming the model, for a class-level all-to-all.
+
+    Adaptive routing sprays every flow over its shortest paths (the fluid optimum). Static
+    d-mod-k routing gives each up port the same number of destinations, so on a uniform
+    all-to-all its loads are the fluid split too. ECMP hashes each of the flows to one path:
+    with n flows on a link on average and L links in its layer, the most loaded link carries
+    about n + sqrt(2 n ln L) flows (balls into bins with many more balls than bins: Raab and
+    Steger, RANDOM 1998); q queue pairs per connection make n q smaller flows. Valiant sends
+    each flow through a random switch first: a uniform all-to-all loads the fabric twice."""
+    load = class_spray_loads(net, p, control)
+    cap = _cap(net, p)
+    fabric = np.arange(net.n_links) < net.n_ports
+    if routing == "valiant":
+        load = np.where(fabric, 2.0 * load, load)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        head = np.where(load > 0, cap / load, np.inf)
+    t_fluid = min(1.0, float(head.min())) if head.size else 1.0
+    ideal = np.where(~fabric, head, np.inf)
+    t_ideal = min(1.0, float(ideal.min())) if ideal.size else 1.0
+    if routing in ("adaptive", "static"):
+        how = ("fluid split over every shortest path (max-concurrent flow)" if routing ==
+               "adaptive" else "d-mod-k: each up port carries as many destinations, so the "
+               "loads are the fluid split")
+        return load, t_fluid, t_ideal, t_fluid, f"all-to-all by GPU class; {how}"
+    # hashed (ECMP) or randomly bounced (Valiant) flows: the worst link of each layer carries
+    # its mean plus the spread of random placement
+    flows = q if routing == "ecmp" else 1
+    rate = net.c.classes.rate
+    per_flow = float(np.average(p.demand * rate[p.src], weights=p.weight)) / flows
+    n = np.where(fabric, load / max(per_flow, 1e-300), 0.0)
+    layer_links = np.bincount(net.link_layer[fabric], minlength=len(net.layers))
+    links_in_layer = np.where(fabric, layer_links[net.link_layer], 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        spread = np.where(n > 0, np.sqrt(2.0 * np.log(np.maximum(links_in_layer, 2)) / n), 0.0)
+    worst = load * (1.0 + spread)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        head_worst = np.where(worst > 0, cap / worst, np.inf)
+    t_worst = min(1.0, float(head_worst.min())) if head_worst.size else 1.0
+    how = (f"ECMP, {flows} flow(s) per pair" if routing == "ecmp"
+           else "Valiant (twice the fluid split on fabric links)")
+    note = (f"all-to-all by GPU class; {how}: the fluid split plus the spread of random "
+            "placement on the worst link (balls into bins, n + sqrt(2 n ln L))")
+    return worst, t_worst, t_ideal, t_fluid, note
 
 
 def _conn_reached(tr: _Trial) -> np.ndarray:
@@ -345,18 +391,37 @@ def _by_layer(net: Network, util: np.ndarray) -> dict[str, float]:
 
 
 def _hot(net: Network, util: np.ndarray, n: int = HOT_LINKS) -> tuple[HotLink, ...]:
+    """The busiest device pairs, each once: its busier direction, ``both_ways`` when the
+    other direction is as busy, and how many parallel cables run at that level."""
     if not util.size:
         return ()
     # switch-to-switch links first among equals: a NIC at line rate is the demand itself
     fabric_link = np.arange(util.size) < net.n_ports
-    order = np.lexsort((~fabric_link, -np.round(util, 9)))
-    top = order[:n]
-    top = top[util[top] > 0]
-    a, b = net.link_ends(top)
+    level = np.round(util, 9)
+    busy = np.flatnonzero(util > 0)
+    if not busy.size:
+        return ()
+    a, b = net.link_ends(busy)
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    pair = np.unique(np.stack([lo, hi], axis=1), axis=0, return_inverse=True)[1].reshape(-1)
+    order = np.lexsort((~fabric_link[busy], -level[busy]))
+    _, first = np.unique(pair[order], return_index=True)
+    top = order[np.sort(first)][:n]  # positions in ``busy``
+    peak = np.zeros(int(pair.max()) + 1)
+    np.maximum.at(peak, pair, level[busy])
+    at_peak = level[busy] == peak[pair]
+    forward = np.bincount(pair[at_peak & (a == lo)], minlength=peak.size)
+    backward = np.bincount(pair[at_peak & (a != lo)], minlength=peak.size)
     ids = net.c.fabric.devices
-    return tuple(HotLink(ids[int(x)].id, ids[int(y)].id, net.layers[int(net.link_layer[i])],
-                         float(util[i]))
-                 for x, y, i in zip(a.tolist(), b.tolist(), top.tolist(), strict=True))
+    out = []
+    for k in top.tolist():
+        i, g = int(busy[k]), int(pair[k])
+        same_way = forward[g] if a[k] == lo[k] else backward[g]
+        other_way = backward[g] if a[k] == lo[k] else forward[g]
+        out.append(HotLink(ids[int(a[k])].id, ids[int(b[k])].id,
+                           net.layers[int(net.link_layer[i])], float(util[i]),
+                           bool(other_way > 0), int(same_way)))
+    return tuple(out)
 
 
 def load_project(project: Project, pattern: str, routing: str | None = None,

@@ -7,7 +7,9 @@ Both can be pointed elsewhere, which the tests do so they never touch the user's
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, QStandardPaths
@@ -26,12 +28,19 @@ def settings() -> QSettings:
 
 
 def data_dir() -> Path:
+    """The app-data folder (autosave recovery): ``$XDG_DATA_HOME/fabric-designer`` on Linux
+    (``~/.local/share/fabric-designer``), the platform's own data folder elsewhere. Files an
+    earlier version kept under the organisation's name move here once."""
     env = os.environ.get(DATA_DIR_ENV)
     if env:
         path = Path(env)
     else:
-        loc = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
-        path = Path(loc) if loc else Path.home() / ".local" / "share" / SETTINGS_NAME
+        loc = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericDataLocation)
+        path = (Path(loc) if loc else Path.home() / ".local" / "share") / SETTINGS_NAME
+        old = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+        if old and Path(old).is_dir() and not path.exists():
+            with contextlib.suppress(OSError):
+                Path(old).rename(path)
     path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -44,10 +53,16 @@ def recent_files() -> list[str]:
 
 
 def add_recent_file(path: str | Path) -> list[str]:
+    """First in File > Open Recent, and in the desktop's recently used files (Linux), where
+    file dialogs and file managers list it too."""
     p = str(Path(path).resolve())
     files = [p] + [f for f in recent_files() if f != p]
     files = files[:MAX_RECENT]
     settings().setValue("recentFiles", files)
+    if sys.platform.startswith("linux") and not os.environ.get(DATA_DIR_ENV):
+        from designer.core.desktop.recent import add_recent
+
+        add_recent(p)
     return files
 
 

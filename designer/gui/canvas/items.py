@@ -100,6 +100,23 @@ def lod_of(painter: QPainter) -> float:
     return QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
 
 
+SEGMENT = " · "
+
+
+def fit_text(text: str, fm, width: float) -> str:
+    """``text`` within ``width`` pixels: a label of parts ("1,024 GPUs · 128 GPU servers ·
+    32 leaves") keeps as many whole parts as fit, never half a word ("128 GP…"); a single
+    part that does not fit is cut at its end."""
+    if fm.horizontalAdvance(text) <= width:
+        return text
+    parts = text.split(SEGMENT)
+    while len(parts) > 1:
+        parts.pop()
+        if fm.horizontalAdvance(SEGMENT.join(parts)) <= width:
+            return SEGMENT.join(parts)
+    return fm.elidedText(parts[0], Qt.TextElideMode.ElideRight, int(width))
+
+
 def draw_screen_text(
     painter: QPainter,
     lod: float,
@@ -119,7 +136,7 @@ def draw_screen_text(
     painter.setPen(color)
     fm = _metrics(px, bold)
     if max_width_px is not None:
-        text = fm.elidedText(text, Qt.TextElideMode.ElideRight, max_width_px)
+        text = fit_text(text, fm, max_width_px)
     w = fm.horizontalAdvance(text)
     h = fm.height()
     x = 0.0

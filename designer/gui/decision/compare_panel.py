@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -52,10 +53,23 @@ class ComparePanel(QWidget):
             box.toggled.connect(lambda _v: self._profiles_changed())
             self.boxes[prof] = box
             row.addWidget(box)
+        self.drawn = QCheckBox("As drawn")
+        self.drawn.setToolTip(
+            "Off: each technology is laid out as it would be bought (when a gear swap leaves "
+            "switch ports idle, the layout is planned again for the same GPUs, bisection and "
+            "oversubscription, and the cheapest is taken). On: every variant keeps this "
+            "design's layout.")
+        self.drawn.toggled.connect(self.compare.set_as_drawn)
+        row.addWidget(self.drawn)
+        row.addStretch(1)
+        lay.addLayout(row)
+        # a second row: the controls fit a narrow dock, so the verdict lines below wrap at its
+        # edge instead of running past it
+        row = QHBoxLayout()
         self.ratios = QLineEdit()
         self.ratios.setPlaceholderText("oversubscriptions, e.g. 2:1, 3:1")
         self.ratios.setToolTip("A generated fat tree built again with these leaf ratios")
-        self.ratios.setMinimumWidth(150)
+        self.ratios.setMinimumWidth(120)
         self.ratios.setMaximumWidth(220)
         self.ratios.editingFinished.connect(self._ratios_changed)
         row.addWidget(self.ratios)
@@ -75,8 +89,11 @@ class ComparePanel(QWidget):
         lay.addLayout(row)
         self.status = QLabel("Tick a profile or add a file to compare this design with.")
         self.status.setWordWrap(True)
+        # the verdict is read whole: the table below gives up height to it, not the reverse
+        self.status.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         lay.addWidget(self.status)
         self.table = QTableWidget(0, 0)
+        self.table.setMinimumHeight(90)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         lay.addWidget(self.table, 1)
         self.compare.comparisonReady.connect(self.show_comparison)
@@ -138,6 +155,10 @@ class ComparePanel(QWidget):
         self.table.setColumnCount(len(cols))
         self.table.setRowCount(len(rows))
         self.table.setHorizontalHeaderLabels([d.label for d in cols])
+        for j, d in enumerate(cols):
+            head = self.table.horizontalHeaderItem(j)
+            if head is not None:
+                head.setToolTip(f"{d.name}\n{d.layout}" if d.layout else d.name)
         self.table.setVerticalHeaderLabels([r[0] for r in rows])
         for i, (_, key, unit, better) in enumerate(rows):
             base = self._get(cols[0], key)
@@ -159,10 +180,15 @@ class ComparePanel(QWidget):
                  f"{be['cheaper']}: pays above a {fmt.percent(be['break_even_gain'])} efficiency "
                  f"gain, gains {fmt.percent(be['efficiency_gain'])}: "
                  f"{'pays' if be['pays'] else 'does not pay'}" for be in c.break_even]
+        lines += [f"{d.label}: {d.layout}" for d in cols
+                  if d.layout and d.layout not in ("as drawn", "kept as drawn")]
         lines += [f"{d.label}: {d.error}" for d in cols if d.error]
         if c.recommendation:
-            lines.append(f"Recommendation: {c.recommendation.choice}"
+            lines.append(f"<b>Recommendation: {c.recommendation.choice}</b>"
                          + (f" ({c.recommendation.note})" if c.recommendation.note else ""))
+            lines.append(c.recommendation.break_even)
+        if c.premium:
+            lines.append(c.premium.text())
         self.status.setText("<br>".join(lines) or "Compared.")
 
     @staticmethod

@@ -22,7 +22,7 @@ from designer.core.analysis.compare import (
     PROFILE_LABELS,
     compare,
     oversubscription_variant,
-    profile_variant,
+    profile_best,
 )
 from designer.core.analysis.estimate import settings_of
 from designer.core.errors import DesignerError
@@ -44,6 +44,13 @@ class Extra:
     project: object = field(repr=False)
 
 
+@dataclass(frozen=True)
+class AtBest:
+    """A sweep's point laid out as it would be bought (cached apart from it as drawn)."""
+
+    extra: Extra
+
+
 class _Bridge(QObject):
     ended = Signal(str)  # "" or an error message
     compared = Signal(int, object, str)  # generation, Comparison or None, error message
@@ -59,6 +66,7 @@ class CompareService(QObject):
         self.profiles: list[str] = []
         self.ratios: list[str] = []  # other oversubscriptions of a generated fat tree
         self.files: list[Path | Extra] = []
+        self.as_drawn = False  # profiles and points as drawn, not each at its best
         self.latest = None
         self._cache: dict[object, tuple] = {}  # (design key, profile) or path -> (project, result)
         self._key_of: tuple = (None, 0)  # the last fabric and its key
@@ -89,6 +97,10 @@ class CompareService(QObject):
 
     def set_profiles(self, profiles: list[str]) -> None:
         self.profiles = list(profiles)
+        self.schedule()
+
+    def set_as_drawn(self, as_drawn: bool) -> None:
+        self.as_drawn = bool(as_drawn)
         self.schedule()
 
     def add_file(self, path: str | Path) -> None:
@@ -129,9 +141,15 @@ class CompareService(QObject):
     def _wanted(self) -> list[object]:
         project = self.doc.project
         key = self._design_key(project)
-        keys: list[object] = [(key, p) for p in self.profiles if p != project.profile]
-        keys += [(key, RATIO + r) for r in self.ratios]
-        return (keys + list(self.files))[:MAX_OTHERS]
+        best = not self.as_drawn
+        keys: list[object] = [(key, p, best) for p in self.profiles if p != project.profile]
+        if best and keys:
+            # this design's own technology at its best too, so the verdict weighs like with
+            # like whichever design is open (shown only when it was laid out again)
+            keys.insert(0, (key, project.profile, True))
+        keys += [(key, RATIO + r, False) for r in self.ratios]
+        files = [AtBest(f) if best and isinstance(f, Extra) else f for f in self.files]
+        return (keys + files)[:MAX_OTHERS]
 
     def _start(self) -> None:
         wanted = self._wanted()
@@ -145,6 +163,10 @@ class CompareService(QObject):
         project, catalog = self.doc.project, self.doc.catalog
         cache, bridge = self._cache, self._bridge
         self._cancel = cancel = threading.Event()
+
+        def solver(p):
+            return solve(p, catalog=p.catalog(catalog), cancelled=cancel.is_set)
+
         # keep the cache to the current design and the opened files
         for k in [k for k in cache if k not in wanted]:
             del cache[k]
@@ -155,15 +177,22 @@ class CompareService(QObject):
                 for key in missing:
                     if cancel.is_set():
                         break
+                    note = ""
                     if isinstance(key, tuple) and key[1].startswith(RATIO):
                         p = oversubscription_variant(project, key[1][len(RATIO):], catalog)
-                    elif isinstance(key, tuple):
-                        p = profile_variant(project, key[1], catalog)
+                    elif isinstance(key, tuple | AtBest):
+                        base = key.extra.project if isinstance(key, AtBest) else project
+                        prof = base.profile if isinstance(key, AtBest) else key[1]
+                        best = profile_best(base, prof, catalog, as_drawn=not (
+                            isinstance(key, AtBest) or key[2]), solver=solver)
+                        cache[key] = (best.chosen.project, best.chosen.result, best.reason,
+                                      best.replanned)
+                        continue
                     elif isinstance(key, Extra):
                         p = key.project
                     else:
                         p = load_project(key, catalog)
-                    cache[key] = (p, solve(p, cancelled=cancel.is_set))
+                    cache[key] = (p, solve(p, cancelled=cancel.is_set), note, False)
             except SolveCancelled:
                 pass
             except DesignerError as exc:
@@ -215,18 +244,23 @@ class CompareService(QObject):
         raw = [(k, self._cache[k]) for k in keys]
 
         def run() -> None:
-            items = [("This design", project, result)]
-            for k, (p, r) in raw:
+            items = [("This design", project, result, "as drawn")]
+            for k, (p, r, note, replanned) in raw:
                 if isinstance(k, tuple):
+                    if k[1] == project.profile and not replanned:
+                        continue  # this design is already its technology at its best
                     label = (f"{k[1][len(RATIO):]} oversubscribed" if k[1].startswith(RATIO)
                              else PROFILE_LABELS.get(k[1], k[1]))
+                    if k[1] == project.profile:
+                        label += " (best)"
                     # the variant under this design's workload (a validated copy: ~10 ms at
                     # 16,384 GPUs, so here and not in the GUI thread)
-                    items.append((label, p.evolve(decision=project.decision), r))
-                elif isinstance(k, Extra):
-                    items.append((k.label, p, r))
+                    items.append((label, p.evolve(decision=project.decision), r, note))
+                elif isinstance(k, AtBest | Extra):
+                    extra = k.extra if isinstance(k, AtBest) else k
+                    items.append((extra.label, p, r, note))
                 else:
-                    items.append((Path(k).name.removesuffix(".fabric.json"), p, r))
+                    items.append((Path(k).name.removesuffix(".fabric.json"), p, r, note))
             try:
                 emit_from_worker(bridge.compared, generation,
                                  compare(items, s.workload, s.economics, catalog), "")

@@ -16,22 +16,26 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
+    QPushButton,
     QScrollArea,
     QSplitter,
     QStackedWidget,
-    QTableWidget,
-    QTableWidgetItem,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from designer.core.analysis.estimate import Estimate, busbw_curve, estimate
+from designer.core.analysis.constants import ASSUMED, constant_notes
+from designer.core.analysis.estimate import Estimate, busbw_curve, estimate, settings_of
+from designer.core.analysis.fabric import fabric_view
+from designer.core.analysis.fit import fit_workload, fittable
 from designer.core.errors import DesignerError
 from designer.gui.base.lazy import LazyRefresh
+from designer.gui.decision.routing_control import RoutingControl
+from designer.gui.decision.rules_view import RulesView
 from designer.gui.panels import fmt
+from designer.gui.project.commands import ProjectCommand
 
 OPS = (("all-reduce", "#2d6da3"), ("all-gather", "#2b7a57"), ("all-to-all", "#a33a67"))
 
@@ -58,15 +62,41 @@ class EstimatePanel(QWidget):
         self.tabs.setDocumentMode(True)
         self.views.addWidget(self.split)
         self.views.addWidget(self.tabs)
-        left = QScrollArea()
-        left.setWidgetResizable(True)
-        left.setFrameShape(QFrame.Shape.NoFrame)
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        lv.setContentsMargins(0, 0, 0, 0)
+        self.routing = RoutingControl(doc)
+        self.routing.changed.connect(lambda: self.lazy.request())
+        lv.addWidget(self.routing)
+        # shown when the workload does not fit this design: two ways to fit it, one click each
+        self.fit_bar = QWidget()
+        fb = QVBoxLayout(self.fit_bar)
+        fb.setContentsMargins(0, 0, 0, 4)
+        fit_row = QHBoxLayout()
+        self.fit_batch = QPushButton("Fit: keep the global batch")
+        self.fit_batch.setToolTip("Data parallelism follows this design's GPUs; the global "
+                                  "batch stays (raised only to one sequence per rank)")
+        self.fit_batch.clicked.connect(lambda: self.fit_workload("batch"))
+        self.fit_per_gpu = QPushButton("Fit: keep the per-GPU batch")
+        self.fit_per_gpu.setToolTip("Each data-parallel rank keeps its tokens per step; the "
+                                    "global batch follows the data parallelism")
+        self.fit_per_gpu.clicked.connect(lambda: self.fit_workload("per-gpu"))
+        fit_row.addWidget(self.fit_batch)
+        fit_row.addWidget(self.fit_per_gpu)
+        fit_row.addStretch(1)
+        fb.addLayout(fit_row)
+        self.fit_bar.hide()
+        lv.addWidget(self.fit_bar)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        lv.addWidget(scroll, 1)
         self.summary = QLabel("Waiting for the analysis…")
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.summary.setContentsMargins(2, 2, 6, 2)
-        left.setWidget(self.summary)
+        scroll.setWidget(self.summary)
         split = self.split
         split.addWidget(left)
         mid = QWidget()
@@ -94,25 +124,9 @@ class EstimatePanel(QWidget):
         self.chart.setMinimumSize(260, 180)
         mv.addWidget(self.chart, 1)
         split.addWidget(mid)
-        self.rules = QTableWidget(0, 4)
-        self.rules.setHorizontalHeaderLabels(["Fired", "Rule", "Figure", "Source"])
-        self.rules.verticalHeader().hide()
-        self.rules.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        head = self.rules.horizontalHeader()
-        head.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        head.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        head.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
-        head.setSectionResizeMode(3, QHeaderView.ResizeMode.Interactive)
-        self.rules.setColumnWidth(2, 150)
-        self.rules.setColumnWidth(3, 120)
-        self.rules.setWordWrap(True)
-        right = QWidget()
-        rv = QVBoxLayout(right)
-        rv.setContentsMargins(0, 0, 0, 0)
-        self.choice = QLabel()
-        self.choice.setWordWrap(True)
-        rv.addWidget(self.choice)
-        rv.addWidget(self.rules, 1)
+        self.rules_view = RulesView()
+        self.rules = self.rules_view.table
+        right = self.rules_view
         split.addWidget(right)
         split.setSizes([280, 330, 560])
         self._panes = [(left, "Step and money"), (mid, "Collectives"), (right, "Recommendation")]
@@ -153,22 +167,49 @@ class EstimatePanel(QWidget):
         result, project = self.service.latest, self.doc.project
         if result is None:
             return
+        self.routing.update_for(project)
         try:
-            est = estimate(project, result, catalog=self.doc.catalog)
+            est = estimate(project, result, catalog=self.doc.catalog,
+                           network_slowdown=self.routing.slowdown, routing=self.routing.label)
         except DesignerError as exc:
             self.current = None
-            self.summary.setText(f"<span style='color:#c62828'>{exc}</span>")
+            can_fit = fittable(exc)
+            self.fit_bar.setVisible(can_fit)
+            hint = ("<br><br>The workload was written for another design: fit it to this one "
+                    "with a button above (one undoable step; the changes are listed)."
+                    if can_fit else "")
+            self.summary.setText(f"<span style='color:#c62828'>{exc}</span>{hint}")
             for curve in self.curves.values():
                 curve.setData([], [])
-            self.rules.setRowCount(0)
-            self.choice.clear()
+            self.rules_view.clear()
             self.estimated.emit(None)
             return
         self.current = est
+        self.fit_bar.hide()
         self._write_summary(est)
         self._draw_chart()
         self._write_rules(est)
         self.estimated.emit(est)
+
+    def fit_workload(self, keep: str) -> tuple[str, ...]:
+        """Fit the project's workload to this design (one undoable step); says what changed."""
+        result, project = self.service.latest, self.doc.project
+        if result is None:
+            return ()
+        s = settings_of(project)
+        try:
+            view = fabric_view(project, result, s.workload, self.doc.catalog)
+            fitted = fit_workload(s.workload, view.gpus, view.domain, keep=keep)
+        except DesignerError as exc:
+            self.doc.say(str(exc), True)
+            return ()
+        if not fitted.changed:
+            return ()
+        new = s.model_copy(update={"workload": fitted.workload})
+        self.doc.push(ProjectCommand(self.doc, project.evolve(decision=new),
+                                     "Fit the workload to this design"))
+        self.doc.say("Workload fitted: " + "; ".join(fitted.changes))
+        return fitted.changes
 
     def _write_summary(self, e: Estimate) -> None:
         s, t, loss = e.step, e.tco, e.loss
@@ -177,20 +218,25 @@ class EstimatePanel(QWidget):
             f"<br>&nbsp;&nbsp;{p.kind.upper()} {p.op} {fmt.seconds(p.time_s)}, "
             f"{fmt.percent(p.overlap)} hidden ({p.algorithm})" for p in s.parts)
         econ = e.economics
+        fitted = "".join(f"<br><i>fitted to this design: {c}</i>" for c in e.fitted)
+        lost = (f"{loss.gpu_hours_lost:,.0f} GPU-hours, {fmt.money(loss.usd_lost)}, "
+                f"{loss.days_lost:.2f} days lost" if loss.gpu_hours_lost >= 0.5
+                else "nothing is lost to the fabric")
         self.summary.setText(
             f"<b>{e.workload.name}</b><br>{par.gpus:,} GPUs, TP{par.tp} PP{par.pp} DP{par.dp} "
-            f"CP{par.cp} EP{par.ep}<br><br>"
+            f"CP{par.cp} EP{par.ep}{fitted}<br><br>"
             f"Step <b>{fmt.seconds(s.step_s)}</b>: compute {fmt.seconds(s.compute_s)}, bubble "
             f"{fmt.seconds(s.bubble_s)}, exposed communication {fmt.seconds(s.exposed_comm_s)}"
             f"<br><b>Communication is {fmt.percent(s.comm_fraction)} of the step</b>; MFU "
             f"{fmt.percent(s.mfu)}{parts}<br><br>"
             f"Against an ideal fabric: {e.slowdown:.4f}x slower; over {econ.run_days:g} days at "
-            f"${econ.gpu_hour_usd:g}/GPU-hour {loss.gpu_hours_lost:,.0f} GPU-hours, "
-            f"{fmt.money(loss.usd_lost)}, {loss.days_lost:.2f} days lost<br><br>"
+            f"${econ.gpu_hour_usd:g}/GPU-hour {lost}<br><br>"
             f"TCO over {t.years:g} years {fmt.money(t.total_usd)} (capex "
             f"{fmt.money(t.capex_usd)}, energy {fmt.money(t.energy_usd_per_year)}/yr, support "
             f"{fmt.money(t.support_usd_per_year)}/yr, RoCE tuning {fmt.money(t.tuning_usd)})"
-            f"<br>{fmt.money_exact(t.usd_per_useful_gpu_hour)} per useful GPU-hour")
+            f"<br>{fmt.money_exact(t.usd_per_useful_gpu_hour)} per useful GPU-hour<br><br>"
+            f"{e.view.gpu.name}; {_sharp(e)}; network: {e.routing}<br>"
+            f"Step constants: {_constants(e)}")
 
     def _draw_chart(self) -> None:
         e = self.current
@@ -207,16 +253,19 @@ class EstimatePanel(QWidget):
             curve.setData(sizes[keep], bus[keep])
 
     def _write_rules(self, e: Estimate) -> None:
-        r = e.recommendation
-        note = f"<br><i>{r.note}</i>" if r.note else ""
-        self.choice.setText(f"<b>Recommendation: {r.choice}</b><br>{r.break_even}{note}")
-        self.rules.setRowCount(len(r.rules))
-        for i, rule in enumerate(r.rules):
-            for j, text in enumerate(("yes" if rule.fired else "no", rule.rule, rule.figure,
-                                      rule.source)):
-                cell = QTableWidgetItem(text)
-                cell.setToolTip(f"{rule.rule}\n{rule.figure}\nSource: {rule.source}")
-                if rule.fired:
-                    cell.setBackground(QColor("#e8f3ec"))
-                self.rules.setItem(i, j, cell)
-        self.rules.resizeRowsToContents()
+        self.rules_view.show_recommendation(e.recommendation)
+
+
+def _sharp(e: Estimate) -> str:
+    if e.view.collnet:
+        return "IB SHARP on (NCCL_COLLNET_ENABLE=1)"
+    if e.view.sharp:
+        return "IB SHARP off (Workload: IB SHARP sets NCCL_COLLNET_ENABLE=1)"
+    return "no IB SHARP on this gear"
+
+
+def _constants(e: Estimate) -> str:
+    notes = constant_notes(e.workload)
+    assumed = [n.field.replace("_", " ") for n in notes if n.kind == ASSUMED]
+    return (f"{len(notes) - len(assumed)} of {len(notes)} sourced or set here; assumed: "
+            + (", ".join(assumed) or "none") + " (marked in the Workload panel)")

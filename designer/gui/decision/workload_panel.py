@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from designer.core.analysis.constants import ASSUMED, SOURCE, USER, constant_notes
 from designer.core.analysis.estimate import settings_of
 from designer.core.analysis.workload import PRESETS, DecisionSettings, Economics, Workload
 from designer.gui.project.commands import ProjectCommand
@@ -42,7 +43,22 @@ LABELS = {
     "tuning_weeks": "RoCE tuning weeks", "tuning_usd_per_week": "RoCE tuning $ per week",
     "team_tunes_roce": "Team tunes PFC/ECN/DCQCN", "growth_expected": "Growth in 24-36 months",
     "avoid_lock_in": "Avoid vendor lock-in", "include_servers": "Servers in capex",
+    "interleave": "Virtual stages (interleaved)", "schedule": "Pipeline schedule",
+    "ib_sharp": "IB SHARP (NCCL_COLLNET_ENABLE=1)",
+    "channels_per_nic": "NCCL ring channels per NIC",
+    "qps_per_connection": "Queue pairs per connection (NCCL_IB_QPS_PER_CONNECTION)",
 }
+TIPS = {
+    "ib_sharp": "In-network reduction on InfiniBand SHARP switches runs only when NCCL's CollNet "
+                "is enabled (NCCL_COLLNET_ENABLE=1 with the SHARP plugin); NCCL keeps it off "
+                "otherwise. Ethernet has no IB SHARP.",
+    "channels_per_nic": "NCCL opens one ring channel per NIC and doubles them when NVLink "
+                        "allows (2 on DGX-class servers); each is its own flow under ECMP.",
+    "qps_per_connection": "NCCL_IB_QPS_PER_CONNECTION (NCCL's default 1): queue pairs per "
+                          "connection, each hashed onto its own path under ECMP.",
+}
+MARK = {SOURCE: ("#2e7d32", "sourced"), ASSUMED: ("#b26a00", "assumed"),
+        USER: ("#455a64", "set here")}
 
 
 def _label(name: str) -> str:
@@ -72,15 +88,21 @@ class WorkloadPanel(QWidget):
         inner = QWidget()
         self.form = QFormLayout(inner)
         self.form.setContentsMargins(2, 2, 2, 2)
+        # a narrow dock puts the editor under its label rather than off to the right
+        self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         scroll.setWidget(inner)
         outer.addWidget(scroll, 1)
         self.editors: dict[tuple[str, str], QWidget] = {}
+        self.labels: dict[tuple[str, str], QLabel] = {}
         for part, model in (("workload", Workload), ("economics", Economics)):
             head = QLabel(f"<b>{'Workload' if part == 'workload' else 'Money and team'}</b>")
             self.form.addRow(head)
             for name, info in model.model_fields.items():
                 self.editors[(part, name)] = self._editor(part, name, info.annotation)
-                self.form.addRow(_label(name), self.editors[(part, name)])
+                label = QLabel(_label(name))
+                label.setToolTip(TIPS.get(name, ""))
+                self.labels[(part, name)] = label
+                self.form.addRow(label, self.editors[(part, name)])
         doc.projectChanged.connect(lambda _r: self.load())
         doc.projectReplaced.connect(self.load)
         self.load()
@@ -107,6 +129,13 @@ class WorkloadPanel(QWidget):
 
     def load(self) -> None:
         s = self.settings
+        for n in constant_notes(s.workload):
+            label = self.labels.get(("workload", n.field))
+            if label is None:
+                continue
+            colour, word = MARK[n.kind]
+            label.setText(f"{_label(n.field)} <span style='color:{colour}'>[{word}]</span>")
+            label.setToolTip(f"{word}: {n.note}")
         for (part, name), w in self.editors.items():
             value = getattr(getattr(s, part), name)
             w.blockSignals(True)

@@ -388,11 +388,13 @@ class BomPanel(QWidget):
                                    | QAbstractItemView.EditTrigger.AnyKeyPressed)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(20)
+        # names and sources wrap onto more lines rather than being cut (a BOM has tens of
+        # lines, so measuring each row's height costs nothing)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.setShowGrid(False)
         self.table.setAlternatingRowColors(False)
-        self.table.setWordWrap(False)
-        # a cut name keeps its end, where the model is ("NVIDIA Quantum-2 … QM9700 (managed)")
-        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.table.setWordWrap(True)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         head = self.table.horizontalHeader()
         # figures always whole (a BOM is read to the dollar); the item name takes the rest
         head.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)

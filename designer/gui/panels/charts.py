@@ -156,6 +156,11 @@ class ChartsPanel(QWidget):
         if r is None:
             self._queued = False
             return
+        if not self._lazy.shown():
+            # sent behind another tab while drawing: the rest waits until it comes forward
+            self._queued = False
+            self._lazy.request()
+            return
         (self._hops, self._latency, self._cost, self._oversub)[self._step](r)
         self._step += 1
         if self._step < 4:

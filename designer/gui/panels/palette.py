@@ -7,7 +7,7 @@ InfiniBand NDR or 400G Ethernet), so each section lists what can be wired togeth
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QDrag, QIcon, QPainter, QPen, QPixmap
+from PySide6.QtGui import QBrush, QColor, QDrag, QFontMetrics, QIcon, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
     QLineEdit,
     QStyle,
@@ -25,7 +25,6 @@ from designer.gui.canvas.interactions import gear_mime
 
 GEAR_ROLE = Qt.ItemDataRole.UserRole
 SUBTITLE_ROLE = Qt.ItemDataRole.UserRole + 1
-SHORT_ROLE = Qt.ItemDataRole.UserRole + 7  # the name without what its neighbours share
 SEARCH_ROLE = Qt.ItemDataRole.UserRole + 2
 
 SECTIONS = (
@@ -64,44 +63,44 @@ def gear_icon(role: str, tech: str | None) -> QIcon:
     return QIcon(pm)
 
 
-def distinct_names(names: list[str]) -> dict[str, str]:
-    """Each name without the words it shares at the start with its most similar neighbour:
-    "NVIDIA Quantum-2 QM9700 (managed)" next to "NVIDIA Quantum-2 QM9790 (externally
-    managed)" gives "QM9700 (managed)". Cut at the panel's edge, both read "NVIDIA
-    Quantum-2 Q…": the short form is what tells them apart."""
-    words = {n: n.split() for n in names}
-    out: dict[str, str] = {}
-    for n in names:
-        shared = 0
-        for other in names:
-            if other == n:
-                continue
-            k = 0
-            for a, b in zip(words[n], words[other], strict=False):
-                if a != b:
-                    break
-                k += 1
-            shared = max(shared, k)
-        rest = words[n][shared:]
-        out[n] = " ".join(rest) if shared > 0 and rest else n
-    return out
+NAME_LINES = 3  # a gear name wraps onto at most this many lines
 
 
-def name_to_draw(name: str, short: str | None, fm, width: int) -> str:
-    """The full name when it fits, else the distinct short form (cut if it must be)."""
-    if fm.horizontalAdvance(name) <= width or not short or short == name:
-        return fm.elidedText(name, Qt.TextElideMode.ElideRight, width)
-    return fm.elidedText("…" + short, Qt.TextElideMode.ElideRight, width)
+def wrapped_name(name: str, fm, width: int, lines: int = NAME_LINES) -> list[str]:
+    """``name`` broken at spaces into lines that fit ``width`` (a word longer than the
+    width is cut at its end, and so is a last line that still does not fit): names are
+    never cut at the front or in the middle, where the model number sits."""
+    out: list[str] = []
+    words = name.split()
+    while words and len(out) < lines:
+        line = words.pop(0)
+        while words and fm.horizontalAdvance(f"{line} {words[0]}") <= width:
+            line = f"{line} {words.pop(0)}"
+        out.append(line)
+    if words:  # more than the lines hold: the last line ends in an ellipsis
+        out[-1] = f"{out[-1]} {' '.join(words)}"
+    return [fm.elidedText(x, Qt.TextElideMode.ElideRight, width) for x in out] or [""]
 
 
 class _TwoLineDelegate(QStyledItemDelegate):
-    """Gear name with its ports (or GPUs) underneath, in a muted smaller font."""
+    """Gear name (wrapped, never cut at the front) with its ports or GPUs underneath, in a
+    muted smaller font."""
+
+    def _text_width(self, option: QStyleOptionViewItem, index: QModelIndex) -> int:
+        view = option.widget
+        indent = view.indentation() * (2 if index.parent().isValid() else 1) if view else 24
+        full = view.viewport().width() if view is not None else option.rect.width()
+        icon_w = option.decorationSize.width() + 8
+        return max(40, full - indent - icon_w - 12)
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
         base = super().sizeHint(option, index)
-        if index.data(SUBTITLE_ROLE):
-            return QSize(base.width(), max(base.height(), 36))
-        return QSize(base.width(), max(base.height(), 24))
+        if not index.data(SUBTITLE_ROLE):
+            return QSize(base.width(), max(base.height(), 24))
+        fm = QFontMetrics(style.ui_font(9.0))
+        sub = QFontMetrics(style.ui_font(8.0))
+        lines = wrapped_name(str(index.data()), fm, self._text_width(option, index))
+        return QSize(base.width(), 8 + len(lines) * fm.lineSpacing() + sub.lineSpacing())
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
         subtitle = index.data(SUBTITLE_ROLE)
@@ -118,25 +117,23 @@ class _TwoLineDelegate(QStyledItemDelegate):
             st.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
         r = opt.rect
         icon_w = opt.decorationSize.width() + 8
-        text_rect = QRect(r.left() + icon_w + 4, r.top() + 3, r.width() - icon_w - 8, r.height())
+        width = self._text_width(option, index)
+        x, y = r.left() + icon_w + 4, r.top() + 4
         selected = bool(opt.state & QStyle.StateFlag.State_Selected)
         painter.save()
         painter.setPen(opt.palette.highlightedText().color() if selected else style.TEXT)
         painter.setFont(style.ui_font(9.0))
         fm = painter.fontMetrics()
-        painter.drawText(
-            text_rect.adjusted(0, 0, 0, -text_rect.height() // 2),
-            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-            name_to_draw(text, index.data(SHORT_ROLE), fm, text_rect.width()),
-        )
+        for line in wrapped_name(text, fm, width):
+            painter.drawText(QRect(x, y, width, fm.lineSpacing()),
+                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, line)
+            y += fm.lineSpacing()
         painter.setFont(style.ui_font(8.0))
         painter.setPen(QColor("#e6eefb") if selected else style.TEXT_MUTED)
         fm = painter.fontMetrics()
-        painter.drawText(
-            text_rect.adjusted(0, text_rect.height() // 2 - 4, 0, -4),
-            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-            fm.elidedText(subtitle, Qt.TextElideMode.ElideRight, text_rect.width()),
-        )
+        painter.drawText(QRect(x, y, width, fm.lineSpacing()),
+                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                         fm.elidedText(subtitle, Qt.TextElideMode.ElideRight, width))
         painter.restore()
 
 
@@ -152,6 +149,12 @@ class _GearTree(QTreeWidget):
         self.setUniformRowHeights(False)
         self.setItemDelegate(_TwoLineDelegate(self))
         self.setAnimated(True)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        # names wrap to the width: rows are measured again when it changes
+        if event.size().width() != event.oldSize().width():
+            self.scheduleDelayedItemsLayout()
 
     def startDrag(self, actions) -> None:
         item = self.currentItem()
@@ -217,12 +220,6 @@ class PalettePanel(QWidget):
                 m = nic.modes[0]
                 sub = f"{spec.nics * m.ports} x {m.speed_gbps}G fabric ports"
                 self._add(section, spec.id, spec.name, sub, "appliance", None, spec)
-        for s in range(self.tree.topLevelItemCount()):
-            section = self.tree.topLevelItem(s)
-            children = [section.child(c) for c in range(section.childCount())]
-            short = distinct_names([c.text(0) for c in children])
-            for c in children:
-                c.setData(0, SHORT_ROLE, short[c.text(0)])
         self.tree.expandAll()
         self._filter(self.search.text())
 

@@ -41,6 +41,8 @@ N1_COLUMNS = ("Failed (example)", "Alike", "Bisection kept", "Oversub. x", "Stra
 
 
 N1_TIERS = ("leaf", "spine", "core", "router")
+INTRO = "Run a pattern to see throughput, slowdown and the hottest links."
+STALE = "<i>Out of date: the design changed after this run.</i><br>"
 
 
 class TrafficPanel(QWidget):
@@ -55,6 +57,7 @@ class TrafficPanel(QWidget):
         self.last: LoadResult | None = None
         self._intact: dict = {}
         self._last_key: tuple | None = None  # what self.last answers for
+        self._shown_for = None  # the project the text and table answer for
         lay = QVBoxLayout(self)
         form = QFormLayout()
         self.pattern = QComboBox()
@@ -84,7 +87,7 @@ class TrafficPanel(QWidget):
         buttons.addWidget(self.run_btn)
         buttons.addWidget(self.clear_btn)
         lay.addLayout(buttons)
-        self.result = QLabel("Run a pattern to see throughput, slowdown and the hottest links.")
+        self.result = QLabel(INTRO)
         self.result.setWordWrap(True)
         self.result.setTextFormat(Qt.TextFormat.RichText)
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -109,6 +112,25 @@ class TrafficPanel(QWidget):
         lay.addWidget(self.table, 1)
         doc.projectChanged.connect(lambda _r: self.clear_overlay())
         doc.projectChanged.connect(lambda _r: self._tiers_of(doc.project))
+        doc.projectChanged.connect(self._mark_stale)
+        doc.projectReplaced.connect(self._reset)
+
+    def _reset(self) -> None:
+        """Another design (File > Open, New, a recovery): nothing of the last one stays."""
+        if self.task is not None and self.task.running:
+            self.task.cancel()
+        self.last, self._intact, self._last_key, self._shown_for = None, {}, None, None
+        self.table.setRowCount(0)
+        self.table.setEnabled(True)
+        self._show(INTRO)
+
+    def _mark_stale(self, _revision: int) -> None:
+        """An edit: the figures shown answer for the design before it, and say so."""
+        if self._shown_for is None or self._shown_for is self.doc.project:
+            return
+        if not self.result.text().startswith(STALE):
+            self.result.setText(STALE + self.result.text())
+        self.table.setEnabled(False)
 
     # -- options ---------------------------------------------------------------------------------
     def _routing(self) -> str | None:
@@ -133,8 +155,16 @@ class TrafficPanel(QWidget):
             progress(0.2, label)
             return work(c, ctl)
 
+        def finished(out) -> None:
+            if self.doc.project is not project:  # edited or replaced while it ran
+                self._show("The design changed while this ran; run it again for the new one.")
+                return
+            self._shown_for = project
+            self.table.setEnabled(True)
+            done(out)
+
         self.task = BackgroundTask(self, title, label, job, cancel_types=(SolveCancelled,))
-        self.task.finished.connect(done)
+        self.task.finished.connect(finished)
         self.task.failed.connect(lambda m: self._show(f"<b>Could not run:</b> {m}"))
         self.task.cancelled.connect(lambda: self._show("Cancelled."))
         self._set_busy(True)

@@ -1,0 +1,103 @@
+"""Where each free constant of the step model comes from: a source, or an assumption said so.
+
+The step time rests on a few figures no design shows: the share of peak the compute reaches,
+the pipeline schedule and its virtual stages, and how much of each kind of communication hides
+behind compute. Each value a workload holds is traced: to the preset it came from (with that
+preset's source), to the default (with the default's reason), or to the user who set it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from designer.core.analysis.workload import PRESETS, Workload
+
+SOURCE, ASSUMED, USER = "source", "assumption", "set here"
+FIELDS = ("compute_efficiency", "schedule", "interleave", "microbatches", "overlap_dp",
+          "overlap_tp", "overlap_pp", "overlap_ep", "overlap_cp", "qps_per_connection")
+
+DEFAULTS: dict[str, tuple[str, str]] = {
+    "compute_efficiency": (ASSUMED, "share of peak a step's GEMMs and attention reach: large "
+                           "dense GEMMs run at 70-75% of H100 BF16 peak, whole layers lower; "
+                           "0.55 assumed"),
+    "schedule": (SOURCE, "1F1B, bubble (p-1)/m (Narayanan et al., SC'21, arXiv 2104.04473)"),
+    "interleave": (SOURCE, "one model chunk per GPU: no interleaving"),
+    "microbatches": (ASSUMED, "one micro-batch per step unless the workload says"),
+    "overlap_dp": (ASSUMED, "gradient all-reduce overlaps the backward pass bucket by bucket "
+                   "(PyTorch DDP/FSDP); the last buckets stay exposed: 0.8 assumed"),
+    "overlap_tp": (SOURCE, "Megatron-LM's tensor-parallel all-reduces sit on the critical path "
+                   "(Shoeybi et al., arXiv 1909.08053): nothing hidden"),
+    "overlap_pp": (ASSUMED, "stage-boundary sends overlap the next micro-batch: 0.5 assumed"),
+    "overlap_ep": (ASSUMED, "expert all-to-all partly overlapped by shared experts: 0.3 "
+                   "assumed"),
+    "overlap_cp": (ASSUMED, "ring attention passes K/V blocks while computing (Liu et al., "
+                   "arXiv 2310.01889); 0.5 assumed"),
+    "qps_per_connection": (SOURCE, "NCCL's default NCCL_IB_QPS_PER_CONNECTION=1 (one flow per "
+                           "connection for ECMP to hash)"),
+}
+LLAMA3_QPS = (SOURCE, "16 flows between two GPUs, balanced by E-ECMP (arXiv 2407.21783, "
+              "3.3.1)")
+
+LLAMA3_PP = (ASSUMED, "Llama 3 runs an interleaved pipeline schedule (arXiv 2407.21783, "
+             "3.3.2) but does not publish its virtual-stage count: 2 assumed")
+PRESET_NOTES: dict[str, dict[str, tuple[str, str]]] = {
+    "llama3-405b-8k": {
+        "schedule": (SOURCE, "interleaved 1F1B (arXiv 2407.21783, 3.3.2)"),
+        "interleave": LLAMA3_PP,
+        "microbatches": (SOURCE, "16M tokens / 8,192 per sequence / DP64 = 32 sequences per "
+                         "replica, one per micro-batch (arXiv 2407.21783, Table 4)"),
+        "qps_per_connection": LLAMA3_QPS,
+    },
+    "llama3-405b-16k": {
+        "schedule": (SOURCE, "interleaved 1F1B (arXiv 2407.21783, 3.3.2)"),
+        "interleave": LLAMA3_PP,
+        "microbatches": (SOURCE, "16M tokens / 8,192 / DP128 = 16 sequences per replica "
+                         "(arXiv 2407.21783, Table 4)"),
+        "qps_per_connection": LLAMA3_QPS,
+    },
+    "deepseek-v3-like": {
+        "schedule": (SOURCE, "DualPipe (DeepSeek-V3, arXiv 2412.19437, 3.2.1)"),
+        "overlap_ep": (SOURCE, "DualPipe overlaps dispatch and combine with computation, "
+                       "'near-zero' all-to-all overhead (arXiv 2412.19437, 3.2.1); 0.8 keeps a "
+                       "margin"),
+        "microbatches": (ASSUMED, "not published per replica: 30 assumed"),
+    },
+}
+
+
+@dataclass(frozen=True)
+class ConstantNote:
+    field: str
+    value: object
+    kind: str  # source, assumption, set here
+    note: str
+
+    def to_json(self) -> dict:
+        return {"field": self.field, "value": self.value, "kind": self.kind, "note": self.note}
+
+
+def preset_of(w: Workload) -> str | None:
+    return next((k for k, p in PRESETS.items() if p.name == w.name), None)
+
+
+def constant_notes(w: Workload) -> tuple[ConstantNote, ...]:
+    key = preset_of(w)
+    preset = PRESETS.get(key) if key else None
+    default = Workload()
+    out = []
+    for f in FIELDS:
+        value = getattr(w, f)
+        if preset is not None and getattr(preset, f) == value:
+            kind, note = PRESET_NOTES.get(key or "", {}).get(f) or DEFAULTS[f]
+            if f not in PRESET_NOTES.get(key or "", {}) and getattr(default, f) != value:
+                kind, note = SOURCE, preset.source or preset.name
+        elif getattr(default, f) == value:
+            kind, note = DEFAULTS[f]
+        else:
+            kind, note = USER, "set in this project"
+        out.append(ConstantNote(f, value, kind, note))
+    return tuple(out)
+
+
+def note_for(w: Workload, field: str) -> ConstantNote | None:
+    return next((n for n in constant_notes(w) if n.field == field), None)

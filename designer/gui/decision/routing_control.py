@@ -1,0 +1,80 @@
+"""How the estimates meet the network: the fluid optimum adaptive routing approaches, or ECMP
+with NCCL's ring channels and queue pairs hashed onto this design's paths (run off the GUI
+thread: seconds at 24,576 GPUs). The channel and queue-pair counts are the workload's."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
+
+from designer.core.analysis.ecmp import ring_under_ecmp
+from designer.core.analysis.estimate import settings_of
+from designer.gui.base.background import BackgroundTask
+
+ADAPTIVE = ("adaptive", "Adaptive routing (fluid optimum)")
+ECMP = ("ecmp", "ECMP: NCCL channels x queue pairs hashed")
+FLUID_LABEL = "adaptive (fluid optimum)"
+
+
+class RoutingControl(QWidget):
+    """Emits ``changed`` when the network factor the estimates should use is known."""
+
+    changed = Signal()
+
+    def __init__(self, doc, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.slowdown, self.label = 1.0, FLUID_LABEL
+        self.task: BackgroundTask | None = None
+        self._key: tuple | None = None
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(QLabel("Network:"))
+        self.combo = QComboBox()
+        for key, text in (ADAPTIVE, ECMP):
+            self.combo.addItem(text, key)
+        self.combo.setToolTip(
+            "ECMP hashes each of NCCL's ring channels (workload: channels per NIC) and queue "
+            "pairs (workload: NCCL_IB_QPS_PER_CONNECTION) onto one path; each channel's "
+            "pipelined ring moves at its most loaded link")
+        self.combo.activated.connect(lambda _i: self.update_for(self.doc.project))
+        lay.addWidget(self.combo, 1)
+
+    @property
+    def ecmp(self) -> bool:
+        return self.combo.currentData() == "ecmp"
+
+    def update_for(self, project) -> None:
+        """Recompute the factor when ECMP is chosen and the fabric or NCCL settings changed."""
+        if not self.ecmp:
+            if self.slowdown != 1.0 or self.label != FLUID_LABEL:
+                self.slowdown, self.label, self._key = 1.0, FLUID_LABEL, None
+                self.changed.emit()
+            return
+        w = settings_of(project).workload
+        ch, qps = w.channels_per_nic, w.qps_per_connection
+        key = (id(project.fabric), ch, qps)
+        if key == self._key or (self.task is not None and self.task.running):
+            return
+        self._key = key
+        catalog = self.doc.catalog
+
+        def work(_progress, _cancelled):
+            return ring_under_ecmp(project, channels_per_nic=ch, qps=qps, catalog=catalog)
+
+        task = BackgroundTask(self, "ECMP", "Hashing NCCL's channels onto the paths…", work)
+        task.finished.connect(self._done)
+        task.failed.connect(self._failed)
+        self.task = task
+        task.start()
+
+    def _done(self, r) -> None:
+        self.slowdown, self.label = r.slowdown, r.label()
+        self.changed.emit()
+
+    def _failed(self, message: str) -> None:
+        self._key = None
+        self.combo.setCurrentIndex(0)
+        self.slowdown, self.label = 1.0, f"{FLUID_LABEL} (ECMP not run: {message})"
+        self.changed.emit()
+

@@ -1,0 +1,64 @@
+"""A ring under ECMP as NCCL's channels and queue pairs meet the hashed paths (Meta, SIGCOMM
+2024: more queue pairs per connection spread a collective over more paths)."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from designer.core.analysis.ecmp import ring_under_ecmp
+from designer.core.analysis.estimate import estimate
+from designer.core.analysis.workload import Workload, WorkloadError
+from designer.core.fileformat import load_project
+from designer.core.generators import generate, params_from_dict
+from designer.core.paths import projects_dir
+from designer.core.solver import solve
+from designer.core.traffic.load import collective_slowdown
+
+
+@functools.cache
+def tor_fabric():
+    """RoCE fat tree, two servers under each ToR (the Llama 3 cluster's 16 GPUs per ToR)."""
+    return generate(params_from_dict("fat-tree", {"gpus": 4096, "gear": "roce-400",
+                                                  "servers_per_leaf": 2}))
+
+
+def test_one_flow_per_connection_is_the_balls_into_bins_result():
+    """One channel and one queue pair: every connection is one hashed flow, and the ring
+    waits for the most loaded link, as the per-flow load model (``designer load``) says."""
+    p = tor_fabric()
+    one = ring_under_ecmp(p, channels_per_nic=1, qps=1, trials=3)
+    assert one.slowdown == pytest.approx(
+        collective_slowdown(p, pattern="ring", routing="ecmp", trials=3), rel=1e-6)
+    assert one.slowdown > 2
+
+
+def test_channels_and_queue_pairs_spread_the_ring():
+    p = tor_fabric()
+    s = [ring_under_ecmp(p, channels_per_nic=2, qps=q, trials=3).slowdown for q in (1, 4, 16)]
+    assert s[0] > s[1] > s[2] >= 1.0
+    assert s[2] < 1.2  # 32 flows per NIC hashed over the ToR's uplinks: nearly the ideal
+
+
+def test_rail_rings_stay_on_their_rails():
+    p = load_project(projects_dir() / "dgx-superpod-4su-roce-400.fabric.json")
+    assert ring_under_ecmp(p).slowdown == pytest.approx(1.0)
+
+
+def test_the_factor_scales_only_the_network_terms():
+    p = tor_fabric()
+    r = solve(p)
+    w = Workload(tp=8)
+    slow = ring_under_ecmp(p, trials=1).slowdown
+    base = estimate(p, r, w)
+    hashed = estimate(p, r, w, network_slowdown=slow, routing="ecmp")
+    tp0 = next(x for x in base.step.parts if x.kind == "tp")
+    tp1 = next(x for x in hashed.step.parts if x.kind == "tp")
+    assert tp1.time_s == pytest.approx(tp0.time_s)  # NVLink only
+    assert hashed.step.step_s > base.step.step_s
+
+
+def test_bad_counts_are_refused():
+    with pytest.raises(WorkloadError, match="at least 1"):
+        ring_under_ecmp(tor_fabric(), qps=0)
