@@ -43,7 +43,9 @@ _REF = r"(?:[A-Za-z]+!)?\$?[A-Z]{1,3}\$?\d+(?::\$?[A-Z]{1,3}\$?\d+)?"
 _TOKEN = rf"(?:{_REF}|\d+(?:\.\d+)?|SUM|[-+*/(),])"
 OUR_FORMULA = re.compile(rf"^=(?:{_TOKEN})+$")
 # The elements the exporters' own HTML uses; a name turned into markup would add another.
-HTML_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "table",
+HTML_TAGS = {"h4", "h5", "h6", "ol", "dl", "dt", "dd", "tfoot", "label", "sub", "abbr",
+             "details", "summary", "header", "footer", "main", "nav", "article", "font",
+             "html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "table",
              "tr", "td", "th", "div", "span", "img", "b", "br", "ul", "li", "small", "section",
              "colgroup", "col", "thead", "tbody", "svg", "g", "rect", "line", "text", "path",
              "polyline", "circle", "tspan", "i", "em", "strong", "a", "sup", "hr",

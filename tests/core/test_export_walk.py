@@ -9,6 +9,7 @@ hostnames. Multi-file exports write one file per device: nothing overwritten.
 
 from __future__ import annotations
 
+import html.parser
 import json
 
 import pytest
@@ -20,7 +21,7 @@ from designer.core.fileformat import save_project
 from designer.core.generators import generate, params_from_dict
 from designer.core.physical.summary import with_floor
 from tests.export_checks import check_tree
-from tests.hostile_names import SERVER_NAMES, hostile_project
+from tests.hostile_names import PROJECT_NAME, SERVER_NAMES, hostile_project
 
 # The suffixes each format writes (a folder: "/").
 SUFFIXES = {"bom": (".xlsx", ".csv"), "cabling": (".xlsx", ".csv"), "report": (".html", ".pdf"),
@@ -55,6 +56,12 @@ def test_every_export_of_hostile_names_is_safe(hostile_file, tmp_path, capsys, f
     assert out.exists()
     bad, _checked = check_tree(out)
     assert not bad, "\n".join(bad[:20])
+    if suffix == ".html":  # the markup in a name is text on the page, not markup
+        text: list[str] = []
+        reader = html.parser.HTMLParser()
+        reader.handle_data = text.append  # type: ignore[method-assign]
+        reader.feed(out.read_text(encoding="utf-8"))
+        assert PROJECT_NAME in "".join(text)
 
 
 def test_configs_write_one_file_per_device_and_state_the_names(hostile_file, tmp_path):
