@@ -1,10 +1,15 @@
-"""Run the command line on many project files and sort each run into a kind of outcome.
+"""Run the command line on many hostile or odd inputs and sort each run into a kind of outcome.
 
-Used by the fuzz test and ``scripts/fuzz_projects.py``. Runs happen in a child process with a
-memory ceiling, one run at a time under a time limit, so a memory bomb or a hang is reported as
-one, not as the harness's own death. Outcomes: ``refused`` (exit 2 with a one-line message),
-``ok`` (exit 0 or 1, and for ``--json`` strict JSON), and the failures ``traceback``,
-``timeout``, ``memory``, ``not-json``, ``crash`` (the child died).
+Used by the fuzz tests and ``scripts/fuzz_projects.py`` / ``scripts/fuzz_inputs.py``. Runs
+happen in a child process with a memory ceiling, one run at a time under a time limit, so a
+memory bomb or a hang is reported as one, not as the harness's own death. Outcomes: ``refused``
+(exit 2 with a one-line message), ``ok`` (exit 0 or 1, and for ``--json`` strict JSON), and the
+failures ``traceback``, ``timeout``, ``memory``, ``not-json``, ``crash`` (the child died) and
+``wrong`` (the run was accepted, but a figure it read differs from the one the input was
+written with: a silent wrong figure).
+
+A case is a command line (``argv``) and, for inputs written from known figures, the name of a
+check (``tests.input_mutations.CHECKS``) and the figures it expects.
 """
 
 from __future__ import annotations
@@ -19,11 +24,22 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-FAILURES = ("traceback", "timeout", "memory", "not-json", "crash")
+FAILURES = ("traceback", "timeout", "memory", "not-json", "crash", "wrong")
 COMMANDS = (("validate",), ("solve", "--json"), ("export", "bom"))
+
+
+@dataclass(frozen=True)
+class Case:
+    """One run: ``name`` (unique), the command line, and what a successful run must show."""
+
+    name: str
+    argv: tuple[str, ...]
+    check: str = ""  # a name in tests.input_mutations.CHECKS, or "" for none
+    expect: object = None  # what the check compares with (JSON-able)
+    surface: str = ""  # what kind of input, for the summary
 
 
 @dataclass(frozen=True)
@@ -62,13 +78,10 @@ def _strict_json(text: str) -> bool:
     return True
 
 
-def _run_one(path: Path, command: tuple[str, ...], out_dir: Path, seconds: float) -> Outcome:
+def _run_case(case: Case, seconds: float) -> Outcome:
     from designer.cli.main import main
     from designer.core.errors import MEMORY_MESSAGE
 
-    argv = [*command, str(path)]
-    if command[0] == "export":
-        argv += ["-o", str(out_dir / "bom.xlsx")]
     out, err = io.StringIO(), io.StringIO()
     start = time.perf_counter()
 
@@ -77,18 +90,18 @@ def _run_one(path: Path, command: tuple[str, ...], out_dir: Path, seconds: float
 
     signal.signal(signal.SIGALRM, alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
-    name = " ".join(command)
+    name = case.surface or " ".join(case.argv[:2])
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(argv)
+            code = main(list(case.argv))
     except _Timeout:
-        return Outcome(path.name, name, "timeout", f"over {seconds:g} s", seconds)
+        return Outcome(case.name, name, "timeout", f"over {seconds:g} s", seconds)
     except MemoryError:
-        return Outcome(path.name, name, "memory", "MemoryError", time.perf_counter() - start)
+        return Outcome(case.name, name, "memory", "MemoryError", time.perf_counter() - start)
     except SystemExit as exc:  # argparse
         code = exc.code if isinstance(exc.code, int) else 2
     except Exception as exc:
-        return Outcome(path.name, name, "traceback", f"{type(exc).__name__}: {exc}"[:300],
+        return Outcome(case.name, name, "traceback", f"{type(exc).__name__}: {exc}"[:300],
                        time.perf_counter() - start)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
@@ -96,54 +109,58 @@ def _run_one(path: Path, command: tuple[str, ...], out_dir: Path, seconds: float
     if code == 2:
         message = err.getvalue().strip()
         if MEMORY_MESSAGE in message:
-            return Outcome(path.name, name, "memory", message[:300], took)
+            return Outcome(case.name, name, "memory", message[:300], took)
         if "Traceback" in message or not message:
-            return Outcome(path.name, name, "traceback", message[:300] or "exit 2, no message",
+            return Outcome(case.name, name, "traceback", message[:300] or "exit 2, no message",
                            took)
-        return Outcome(path.name, name, "refused", message.splitlines()[-1][:300], took)
+        return Outcome(case.name, name, "refused", message.splitlines()[-1][:300], took)
     if code == 70:  # the command line's internal error: a bug
-        return Outcome(path.name, name, "traceback", err.getvalue()[:300], took)
+        return Outcome(case.name, name, "traceback", err.getvalue()[:300], took)
     if code not in (0, 1):
-        return Outcome(path.name, name, "traceback", f"exit {code}: {err.getvalue()[:200]}",
+        return Outcome(case.name, name, "traceback", f"exit {code}: {err.getvalue()[:200]}",
                        took)
-    if "--json" in command and not _strict_json(out.getvalue()):
-        return Outcome(path.name, name, "not-json", out.getvalue()[:120], took)
-    return Outcome(path.name, name, "ok", "", took)
+    if "--json" in case.argv and not _strict_json(out.getvalue()):
+        return Outcome(case.name, name, "not-json", out.getvalue()[:120], took)
+    if case.check and code == 0:
+        from tests.input_mutations import CHECKS
+
+        wrong = CHECKS[case.check](out.getvalue(), case)
+        if wrong:
+            return Outcome(case.name, name, "wrong", wrong[:300], took)
+    return Outcome(case.name, name, "ok", "", took)
 
 
-def worker(files: list[str], progress: str, seconds: float, memory_bytes: int) -> None:
-    """Child process: run every command on every file, one JSON line per outcome."""
+def worker(cases: list[dict], progress: str, seconds: float, memory_bytes: int) -> None:
+    """Child process: run every case, one JSON line per outcome."""
     resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
-    out_dir = Path(tempfile.mkdtemp(prefix="fuzz-out-"))
     with open(progress, "a", buffering=1) as log:
-        for f in files:
-            for command in COMMANDS:
-                log.write(json.dumps({"start": f, "command": " ".join(command)}) + "\n")
-                o = _run_one(Path(f), command, out_dir, seconds)
-                log.write(json.dumps(o.__dict__) + "\n")
+        for raw in cases:
+            case = Case(**{**raw, "argv": tuple(raw["argv"])})
+            log.write(json.dumps({"start": case.name, "command": case.surface}) + "\n")
+            o = _run_case(case, seconds)
+            log.write(json.dumps(o.__dict__) + "\n")
 
 
-def run_files(
-    files: list[Path], *, seconds: float = 30.0, memory_bytes: int = 4 << 30
-) -> Summary:
-    """Run the commands on ``files`` in child processes; a child that dies is restarted after
-    the run that killed it, which is recorded as a crash."""
+def run_cases(cases: list[Case], *, seconds: float = 30.0, memory_bytes: int = 4 << 30
+              ) -> Summary:
+    """Run ``cases`` in child processes; a child that dies is restarted after the run that
+    killed it, which is recorded as a crash."""
     summary = Summary()
-    todo = [str(f) for f in files]
+    todo = [asdict(c) for c in cases]
+    root = Path(__file__).resolve().parents[1]
     with tempfile.TemporaryDirectory(prefix="fuzz-log-") as tmp:
         while todo:
             progress = os.path.join(tmp, f"progress-{len(summary.outcomes)}.jsonl")
             code = (
                 "import json,sys\nfrom tests.fuzz_harness import worker\n"
-                "a=json.load(open(sys.argv[1]))\nworker(a['files'],a['progress'],a['seconds'],"
+                "a=json.load(open(sys.argv[1]))\nworker(a['cases'],a['progress'],a['seconds'],"
                 "a['memory'])\n"
             )
             args = os.path.join(tmp, "args.json")
             with open(args, "w") as fh:
-                json.dump({"files": todo, "progress": progress, "seconds": seconds,
+                json.dump({"cases": todo, "progress": progress, "seconds": seconds,
                            "memory": memory_bytes}, fh)
-            budget = seconds * len(COMMANDS) * len(todo) + 120
-            root = Path(__file__).resolve().parents[1]
+            budget = seconds * len(todo) + 120
             env = dict(os.environ, PYTHONPATH=os.pathsep.join(
                 [str(root), os.environ.get("PYTHONPATH", "")]))
             proc = subprocess.run([sys.executable, "-c", code, args], capture_output=True,
@@ -157,16 +174,37 @@ def run_files(
                         started = row
                     else:
                         summary.outcomes.append(Outcome(**row))
+                        done.add(row["case"])
                         started = None
-                        if row["command"] == " ".join(COMMANDS[-1]):
-                            done.add(row["case"])
             if proc.returncode == 0:
                 break
             if started is None:
                 raise RuntimeError(f"fuzz worker failed: {proc.stderr.decode()[-500:]}")
-            dead = Path(started["start"]).name
-            summary.outcomes.append(Outcome(dead, started["command"], "crash",
+            summary.outcomes.append(Outcome(started["start"], started["command"], "crash",
                                             f"child exit {proc.returncode}"))
-            done.add(dead)
-            todo = [f for f in todo if Path(f).name not in done]
+            done.add(started["start"])
+            todo = [c for c in todo if c["name"] not in done]
     return summary
+
+
+def project_cases(files: list[Path], out_dir: Path) -> list[Case]:
+    """validate, solve --json and export bom on each project file."""
+    out = []
+    for f in files:
+        for command in COMMANDS:
+            argv = (*command, str(f))
+            if command[0] == "export":
+                argv += ("-o", str(out_dir / "bom.xlsx"))
+            out.append(Case(f"{f.name} {' '.join(command)}", argv, surface=" ".join(command)))
+    return out
+
+
+def run_files(files: list[Path], *, seconds: float = 30.0, memory_bytes: int = 4 << 30
+              ) -> Summary:
+    """The project-file fuzz: every command of ``COMMANDS`` on every file; outcomes named by
+    file, with the command."""
+    with tempfile.TemporaryDirectory(prefix="fuzz-out-") as out_dir:
+        summary = run_cases(project_cases(files, Path(out_dir)), seconds=seconds,
+                            memory_bytes=memory_bytes)
+    return Summary([Outcome(o.case.split(" ", 1)[0], o.command, o.kind, o.detail, o.seconds)
+                    for o in summary.outcomes])

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from designer import __version__
 from designer.cli.commands import COMMANDS, load_command
+from designer.cli.terminal import shown_output
 from designer.core.errors import MEMORY_MESSAGE, DesignerError, readable
 
 EXIT_OK, EXIT_FOUND, EXIT_INVALID = 0, 1, 2
@@ -54,6 +55,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    with shown_output():  # nothing printed can act on the terminal (see cli/terminal.py)
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list or (args_list[0] not in COMMANDS and not args_list[0].startswith("-")):
         args_list = ["open", *args_list]

@@ -44,6 +44,7 @@ from designer.core.catalog_items import (
 )
 from designer.core.errors import CatalogError, UnknownGear
 from designer.core.paths import resources_dir
+from designer.core.safe_io import FileRefused, read_bytes
 
 __all__ = [
     "TECH_LABELS", "Catalog", "CatalogFile", "Confidence", "CoolingSpec", "Covered", "Figure",
@@ -185,9 +186,9 @@ def parse_catalog_bytes(data: bytes, source: str) -> CatalogFile:
 
 def read_catalog_file(path: Path) -> CatalogFile:
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise CatalogError(f"cannot read catalog file {path}: {exc.strerror}") from None
+        data = read_bytes(path, limit=MAX_CATALOG_BYTES, what="catalog file")
+    except FileRefused as exc:
+        raise CatalogError(str(exc)) from None
     return parse_catalog_bytes(data, str(path))
 
 

@@ -6,9 +6,19 @@ Every error carries a message a person can act on. The GUI and the command line 
 
 from __future__ import annotations
 
+# A message is read by a person: past this it is a value pasted whole (a nested list from a
+# file, a line of garbage), and is cut, so an error can never fill a terminal or a log.
+MAX_MESSAGE = 2000
+
 
 class DesignerError(Exception):
     """Base of every error the core raises on purpose."""
+
+    def __str__(self) -> str:
+        text = super().__str__()
+        if len(text) <= MAX_MESSAGE:
+            return text
+        return f"{text[:MAX_MESSAGE]}… (cut: {len(text):,} characters)"
 
 
 class CatalogError(DesignerError):

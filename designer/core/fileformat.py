@@ -6,10 +6,7 @@ file can be bad ends in one ``ProjectFileError`` whose message names the place.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,6 +19,11 @@ from designer.core.errors import CatalogError, DesignerError, FabricError, Proje
 from designer.core.limits import MAX_DEVICES, MAX_LINK_ROWS
 from designer.core.model import SCHEMA_VERSION, Device, Project
 from designer.core.ports import check_ports_exist, check_roles_match_gear
+from designer.core.safe_io import FileRefused, read_bytes
+
+# Saving moved to safe_io with the other writes; these names stay importable from here.
+from designer.core.safe_io import atomic_write as atomic_write
+from designer.core.safe_io import backup_path as backup_path
 
 SUFFIX = ".fabric.json"
 MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -232,13 +234,14 @@ def load_project(
             raise ProjectFileError(
                 f"{size:,} bytes is too large to be a project (limit {MAX_FILE_BYTES:,})", str(p)
             )
-        if not p.is_file():
-            raise ProjectFileError("not a file", str(p))
-        data = p.read_bytes()
     except FileNotFoundError:
         raise ProjectFileError("no such file", str(p)) from None
     except OSError as exc:
         raise ProjectFileError(f"cannot read: {exc.strerror or exc}", str(p)) from None
+    try:
+        data = read_bytes(p, limit=MAX_FILE_BYTES, what="project")
+    except FileRefused as exc:
+        raise ProjectFileError(str(exc)) from None
     return loads_project(data, str(p), catalog, progress, cancelled)
 
 
@@ -273,90 +276,10 @@ def dumps_project(project: Project) -> bytes:
     return b"\n".join(p for p in parts if p)
 
 
-def backup_path(path: Path) -> Path:
-    return path.with_name(path.name + ".bak")
-
-
-def atomic_write(path: str | os.PathLike[str], data: bytes, keep_backup: bool = True) -> None:
-    """Write ``data`` to a temporary file beside ``path``, flush it to disk, then rename.
-
-    The previous file, when there is one, is kept as ``<name>.bak``. At no moment is ``path``
-    missing or half written.
-    """
-    # Through a symlink to the file it names: replacing the link would leave the real file old.
-    target = Path(os.path.realpath(path))
-    folder = target.parent
-    _remove_stale_temporaries(target)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        # mkstemp makes the file private; give it the old file's mode, else the usual one
-        try:
-            mode = target.stat().st_mode & 0o7777
-        except OSError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if keep_backup and target.exists():
-            _keep_backup(target)
-        os.replace(tmp, target)
-        _fsync_dir(folder)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-# A temporary file this old was left by a save that was killed: no save takes this long.
-STALE_TEMPORARY_S = 60.0
-
-
-def _remove_stale_temporaries(target: Path) -> None:
-    """Remove the temporary files earlier saves of ``target`` left behind when they were
-    killed before their rename (they can be as large as the design)."""
-    now = time.time()
-    with contextlib.suppress(OSError):
-        for entry in os.scandir(target.parent):
-            name = entry.name
-            if not (name.startswith(f".{target.name}.") and name.endswith(".tmp")):
-                continue
-            if len(name) != len(target.name) + 14:  # ".NAME." + mkstemp's 8 characters + ".tmp"
-                continue
-            with contextlib.suppress(OSError):
-                if entry.is_file(follow_symlinks=False) and \
-                        now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMPORARY_S:
-                    os.unlink(entry.path)
-
-
-def _keep_backup(target: Path) -> None:
-    backup = backup_path(target)
-    staging = backup.with_name(backup.name + ".tmp")
-    with contextlib.suppress(OSError):
-        os.unlink(staging)
-    try:
-        os.link(target, staging)  # a second name for the old file: no copy, no gap
-    except OSError:
-        import shutil
-
-        shutil.copy2(target, staging)
-    os.replace(staging, backup)
-
-
-def _fsync_dir(folder: Path) -> None:
-    with contextlib.suppress(OSError):
-        dfd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-
-
 def save_project(project: Project, path: str | os.PathLike[str], keep_backup: bool = True) -> None:
     try:
         atomic_write(path, dumps_project(project), keep_backup)
+    except FileRefused:
+        raise
     except OSError as exc:
         raise DesignerError(f"cannot save {path}: {exc.strerror or exc}") from None

@@ -161,6 +161,8 @@ def run_app(path: str | None = None, screenshot: str | None = None) -> int:
             window.doc.say(f"A crashed session was recovered; open {path} from File > Open")
         else:
             window.open_path(path, ask=False)
+    if window.closing:  # closed (Ctrl+Q) while the file was still being read
+        return 0
     return app.exec()
 
 

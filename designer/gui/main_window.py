@@ -319,6 +319,7 @@ class MainWindow(FileActions, QMainWindow):
         if not self.maybe_save():
             event.ignore()
             return
+        self.stop_opening()  # a file still being read is cancelled, never opened after
         self.save_settings()
         self.autosave_timer.stop()
         self.recovery.close()

@@ -212,14 +212,14 @@ def test_fifo_and_huge_files_are_refused(roce, tmp_path: Path, capsys, monkeypat
     fifo = tmp_path / "results.txt"
     os.mkfifo(fifo)
     assert main(["acceptance", "check", str(path), str(fifo)]) == 2
-    assert "not a regular file" in capsys.readouterr().err
+    assert "a FIFO (named pipe), not a file to read" in capsys.readouterr().err
     import designer.core.acceptance.results as results
 
     monkeypatch.setattr(results, "MAX_BYTES", 1000)
     big = tmp_path / "big.txt"
     big.write_text("#\n" * 2000)
     assert main(["acceptance", "check", str(path), str(big)]) == 2
-    assert "more than the" in capsys.readouterr().err
+    assert "bytes is too large" in capsys.readouterr().err
 
 
 def test_figures_stay_data_in_the_csv(roce, tmp_path: Path) -> None:

@@ -201,7 +201,7 @@ def test_fifo_is_refused(tmp_path: Path, capsys) -> None:
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)
     assert main(["import", "infragraph", str(fifo), "-o", str(tmp_path / "p.fabric.json")]) == 2
-    assert "not a regular file" in capsys.readouterr().err
+    assert "a FIFO (named pipe), not a file to read" in capsys.readouterr().err
 
 
 def test_composed_devices_and_one_cable_per_port(catalog, tmp_path: Path) -> None:

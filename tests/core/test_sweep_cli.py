@@ -80,7 +80,7 @@ def test_bad_options_exit_2_before_any_work(capsys, spec_file, tmp_path):
     assert main(["sweep", str(spec_file), "-o", str(tmp_path / "x.txt")]) == 2
     assert ".csv" in capsys.readouterr().err
     assert main(["sweep", str(tmp_path / "missing.yaml")]) == 2
-    assert "cannot read" in capsys.readouterr().err
+    assert "missing.yaml: no such file" in capsys.readouterr().err
 
 
 def test_example_sweeps_in_projects_load_and_expand():

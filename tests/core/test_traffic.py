@@ -286,11 +286,11 @@ def test_bad_input_gets_a_clear_message(su4, tmp_path):
         what_if(su4, ["spine:17"])
     with pytest.raises(FailureError, match="no device 'nope'"):
         what_if(su4, ["bundle:nope/spine1"])
-    with pytest.raises(LoadOptionError, match="trials must be at least 1"):
+    with pytest.raises(LoadOptionError, match="trials must be 1 to 10,000"):
         run_load(su4, "permutation", trials=0)
     f = tmp_path / "p.csv"
     f.write_text("src,dst,bytes\n0,1,100\n5,99999,100\n")
-    with pytest.raises(PatternError, match=r"flow 2, destination: GPU 99999 does not exist"):
+    with pytest.raises(PatternError, match=r"flow 2, destination: GPU 99,999 does not exist"):
         run_load(su4, str(f))
     with pytest.raises(PatternError, match="unknown pattern"):
         run_load(su4, "shuffle")

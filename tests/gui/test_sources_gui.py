@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from designer.core.generators import generate, params_from_dict
 from designer.gui.panels.bom import SOURCE, UNIT
 from designer.gui.sources import actions as sources_actions
+from designer.gui.sources import preview
 from tests.gui.helpers import solved_after
 
 WAIT_MS = 60_000
@@ -31,6 +32,7 @@ def test_import_price_book_is_one_undoable_step_and_the_bom_names_it(
     quote.write_text("part id,unit price,currency,date\nsn5600,41000,EUR,2026-11-02\n")
     monkeypatch.setattr(sources_actions, "ask_price_book_path", lambda *a: str(quote))
     monkeypatch.setattr(sources_actions, "ask_usd_rate", lambda *a: 1.1)
+    monkeypatch.setattr(preview, "confirm_book", lambda *a: True)  # the preview's Apply
     src = window.analysis.sources
     svc = window.analysis.service
     with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS):

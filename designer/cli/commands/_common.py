@@ -13,18 +13,53 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from designer.core import limits
 from designer.core.catalog import Catalog, load_catalog
 from designer.core.fileformat import load_project
 from designer.core.model import Project
-from designer.core.text import NAME_MAX, check_name
+from designer.core.text import NAME_MAX, ascii_float, check_name, shown
 
 
 def whole_number(text: str) -> int:
     """An argparse type for counts: ASCII digits only (``int`` would also read digits of other
     scripts, such as '٣', and underscores, and build something nobody typed)."""
     if not re.fullmatch(r"[+-]?[0-9]+", text.strip()):
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number (digits 0-9)")
+        raise argparse.ArgumentTypeError(f"'{shown(text, 40)}' is not a whole number (digits "
+                                         "0-9)")
     return int(text)
+
+
+def count_arg(low: int, high: int, what: str = "") -> Callable[[str], int]:
+    """An argparse type for a whole number between ``low`` and ``high`` (ASCII digits)."""
+
+    def parse(text: str) -> int:
+        value = whole_number(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"{value:,} is outside {low:,} to {high:,}" + (f" ({what})" if what else ""))
+        return value
+
+    parse.__name__ = "whole number"  # argparse names the type in its messages
+    return parse
+
+
+def number_arg(low: float, high: float, what: str = "", low_open: bool = False
+               ) -> Callable[[str], float]:
+    """An argparse type for a finite number between ``low`` and ``high`` (above ``low`` when
+    ``low_open``), written in ASCII: never inf, nan, 1e308 or digits of other scripts."""
+
+    def parse(text: str) -> float:
+        value = ascii_float(text)
+        if value is None:
+            raise argparse.ArgumentTypeError(f"'{shown(text, 40)}' is not a number")
+        if value > high or value < low or (low_open and value == low):
+            bound = f"above {low:g}" if low_open else f"from {low:g}"
+            raise argparse.ArgumentTypeError(
+                f"{value:g} is out of range: {bound} to {high:g}" + (f" ({what})" if what else ""))
+        return value
+
+    parse.__name__ = "number"
+    return parse
 
 
 def project_name(text: str) -> str:
@@ -128,3 +163,22 @@ def print_sources(args: argparse.Namespace, items: Sequence[BaseModel], none: st
     for x in items:
         print(line(x))
     return 0
+
+
+def finite_number(text: str) -> float:
+    """An argparse type for a number the core then bounds (its message names the field):
+    ASCII, finite; never inf, nan or digits of other scripts."""
+    value = ascii_float(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"'{shown(text, 40)}' is not a finite number")
+    return value
+
+
+finite_number.__name__ = "number"
+
+# Options several commands share, bounded by what the domain allows (core/limits.py). Money
+# and time are bounded by the core's Economics, which names the field.
+GPU_HOUR = RUN_DAYS = YEARS = finite_number
+FLOWS_PER_PAIR = count_arg(1, limits.MAX_FLOWS_PER_PAIR, "queue pairs per connection")
+TRIALS = count_arg(1, limits.MAX_TRIALS, "trials")
+SEED = count_arg(0, limits.MAX_SEED, "a seed")

@@ -6,7 +6,14 @@ import argparse
 import signal
 from pathlib import Path
 
-from designer.cli.commands._common import add_command, load, print_json, stderr_progress
+from designer.cli.commands._common import (
+    add_command,
+    count_arg,
+    load,
+    number_arg,
+    print_json,
+    stderr_progress,
+)
 from designer.core.ethernet.netns import check_roce
 from designer.core.ethernet.slicing import HOSTS_PER_LEAF, MAX_SESSIONS, MAX_SWITCHES
 
@@ -28,15 +35,16 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
         "frr, iproute2 and traceroute. "
         "Exit 0 when everything matches, 1 on differences, 2 on bad input or missing tools.",
     )
-    p.add_argument("--max-switches", type=int, default=MAX_SWITCHES, metavar="N",
+    p.add_argument("--max-switches", type=count_arg(2, 4096), default=MAX_SWITCHES, metavar="N",
                    help="largest lab to build; larger designs are sliced (default %(default)s)")
-    p.add_argument("--max-sessions", type=int, default=MAX_SESSIONS, metavar="N",
+    p.add_argument("--max-sessions", type=count_arg(1, 100_000), default=MAX_SESSIONS, metavar="N",
                    help="most BGP sessions to bring up; wider bundles between two switches "
                    "are narrowed to fit (default %(default)s)")
-    p.add_argument("--hosts-per-leaf", type=int, default=HOSTS_PER_LEAF, metavar="N",
+    p.add_argument("--hosts-per-leaf", type=count_arg(0, 64), default=HOSTS_PER_LEAF, metavar="N",
                    help="host namespaces per leaf (default %(default)s)")
     p.add_argument("--no-failure", action="store_true", help="do not fail a spine")
-    p.add_argument("--timeout", type=float, default=60.0, metavar="S",
+    p.add_argument("--timeout", type=number_arg(0.0, 86_400.0, "seconds", low_open=True),
+                   default=60.0, metavar="S",
                    help="seconds to wait for convergence, each phase (default %(default)s)")
     p.add_argument("--keep", metavar="DIR", type=Path,
                    help="copy the configs, daemon logs and traceroutes to DIR")

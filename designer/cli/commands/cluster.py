@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import argparse
 
-from designer.cli.commands._common import add_command, load, print_json, stderr_progress
+from designer.cli.commands._common import (
+    SEED,
+    add_command,
+    count_arg,
+    finite_number,
+    load,
+    print_json,
+    stderr_progress,
+)
 from designer.core.cluster import (
     FORMATS,
     POLICIES,
@@ -33,19 +41,19 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     p.add_argument("trace", help="trace file, or synthetic[:JOBS]")
     p.add_argument("--policy", default="pack", choices=POLICIES,
                    help="placement policy (default pack: topology-aware)")
-    p.add_argument("--days", type=float, default=None, help="replay the first D days only")
+    p.add_argument("--days", type=finite_number, default=None, help="replay the first D days only")
     p.add_argument("--format", choices=FORMATS, help="trace format (default: recognised)")
     p.add_argument("--topology", metavar="TOPO.csv", help="Lingjun topo.csv for the trace's "
                    "own placement")
     p.add_argument("--no-failures", action="store_true", help="leave failures out")
-    p.add_argument("--checkpoint-h", type=float, default=None, metavar="H",
+    p.add_argument("--checkpoint-h", type=finite_number, default=None, metavar="H",
                    help="checkpoint interval, hours (default 1)")
-    p.add_argument("--restart-h", type=float, default=None, metavar="H",
+    p.add_argument("--restart-h", type=finite_number, default=None, metavar="H",
                    help="restart time after an interruption, hours (default 0.25)")
-    p.add_argument("--comm-share", type=float, default=None, metavar="F",
+    p.add_argument("--comm-share", type=finite_number, default=None, metavar="F",
                    help="exposed communication share of every job's step (default: the "
                    "workload estimate on this design)")
-    p.add_argument("--seed", type=int, default=0, help="seed for failures and placement")
+    p.add_argument("--seed", type=SEED, default=0, help="seed for failures and placement")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.add_argument("--vs", action="append", metavar="FILE2", default=[],
                    help="the same trace on another design, side by side (repeat for more)")
@@ -54,7 +62,7 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                    "(TRACE and --also-trace) on Dask")
     p.add_argument("--also-trace", action="append", metavar="TRACE2", default=[],
                    help="another trace file for --grid")
-    p.add_argument("--workers", type=int, default=None,
+    p.add_argument("--workers", type=count_arg(0, 256), default=None,
                    help="Dask worker processes for --grid (0: in this process)")
 
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from designer.cli.commands._common import add_command, catalog_from, print_json
+from designer.cli.commands._common import (
+    GPU_HOUR,
+    RUN_DAYS,
+    YEARS,
+    add_command,
+    catalog_from,
+    print_json,
+)
 from designer.core.analysis.best import Target
 from designer.core.analysis.compare import (
     FIGURES,
@@ -47,9 +54,9 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                    "with the same GPU count, beside it (dgx-b200,gb200-nvl72: 8-GPU servers "
                    "against NVL72 racks)")
     p.add_argument("--workload", metavar="PRESET|FILE")
-    p.add_argument("--gpu-hour-usd", type=float, metavar="X")
-    p.add_argument("--run-days", type=float, metavar="D")
-    p.add_argument("--years", type=float, metavar="Y")
+    p.add_argument("--gpu-hour-usd", type=GPU_HOUR, metavar="X")
+    p.add_argument("--run-days", type=RUN_DAYS, metavar="D")
+    p.add_argument("--years", type=YEARS, metavar="Y")
     p.add_argument("-o", "--output", type=Path, metavar="OUT.xlsx|OUT.html",
                    help="also write the comparison: .xlsx (one column per design) or .html "
                    "(a report page)")

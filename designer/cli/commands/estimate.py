@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import argparse
 
-from designer.cli.commands._common import add_command, load, print_json, whole_number
+from designer.cli.commands._common import (
+    FLOWS_PER_PAIR,
+    GPU_HOUR,
+    RUN_DAYS,
+    TRIALS,
+    YEARS,
+    add_command,
+    count_arg,
+    finite_number,
+    load,
+    print_json,
+)
 from designer.core.analysis.collectives import ALGORITHMS
 from designer.core.analysis.constants import constant_notes
 from designer.core.analysis.estimate import CollectiveRequest, Estimate, estimate, settings_of
@@ -32,9 +43,9 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                    help="fit a workload written for another size to this design: keep the "
                    "global batch (data parallelism follows the GPUs) or the per-GPU batch "
                    "(the global batch follows); the output lists what changed")
-    p.add_argument("--gpu-hour-usd", type=float, metavar="X")
-    p.add_argument("--run-days", type=float, metavar="D")
-    p.add_argument("--years", type=float, metavar="Y")
+    p.add_argument("--gpu-hour-usd", type=GPU_HOUR, metavar="X")
+    p.add_argument("--run-days", type=RUN_DAYS, metavar="D")
+    p.add_argument("--years", type=YEARS, metavar="Y")
     p.add_argument("--collective", choices=OPS, help="estimate one collective instead of the "
                    "workload's")
     p.add_argument("--bytes", metavar="SIZE", help="message size for --collective (1GiB, 4096)")
@@ -42,7 +53,8 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                    help="the communicator (all: every GPU of the job)")
     p.add_argument("--algorithm", choices=ALGORITHMS, default="auto")
     under = p.add_mutually_exclusive_group()
-    under.add_argument("--network-slowdown", type=float, default=None, metavar="X",
+    under.add_argument("--network-slowdown", type=finite_number,
+                       default=None, metavar="X",
                        help="scale the network terms by X (a routing model's efficiency you "
                        "measured; default 1: the ideal fabric)")
     under.add_argument("--under", choices=("adaptive", "ecmp", "static", "valiant"),
@@ -50,14 +62,14 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                        "this routing and scale the network terms by it; under ecmp, NCCL's "
                        "channels and queue pairs are hashed and each channel's pipelined ring "
                        "moves at its most loaded link (max-min fair, channels as commodities)")
-    p.add_argument("--flows-per-pair", "--qps", dest="flows_per_pair", type=whole_number,
+    p.add_argument("--flows-per-pair", "--qps", dest="flows_per_pair", type=FLOWS_PER_PAIR,
                    default=None, metavar="Q",
                    help="with --under ecmp: queue pairs per connection "
                    "(NCCL_IB_QPS_PER_CONNECTION; default the workload's, NCCL's 1)")
-    p.add_argument("--channels-per-nic", type=whole_number, default=None, metavar="C",
+    p.add_argument("--channels-per-nic", type=count_arg(1, 64), default=None, metavar="C",
                    help="with --under ecmp: NCCL ring channels per NIC (default the "
                    "workload's, 2)")
-    p.add_argument("--trials", type=whole_number, default=3, metavar="T",
+    p.add_argument("--trials", type=TRIALS, default=3, metavar="T",
                    help="with --under ecmp: hash seeds to average over (default 3)")
     p.add_argument("--routing", default=None, metavar="LABEL",
                    help="label of the routing model --network-slowdown stands for")

@@ -15,6 +15,8 @@ from pydantic import ValidationError
 from designer.cli.commands._common import (
     add_catalog_option,
     catalog_from,
+    count_arg,
+    number_arg,
     print_sources,
 )
 from designer.core.errors import DesignerError
@@ -22,7 +24,7 @@ from designer.core.fileformat import load_project, save_project
 from designer.core.sources.apply import nic_per_end_ns
 from designer.core.sources.edit import with_latency, without_latency
 from designer.core.sources.model import LatencyMeasurement
-from designer.core.sources.perftest import parse_perftest
+from designer.core.sources.perftest import read_perftest
 
 TECHS = ("ib-ndr", "ib-xdr", "eth")
 
@@ -41,13 +43,14 @@ def _switch_ns(text: str) -> tuple[str, float]:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="project file (*.fabric.json)")
     p.add_argument("--tech", required=True, choices=TECHS, help="the technology measured")
-    p.add_argument("--switches", type=int, default=0, metavar="K",
+    p.add_argument("--switches", type=count_arg(0, 16), default=0, metavar="K",
                    help="switches the measured path crossed (0: NICs back to back)")
     p.add_argument("--switch-model", metavar="ID",
                    help="the switch the path crossed (default: the gear profile's)")
-    p.add_argument("--cable-m", type=float, default=0.0, metavar="M",
+    p.add_argument("--cable-m", type=number_arg(0.0, 100_000.0), default=0.0, metavar="M",
                    help="total cable length of the measured path")
-    p.add_argument("--speed-gbps", type=int, metavar="G", help="link speed of the measurement")
+    p.add_argument("--speed-gbps", type=count_arg(1, 3200), metavar="G",
+                   help="link speed of the measurement")
     p.add_argument("--switch-ns", type=_switch_ns, action="append", default=[],
                    metavar="MODEL=NS", help="a measured per-hop switch latency (repeatable)")
     p.add_argument("--tool", default="", help="what measured it, e.g. 'ib_send_lat 24.07'")
@@ -66,17 +69,17 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                             parser_class=type(p))
     st = acts.add_parser("set", help="set a measurement by hand")
     _common(st)
-    st.add_argument("--nic-ns", type=float, metavar="NS", help="per-end NIC latency")
-    st.add_argument("--end-to-end-us", type=float, metavar="US",
+    st.add_argument("--nic-ns", type=number_arg(0.0, 1e7), metavar="NS", help="per-end NIC latency")
+    st.add_argument("--end-to-end-us", type=number_arg(0.0, 1e4, low_open=True), metavar="US",
                     help="one-way end-to-end latency (perftest's t_typical)")
-    st.add_argument("--message-bytes", type=int, default=2, metavar="B",
+    st.add_argument("--message-bytes", type=count_arg(1, 2**30), default=2, metavar="B",
                     help="message size of the end-to-end figure (perftest default 2)")
     st.set_defaults(run=run_set)
     imp = acts.add_parser("import", help="read a perftest latency run's output")
     _common(imp)
     imp.add_argument("output_file", type=Path, metavar="OUTPUT",
                      help="the saved output of ib_send_lat / ib_write_lat / ib_read_lat")
-    imp.add_argument("--size", type=int, metavar="B",
+    imp.add_argument("--size", type=count_arg(1, 2**30), metavar="B",
                      help="the message size to take when the run swept several")
     imp.set_defaults(run=run_import)
     ls = acts.add_parser("list", help="list the project's measurements")
@@ -125,11 +128,7 @@ def run_set(args: argparse.Namespace) -> int:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    try:
-        text = args.output_file.read_text(errors="replace")
-    except OSError as exc:
-        raise DesignerError(f"cannot read {args.output_file}: {exc.strerror}") from None
-    row = parse_perftest(text, args.size, str(args.output_file))
+    row = read_perftest(args.output_file, args.size)
     tool = args.tool or row.tool or "perftest"
     return _save(args, _measurement(args, end_to_end_us=row.typical_us,
                                     message_bytes=row.message_bytes, tool=tool))

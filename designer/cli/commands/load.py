@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import argparse
 
-from designer.cli.commands._common import add_command, load, print_json
+from designer.cli.commands._common import (
+    FLOWS_PER_PAIR,
+    SEED,
+    TRIALS,
+    add_command,
+    count_arg,
+    load,
+    print_json,
+)
+from designer.core import limits
 from designer.core.errors import DesignerError
 from designer.core.solver.compile import compile_project
 from designer.core.traffic import PATTERNS, ROUTINGS, run_load
@@ -12,25 +21,16 @@ from designer.core.traffic.lft import opensm_tables
 from designer.core.traffic.network import build_network
 
 
-def positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"'{text}': must be at least 1")
-    return v
-
-
 def add_traffic_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--routing", choices=ROUTINGS, default=None,
                    help="routing model (default: the technology's: static on InfiniBand, "
                    "ecmp on Ethernet)")
-    p.add_argument("--flows-per-pair", type=positive, default=1, metavar="Q",
+    p.add_argument("--flows-per-pair", type=FLOWS_PER_PAIR, default=1, metavar="Q",
                    help="queue pairs per connection under ECMP/Valiant (default 1)")
-    p.add_argument("--trials", type=positive, default=1, metavar="T",
+    p.add_argument("--trials", type=TRIALS, default=1, metavar="T",
                    help="Monte Carlo trials over hash seeds (default 1)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--seed", type=SEED, default=0,
+                   help=f"random seed, 0 to {limits.MAX_SEED:,} (default 0)")
     p.add_argument("--polarised", action="store_true",
                    help="ECMP: the same hash function at every tier (hash polarisation)")
 
@@ -48,7 +48,7 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     p.add_argument("--pattern", default="permutation", metavar="PATTERN",
                    help=f"{'|'.join(PATTERNS)} or a CSV file (source GPU, destination GPU, "
                    "bytes); default permutation")
-    p.add_argument("--fan-in", type=positive, default=16, metavar="K",
+    p.add_argument("--fan-in", type=count_arg(1, limits.MAX_GPUS), default=16, metavar="K",
                    help="incast: senders to one GPU (default 16)")
     p.add_argument("--opensm", action="store_true",
                    help="static routing on OpenSM's own forwarding tables: brings the design "

@@ -8,16 +8,20 @@ applies a book for one run without saving it.
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 from designer.cli.commands._common import (
     add_catalog_option,
     catalog_from,
     print_sources,
+    project_name,
 )
 from designer.core.fileformat import load_project, save_project
+from designer.core.sources.apply import SourcesError
 from designer.core.sources.edit import with_price_book, without_price_book
-from designer.core.sources.pricebook_io import read_price_book
+from designer.core.sources.pricebook_io import read_price_book, usd_rate
+from designer.core.text import shown
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:
@@ -30,10 +34,16 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     imp = acts.add_parser("import", help="import a quote into the project (saved in it)")
     imp.add_argument("file", help="project file (*.fabric.json)")
     imp.add_argument("book", type=Path, help="the quote: .csv or .xlsx")
-    imp.add_argument("--name", help="the book's name (default: the file's name)")
+    imp.add_argument("--name", type=project_name,
+                     help="the book's name (default: the file's name)")
     imp.add_argument("--currency", help="the prices' currency when the file has no column")
-    imp.add_argument("--usd-rate", type=float, metavar="R",
+    imp.add_argument("--usd-rate", type=usd_rate_arg, metavar="R",
                      help="US dollars per unit of the book's currency (needed unless USD)")
+    imp.add_argument("--decimal", choices=(".", ","),
+                     help="the quote's decimal mark, when its numbers do not show it "
+                     "(31.500 is 31,500 with a decimal comma)")
+    imp.add_argument("--preview", action="store_true",
+                     help="show what the quote would apply, price by price, and save nothing")
     imp.add_argument("--date", help="the quote's date, YYYY-MM-DD (default: the file's)")
     imp.add_argument("-o", "--output", help="write the project here (default: in place)")
     add_catalog_option(imp)
@@ -55,16 +65,18 @@ def run_import(args: argparse.Namespace) -> int:
     base = catalog_from(args)
     project = load_project(args.file, base)
     got = read_price_book(args.book, project.catalog(base), name=args.name,
-                          currency=args.currency, usd_per_unit=args.usd_rate, date=args.date)
+                          currency=args.currency, usd_per_unit=args.usd_rate, date=args.date,
+                          decimal=args.decimal)
+    for line in got.preview():
+        print(line)
+    if args.preview:
+        print("nothing saved (--preview)")
+        return 0
     project = with_price_book(project, got.book, base)
     save_project(project, args.output or args.file)
     b = got.book
-    print(f"imported {b.label}: {len(b.prices):,} prices into {args.output or args.file}")
-    if got.skipped:
-        parts = ", ".join(f"row {n} '{p}'" for n, p in got.skipped[:5])
-        more = f" and {len(got.skipped) - 5} more" if len(got.skipped) > 5 else ""
-        print(f"skipped {len(got.skipped):,} row(s) naming parts the catalog does not have: "
-              f"{parts}{more}")
+    print(f"imported {shown(b.label)}: {len(b.prices):,} prices into "
+          f"{shown(str(args.output or args.file))}")
     return 0
 
 
@@ -75,18 +87,31 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def _describe(b) -> str:
-    return (f"{b.name}: {len(b.prices):,} prices, {b.currency}"
+    # Names and sources come from files: shown with their control characters escaped.
+    return (f"{shown(b.name)}: {len(b.prices):,} prices, {b.currency}"
             + (f" at {b.usd_per_unit:g} USD" if b.currency != "USD" else "")
             + (f", dated {b.date}" if b.date else "")
-            + (f", from {b.source}" if b.source else ""))
+            + (f", from {shown(b.source)}" if b.source else ""))
 
 
 def run_remove(args: argparse.Namespace) -> int:
     project = load_project(args.file, catalog_from(args))
     project = without_price_book(project, args.name)
     save_project(project, args.output or args.file)
-    print(f"removed price book '{args.name}'")
+    print(f"removed price book '{shown(args.name)}'")
     return 0
+
+
+def usd_rate_arg(text: str) -> float:
+    """``--usd-rate``: a finite positive number any currency could have."""
+    try:
+        value = float(text) if re.fullmatch(r"\s*[0-9]*\.?[0-9]+(e[+-]?[0-9]+)?\s*", text,
+                                            re.IGNORECASE) else None
+        if value is None:
+            raise argparse.ArgumentTypeError(f"'{shown(text, 40)}' is not a number")
+        return usd_rate(value)
+    except SourcesError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_price_book_option(p: argparse.ArgumentParser) -> None:

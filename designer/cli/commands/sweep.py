@@ -6,7 +6,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from designer.cli.commands._common import add_command, catalog_from, print_json
+from designer.cli.commands._common import (
+    add_command,
+    catalog_from,
+    count_arg,
+    print_json,
+)
 from designer.core.sweep import load_spec, run_sweep, summary_json, sweep_table
 from designer.core.sweep.files import format_of, write_designs, write_table
 from designer.core.sweep.metrics import METRICS
@@ -29,12 +34,12 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     p.add_argument("--scheduler", metavar="ADDR",
                    help="an existing Dask scheduler, such as tcp://HOST:8786 "
                    "(default: $DASK_SCHEDULER_ADDRESS, else a local cluster)")
-    p.add_argument("--workers", type=int, metavar="N",
+    p.add_argument("--workers", type=count_arg(0, 256), metavar="N",
                    help="local worker processes (default: the CPU count, at most 8; "
                    "0 runs in this process without Dask)")
     p.add_argument("-o", "--output", metavar="FILE", type=Path,
                    help="write the table: .csv, .xlsx, .parquet (needs pyarrow) or .json")
-    p.add_argument("--top", type=int, metavar="N", default=0,
+    p.add_argument("--top", type=count_arg(0, 100_000), metavar="N", default=0,
                    help="write the N best designs as project files (with --designs-dir)")
     p.add_argument("--designs-dir", metavar="DIR", type=Path,
                    help="folder for the --top designs")

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from designer.cli.commands._common import add_command, load, print_json
+from designer.cli.commands._common import (
+    GPU_HOUR,
+    add_command,
+    load,
+    print_json,
+)
 from designer.cli.commands.load import add_traffic_options
 from designer.core.solver.compile import compile_project
 from designer.core.traffic.failures import DEFAULT_USD_PER_GPU_HOUR, WhatIf, n_minus_1, what_if
@@ -28,7 +33,7 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                    "(leaf, spine, core, router) or over the racks (rack: each scale-up domain)")
     p.add_argument("--pattern", default="permutation", help="pattern for the slowdown "
                    "(default permutation)")
-    p.add_argument("--usd-per-gpu-hour", type=float, default=DEFAULT_USD_PER_GPU_HOUR,
+    p.add_argument("--usd-per-gpu-hour", type=GPU_HOUR, default=DEFAULT_USD_PER_GPU_HOUR,
                    metavar="USD", help=f"cost of a GPU hour (default {DEFAULT_USD_PER_GPU_HOUR})")
     add_traffic_options(p)
 

@@ -13,10 +13,12 @@ from designer.core.model import Project
 
 def write(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:
     n = write_configs(project, catalog, out)
+    renamed = (f"; {n['renamed']:,} device name(s) are not hostnames and were mapped to "
+               "safe ones (listed in plan.json)") if n["renamed"] else ""
     return (
-        f"wrote {out}/: {n['switches']:,} switches (switches/<name>/frr.conf and "
+        f"wrote {out}/: {n['switches']:,} switches (switches/<hostname>/frr.conf and "
         f"config_db.json), {n['servers']:,} server NIC summaries (servers/), "
-        f"{n['sessions']:,} eBGP sessions, topology.clab.yml, plan.json, tuning.txt"
+        f"{n['sessions']:,} eBGP sessions, topology.clab.yml, plan.json, tuning.txt{renamed}"
     )
 
 

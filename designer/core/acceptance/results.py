@@ -12,7 +12,7 @@ names, one line at a time, and a line that does not fit is counted and skipped. 
 table headed ``#bytes`` (``BW average[Gb/sec]`` or ``[MB/sec]``, or ``t_typical[usec]``).
 
 Numbers read here are data: they are parsed as floats, never evaluated, and every file is
-read within ``MAX_BYTES`` (see ``safe_read``).
+read within ``MAX_BYTES`` (see ``safe_io``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from designer.core.errors import DesignerError
-from designer.core.safe_read import read_text
+from designer.core.safe_io import read_text
 
 MAX_BYTES = 64 * 1024 * 1024
 MAX_ROWS = 200_000
@@ -323,7 +323,7 @@ def read_results(paths: list[str | Path]) -> Results:
         raise ResultsError("give at least one results file")
     for p in paths:
         path = Path(p)
-        text = read_text(path, MAX_BYTES)
+        text = read_text(path, limit=MAX_BYTES, what="results file", fallback="utf-8")
         if "\x00" in text[:4096]:
             raise ResultsError(f"{path}: a binary file, not nccl-tests or perftest output")
         nccl = parse_nccl(text, path.name)

@@ -33,6 +33,7 @@ from designer.core.analysis.step import (
 from designer.core.analysis.tco import Tco, tco
 from designer.core.analysis.workload import DecisionSettings, Economics, Workload, WorkloadError
 from designer.core.catalog import Catalog, builtin_catalog
+from designer.core.limits import NETWORK_SLOWDOWN_MAX
 from designer.core.model import Project
 from designer.core.solver import Result
 
@@ -115,8 +116,9 @@ def estimate(project: Project, result: Result, workload: Workload | None = None,
     the field's name when the workload cannot run on it. ``fit`` fits the workload to the
     design first (keeping the global batch or the per-GPU batch); the default workload is
     always fitted, keeping the per-GPU batch."""
-    if not network_slowdown >= 1.0 or not np.isfinite(network_slowdown):
-        raise WorkloadError(f"network_slowdown: must be 1 or more, got {network_slowdown}")
+    if not 1.0 <= network_slowdown <= NETWORK_SLOWDOWN_MAX:  # also refuses NaN
+        raise WorkloadError(f"network_slowdown: must be 1 to {NETWORK_SLOWDOWN_MAX:g}, got "
+                            f"{network_slowdown:g}")
     if result.gpus - result.unconnected_gpus <= 0:
         raise WorkloadError("design: it has no connected GPUs to estimate for")
     s = settings_of(project)

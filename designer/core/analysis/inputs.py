@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from designer.core.analysis.workload import PRESETS, Economics, Workload, WorkloadError
+from designer.core.safe_io import FileRefused, read_text
 
 _UNITS = {"": 1, "b": 1, "k": 1e3, "kb": 1e3, "kib": 2**10, "m": 1e6, "mb": 1e6, "mib": 2**20,
           "g": 1e9, "gb": 1e9, "gib": 2**30, "t": 1e12, "tb": 1e12, "tib": 2**40}
@@ -47,9 +48,11 @@ def load_workload(spec: str) -> Workload:
     if not path.is_file():
         raise WorkloadError(f"--workload: '{spec}' is neither a preset ({', '.join(PRESETS)}) "
                             f"nor a file")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    try:  # a workload is a page of JSON: a regular file of at most 1 MiB
+        data = json.loads(read_text(path, limit=1 << 20, what="workload"))
+    except FileRefused as exc:
+        raise WorkloadError(f"--workload: {exc}") from None
+    except (RecursionError, json.JSONDecodeError) as exc:
         raise WorkloadError(f"--workload: {spec}: not a JSON file ({exc})") from None
     if isinstance(data, dict) and isinstance(data.get("workload"), dict):
         data = data["workload"]

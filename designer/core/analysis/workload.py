@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from designer.core import limits as L
 from designer.core.errors import DesignerError
 
 
@@ -35,8 +36,9 @@ class Workload(_Frozen):
     name: str = Field(default="Dense 70B, data parallel", min_length=1, max_length=200)
     source: str = Field(default="", max_length=500)
     # model
-    params_b: Positive = 70.0  # billions of parameters
-    active_params_b: NonNegative = 0.0  # MoE: parameters active per token (0: all)
+    params_b: Annotated[Positive, Field(le=L.PARAMS_B_MAX)] = 70.0  # billions of parameters
+    # MoE: parameters active per token (0: all)
+    active_params_b: Annotated[NonNegative, Field(le=L.PARAMS_B_MAX)] = 0.0
     layers: int = Field(default=80, ge=1, le=10_000)
     hidden: int = Field(default=8192, ge=1, le=1_000_000)
     experts: int = Field(default=0, ge=0, le=100_000)  # 0: dense
@@ -58,10 +60,13 @@ class Workload(_Frozen):
     ep: int = Field(default=1, ge=1, le=100_000)
     # scale-up domain and compute
     nvlink_domain: int = Field(default=0, ge=0, le=4096)  # GPUs per NVLink domain (0: server)
-    nvlink_gbytes_s: NonNegative = 0.0  # per GPU per direction (0: the GPU's datasheet)
-    peak_tflops: NonNegative = 0.0  # dense, per GPU (0: the GPU's datasheet)
+    # per GPU per direction (0: the GPU's datasheet)
+    nvlink_gbytes_s: Annotated[NonNegative, Field(le=L.NVLINK_GBYTES_S_MAX)] = 0.0
+    # dense, per GPU (0: the GPU's datasheet)
+    peak_tflops: Annotated[NonNegative, Field(le=L.PEAK_TFLOPS_MAX)] = 0.0
     compute_efficiency: Annotated[float, Field(gt=0, le=1)] = 0.55  # share of peak in compute
-    compute_s: NonNegative = 0.0  # measured compute time per step (0: from the FLOPs)
+    # measured compute time per step (0: from the FLOPs)
+    compute_s: Annotated[NonNegative, Field(le=L.COMPUTE_S_MAX)] = 0.0
     # overlap: share of each kind of communication hidden behind compute
     overlap_dp: Fraction = 0.8
     overlap_tp: Fraction = 0.0
@@ -69,7 +74,8 @@ class Workload(_Frozen):
     overlap_ep: Fraction = 0.3
     overlap_cp: Fraction = 0.5
     placement: Placement = "contiguous"
-    train_tokens_b: NonNegative = 0.0  # a run of this many billion tokens (0: not asked)
+    # a run of this many billion tokens (0: not asked)
+    train_tokens_b: Annotated[NonNegative, Field(le=L.TRAIN_TOKENS_B_MAX)] = 0.0
     # pipeline schedule: 1F1B, interleaved (``interleave`` virtual stages per GPU),
     # zero-bubble (ZB-H1) or DualPipe
     schedule: Schedule = "1f1b"
@@ -103,17 +109,21 @@ class Workload(_Frozen):
 
 
 class Economics(_Frozen):
-    gpu_hour_usd: NonNegative = 2.0
-    run_days: NonNegative = 30.0
-    years: Positive = 3.0
-    usd_per_kwh: NonNegative = 0.10
+    # Bounded by what the domain allows (core/limits.py): past these a figure is a typo, and
+    # 1e308 would print inf and nan; a free GPU hour would make every break-even infinite.
+    gpu_hour_usd: Annotated[float, Field(ge=L.GPU_HOUR_USD_MIN, le=L.GPU_HOUR_USD_MAX,
+                                         allow_inf_nan=False)] = 2.0
+    run_days: Annotated[NonNegative, Field(le=L.RUN_DAYS_MAX)] = 30.0
+    years: Annotated[Positive, Field(le=L.YEARS_MAX)] = 3.0
+    usd_per_kwh: Annotated[NonNegative, Field(le=L.USD_PER_KWH_MAX)] = 0.10
     pue: Annotated[float, Field(ge=1, le=5)] = 1.3
     network_load: Fraction = 0.8  # average share of nameplate power the network draws
     support_fraction: Annotated[float, Field(ge=0, le=2)] = 0.15  # of capex, per year
-    usd_per_ru_month: NonNegative = 0.0
+    usd_per_ru_month: Annotated[NonNegative, Field(le=L.USD_PER_RU_MONTH_MAX)] = 0.0
     include_servers: bool = False
-    tuning_weeks: NonNegative = 0.0  # RoCE tuning and validation (the articles' main risk)
-    tuning_usd_per_week: NonNegative = 0.0
+    # RoCE tuning and validation (the articles' main risk)
+    tuning_weeks: Annotated[NonNegative, Field(le=L.TUNING_WEEKS_MAX)] = 0.0
+    tuning_usd_per_week: Annotated[NonNegative, Field(le=L.TUNING_USD_PER_WEEK_MAX)] = 0.0
     availability: Annotated[float, Field(gt=0, le=1)] = 0.95
     # answers the decision rules need that no design shows
     team_tunes_roce: bool = False

@@ -28,7 +28,13 @@ from pathlib import Path
 
 import numpy as np
 
-from designer.core.cluster.trace import Trace, TraceError, make_trace, parse_csv
+from designer.core.cluster.trace import (
+    Trace,
+    TraceError,
+    make_trace,
+    parse_csv,
+    read_trace_text,
+)
 
 PAI_TASK_COLUMNS = ("job_name", "task_name", "inst_num", "status", "start_time", "end_time",
                     "plan_cpu", "plan_mem", "plan_gpu", "gpu_type")
@@ -36,10 +42,7 @@ FORMATS = ("csv", "philly", "pai", "acme", "lingjun")
 
 
 def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TraceError(f"trace {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    return read_trace_text(path)
 
 
 def _time_h(text: str, where: str) -> float:

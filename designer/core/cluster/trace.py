@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from designer.core.errors import DesignerError
+from designer.core.safe_io import FileRefused, read_text
 
 REQUIRED = ("job", "arrival_h", "gpus", "duration_h")
 OPTIONAL = ("workload", "tenant", "tokens")
@@ -109,11 +110,19 @@ def read_csv(path: str | Path) -> Trace:
     """The documented CSV: header ``job,arrival_h,gpus,duration_h`` (any order), optional
     ``workload``, ``tenant``, ``tokens``. A malformed row gets a message naming it."""
     p = Path(path)
+    return parse_csv(read_trace_text(p), p.name)
+
+
+MAX_TRACE_BYTES = 1 << 30  # the largest public traces are a few hundred megabytes
+
+
+def read_trace_text(path: Path) -> str:
+    """A trace file's text through the safe file layer: a regular file (a FIFO or a device is
+    refused before it is opened), at most 1 GiB, UTF-8 (a refusal names the line)."""
     try:
-        text = p.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TraceError(f"trace {p}: {getattr(exc, 'strerror', None) or exc}") from None
-    return parse_csv(text, p.name)
+        return read_text(path, limit=MAX_TRACE_BYTES, what="trace")
+    except FileRefused as exc:
+        raise TraceError(str(exc)) from None
 
 
 def parse_csv(text: str, name: str) -> Trace:

@@ -5,7 +5,9 @@ few host namespaces per leaf.
 Everything the lab makes carries its own prefix (``fdroce<pid>x<token>-``) and is listed as it
 is made; ``close()`` removes exactly that list (daemons by their process ids, then namespaces,
 which takes their veths along) and is safe to call twice, after an error or on Ctrl+C. A check
-killed outright leaves its namespaces; the next check removes those whose process is gone.
+killed outright (SIGKILL, the OOM killer) cannot clean up: its warden (``warden.py``, a process
+of its own watching a pipe the kernel closes when the check dies) removes the daemons, the
+namespaces and the folder then, and the next check sweeps whatever a killed warden left.
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ import secrets
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from designer.core.errors import DesignerError
+from designer.core.ethernet.warden import CLOSED, namespaces_with, remove_lab
 
 FRR_DIRS = ("/usr/lib/frr", "/usr/libexec/frr", "/usr/sbin")
 SYSCTLS = (
@@ -47,34 +51,46 @@ PREFIX = "fdroce"
 _OWNED = re.compile(rf"^{PREFIX}(\d+)x[0-9a-f]+-")
 
 
-def remove_stale() -> list[str]:
-    """Remove namespaces an earlier check made and could not remove (its process was killed
-    outright): ours by name, and only when the process named in it is gone."""
+def _dead(name: str) -> bool:
+    """True when ``name`` is one of ours and the check named in it is gone."""
+    m = _OWNED.match(name)
+    if not m:
+        return False
     try:
-        listing = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True,
-                                 timeout=30).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        return []
-    stale = []
-    for line in listing.splitlines():
-        name = line.split()[0] if line.split() else ""
-        m = _OWNED.match(name)
-        if not m:
-            continue
-        try:
-            os.kill(int(m.group(1)), 0)
-        except ProcessLookupError:
-            stale.append(name)
-        except PermissionError:
-            pass  # alive, someone else's
-    for ns in stale:
-        pids = subprocess.run(["ip", "netns", "pids", ns], capture_output=True,
-                              text=True).stdout.split()
-        for pid in pids:
-            with contextlib.suppress(ProcessLookupError, ValueError):
-                os.kill(int(pid), signal.SIGKILL)
-        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+        os.kill(int(m.group(1)), 0)
+    except ProcessLookupError:
+        return True
+    except (PermissionError, OverflowError):
+        return False  # alive, someone else's
+    return False
+
+
+def remove_stale() -> list[str]:
+    """Remove what an earlier check made and could not remove (it was killed outright and so
+    was its warden): namespaces and folders of ours by name, only when the process named in
+    them is gone. Returns the namespaces removed."""
+    stale = [n for n in namespaces_with(PREFIX) if _dead(n)]
+    remove_lab(stale, None)
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(tempfile.gettempdir()):
+            if entry.is_dir(follow_symlinks=False) and _dead(entry.name):
+                shutil.rmtree(entry.path, ignore_errors=True)
     return stale
+
+
+def _start_warden(prefix: str, folder: Path) -> subprocess.Popen | None:
+    """The warden of a lab (see ``warden.py``), or None when it cannot start (the next check
+    then sweeps what a killed one leaves)."""
+    root = str(Path(__file__).resolve().parents[3])  # where the designer package is
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        p for p in (root, os.environ.get("PYTHONPATH", "")) if p))
+    try:
+        return subprocess.Popen([sys.executable, "-m", "designer.core.ethernet.warden", prefix,
+                                 str(folder)], stdin=subprocess.PIPE,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True, env=env, close_fds=True)
+    except OSError:
+        return None
 
 
 class LabError(DesignerError):
@@ -160,6 +176,8 @@ class Lab:
         remove_stale()
         self.prefix = f"{PREFIX}{os.getpid()}x{secrets.token_hex(2)}-"
         self.folder = Path(tempfile.mkdtemp(prefix=self.prefix))
+        # first, so that nothing is made before someone will remove it
+        self.warden = _start_warden(self.prefix, self.folder)
         self.keep_logs = keep_logs
         self.namespaces: list[str] = []
         self.nodes: dict[str, Node] = {}
@@ -304,6 +322,21 @@ class Lab:
             shutil.copytree(self.folder, self.keep_logs, dirs_exist_ok=True,
                             ignore=shutil.ignore_patterns("*.vty", "*.api", "*.sock"))
         shutil.rmtree(self.folder, ignore_errors=True)
+        self._release_warden()
+
+    def _release_warden(self) -> None:
+        """Tell the warden the lab is gone, so it leaves without touching anything."""
+        w, self.warden = self.warden, None
+        if w is None or w.stdin is None:
+            return
+        with contextlib.suppress(OSError):
+            w.stdin.write(CLOSED)
+            w.stdin.close()
+        try:
+            w.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            w.kill()
+            w.wait(timeout=5)
 
     def __enter__(self) -> Lab:
         return self

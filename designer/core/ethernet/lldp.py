@@ -30,12 +30,16 @@ from designer.core.ethernet.plan import LANES_PER_CAGE, interface_name
 from designer.core.infiniband.asbuilt import project_from_ib
 from designer.core.infiniband.topology import CA, SWITCH, IbFabric, hca_description
 from designer.core.model import Project
+from designer.core.names import FILE, is_valid
 from designer.core.ports import port_layout
+from designer.core.safe_io import ExportFolder, FileRefused, read_head, read_text
+from designer.core.text import NAME_MAX, has_control, shown
 
-_ETHERNET = re.compile(r"^Ethernet(\d+)$")
-_SWP = re.compile(r"^swp(\d+)(?:s(\d+))?$")
-_ETH = re.compile(r"^(?:eth|port|p)(\d+)$")
-_MLX = re.compile(r"^mlx\d*_(\d+)$")
+# ASCII digits, at most nine: no digit of another script, no number past int32
+_ETHERNET = re.compile(r"^Ethernet([0-9]{1,9})$")
+_SWP = re.compile(r"^swp([0-9]{1,9})(?:s([0-9]{1,9}))?$")
+_ETH = re.compile(r"^(?:eth|port|p)([0-9]{1,9})$")
+_MLX = re.compile(r"^mlx[0-9]{0,4}_([0-9]{1,9})$")
 _SUFFIXES = (".json", ".lldp", ".txt", ".out")
 MAX_FILES = 100_000
 
@@ -52,71 +56,124 @@ def looks_like_lldp(head: bytes) -> bool:
 
 
 def switch_name(path: Path) -> str:
+    """The switch a table belongs to: its file's name, less the suffixes."""
     name = path.name
     for _ in range(2):
         for suf in _SUFFIXES:
             name = name.removesuffix(suf)
-    return name
+    return _name(name, f"file {shown(path.name, 120)}")
+
+
+# Names, ports and rows an LLDP table may hold: a name is what a project keeps (at most 200
+# characters, no control characters); a port number what an int32 column and any switch hold.
+MAX_PORT = 65_535
+MAX_NEIGHBOURS = 1_000_000  # rows of one file
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+def _kind(x: object) -> str:
+    return {dict: "an object", list: "a list", str: "a string", type(None): "null",
+            bool: "true/false"}.get(type(x), "a number")
+
+
+def _obj(x: object, where: str) -> dict:
+    if not isinstance(x, dict):
+        raise LldpError(f"{where}: expected an object, found {_kind(x)}")
+    return x
+
+
+def _items(x: object, where: str) -> list:
+    if not isinstance(x, list):
+        raise LldpError(f"{where}: expected a list, found {_kind(x)}")
+    if len(x) > MAX_NEIGHBOURS:
+        raise LldpError(f"{where}: {len(x):,} entries is more than one switch has")
+    return x
+
+
+def _value(x: object, where: str) -> str:
+    """A scalar: a string, a number, or json0's ``[{"value": ...}]`` around one."""
+    if isinstance(x, list):
+        x = x[0] if x else ""
+    if isinstance(x, dict):
+        x = x.get("value", "")
+    if isinstance(x, bool) or not isinstance(x, str | int | float):
+        raise LldpError(f"{where}: expected a name, found {_kind(x)}")
+    return str(x)
+
+
+def _name(text: str, where: str) -> str:
+    """A system or port name as a project can keep it; refused with the place otherwise."""
+    text = text.strip()
+    if len(text) > NAME_MAX:
+        raise LldpError(f"{where}: '{shown(text, 60)}' has {len(text):,} characters (a name has "
+                        f"at most {NAME_MAX})")
+    if has_control(text):
+        raise LldpError(f"{where}: '{shown(text, 80)}' holds control characters")
+    return text
 
 
 def _rows_from_json(data: object, where: str) -> list[tuple[str, str, str, bool]]:
-    """(local port, remote system, remote port, remote is a router/bridge) per neighbour."""
-    try:
-        lldp = data["lldp"]
-    except (TypeError, KeyError):
-        raise LldpError(f"{where}: no 'lldp' object (expected 'lldpcli -f json' output)") from None
+    """(local port, remote system, remote port, remote is a router/bridge) per neighbour.
+    Every level is checked for the shape lldpcli writes; anything else is refused with its
+    place in the file."""
+    if not isinstance(data, dict) or "lldp" not in data:
+        raise LldpError(f"{where}: no 'lldp' object (expected 'lldpcli -f json' output)")
+    lldp = data["lldp"]
+    ifaces: list = []
     if isinstance(lldp, list):  # 'lldpcli -f json0': every value a list, names inside
-        ifaces = [{i.get("name", "?"): _from_json0(i)} for block in lldp
-                  for i in (block.get("interface") or [])]
-    else:
-        ifaces = lldp.get("interface", []) if isinstance(lldp, dict) else []
-    if isinstance(ifaces, dict):
-        ifaces = [{k: v} for k, v in ifaces.items()]
+        for k, block in enumerate(_items(lldp, f"{where}: lldp")):
+            block = _obj(block, f"{where}: lldp[{k}]")
+            for j, i in enumerate(_items(block.get("interface") or [],
+                                         f"{where}: lldp[{k}].interface")):
+                at = f"{where}: lldp[{k}].interface[{j}]"
+                i = _obj(i, at)
+                ifaces.append({_value(i.get("name", "?"), at + ".name"): _from_json0(i, at)})
+    elif isinstance(lldp, dict):
+        found = lldp.get("interface") or []
+        if isinstance(found, dict):
+            found = [{k: v} for k, v in found.items()]
+        ifaces = _items(found, f"{where}: lldp.interface")
+    elif lldp is not None:
+        raise LldpError(f"{where}: lldp: expected an object, found {_kind(lldp)}")
     rows = []
-    for item in ifaces:
-        for local, info in (item or {}).items():
-            chassis = info.get("chassis") or {}
+    for n, item in enumerate(ifaces):
+        for local, info in _obj(item or {}, f"{where}: interface[{n}]").items():
+            at = f"{where}: interface '{shown(str(local), 60)}'"
+            info = _obj(info, at)
+            chassis = _obj(info.get("chassis") or {}, at + ": chassis")
             if "id" in chassis or "name" in chassis:  # json0 shape: no name key
-                remote, ch = chassis.get("name", ""), chassis
-                if isinstance(remote, list):
-                    remote = remote[0].get("value", "")
+                remote, ch = _value(chassis.get("name", ""), at + ": chassis.name"), chassis
             else:
                 remote, ch = next(iter(chassis.items()), ("", {}))
-            port = info.get("port") or {}
-            pid = port.get("id") or {}
-            rport = pid.get("value", "") if isinstance(pid, dict) else str(pid)
-            descr = port.get("descr", "")
-            if _port_number(rport, 1) is None and _port_number(str(descr), 1) is not None:
-                rport = str(descr)  # a MAC as the id: the description names the port
-            caps = ch.get("capability", []) if isinstance(ch, dict) else []
-            if isinstance(caps, dict):
-                caps = [caps]
+                ch = _obj(ch or {}, at + ": chassis")
+            port = _obj(info.get("port") or {}, at + ": port")
+            rport = _value(port.get("id") or "", at + ": port.id")
+            descr = _value(port.get("descr") or "", at + ": port.descr")
+            if _port_number(rport, 1) is None and _port_number(descr, 1) is not None:
+                rport = descr  # a MAC as the id: the description names the port
+            caps = ch.get("capability") or []
+            caps = [caps] if isinstance(caps, dict) else _items(caps, at + ": capability")
             router = any(c.get("type") in ("Router", "Bridge") and c.get("enabled", True)
                          for c in caps if isinstance(c, dict))
+            local, remote = _name(str(local), at), _name(str(remote), at + ": system name")
+            rport = _name(rport, at + ": port")
             if not remote or not rport:
-                raise LldpError(f"{where}: neighbour on '{local}' has no system name or port")
-            rows.append((local, str(remote), str(rport), router))
+                raise LldpError(f"{at}: the neighbour has no system name or port")
+            rows.append((local, remote, rport, router))
     return rows
 
 
-def _first_value(x: object) -> str:
-    """json0 wraps scalars as ``[{"value": ...}]``."""
-    if isinstance(x, list):
-        x = x[0] if x else {}
-    if isinstance(x, dict):
-        return str(x.get("value", ""))
-    return "" if x is None else str(x)
-
-
-def _from_json0(iface: dict) -> dict:
+def _from_json0(iface: dict, where: str) -> dict:
     """One json0 interface in the shape of plain ``-f json`` (what ``_rows_from_json`` reads)."""
-    ch = (iface.get("chassis") or [{}])[0]
-    port = (iface.get("port") or [{}])[0]
-    name = _first_value(ch.get("name"))
+    chs = iface.get("chassis") or [{}]
+    ports = iface.get("port") or [{}]
+    ch = _obj(_items(chs, where + ".chassis")[0] if chs else {}, where + ".chassis[0]")
+    port = _obj(_items(ports, where + ".port")[0] if ports else {}, where + ".port[0]")
+    name = _value(ch.get("name") or "", where + ".chassis.name")
     return {
-        "chassis": {name: {"capability": ch.get("capability", [])}} if name else {},
-        "port": {"id": {"value": _first_value(port.get("id"))},
-                 "descr": _first_value(port.get("descr"))},
+        "chassis": {name: {"capability": ch.get("capability") or []}} if name else {},
+        "port": {"id": {"value": _value(port.get("id") or "", where + ".port.id")},
+                 "descr": _value(port.get("descr") or "", where + ".port.descr")},
     }
 
 
@@ -133,7 +190,10 @@ def _rows_from_table(text: str, where: str) -> list[tuple[str, str, str, bool]]:
         if len(parts) < 3:
             raise LldpError(f"{where} line {n}: expected LocalPort RemoteDevice RemotePortID")
         caps = parts[3] if len(parts) > 3 else ""
-        rows.append((parts[0], parts[1], parts[2], "R" in caps or "B" in caps))
+        rows.append((_name(parts[0], f"{where} line {n}"), _name(parts[1], f"{where} line {n}"),
+                     _name(parts[2], f"{where} line {n}"), "R" in caps or "B" in caps))
+        if len(rows) > MAX_NEIGHBOURS:
+            raise LldpError(f"{where}: more than {MAX_NEIGHBOURS:,} neighbours")
     if not started:
         raise LldpError(f"{where}: no 'LocalPort RemoteDevice RemotePortID' header "
                         "(expected SONiC 'show lldp table' output)")
@@ -141,21 +201,30 @@ def _rows_from_table(text: str, where: str) -> list[tuple[str, str, str, bool]]:
 
 
 def read_neighbours(path: Path) -> list[tuple[str, str, str, bool]]:
+    where = shown(path.name, 120)
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise LldpError(f"cannot read {path}: {exc.strerror or exc}") from None
+        text = read_text(path, limit=MAX_FILE_BYTES, what="LLDP file", fallback="latin-1")
+    except FileRefused as exc:
+        raise LldpError(str(exc)) from None
     if text.lstrip().startswith("{"):
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise LldpError(f"{path.name}: not JSON ({exc.msg}, line {exc.lineno})") from None
-        return _rows_from_json(data, path.name)
-    return _rows_from_table(text, path.name)
+            raise LldpError(f"{where}: not JSON ({exc.msg}, line {exc.lineno})") from None
+        except RecursionError:
+            raise LldpError(f"{where}: JSON nested too deeply to read") from None
+        return _rows_from_json(data, where)
+    return _rows_from_table(text, where)
 
 
 def _port_number(name: str, per_cage: int) -> int | None:
-    """Front-panel port number (from 1) of an interface name, or None."""
+    """Front-panel port number (from 1) of an interface name, or None (also when the number
+    is past any switch's ports)."""
+    port = _port_number_of(name, per_cage)
+    return port if port is not None and 0 < port <= MAX_PORT else None
+
+
+def _port_number_of(name: str, per_cage: int) -> int | None:
     m = _ETHERNET.match(name)
     if m:
         lane = int(m.group(1))
@@ -177,9 +246,8 @@ def _port_number(name: str, per_cage: int) -> int | None:
 
 def _is_lldp_file(path: Path) -> bool:
     try:
-        with open(path, "rb") as fh:
-            return looks_like_lldp(fh.read(4096))
-    except OSError:
+        return looks_like_lldp(read_head(path, 4096))
+    except FileRefused:
         return False
 
 
@@ -190,9 +258,9 @@ def _files(paths: list[Path]) -> list[Path]:
             out += sorted(f for f in p.iterdir()
                           if f.is_file() and not f.name.startswith(".") and _is_lldp_file(f))
         elif p.exists():
-            out.append(p)
+            out.append(p)  # read_neighbours refuses what is not a regular file
         else:
-            raise LldpError(f"{p}: no such file or folder")
+            raise LldpError(f"{shown(str(p), 200)}: no such file or folder")
         if len(out) > MAX_FILES:
             raise LldpError(f"more than {MAX_FILES:,} files; give fewer")
     if not out:
@@ -330,19 +398,22 @@ def _mac(i: int) -> str:
 
 
 def write_lldp_view(project: Project, catalog: Catalog, out: Path) -> int:
-    """One ``<switch>.json`` per switch in the folder ``out``; the number written."""
-    from designer.core.ethernet.configs import file_name
+    """One ``<switch>.json`` per switch in the folder ``out``; the number written. The file's
+    name is the switch's (that is how a table names its switch), so a switch whose name is not
+    a file name on every system is refused, never renamed behind the reader's back."""
     from designer.core.export.output import ExportError
 
     view = lldp_view(project, catalog)
+    for n in view:
+        if not is_valid(f"{n}.json", FILE):
+            raise LldpError(f"switch name '{shown(n, 80)}' cannot be a file name ({FILE.rule}); "
+                            "rename it")
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        folder = ExportFolder(out, "LLDP export")
         for n, data in view.items():
-            if file_name(n) != n:
-                raise LldpError(f"switch name '{n}' cannot be a file name; rename it")
-            (out / f"{n}.json").write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
-    except OSError as exc:
-        raise ExportError(f"cannot write {out}: {exc.strerror or exc}") from None
+            folder.write(f"{n}.json", orjson.dumps(data, option=orjson.OPT_INDENT_2))
+    except FileRefused as exc:
+        raise ExportError(str(exc)) from None
     return len(view)
 
 
@@ -351,8 +422,7 @@ def as_built_source(path: Path) -> Path:
     the folder of all of them; anything else for itself."""
     p = Path(path)
     try:
-        with open(p, "rb") as fh:
-            head = fh.read(4096)
-    except OSError:
+        head = read_head(p, 4096)
+    except FileRefused:
         return p
     return p.parent if looks_like_lldp(head) else p

@@ -18,6 +18,7 @@ cage, so a twin-port cage at 2 x 400G gives ``Ethernet0`` and ``Ethernet4``.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import ipaddress
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from scipy.sparse.csgraph import connected_components
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
 from designer.core.model import Project, Role
+from designer.core.names import HOSTNAME, NameMap, map_names
 from designer.core.problems import device_table
 
 ASN_TOP = 4_200_000_000  # + plane: the top tier of each plane
@@ -90,6 +92,10 @@ class Underlay:
     h_leaf: np.ndarray  # switch index
     h_leaf_port: np.ndarray
     h_speed: np.ndarray
+    # the name each switch and server takes in configs (FRR and SONiC hostnames, containerlab
+    # nodes, file names): by device index, safe, unique and stated in plan.json (core/names)
+    hostnames: NameMap | None = None
+    host_of: dict[int, str] = dataclasses.field(default_factory=dict)
 
     @property
     def n(self) -> int:
@@ -114,6 +120,14 @@ class Underlay:
     def adjacency(self) -> tuple[np.ndarray, np.ndarray]:
         """Both directions of every fabric cable: (from switch, to switch)."""
         return np.concatenate([self.a, self.b]), np.concatenate([self.b, self.a])
+
+    def hostname(self, s: int) -> str:
+        """The hostname of switch ``s`` in configs."""
+        return self.host_of[int(self.switch[s])]
+
+    def server_hostname(self, device: int) -> str:
+        """The hostname of a server (by device index) in configs."""
+        return self.host_of[int(device)]
 
     def leaves(self) -> np.ndarray:
         """Switches with servers (the ones that announce a host block)."""
@@ -209,6 +223,9 @@ def build_underlay(project: Project, catalog: Catalog) -> Underlay:
     need = int(has_hosts.sum()) << bits
     if need > HOST_BLOCKS.num_addresses:
         raise NotEthernet(f"{int(has_hosts.sum()):,} leaves: more than {HOST_BLOCKS} holds")
+    named = sw.tolist() + np.unique(srv).tolist()
+    hostnames = map_names([(fabric.devices[i].id, fabric.devices[i].name) for i in named],
+                          HOSTNAME)
     block = np.zeros(n, np.uint32)
     block[has_hosts] = np.uint32(int(HOST_BLOCKS.network_address)) + (
         np.arange(int(has_hosts.sum()), dtype=np.uint32) << np.uint32(bits)
@@ -237,6 +254,8 @@ def build_underlay(project: Project, catalog: Catalog) -> Underlay:
         h_leaf=leaf,
         h_leaf_port=leaf_port,
         h_speed=h_speed,
+        hostnames=hostnames,
+        host_of=dict(zip(named, hostnames.mapped, strict=True)),
     )
 
 

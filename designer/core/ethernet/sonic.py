@@ -49,7 +49,7 @@ def _port_table(per_cage: int, n_ports: int, speed: int) -> tuple[dict, dict]:
 def config_db(u: Underlay, s: int, qos: RoceQos = DEFAULT_QOS) -> dict:
     """The config DB of switch ``s`` as a dict (dump it with ``json.dumps``)."""
     ports, breakout = _ports(u, s)
-    name = u.names[s]
+    name = u.hostname(s)
     speed = int(u.speed[s])
     loop = ip(int(u.loopback[s]))
     nbrs = neighbours(u, s)

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from xml.sax.saxutils import escape
 
-from designer.core.export.safety import xml_text
+from designer.core.export.safety import markup_text
 
 BAR = "#2D6DA3"
 BAR_ALT = "#7A54B4"
@@ -23,7 +22,7 @@ FONT = "font-family:'DejaVu Sans',Arial,Helvetica,sans-serif"
 
 
 def svg_text(text: str) -> str:
-    return escape(xml_text(text))
+    return markup_text(text)
 
 
 def nice_max(value: float) -> float:

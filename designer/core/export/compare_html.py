@@ -4,16 +4,16 @@ each other design's difference from the first beside its value, the break-even a
 from __future__ import annotations
 
 import os
-from html import escape
 
 from designer.core.analysis.compare import FIGURES, Comparison, figure_text
 from designer.core.export.output import write_bytes
 from designer.core.export.report_html import CSS, TABLE
+from designer.core.export.safety import markup_text
 
 
 def compare_html(c: Comparison, title: str = "Designs compared") -> str:
     cols = c.designs
-    head = "<th>Figure</th>" + "".join(f'<th class="n">{escape(d.label)}</th>' for d in cols)
+    head = "<th>Figure</th>" + "".join(f'<th class="n">{markup_text(d.label)}</th>' for d in cols)
     rows = []
     keys = list(dict.fromkeys(k for d in cols for k in d.busbw))
     lines = [(label + (f" ({unit})" if unit and unit not in "$%" else ""),
@@ -28,31 +28,31 @@ def compare_html(c: Comparison, title: str = "Designs compared") -> str:
                 sign = "+" if d > 0 else "−"
                 text += f' <span class="muted">({sign}{figure_text(abs(d), unit)})</span>'
             cells.append(f'<td class="n">{text}</td>')
-        rows.append(f"<tr><td>{escape(label)}</td>{''.join(cells)}</tr>")
-    notes = [f"{escape(be['dearer'])} costs ${be['delta_tco_usd']:,.0f} more than "
-             f"{escape(be['cheaper'])}: it pays above a {be['break_even_gain']:.1%} efficiency "
-             f"gain and gains {be['efficiency_gain']:.1%} "
+        rows.append(f"<tr><td>{markup_text(label)}</td>{''.join(cells)}</tr>")
+    notes = [f"{markup_text(be['dearer'])} costs ${be['delta_tco_usd']:,.0f} more than "
+             f"{markup_text(be['cheaper'])}: it pays above a {be['break_even_gain']:.1%} "
+             f"efficiency gain and gains {be['efficiency_gain']:.1%} "
              f"({'pays' if be['pays'] else 'does not pay'})" for be in c.break_even]
-    notes += [f"{escape(d.label)}: {escape(d.layout)}" for d in cols if d.layout]
-    notes += [f"{escape(d.label)}: {escape(d.error)}" for d in cols if d.error]
+    notes += [f"{markup_text(d.label)}: {markup_text(d.layout)}" for d in cols if d.layout]
+    notes += [f"{markup_text(d.label)}: {markup_text(d.error)}" for d in cols if d.error]
     if c.premium:
-        notes.append(escape(c.premium.text()))
+        notes.append(markup_text(c.premium.text()))
     rec = ""
     if c.recommendation:
         r = c.recommendation
         rule_rows = "".join(
-            f"<tr><td>{escape(x.rule)}</td><td>{'fired' if x.fired else 'not fired'}</td>"
-            f"<td>{escape(x.figure)}</td><td class=\"muted\">{escape(x.source)}</td></tr>"
+            f"<tr><td>{markup_text(x.rule)}</td><td>{'fired' if x.fired else 'not fired'}</td>"
+            f"<td>{markup_text(x.figure)}</td><td class=\"muted\">{markup_text(x.source)}</td></tr>"
             for x in r.rules)
-        rec = (f"<h2>Recommendation: {escape(r.choice)}</h2><p>{escape(r.break_even)}"
-               f"{(' — ' + escape(r.note)) if r.note else ''}</p>"
+        rec = (f"<h2>Recommendation: {markup_text(r.choice)}</h2><p>{markup_text(r.break_even)}"
+               f"{(' — ' + markup_text(r.note)) if r.note else ''}</p>"
                f'<table class="grid" {TABLE}><tr><th>Rule</th><th>Fired</th><th>Figure</th>'
                f"<th>Source</th></tr>{rule_rows}</table>")
-    body = (f"<h1>{escape(title)}</h1><p class=\"sub\">Differences are against "
-            f"{escape(cols[0].label)}.</p><table class=\"grid\" {TABLE}><tr>{head}</tr>"
+    body = (f"<h1>{markup_text(title)}</h1><p class=\"sub\">Differences are against "
+            f"{markup_text(cols[0].label)}.</p><table class=\"grid\" {TABLE}><tr>{head}</tr>"
             f"{''.join(rows)}</table><h2>Break-even</h2>"
             + "".join(f"<p>{n}</p>" for n in notes) + rec)
-    return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{escape(title)}"
+    return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{markup_text(title)}"
             f"</title><style>{CSS}</style></head><body>{body}</body></html>")
 
 

@@ -13,7 +13,6 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 
 from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.pagebreak import Break
@@ -21,8 +20,14 @@ from openpyxl.worksheet.properties import PageSetupProperties
 
 from designer.core.export.csv_writer import write_csv
 from designer.core.export.output import write_bytes
-from designer.core.export.safety import xlsx_text
-from designer.core.export.xlsx import HEADER_FILL, HEADER_FONT, SECTION_FONT, SUBTOTAL_FILL
+from designer.core.export.safety import xlsx_header_text
+from designer.core.export.xlsx import (
+    HEADER_FILL,
+    HEADER_FONT,
+    SECTION_FONT,
+    SUBTOTAL_FILL,
+    text_cell,
+)
 from designer.core.physical.install import HEADER, LABEL_HEADER, InstallPlan
 
 WIDTHS = (10, 5, 22, 7, 10, 5, 22, 7, 11, 18, 20, 20, 20, 11)
@@ -46,7 +51,7 @@ def _page_setup(ws, widths: tuple[int, ...]) -> None:
 def _header(ws, names: tuple[str, ...]) -> None:
     row = []
     for h in names:
-        c = WriteOnlyCell(ws, value=h)
+        c = text_cell(ws, h)
         c.font, c.fill = HEADER_FONT, HEADER_FILL
         c.alignment = Alignment(vertical="center", wrap_text=True)
         row.append(c)
@@ -54,13 +59,9 @@ def _header(ws, names: tuple[str, ...]) -> None:
 
 
 def _section(ws, text: str) -> None:
-    c = WriteOnlyCell(ws, value=xlsx_text(text))
+    c = text_cell(ws, text)
     c.font, c.fill = SECTION_FONT, SECTION_FILL
     ws.append([c])
-
-
-def _cell(v):
-    return xlsx_text(v) if isinstance(v, str) else v
 
 
 def _printed_sheet(wb: Workbook, name: str, heading: str, widths: tuple[int, ...],
@@ -70,7 +71,7 @@ def _printed_sheet(wb: Workbook, name: str, heading: str, widths: tuple[int, ...
     row, each (title, rows) section from a new page; ``done(n)`` after n rows."""
     ws = wb.create_sheet(name)
     _page_setup(ws, widths)
-    ws.oddHeader.center.text = heading
+    ws.oddHeader.center.text = xlsx_header_text(heading)
     ws.oddFooter.center.text = "Page &P of &N"
     _header(ws, names)
     row = 1
@@ -80,7 +81,8 @@ def _printed_sheet(wb: Workbook, name: str, heading: str, widths: tuple[int, ...
         _section(ws, title)
         n = 0
         for r in rows:
-            ws.append([_cell(v) for v in r])
+            # every value through the guard: a name starting with '=' stays text
+            ws.append([text_cell(ws, v) if isinstance(v, str) else v for v in r])
             n += 1
         row += 1 + n
         done(n)

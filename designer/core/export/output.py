@@ -3,24 +3,20 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
-from designer.core.errors import DesignerError
-from designer.core.fileformat import atomic_write
+from designer.core.safe_io import FileRefused, write_file
 
 
-class ExportError(DesignerError):
-    """An export cannot be written (no such folder, no permission, disk full ...)."""
+class ExportError(FileRefused):
+    """An export cannot be written (no such folder, no permission, disk full, a device ...)."""
 
 
 def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` atomically: a reader never sees a half-written spreadsheet."""
-    target = Path(path)
-    if target.is_dir():
-        raise ExportError(f"{target} is a folder; give a file name to write")
-    if not target.parent.is_dir() and str(target.parent):
-        raise ExportError(f"cannot write {target}: folder {target.parent} does not exist")
+    """Write ``data`` atomically: a reader never sees a half-written spreadsheet; a path that
+    names a device, a FIFO or a folder is refused, never replaced."""
     try:
-        atomic_write(target, data, keep_backup=False)
-    except OSError as exc:
-        raise ExportError(f"cannot write {target}: {exc.strerror or exc}") from None
+        write_file(path, data)
+    except ExportError:
+        raise
+    except FileRefused as exc:
+        raise ExportError(str(exc)) from None

@@ -13,10 +13,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from html import escape
 
 from designer.core.export.bom_rows import BomTable, price_source_text
 from designer.core.export.facts import Fact, FactSection
+from designer.core.export.safety import markup_text
 
 # chart name, title, svg text
 Chart = tuple[str, str, str]
@@ -41,7 +41,7 @@ TABLE = 'width="100%" cellspacing="0" cellpadding="4"'
 
 
 def _e(text: object) -> str:
-    return escape(str(text), quote=True)
+    return markup_text(text)
 
 
 def fmt_value(fact: Fact) -> str:

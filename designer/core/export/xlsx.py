@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from openpyxl import Workbook
-from openpyxl.cell import Cell
+from openpyxl.cell import Cell, WriteOnlyCell
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
@@ -55,6 +55,30 @@ class Formula:
             raise ValueError(f"a formula starts with '=': {self.text!r}")
 
 
+def text_value(c: Cell | WriteOnlyCell, value: object) -> None:
+    """Give cell ``c`` its value through the guard: ``str`` is always text, ``Formula``
+    always a formula, anything else as it is."""
+    if isinstance(value, Formula):
+        c.value = value.text
+    elif isinstance(value, str):
+        text = xlsx_text(value)
+        c.value = text
+        # openpyxl turns "=..." into a formula and "#REF!" into an error: force a string,
+        # and mark risky text with the quote prefix so it stays text when someone edits it
+        c.data_type = "s"
+        if is_formula_like(text):
+            c.quotePrefix = True
+    else:
+        c.value = value
+
+
+def text_cell(ws: Worksheet, value: object) -> WriteOnlyCell:
+    """A cell of a write-only sheet, its value through the guard (see ``text_value``)."""
+    c = WriteOnlyCell(ws)
+    text_value(c, value)
+    return c
+
+
 def put(
     ws: Worksheet,
     row: int,
@@ -69,18 +93,7 @@ def put(
 ) -> Cell:
     """Write one cell: ``str`` is always text, ``Formula`` always a formula."""
     c = ws.cell(row=row, column=col)
-    if isinstance(value, Formula):
-        c.value = value.text
-    elif isinstance(value, str):
-        text = xlsx_text(value)
-        c.value = text
-        # openpyxl turns "=..." into a formula and "#REF!" into an error: force a string,
-        # and mark risky text with the quote prefix so it stays text when someone edits it
-        c.data_type = "s"
-        if is_formula_like(text):
-            c.quotePrefix = True
-    else:
-        c.value = value
+    text_value(c, value)
     if number_format:
         c.number_format = number_format
     if font:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import dijkstra
 
@@ -27,16 +27,20 @@ from designer.core.infiniband.topology import (
     components,
     split_hca_description,
 )
+from designer.core.limits import MAX_GROUP_LABEL
 from designer.core.links import LinkTable
 from designer.core.model import Device, Fabric, Overrides, Project, Role
+from designer.core.text import shown
 
 ROW_DY = 260.0  # same spacing as generated designs
 _ID_BAD = re.compile(r"[^A-Za-z0-9_.:/+-]+")
+# ASCII digits only; a number past the model's group labels (a date in a name, such as
+# pod20240611120000-leaf1) is not a group and is left out, as the project's notes say
 _GROUP_PATTERNS = (
-    ("plane", re.compile(r"^p(\d+)-")),
-    ("su", re.compile(r"(?:^|[-_.])su(\d+)(?=[-_.]|$)")),
-    ("pod", re.compile(r"(?:^|[-_.])pod(\d+)(?=[-_.]|$)")),
-    ("group", re.compile(r"(?:^|[-_.])g(\d+)(?=-)")),
+    ("plane", re.compile(r"^p([0-9]+)-")),
+    ("su", re.compile(r"(?:^|[-_.])su([0-9]+)(?=[-_.]|$)")),
+    ("pod", re.compile(r"(?:^|[-_.])pod([0-9]+)(?=[-_.]|$)")),
+    ("group", re.compile(r"(?:^|[-_.])g([0-9]+)(?=-)")),
 )
 _UFM = re.compile(r"ufm", re.IGNORECASE)
 _devices_adapter = TypeAdapter(tuple[Device, ...])
@@ -170,12 +174,19 @@ def _device_ids(names: list[str]) -> list[str]:
     return out
 
 
-def _groups(name: str) -> dict[str, int]:
+def _groups(name: str, past: list[str] | None = None) -> dict[str, int]:
+    """Group labels a name carries (``su3``, ``pod2``, ``p1-``); ``past`` collects names whose
+    number is past what a label holds."""
     g = {}
     for key, pat in _GROUP_PATTERNS:
         m = pat.search(name)
         if m:
-            g[key] = int(m.group(1))
+            digits = m.group(1).lstrip("0") or "0"
+            if len(digits) > 10 or int(digits) > MAX_GROUP_LABEL:
+                if past is not None:
+                    past.append(name)
+                continue
+            g[key] = int(digits)
     return g
 
 
@@ -232,6 +243,7 @@ def project_from_ib(
         raise AsBuiltError(f"gear profile '{profile.id}' is not InfiniBand")
     is_sw = ib.is_switch
     nodes = np.arange(ib.n_nodes)
+    past_groups: list[str] = []
 
     # hosts: group HCAs by the host part of their description
     host_of_node = np.full(ib.n_nodes, -1, np.int64)
@@ -311,7 +323,7 @@ def project_from_ib(
                 "name": names[h],
                 "model": model,
                 "role": (Role.APPLIANCE if appliance[h] else Role.GPU_SERVER).value,
-                "groups": _groups(names[h]),
+                "groups": _groups(names[h], past_groups),
                 "x": 30.0 + 60.0 * h,
                 "y": 0.0,
                 **({"nics": nics} if nics else {}),
@@ -338,7 +350,7 @@ def project_from_ib(
                 "name": names[n_hosts + i],
                 "model": model,
                 "role": role.value,
-                "groups": _groups(names[n_hosts + i]),
+                "groups": _groups(names[n_hosts + i], past_groups),
                 "x": float(x),
                 "y": tiers_y[role],
                 "port_speed_gbps": profile.switch_speed_gbps,
@@ -363,9 +375,20 @@ def project_from_ib(
     host_end = ~(is_sw[ib.a] & is_sw[ib.b])
     speed = np.where(host_end, profile.nic_speed_gbps, profile.switch_speed_gbps)
     links = LinkTable(a=a_dev, a_port=a_port, b=b_dev, b_port=b_port, count=1, speed_gbps=speed)
-    devs = _devices_adapter.validate_python(devices)
-    fabric = Fabric(devices=devs, links=links)
+    try:
+        devs = _devices_adapter.validate_python(devices)
+        fabric = Fabric(devices=devs, links=links)
+    except ValidationError as exc:  # a name or a figure of the found fabric a design cannot hold
+        err = exc.errors(include_url=False)[0]
+        loc = err["loc"]
+        which = (f"device '{shown(str(devices[loc[0]]['name']), 80)}'"
+                 if loc and isinstance(loc[0], int) and loc[0] < len(devices) else "the fabric")
+        field = ".".join(str(x) for x in loc[1:]) or "value"
+        raise AsBuiltError(f"{which}: {field}: {shown(err['msg'], 200)}") from None
     notes = f"Imported from {source_format} output" + (f" ({source})" if source else "") + "."
+    if past_groups:
+        notes += (f" {len(past_groups):,} name(s) carry a number too large for a group label "
+                  f"and were not grouped by it (e.g. '{past_groups[0]}').")
     return Project(
         name=name[:200],
         notes=notes,

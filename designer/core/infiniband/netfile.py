@@ -21,7 +21,8 @@ import numpy as np
 
 from designer.core.errors import DesignerError
 from designer.core.infiniband.topology import CA, KIND_WORDS, ROUTER, SWITCH, IbFabric
-from designer.core.text import has_control
+from designer.core.safe_io import FileRefused, read_text
+from designer.core.text import has_control, shown
 
 MAX_NETFILE_BYTES = 512 * 1024 * 1024
 # ibsim reads lines into a 256-byte buffer
@@ -175,13 +176,10 @@ def write_netfile(
 def read_netfile(path: str | Path) -> IbFabric:
     p = Path(path)
     try:
-        size = p.stat().st_size
-        if size > MAX_NETFILE_BYTES:
-            raise NetfileError(f"{p}: {size:,} bytes is too large for a topology file")
-        text = p.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise NetfileError(f"cannot read {p}: {exc.strerror}") from None
-    return parse_netfile(text, str(p))
+        text = read_text(p, limit=MAX_NETFILE_BYTES, what="topology file", fallback="latin-1")
+    except FileRefused as exc:
+        raise NetfileError(str(exc)) from None
+    return parse_netfile(text, shown(str(p), 200))
 
 
 def parse_netfile(text: str, source: str = "topology") -> IbFabric:

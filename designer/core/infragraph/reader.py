@@ -18,7 +18,7 @@ import orjson
 import yaml
 
 from designer.core.errors import DesignerError
-from designer.core.safe_read import read_text
+from designer.core.safe_io import read_text
 
 MAX_BYTES = 512 * 1024 * 1024
 MAX_CABLES = 4_000_000
@@ -161,7 +161,7 @@ def parse(data: object, source: str = "InfraGraph file") -> Infrastructure:
 def load(path: str | Path) -> Infrastructure:
     """Read and check an InfraGraph file (JSON or YAML, by its content)."""
     p = Path(path)
-    text = read_text(p, MAX_BYTES)
+    text = read_text(p, limit=MAX_BYTES, what="InfraGraph file", fallback="utf-8")
     head = text.lstrip()[:1]
     try:
         if head in ("{", "["):

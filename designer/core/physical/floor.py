@@ -129,6 +129,13 @@ class FloorPlan(_Frozen):
     def rack_u(self, rack: Rack) -> int:
         return rack.u if rack.u is not None else self.geometry.rack_u
 
+    def tray_height_m(self) -> float:
+        """Height of the overhead trays: above the tallest rack of this floor (a rack taller
+        than the geometry's default lifts them), never through one."""
+        g = self.geometry
+        tallest = max((self.rack_u(r) for _, _, r in self.racks()), default=g.rack_u)
+        return g.rack_base_m + max(tallest, g.rack_u) * g.u_height_m + g.tray_above_rack_m
+
     def rack_kw(self, rack: Rack) -> float:
         if rack.kw is not None:
             return rack.kw

@@ -11,25 +11,27 @@ from designer.core.catalog import Catalog
 from designer.core.export.jobs import ProgressFn, report_progress
 from designer.core.export.output import ExportError
 from designer.core.model import Project
+from designer.core.safe_io import ExportFolder, FileRefused
 
 
 def export_netbox(project: Project, catalog: Catalog, folder: str | os.PathLike[str],
                   result: Any = None, progress: ProgressFn | None = None,
                   site: str | None = None) -> str:
-    from designer.core.export.csv_writer import write_csv
+    from designer.core.export.csv_writer import csv_bytes
     from designer.core.physical.netbox import IMPORT_ORDER, netbox_tables
 
     out = Path(folder)
-    if out.exists() and not out.is_dir():
-        raise ExportError(f"{out} is a file; NetBox exports write a folder of CSV files")
     try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ExportError(f"cannot make folder {out}: {exc.strerror or exc}") from None
+        target = ExportFolder(out, "NetBox export")
+    except FileRefused as exc:
+        raise ExportError(str(exc)) from None
     report_progress(progress, 0.05, "Choosing cables, naming interfaces")
     nb = netbox_tables(project, catalog, getattr(result, "media", None), site)
     for k, name in enumerate(IMPORT_ORDER, start=1):
-        write_csv(out / f"{k:02d}_{name}.csv", nb.header(name), nb.tables[name])
+        try:
+            target.write(f"{k:02d}_{name}.csv", csv_bytes(nb.header(name), nb.tables[name]))
+        except FileRefused as exc:
+            raise ExportError(str(exc)) from None
         report_progress(progress, 0.3 + 0.7 * k / len(IMPORT_ORDER), f"Wrote {name}")
     counts = ", ".join(f"{len(nb.tables[x]):,} {x.replace('_', ' ')}"
                        for x in ("racks", "devices", "interfaces", "cables"))

@@ -2,7 +2,10 @@
 
 * Same rack: the vertical distance between the two devices plus the in-rack slack.
 * Different racks: up from the device to the overhead tray, along the trays (Manhattan: along
-  the row, then across the rows), down to the other device, plus the between-rack slack.
+  the row, then across the rows), down to the other device, plus the between-rack slack. The
+  trays run above the tallest rack of the floor (``FloorPlan.tray_height_m``) and above every
+  device placed, so a taller rack lengthens the runs it sits on, and no cable is ever ordered
+  shorter than the straight line between its ends.
 
 The measured run is then rounded up to the next length sold (``Geometry.sold_lengths_m``;
 past the longest, to whole 10 m), so the cheapest medium that reaches follows from the cable
@@ -33,6 +36,7 @@ class Positions:
     y: np.ndarray
     z: np.ndarray
     sizes: Sizes
+    tray_m: float = 0.0  # height of the overhead trays on this floor
 
     @property
     def placed(self) -> np.ndarray:
@@ -69,7 +73,11 @@ def positions(floor: FloorPlan, fabric: Fabric, catalog: Catalog,
     y = np.where(ok, ry[safe] if ry.size else 0.0, np.nan)
     # ports leave from the middle of the device's height
     z = np.where(ok, g.rack_base_m + (u - 1 + sizes.ru / 2) * g.u_height_m, np.nan)
-    return Positions(rack, u, x, y, z, sizes)
+    # a device placed past its rack's top (a problem the plan reports) still gets a real run
+    top = g.rack_base_m + (u[ok] - 1 + sizes.ru[ok]) * g.u_height_m
+    tray = max(floor.tray_height_m(),
+               float(top.max()) + g.tray_above_rack_m if top.size else 0.0)
+    return Positions(rack, u, x, y, z, sizes, tray)
 
 
 def raw_lengths(g: Geometry, pos: Positions, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -77,7 +85,7 @@ def raw_lengths(g: Geometry, pos: Positions, a: np.ndarray, b: np.ndarray) -> np
     za, zb = pos.z[a], pos.z[b]
     same = pos.rack[a] == pos.rack[b]
     in_rack = np.abs(za - zb) + g.in_rack_slack_m
-    tray = g.tray_height_m
+    tray = pos.tray_m or g.tray_height_m
     across = (np.abs(pos.x[a] - pos.x[b]) + np.abs(pos.y[a] - pos.y[b])
               + (tray - za) + (tray - zb) + g.between_rack_slack_m)
     out = np.where(same, in_rack, across)

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from designer.core.catalog import GearId, Tech
+from designer.core.text import check_name, check_notes
 
 Price = Annotated[float, Field(ge=0, le=1e9, allow_inf_nan=False)]
 DateText = Annotated[str, Field(pattern=r"^$|^\d{4}(-\d{2}(-\d{2})?)?$")]
 Currency = Annotated[str, Field(pattern=r"^[A-Z]{3}$")]
+# Names and labels are printed and exported: no control characters (see core/text.py).
+BookName = Annotated[str, Field(min_length=1, max_length=120), AfterValidator(check_name)]
+Label = Annotated[str, Field(max_length=500), AfterValidator(check_name)]
 
 
 class _Frozen(BaseModel):
@@ -24,11 +28,11 @@ class PriceBook(_Frozen):
     as quoted so the book can be shown as received.
     """
 
-    name: str = Field(min_length=1, max_length=120)
+    name: BookName
     currency: Currency = "USD"
     usd_per_unit: float = Field(default=1.0, gt=0, le=1e6, allow_inf_nan=False)
     date: DateText = ""
-    source: str = Field(default="", max_length=500)  # the file it was imported from
+    source: Label = ""  # the file it was imported from
     prices: dict[GearId, Price] = Field(default_factory=dict, max_length=10_000)
 
     def usd(self, gear_id: str) -> float:
@@ -59,9 +63,10 @@ class LatencyMeasurement(_Frozen):
     message_bytes: int = Field(default=2, ge=1, le=1 << 30)  # perftest's default size is 2 B
     speed_gbps: int | None = Field(default=None, gt=0, le=3200)
     cable_m: float = Field(default=0.0, ge=0, le=100_000)  # total cable on the measured path
-    tool: str = Field(default="", max_length=200)  # e.g. "ib_send_lat (perftest 24.07)"
+    # e.g. "ib_send_lat (perftest 24.07)"
+    tool: Annotated[str, Field(max_length=200), AfterValidator(check_name)] = ""
     date: DateText = ""
-    note: str = Field(default="", max_length=2000)
+    note: Annotated[str, Field(max_length=2000), AfterValidator(check_notes)] = ""
 
     @model_validator(mode="after")
     def _one_way(self) -> LatencyMeasurement:

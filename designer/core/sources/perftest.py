@@ -7,9 +7,14 @@ median as ``t_typical``; that median is the figure taken, with the message size 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
+from designer.core.safe_io import FileRefused, read_text
 from designer.core.sources.apply import SourcesError
+from designer.core.text import ascii_float, ascii_int, shown
+
+MAX_BYTES = 1024 * 1024  # a perftest run prints a few kilobytes
 
 
 @dataclass(frozen=True)
@@ -18,6 +23,15 @@ class PerftestRow:
     typical_us: float
     link_type: str  # "IB" or "Ethernet" when perftest printed it, else ""
     tool: str  # the test's title line, e.g. "Send Latency Test"
+
+
+def read_perftest(path: str | os.PathLike[str], size: int | None = None) -> PerftestRow:
+    """The result of the perftest output saved in ``path`` (a regular file, at most 1 MiB)."""
+    try:
+        text = read_text(path, limit=MAX_BYTES, what="perftest output", fallback="latin-1")
+    except FileRefused as exc:
+        raise SourcesError(str(exc)) from None
+    return parse_perftest(text, size, shown(os.fspath(path), 200))
 
 
 def parse_perftest(text: str, size: int | None = None, where: str = "perftest output"
@@ -32,18 +46,21 @@ def parse_perftest(text: str, size: int | None = None, where: str = "perftest ou
     try:
         i_bytes, i_typ = cols.index("#bytes"), cols.index("t_typical[usec]")
     except ValueError:
-        raise SourcesError(f"{where}: unexpected result header: {lines[head].strip()}") from None
+        raise SourcesError(f"{where}: unexpected result header: "
+                           f"{shown(lines[head].strip(), 120)}") from None
     rows: list[tuple[int, float]] = []
     for ln in lines[head + 1:]:
         parts = ln.split()
-        if not parts or not parts[0].isdigit():
+        if not parts or ascii_int(parts[0]) is None:
             if rows:
                 break
             continue
-        try:
-            rows.append((int(parts[i_bytes]), float(parts[i_typ])))
-        except (IndexError, ValueError):
-            raise SourcesError(f"{where}: cannot read the result line '{ln.strip()}'") from None
+        size_b = ascii_int(parts[i_bytes]) if i_bytes < len(parts) else None
+        typical = ascii_float(parts[i_typ]) if i_typ < len(parts) else None
+        if size_b is None or typical is None or size_b <= 0:
+            raise SourcesError(f"{where}: cannot read the result line "
+                               f"'{shown(ln.strip(), 120)}'")
+        rows.append((size_b, typical))
     if not rows:
         raise SourcesError(f"{where}: the result table has no rows")
     if size is not None:
@@ -59,9 +76,9 @@ def parse_perftest(text: str, size: int | None = None, where: str = "perftest ou
     for ln in lines[:head]:
         s = ln.strip()
         if s.startswith("Link type") and ":" in s:
-            link = s.split(":", 1)[1].strip()
+            link = shown(s.split(":", 1)[1].strip(), 40)
         if s.endswith("Test") and not title:
-            title = s
+            title = shown(s, 120)
     if row[1] <= 0:
         raise SourcesError(f"{where}: t_typical {row[1]} us is not a latency")
     return PerftestRow(row[0], row[1], link, title)

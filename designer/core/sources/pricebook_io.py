@@ -10,16 +10,31 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from designer.core.catalog import Catalog
+from designer.core.safe_io import FileRefused, decode_text, read_bytes
 from designer.core.sources.apply import SourcesError
 from designer.core.sources.model import PriceBook
+from designer.core.sources.numbers import Cell, read_numbers
+from designer.core.text import shown
 
 MAX_BYTES = 20 * 1024 * 1024
+# What a workbook may unpack to: a quote is small; a zip of many gigabytes is a bomb.
+MAX_UNPACKED = 200 * 1024 * 1024
 MAX_ROWS = 100_000
+MAX_FIELD = 10_000  # characters in one CSV field
+# The rate of a currency to US dollars: any real one is well inside these bounds.
+USD_RATE_MIN, USD_RATE_MAX = 1e-6, 1e6
+# A quoted price this many times above or below the price in use is shown as suspect
+# (a misread decimal mark or currency is a factor of 100 to 1,000).
+SUSPECT_RATIO = 10.0
 HEADERS = {
     "part": ("part id", "part_id", "partid", "part", "catalog id", "catalog_id", "id",
              "part number", "sku"),
@@ -41,85 +56,220 @@ class RateNeeded(SourcesError):
 
 
 @dataclass(frozen=True)
+class PriceLine:
+    """One imported price as the preview shows it: as written, as read, against the price
+    the project uses now (the catalog's estimate or an earlier book)."""
+
+    row: int
+    part: str  # as written in the file
+    gear_id: str
+    text: str  # the price as written
+    price: float  # in the book's currency
+    usd: float
+    now_usd: float | None
+
+    @property
+    def ratio(self) -> float | None:
+        if not self.now_usd:
+            return None
+        return self.usd / self.now_usd
+
+    @property
+    def suspect(self) -> str:
+        r = self.ratio
+        if r is None:
+            return ""
+        if r == 0:
+            return "free: a zero price"
+        if r < 1 / SUSPECT_RATIO:
+            return f"{1 / r:,.0f}x below the price in use"
+        if r > SUSPECT_RATIO:
+            return f"{r:,.0f}x above the price in use"
+        return ""
+
+
+@dataclass(frozen=True)
 class BookImport:
     book: PriceBook
     skipped: tuple[tuple[int, str], ...]  # (row number, part id) not in the catalog
+    lines: tuple[PriceLine, ...] = ()
+    numbers: str = ""  # how the numbers were read (the decimal mark and why)
+
+    @property
+    def suspects(self) -> tuple[PriceLine, ...]:
+        return tuple(x for x in self.lines if x.suspect)
+
+    def preview(self) -> list[str]:
+        """What the import would apply, a line each, for a person to check first."""
+        b = self.book
+        rate = f" at {b.usd_per_unit:g} USD per {b.currency}" if b.currency != "USD" else ""
+        out = [f"{shown(b.label)}: {len(b.prices):,} prices in {b.currency}{rate}; numbers: "
+               f"{self.numbers}"]
+        out.append(f"  {'row':>5}  {'part':<22} {'as written':>16} {'read as':>14} "
+                   f"{'USD':>14} {'now USD':>14}")
+        for x in self.lines:
+            cat = f"{x.now_usd:,.2f}" if x.now_usd is not None else "-"
+            note = f"  ! {x.suspect}" if x.suspect else ""
+            out.append(f"  {x.row:>5}  {shown(x.gear_id, 22):<22} {shown(x.text, 16):>16} "
+                       f"{x.price:>14,.2f} {x.usd:>14,.2f} {cat:>14}{note}")
+        if self.skipped:
+            parts = ", ".join(f"row {n} '{shown(p, 40)}'" for n, p in self.skipped[:5])
+            more = f" and {len(self.skipped) - 5:,} more" if len(self.skipped) > 5 else ""
+            out.append(f"skipped {len(self.skipped):,} row(s) naming parts the catalog does "
+                       f"not have: {parts}{more}")
+        if self.suspects:
+            out.append(f"check {len(self.suspects):,} price(s) marked '!': far from the price "
+                       "in use (a misread decimal mark or currency?)")
+        return out
+
+
+def usd_rate(value: float | None) -> float | None:
+    """A rate to US dollars as given, refused when no currency could have it."""
+    if value is None:
+        return None
+    if not (math.isfinite(value) and USD_RATE_MIN <= value <= USD_RATE_MAX):
+        raise SourcesError(f"a rate of {value:g} US dollars per unit is not a currency's "
+                           f"(between {USD_RATE_MIN:g} and {USD_RATE_MAX:g})")
+    return value
 
 
 def read_price_book(path: Path, catalog: Catalog, *, name: str | None = None,
                     currency: str | None = None, usd_per_unit: float | None = None,
-                    date: str | None = None) -> BookImport:
-    """The price book in ``path`` (``.csv`` or ``.xlsx``)."""
+                    date: str | None = None, decimal: str | None = None) -> BookImport:
+    """The price book in ``path`` (``.csv`` or ``.xlsx``). ``decimal``: the decimal mark
+    when the file does not show it (see ``sources.numbers``)."""
     path = Path(path)
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise SourcesError(f"cannot read price book {path}: {exc.strerror}") from None
-    if size > MAX_BYTES:
-        raise SourcesError(f"{path}: {size:,} bytes is too large for a price book")
     suffix = path.suffix.lower()
+    if suffix not in (".csv", ".xlsx", ".xlsm"):
+        raise SourcesError(f"{shown(path.name)}: a price book is a .csv or .xlsx file")
+    try:
+        data = read_bytes(path, limit=MAX_BYTES, what="price book")
+    except FileRefused as exc:
+        raise SourcesError(str(exc)) from None
+    where = shown(path.name, 120)
     if suffix == ".csv":
-        rows = _csv_rows(path)
-    elif suffix in (".xlsx", ".xlsm"):
-        rows = _xlsx_rows(path)
+        rows, separator = _csv_rows(data, where)
     else:
-        raise SourcesError(f"{path}: a price book is a .csv or .xlsx file")
-    return book_from_rows(rows, catalog, name=name or path.stem, source=path.name,
+        rows, separator = _xlsx_rows(data, where), None
+    # the file's own name stands for the book: shown, as a name may not hold controls
+    return book_from_rows(rows, catalog, name=name or shown(path.stem, 120),
+                          source=shown(path.name, 500),
                           currency=currency, usd_per_unit=usd_per_unit, date=date,
-                          where=path.name)
+                          where=where, decimal=decimal, field_separator=separator)
 
 
-def _csv_rows(path: Path) -> list[list[str]]:
-    raw = path.read_bytes()
+def _csv_rows(data: bytes, where: str) -> tuple[list[list[str]], str | None]:
+    """The rows of a CSV quote and its field separator: the one of ``;``, tab and ``,`` that
+    splits a header row into a part id and a price column (a guess from the first line alone,
+    as ``csv.Sniffer`` makes, picks ',' in '1.750,00;...' and finds no header at all)."""
+    # Spreadsheet programs save CSV in the system's 8-bit code page when not told UTF-8.
+    text = decode_text(data, where, fallback="latin-1")
+    best: tuple[list[list[str]], str] | None = None
+    for separator in (";", "\t", ","):
+        rows = _split(text, separator, where)
+        try:
+            _find_header(rows, where)
+        except SourcesError:
+            continue
+        if best is None or _width(rows) > _width(best[0]):
+            best = (rows, separator)
+    if best is None:  # no separator finds a header: the refusal names what is missing
+        return _split(text, ",", where), None
+    return best
+
+
+def _width(rows: list[list[str]]) -> int:
+    return max((len(r) for r in rows[:20]), default=0)
+
+
+def _split(text: str, separator: str, where: str) -> list[list[str]]:
+    rows: list[list[str]] = []
     try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = raw.decode("latin-1")
-    try:
-        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    return [row for row in csv.reader(io.StringIO(text), dialect)][: MAX_ROWS + 20]
+        for row in csv.reader(io.StringIO(text), delimiter=separator):
+            if len(rows) > MAX_ROWS + 20:
+                raise SourcesError(f"{where}: more than {MAX_ROWS:,} rows is too many for a "
+                                   "price book")
+            if any(len(c) > MAX_FIELD for c in row):
+                raise SourcesError(f"{where}: row {len(rows) + 1} has a field longer than "
+                                   f"{MAX_FIELD:,} characters")
+            rows.append(row)
+    except csv.Error as exc:
+        raise SourcesError(f"{where}: not readable as CSV ({exc})") from None
+    return rows
 
 
-def _xlsx_rows(path: Path) -> list[list[str]]:
+def _xlsx_rows(data: bytes, where: str) -> list[list[str | float]]:
     import openpyxl  # only here: reading a workbook is rare
 
     try:
-        wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except Exception as exc:  # openpyxl raises many kinds on a damaged file
-        raise SourcesError(f"{path}: not a readable xlsx workbook ({exc})") from None
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            unpacked = sum(i.file_size for i in z.infolist())
+    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+        raise SourcesError(f"{where}: not a readable xlsx workbook ({exc})") from None
+    if unpacked > MAX_UNPACKED:
+        raise SourcesError(f"{where}: the workbook unpacks to {unpacked:,} bytes, too large "
+                           "for a price book")
     try:
+        wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except Exception as exc:  # openpyxl raises many kinds on a damaged file
+        raise SourcesError(f"{where}: not a readable xlsx workbook "
+                           f"({shown(str(exc), 200)})") from None
+    try:
+        if not wb.worksheets:
+            raise SourcesError(f"{where}: the workbook has no sheet")
         ws = wb.worksheets[0]
-        out = []
-        for row in ws.iter_rows(values_only=True, max_row=MAX_ROWS + 20):
-            out.append(["" if v is None else _cell_text(v) for v in row])
+        out: list[list[str | float]] = []
+        for row in ws.iter_rows(values_only=True, max_row=MAX_ROWS + 21, max_col=64):
+            if len(out) > MAX_ROWS + 20:
+                raise SourcesError(f"{where}: more than {MAX_ROWS:,} rows is too many for a "
+                                   "price book")
+            out.append(["" if v is None else _cell(v) for v in row])
         return out
+    except SourcesError:
+        raise
+    except Exception as exc:
+        raise SourcesError(f"{where}: not a readable xlsx workbook "
+                           f"({shown(str(exc), 200)})") from None
     finally:
         wb.close()
 
 
-def _cell_text(v: object) -> str:
+def _cell(v: object) -> str | float:
+    """A workbook cell: a number stays a number (it has no locale to misread), a date its
+    ISO text, anything else its text."""
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, int | float):
+        return float(v)
     if hasattr(v, "strftime"):
         return v.strftime("%Y-%m-%d")  # type: ignore[union-attr]
     return str(v)
 
 
-def book_from_rows(rows: list[list[str]], catalog: Catalog, *, name: str, source: str = "",
-                   currency: str | None = None, usd_per_unit: float | None = None,
-                   date: str | None = None, where: str = "price book") -> BookImport:
+def _text(v: str | float) -> str:
+    return v if isinstance(v, str) else f"{v:g}"
+
+
+def book_from_rows(rows: list[list[str]] | list[list[str | float]], catalog: Catalog, *,
+                   name: str, source: str = "", currency: str | None = None,
+                   usd_per_unit: float | None = None, date: str | None = None,
+                   where: str = "price book", decimal: str | None = None,
+                   field_separator: str | None = None) -> BookImport:
+    usd_per_unit = usd_rate(usd_per_unit)
     head_at, cols = _find_header(rows, where)
     by_lower = {i.lower(): i for i in catalog.ids()}
-    prices: dict[str, float] = {}
+    found: dict[str, tuple[int, str, str | float]] = {}  # gear id: (row, part, price)
     skipped: list[tuple[int, str]] = []
     currencies: set[str] = set()
     dates: list[str] = []
     for n, row in enumerate(rows[head_at + 1:], start=head_at + 2):
-        if not any(row):
+        if not any(_text(c).strip() for c in row):
             continue
         cell = _cells(row, cols)
-        part, price_text = cell["part"].strip(), cell["price"].strip()
-        if not part and not price_text:
+        part = _text(cell["part"]).strip()
+        price = cell["price"]
+        price = price.strip() if isinstance(price, str) else price
+        if not part and price == "":
             continue
         if not part:
             raise SourcesError(f"{where}: row {n}: part id is empty")
@@ -127,33 +277,66 @@ def book_from_rows(rows: list[list[str]], catalog: Catalog, *, name: str, source
         if gear_id is None:
             skipped.append((n, part))
             continue
-        prices[gear_id] = _price(price_text, f"{where}: row {n}: unit price")
-        if cell.get("currency", "").strip():
-            currencies.add(cell["currency"].strip().upper())
-        if cell.get("date", "").strip():
-            dates.append(_date(cell["date"].strip(), f"{where}: row {n}: date"))
-    if not prices:
+        if price == "":
+            raise SourcesError(f"{where}: row {n}: unit price of '{shown(part, 40)}' is empty")
+        if gear_id in found and _text(found[gear_id][2]) != _text(price):
+            first = found[gear_id]
+            raise SourcesError(f"{where}: '{shown(gear_id, 40)}' is priced twice, "
+                               f"'{shown(_text(first[2]), 30)}' in row {first[0]} and "
+                               f"'{shown(_text(price), 30)}' in row {n}; keep one")
+        found[gear_id] = (n, part, price)
+        ccy_cell = _text(cell.get("currency", "")).strip()
+        if ccy_cell:
+            currencies.add(ccy_cell.upper())
+        if _text(cell.get("date", "")).strip():
+            dates.append(_date(_text(cell["date"]).strip(), f"{where}: row {n}: date"))
+    if not found:
         known = f" ({len(skipped)} rows name parts the catalog does not have, e.g. " \
-                f"'{skipped[0][1]}')" if skipped else ""
+                f"'{shown(skipped[0][1], 60)}')" if skipped else ""
         raise SourcesError(f"{where}: no prices for catalog parts{known}")
     if len(currencies) > 1:
         raise SourcesError(f"{where}: currency: one book holds one currency, found "
-                           f"{', '.join(sorted(currencies))}")
-    ccy = (currency or (currencies.pop() if currencies else "USD")).upper()
+                           f"{', '.join(shown(c, 10) for c in sorted(currencies))}")
+    stated = currency or (next(iter(currencies)) if currencies else None)
+    texts = [(g, n, p) for g, (n, _part, p) in found.items() if isinstance(p, str)]
+    reading = read_numbers([Cell(f"{where}: row {n}: unit price", p) for _g, n, p in texts],
+                           decimal=decimal, field_separator=field_separator, currency=stated)
+    values = {g: v for (g, _n, _p), v in zip(texts, reading.values, strict=True)}
+    for g, (_n, _part, p) in found.items():
+        if not isinstance(p, str):
+            values[g] = p
+    ccy = (stated or reading.currency or "USD").upper()
     if not re.fullmatch(r"[A-Z]{3}", ccy):
-        raise SourcesError(f"{where}: currency '{ccy}' is not a three-letter code")
+        raise SourcesError(f"{where}: currency '{shown(ccy, 10)}' is not a three-letter code")
     if ccy != "USD" and usd_per_unit is None:
         raise RateNeeded(where, ccy)
+    rate = usd_per_unit if ccy != "USD" else 1.0
+    for g, v in values.items():
+        if not (math.isfinite(v) and 0 <= v <= 1e9):
+            raise SourcesError(f"{where}: row {found[g][0]}: unit price {v:g} is out of range "
+                               "(0 to 1e9)")
     when = _date(date, "date") if date else (max(dates) if dates else "")
-    book = PriceBook(name=name[:120] or "price book", currency=ccy,
-                     usd_per_unit=usd_per_unit if ccy != "USD" else 1.0,
-                     date=when, source=source[:500], prices=prices)
-    return BookImport(book, tuple(skipped))
+    try:
+        book = PriceBook(name=name[:120] or "price book", currency=ccy, usd_per_unit=rate,
+                         date=when, source=source[:500], prices=values)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        field = ".".join(str(x) for x in err["loc"])
+        raise SourcesError(f"{where}: {field}: {shown(err['msg'], 200)}") from None
+    lines = []
+    for g, (n, part, p) in sorted(found.items(), key=lambda kv: kv[1][0]):
+        try:
+            cat = float(catalog.price(g))
+        except Exception:  # a part the catalog has without a price
+            cat = None
+        lines.append(PriceLine(n, part, g, _text(p), values[g], values[g] * rate, cat))
+    numbers = reading.why if texts else "typed numbers (a workbook's numbers have no locale)"
+    return BookImport(book, tuple(skipped), tuple(lines), numbers)
 
 
 def _find_header(rows: list[list[str]], where: str) -> tuple[int, dict[str, int]]:
     for i, row in enumerate(rows[:20]):
-        low = [c.strip().lower() for c in row]
+        low = [_text(c).strip().lower() for c in row]
         cols: dict[str, int] = {}
         for key, names in HEADERS.items():
             for j, c in enumerate(low):
@@ -166,37 +349,12 @@ def _find_header(rows: list[list[str]], where: str) -> tuple[int, dict[str, int]
                        "column (e.g. 'part id,unit price,currency,date')")
 
 
-def _cells(row: list[str], cols: dict[str, int]) -> dict[str, str]:
+def _cells(row, cols: dict[str, int]) -> dict[str, str | float]:
     return {k: (row[j] if j < len(row) else "") for k, j in cols.items()}
-
-
-_STRIP = re.compile(r"[\s$€£¥]|USD|EUR|GBP")
-_COMMA_DECIMALS = re.compile(r"\d{1,3}(\.\d{3})+,\d+")
-
-
-def _price(text: str, what: str) -> float:
-    try:
-        value = float(text)  # the common case: a plain number
-    except ValueError:
-        value = _parse_price(text, what)
-    if not (0 <= value <= 1e9):  # also refuses NaN
-        raise SourcesError(f"{what} {text} is out of range (0 to 1e9)")
-    return value
-
-
-def _parse_price(text: str, what: str) -> float:
-    t = _STRIP.sub("", text)
-    # 1.234,50 (comma decimals) or 1,234.50
-    comma_decimals = _COMMA_DECIMALS.fullmatch(t)
-    t = t.replace(".", "").replace(",", ".") if comma_decimals else t.replace(",", "")
-    try:
-        return float(t)
-    except ValueError:
-        raise SourcesError(f"{what} '{text}' is not a number") from None
 
 
 def _date(text: str, what: str) -> str:
     m = _DATE.match(text)
     if not m:
-        raise SourcesError(f"{what} '{text}' is not a date (YYYY-MM-DD)")
+        raise SourcesError(f"{what} '{shown(text, 40)}' is not a date (YYYY-MM-DD)")
     return m.group(0)

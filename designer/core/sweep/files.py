@@ -15,7 +15,8 @@ from designer.core.catalog import Catalog
 from designer.core.export.csv_writer import write_csv
 from designer.core.export.output import ExportError, write_bytes
 from designer.core.export.xlsx import header, new_workbook, put, save_workbook, set_widths
-from designer.core.fileformat import save_project
+from designer.core.fileformat import dumps_project
+from designer.core.safe_io import ExportFolder, FileRefused
 from designer.core.sweep.metrics import METRICS
 from designer.core.sweep.results import SweepTable
 from designer.core.sweep.run import SweepRun
@@ -112,11 +113,10 @@ def _slug(text: str) -> str:
 def write_designs(run: SweepRun, table: SweepTable, n: int, folder: str | os.PathLike[str],
                   catalog: Catalog | None = None) -> list[Path]:
     """Regenerate the ``n`` best designs and save them as project files in ``folder``."""
-    out = Path(folder)
     try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ExportError(f"cannot make folder {out}: {exc.strerror or exc}") from None
+        out = ExportFolder(folder, "designs folder")
+    except FileRefused as exc:
+        raise ExportError(str(exc)) from None
     paths: list[Path] = []
     for rank, i in enumerate(top_points(table, n), start=1):
         point = run.points[i]
@@ -125,7 +125,9 @@ def write_designs(run: SweepRun, table: SweepTable, n: int, folder: str | os.Pat
             "name": f"{run.spec.name} #{point.index}: {point.label()}"[:200],
             "notes": f"Point {point.index} of the sweep '{run.spec.name}' "
                      f"(rank {rank}): {point.label()}"})
-        path = out / f"{rank:02d}-point{point.index}-{_slug(point.label())}.fabric.json"
-        save_project(project, path, keep_backup=False)
-        paths.append(path)
+        name = f"{rank:02d}-point{point.index}-{_slug(point.label())}.fabric.json"
+        try:
+            paths.append(out.write(name, dumps_project(project)))
+        except FileRefused as exc:
+            raise ExportError(str(exc)) from None
     return paths

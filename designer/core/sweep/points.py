@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from pydantic import ValidationError
 
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import DesignerError
@@ -17,6 +18,7 @@ from designer.core.generators.params import PARAMS_BY_KIND
 from designer.core.sweep.errors import SweepSpecError
 from designer.core.sweep.metrics import METRICS
 from designer.core.sweep.spec import MAX_POINTS, Range, Scalar, SweepSpec, parse_constraint
+from designer.core.text import shown
 
 PRICE = "price:"
 WORKLOAD = "workload"
@@ -44,16 +46,26 @@ class Point:
 
 def _axis(where: str, value: Any) -> list[Scalar] | Range | None:
     """``value`` as an axis, or None when it is a fixed value."""
+    for v in value if isinstance(value, list | tuple) else (value,):
+        if isinstance(v, float) and not math.isfinite(v):
+            raise SweepSpecError(f"{where}: {v} is not a number a design can have")
+        if isinstance(v, list | tuple | dict) and isinstance(value, list | tuple):
+            raise SweepSpecError(f"{where}: an axis lists plain values, not lists or mappings")
     if isinstance(value, list | tuple):
         if not value:
             raise SweepSpecError(f"{where}: an empty list gives no design; give at least one value")
+        if len(value) > MAX_POINTS:
+            raise SweepSpecError(f"{where}: {len(value):,} values (at most {MAX_POINTS:,})")
         return list(value)
     if isinstance(value, dict | Range):
         try:
             r = value if isinstance(value, Range) else Range.model_validate(value)
-        except Exception:
-            raise SweepSpecError(
-                f"{where}: a range is {{min: A, max: B}} with an optional step") from None
+        except ValidationError as exc:
+            err = exc.errors(include_url=False)[0]
+            field = ".".join(str(x) for x in err["loc"])
+            why = f" ({field}: {shown(err['msg'], 120)})" if field else ""
+            raise SweepSpecError(f"{where}: a range is {{min: A, max: B}} with an optional "
+                                 f"step, finite numbers{why}") from None
         if r.max < r.min:
             raise SweepSpecError(f"{where}: empty range (min {r.min:g} > max {r.max:g})")
         return r
@@ -78,15 +90,16 @@ def _axes(spec: SweepSpec, b: int, block: dict[str, Any], catalog: Catalog
         raise SweepSpecError(f"{where}.kind: a list of generators, not a range")
     for kind in kinds:
         if kind not in KINDS:
-            raise SweepSpecError(f"{where}.kind: unknown generator '{kind}' "
+            raise SweepSpecError(f"{where}.kind: unknown generator '{shown(str(kind), 60)}' "
                                  f"(known: {', '.join(KINDS)})")
         known = [k for k in PARAMS_BY_KIND[kind].model_fields if k != "kind"]
         for key in block:
             if key != "kind" and key not in known:
-                raise SweepSpecError(f"{where}.{key}: not a parameter of the {kind} generator "
+                raise SweepSpecError(f"{where}.{shown(str(key), 60)}: not a parameter of the "
+                                     f"{kind} generator "
                                      f"(known: {', '.join(known)})")
     # every value of every axis must pass the generator's own checks
-    first = {k: (v.grid()[0] if isinstance(v, Range) else v[0]) for k, v in axes.items()}
+    first = {k: (v.value(0) if isinstance(v, Range) else v[0]) for k, v in axes.items()}
     for key, ax in axes.items():
         values = [ax.min, ax.max] if isinstance(ax, Range) else ax
         if isinstance(ax, Range) and ax.integer:
@@ -96,10 +109,11 @@ def _axes(spec: SweepSpec, b: int, block: dict[str, Any], catalog: Catalog
             try:
                 params_from_dict(str(trial.pop("kind")), trial)
             except DesignerError as exc:
-                raise SweepSpecError(f"{where}.{key} = {v!r}: {exc}") from None
+                raise SweepSpecError(f"{where}.{key} = {shown(repr(v), 60)}: "
+                                     f"{shown(str(exc), 300)}") from None
     for gid, price in spec.prices.items():
         if gid not in catalog:
-            raise SweepSpecError(f"prices.{gid}: no such gear in the catalog "
+            raise SweepSpecError(f"prices.{shown(gid, 60)}: no such gear in the catalog "
                                  "('designer catalog' lists all gear)")
         ax = _axis(f"prices.{gid}", price)
         if ax is None:
@@ -112,11 +126,12 @@ def _axes(spec: SweepSpec, b: int, block: dict[str, Any], catalog: Catalog
 
 
 def _grid(axes: dict[str, list[Scalar] | Range], where: str) -> list[dict[str, Any]]:
-    lists = {k: (v.grid() if isinstance(v, Range) else v) for k, v in axes.items()}
-    n = math.prod(len(v) for v in lists.values())
+    # counted before anything is listed: a product of ranges can be astronomically large
+    n = math.prod(v.count() if isinstance(v, Range) else len(v) for v in axes.values())
     if n > MAX_POINTS:
         raise SweepSpecError(f"{where}: the grid has {n:,} points (at most {MAX_POINTS:,}); "
                              "thin the ranges with step, or use sampling: lhs")
+    lists = {k: (v.grid() if isinstance(v, Range) else v) for k, v in axes.items()}
     keys = list(lists)
     return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*lists.values())]
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import time
 import warnings
 from collections.abc import Callable, Iterator
@@ -28,6 +29,7 @@ from designer.core.sweep.errors import SweepSpecError
 from designer.core.sweep.points import Point, expand
 from designer.core.sweep.spec import SweepSpec
 from designer.core.sweep.worker import Outcome, run_batch, run_point, warm_up
+from designer.core.text import shown
 
 TARGET_BATCH_S = 0.15  # a task should be worth shipping: Dask costs a few ms per task
 MAX_BATCH_S = 0.5  # ... but small enough to stream results and to balance the workers
@@ -81,6 +83,23 @@ def default_workers() -> int:
     return max(1, min(os.cpu_count() or 1, 8))
 
 
+_ADDRESS = re.compile(
+    r"(?:(?P<scheme>tcp|tls|ucx|ws|wss)://)?"
+    r"(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}[A-Za-z0-9])?)"
+    r":(?P<port>[0-9]{1,5})/?")
+
+
+def scheduler_address(text: str) -> str:
+    """``text`` when it is a Dask scheduler address (``tcp://HOST:PORT``, ``HOST:PORT``,
+    ``tls://[::1]:8786``), else a one-line refusal: Dask's own parser fails deep inside its
+    event loop and leaves a client that cannot close."""
+    m = _ADDRESS.fullmatch(text.strip())
+    if m is None or not 0 < int(m["port"]) < 65536:
+        raise DesignerError(f"'{shown(text, 80)}' is not a Dask scheduler address (e.g. "
+                            "tcp://HOST:8786)")
+    return text.strip()
+
+
 @contextlib.contextmanager
 def dask_executor(workers: int, scheduler: str | None) -> Iterator[tuple[Executor, int, str]]:
     """A ``concurrent.futures.Executor`` on Dask: a local cluster of ``workers`` processes
@@ -95,11 +114,12 @@ def dask_executor(workers: int, scheduler: str | None) -> Iterator[tuple[Executo
     client = None
     try:
         if scheduler:
+            scheduler = scheduler_address(scheduler)
             try:
                 client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
-            except (OSError, TimeoutError) as exc:
-                raise DesignerError(f"cannot reach the Dask scheduler at {scheduler}: {exc}"
-                                    ) from None
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise DesignerError(f"cannot reach the Dask scheduler at {scheduler}: "
+                                    f"{shown(str(exc), 200)}") from None
             where = scheduler
         else:
             with warnings.catch_warnings():
@@ -154,6 +174,8 @@ def run_sweep(
     if not pts:
         raise SweepSpecError("the spec gives no point")
     scheduler = scheduler or os.environ.get("DASK_SCHEDULER_ADDRESS") or None
+    if scheduler:
+        scheduler = scheduler_address(scheduler)  # refused before any work
     n_workers = default_workers() if workers is None else workers
     if n_workers < 0:
         raise SweepSpecError("workers: give 0 (this process) or more")

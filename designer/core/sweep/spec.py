@@ -19,15 +19,21 @@ objectives: [cost_per_gpu, bisection_per_gpu]
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
+import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from designer.core.safe_io import FileRefused, decode_text, read_bytes
 from designer.core.sweep.errors import SweepSpecError
 from designer.core.sweep.metrics import get as get_metric
+from designer.core.text import shown
 
 MAX_POINTS = 200_000  # beyond this a table and a scatter stop being useful
+MAX_SPEC_BYTES = 1024 * 1024  # a spec is a page of text
+Finite = Annotated[float, Field(allow_inf_nan=False)]
 
 Scalar = int | float | str | bool | None
 
@@ -37,26 +43,39 @@ class Range(BaseModel):
     draws for random and Latin-hypercube sampling (integers when both ends are)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    min: float
-    max: float
-    step: float | None = Field(default=None, gt=0)
+    min: Finite
+    max: Finite
+    step: Finite | None = Field(default=None, gt=0)
 
     @property
     def integer(self) -> bool:
         return float(self.min).is_integer() and float(self.max).is_integer() and (
             self.step is None or float(self.step).is_integer())
 
+    def count(self) -> int:
+        """How many values the grid has, counted, never listed (``max: 1e9`` is a typo that
+        would otherwise fill the memory before any check)."""
+        if self.max < self.min:
+            return 0
+        n = (self.max - self.min) / (self.step or 1.0) + 1e-9
+        return int(n) + 1 if math.isfinite(n) and n < 2**62 else 2**62
+
+    def value(self, i: int) -> Scalar:
+        v = self.min + i * (self.step or 1.0)
+        return round(v) if self.integer else v
+
     def grid(self) -> list[Scalar]:
-        step = self.step or 1.0
-        n = int((self.max - self.min) / step + 1e-9) + 1
-        values = [self.min + i * step for i in range(n)]
-        return [round(v) for v in values] if self.integer else values
+        n = self.count()
+        if n > MAX_POINTS:
+            raise SweepSpecError(f"the range {self.min:g} to {self.max:g} has {n:,} values "
+                                 f"(at most {MAX_POINTS:,}); give a step or a smaller range")
+        return [self.value(i) for i in range(n)]
 
     def at(self, u: float) -> Scalar:
         """The value at fraction ``u`` in [0, 1) of the range (on the step when given)."""
         if self.step is not None or self.integer:
-            values = self.grid()
-            return values[min(len(values) - 1, int(u * len(values)))]
+            n = self.count()
+            return self.value(min(n - 1, int(u * n)))
         return self.min + u * (self.max - self.min)
 
 
@@ -68,12 +87,12 @@ class SweepSpec(BaseModel):
 
     name: str = Field(default="Sweep", max_length=200)
     generate: list[dict[str, Any]] = Field(min_length=1, max_length=100)
-    prices: dict[str, float | list[float] | Range] = Field(default_factory=dict)
+    prices: dict[str, Finite | list[Finite] | Range] = Field(default_factory=dict)
     workloads: list[dict[str, Any]] | None = None
     sampling: Literal["grid", "random", "lhs"] = "grid"
     samples: int = Field(default=100, ge=1, le=MAX_POINTS)
     seed: int = Field(default=0, ge=0, le=2**32 - 1)
-    constraints: dict[str, float] = Field(default_factory=dict)
+    constraints: dict[str, Finite] = Field(default_factory=dict)
     objectives: list[str] = Field(default_factory=lambda: ["cost_per_gpu", "bisection_per_gpu"],
                                   min_length=1, max_length=8)
 
@@ -114,8 +133,9 @@ def spec_from_dict(data: Any) -> SweepSpec:
         spec = SweepSpec.model_validate(data)
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
-        where = ".".join(str(x) for x in err["loc"]) or "spec"
-        raise SweepSpecError(f"{where}: {err['msg'].removeprefix('Value error, ')}") from None
+        where = shown(".".join(str(x) for x in err["loc"]) or "spec", 120)
+        raise SweepSpecError(f"{where}: {shown(err['msg'].removeprefix('Value error, '), 300)}"
+                             ) from None
     for i, name in enumerate(spec.objectives):
         get_metric(name, f"objectives[{i}]")
     if len(set(spec.objectives)) != len(spec.objectives):
@@ -125,27 +145,61 @@ def spec_from_dict(data: Any) -> SweepSpec:
     return spec
 
 
+class _NoAliases(yaml.SafeLoader):
+    """YAML without anchors and aliases: a spec has no use for them, and nine aliases nested
+    eight deep make a list of 43 million items from 200 bytes (a "billion laughs")."""
+
+    def compose_node(self, parent, index):  # type: ignore[no-untyped-def]
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise SweepSpecError(f"line {event.start_mark.line + 1}: YAML aliases (*name) are "
+                                 "not allowed in a spec; write the values out")
+        return super().compose_node(parent, index)
+
+
+def load_yaml(text: str) -> Any:
+    """YAML (or JSON) text as data, aliases refused (see ``_NoAliases``)."""
+    return yaml.load(text, Loader=_NoAliases)  # a SafeLoader: builds plain data only
+
+
 def loads_spec(text: str, source: str = "spec") -> SweepSpec:
     """A spec from YAML or JSON text (JSON is YAML, but its errors read better)."""
     stripped = text.lstrip()
     try:
         if stripped.startswith(("{", "[")):
-            data = json.loads(text)
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as exc:
+                try:  # YAML's flow style looks like JSON: {generate: {kind: rail}}
+                    data = load_yaml(text)
+                except Exception:
+                    raise exc from None
         else:
-            import yaml
-
-            data = yaml.safe_load(text)
+            data = load_yaml(text)
+    except SweepSpecError as exc:
+        raise SweepSpecError(f"{source}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise SweepSpecError(f"{source}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    except RecursionError:
+        raise SweepSpecError(f"{source}: nested too deeply to read") from None
     except Exception as exc:  # yaml.YAMLError and its kin
-        raise SweepSpecError(f"{source}: not valid YAML ({str(exc).splitlines()[0]})") from None
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise SweepSpecError(f"{source}: not valid YAML ({shown(first, 200)})") from None
     return spec_from_dict(data)
 
 
-def load_spec(path: str | Path) -> SweepSpec:
-    p = Path(path)
+def read_spec_text(path: str | Path) -> str:
+    """The text of the spec file at ``path``: a regular file of at most 1 MiB, UTF-8 or (with
+    its byte-order mark) UTF-16 as some editors save."""
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SweepSpecError(f"{p}: cannot read the spec ({exc.strerror or exc})") from None
-    return loads_spec(text, str(p))
+        data = read_bytes(path, limit=MAX_SPEC_BYTES, what="sweep spec")
+    except FileRefused as exc:
+        raise SweepSpecError(str(exc)) from None
+    try:
+        return decode_text(data, shown(str(path), 200))
+    except FileRefused as exc:
+        raise SweepSpecError(str(exc)) from None
+
+
+def load_spec(path: str | Path) -> SweepSpec:
+    return loads_spec(read_spec_text(path), shown(str(path), 200))

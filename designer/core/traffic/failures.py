@@ -27,10 +27,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.core.errors import DesignerError
+from designer.core.limits import GPU_HOUR_USD_MAX, MAX_GROUP_LABEL, MAX_SEED
 from designer.core.model import Project
 from designer.core.solver.bisection import solve_bisection
 from designer.core.solver.compile import ROLES, Compiled, compile_project
 from designer.core.solver.oversub import oversubscription
+from designer.core.text import ascii_int, shown
 from designer.core.traffic.load import LoadResult, run_load
 from designer.core.traffic.ranks import switch_classes
 
@@ -94,55 +96,66 @@ def resolve(c: Compiled, specs: list[str], seed: int = 0) -> tuple[np.ndarray, n
     devs: list[int] = []
     a, b = c.cables["a"], c.cables["b"]
     roles = {r.value for r in ROLES}
-    for spec in specs:
-        spec = spec.strip()
-        m = _SPEC.match(spec)
-        if spec in fabric.index:
-            devs.append(fabric.index[spec])
+    if not 0 <= seed <= MAX_SEED:
+        raise FailureError(f"the seed must be 0 to {MAX_SEED:,} (got {seed:,})")
+    for raw_spec in specs:
+        raw_spec = raw_spec.strip()
+        m = _SPEC.match(raw_spec)
+        if raw_spec in fabric.index:
+            devs.append(fabric.index[raw_spec])
             continue
+        spec = shown(raw_spec, 80)  # as messages show it
         if m is None:
             raise FailureError(f"--fail '{spec}': expected a device id, ROLE:N (e.g. spine:3), "
                                "rack:N, plane:N, bundle:A/B or cables:K")
         kind, arg = m["kind"], m["arg"]
         if kind in roles:
             members = np.flatnonzero(fabric.roles == kind)
-            if not arg.isdigit() or not 1 <= int(arg) <= members.size:
+            k = ascii_int(arg)
+            if k is None or not 1 <= k <= members.size:
                 raise FailureError(f"--fail '{spec}': the design has {members.size} {kind} "
                                    f"device(s), numbered 1..{members.size}")
-            devs.append(int(members[int(arg) - 1]))
+            devs.append(int(members[k - 1]))
         elif kind in ("rack", "domain"):
             n_dom = c.domains.count
-            if not arg.isdigit() or not 1 <= int(arg) <= n_dom:
+            k = ascii_int(arg)
+            if k is None or not 1 <= k <= n_dom:
                 raise FailureError(f"--fail '{spec}': the design has {n_dom:,} scale-up "
                                    f"domain(s) (racks or servers), numbered 1..{n_dom:,}")
-            devs.extend(np.flatnonzero(c.domains.of_device == int(arg) - 1).tolist())
+            devs.extend(np.flatnonzero(c.domains.of_device == k - 1).tolist())
         elif kind == "plane":
             g = c.groups.get("plane")
-            sel = np.flatnonzero((g == int(arg)) & c.is_switch) if (
-                g is not None and arg.isdigit()) else np.empty(0, int)
+            k = ascii_int(arg)
+            sel = np.flatnonzero((g == k) & c.is_switch) if (
+                g is not None and k is not None and 0 <= k <= MAX_GROUP_LABEL) \
+                else np.empty(0, int)
             if not sel.size:
-                raise FailureError(f"--fail '{spec}': the design has no switches in plane {arg}")
+                raise FailureError(f"--fail '{spec}': the design has no switches in plane "
+                                   f"{shown(arg, 40)}")
             devs.extend(sel.tolist())
         elif kind == "bundle":
             x, _, y = arg.partition("/")
             for d in (x, y):
                 if d not in fabric.index:
-                    raise FailureError(f"--fail '{spec}': no device '{d}' in the design")
+                    raise FailureError(f"--fail '{spec}': no device '{shown(d, 80)}' in the "
+                                       "design")
             i, j = fabric.index[x], fabric.index[y]
             sel = ((a == i) & (b == j)) | ((a == j) & (b == i))
             if not sel.any():
-                raise FailureError(f"--fail '{spec}': no link between {x} and {y}")
+                raise FailureError(f"--fail '{spec}': no link between {shown(x, 80)} and "
+                                   f"{shown(y, 80)}")
             lost |= sel
         elif kind == "cables":
             both = np.flatnonzero(c.is_switch[a] & c.is_switch[b])
-            if not arg.isdigit() or not 1 <= int(arg) <= both.size:
+            k = ascii_int(arg)
+            if k is None or not 1 <= k <= both.size:
                 raise FailureError(f"--fail '{spec}': K must be 1..{both.size} "
                                    "(switch-to-switch cables)")
             rng = np.random.default_rng(seed)
-            lost[rng.choice(both, int(arg), replace=False)] = True
+            lost[rng.choice(both, k, replace=False)] = True
         else:
-            raise FailureError(f"--fail '{spec}': unknown kind '{kind}' (a role such as spine, "
-                               "rack, plane, bundle or cables)")
+            raise FailureError(f"--fail '{spec}': unknown kind '{shown(kind, 40)}' (a role "
+                               "such as spine, rack, plane, bundle or cables)")
     dev = np.unique(np.array(devs, np.int64))
     if dev.size:
         lost |= np.isin(a, dev) | np.isin(b, dev)
@@ -167,8 +180,9 @@ def what_if(c: Compiled, specs: list[str], *, pattern: str = "permutation",
             baseline: LoadResult | None = None, control=None) -> WhatIf:
     """``before``: (bisection Gb/s, Oversubscription) of the intact design and ``baseline``:
     its load result under the same options, when the caller has them (N-1 rows share them)."""
-    if usd_per_gpu_hour < 0:
-        raise FailureError("$/GPU-hour must not be negative")
+    if not 0 <= usd_per_gpu_hour <= GPU_HOUR_USD_MAX:  # also refuses NaN
+        raise FailureError(f"$/GPU-hour must be 0 to {GPU_HOUR_USD_MAX:,.0f} (got "
+                           f"{usd_per_gpu_hour:g})")
     dev, lost = resolve(c, specs, seed)
     after = compile_project(failed_project(c, lost), c.catalog, control)
     bis0, over0 = before if before is not None else (solve_bisection(c, control).gbps,

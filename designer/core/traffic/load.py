@@ -18,6 +18,13 @@ import numpy as np
 
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import DesignerError
+from designer.core.limits import (
+    MAX_FLOW_ROUTES,
+    MAX_FLOWS_PER_PAIR,
+    MAX_FLOWS_PER_TRIAL,
+    MAX_SEED,
+    MAX_TRIALS,
+)
 from designer.core.model import Project
 from designer.core.solver.compile import Compiled, compile_project
 from designer.core.traffic.aggregate import class_spray_loads
@@ -228,18 +235,23 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
     """Route ``pattern`` on compiled design ``c`` and solve max-min fair rates.
     ``tables``: OpenSM's forwarding tables (``lft.opensm_tables``) for ``static`` routing;
     without them static routing is the internal d-mod-k equivalent."""
-    if trials < 1:
-        raise LoadOptionError(f"trials must be at least 1 (got {trials})")
-    if flows_per_pair < 1:
-        raise LoadOptionError(f"flows per pair must be at least 1 (got {flows_per_pair})")
+    if not 1 <= trials <= MAX_TRIALS:
+        raise LoadOptionError(f"trials must be 1 to {MAX_TRIALS:,} (got {trials:,})")
+    if not 1 <= flows_per_pair <= MAX_FLOWS_PER_PAIR:
+        raise LoadOptionError(f"flows per pair must be 1 to {MAX_FLOWS_PER_PAIR:,} "
+                              f"(got {flows_per_pair:,})")
+    if not 0 <= seed <= MAX_SEED:
+        raise LoadOptionError(f"the seed must be 0 to {MAX_SEED:,} (got {seed:,})")
     routing = routing or default_routing(c)
     if routing not in ROUTINGS:
         raise LoadOptionError(f"unknown routing '{routing}' (choose {', '.join(ROUTINGS)})")
     p = pattern if isinstance(pattern, Pattern) else make_pattern(c, pattern, seed, fan_in)
+    runs = 1 if routing in ("adaptive", "static") else trials
+    if p.level != "class":
+        _check_work(p, flows_per_pair if routing in ("ecmp", "valiant") else 1, runs)
     net = net if net is not None else build_network(c, control)
     if p.level == "class":
         return _class_level(net, p, c, routing, flows_per_pair, control)
-    runs = 1 if routing in ("adaptive", "static") else trials
     out = [_one_trial(net, p, routing, flows_per_pair, seed + k, polarised, control, tables)
            for k in range(runs)]
     t = np.concatenate([r.t for r in out])
@@ -269,6 +281,22 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
         line_rate_gbps=net.nominal_gbps,
         t=t,
     )
+
+
+def _check_work(p: Pattern, flows_per_pair: int, runs: int) -> None:
+    """Refuse before building anything when the flows to route would not fit: counted from
+    the pattern's connections, never by expanding them."""
+    connections = int(p.weight.size)
+    per_trial = connections * flows_per_pair
+    if per_trial > MAX_FLOWS_PER_TRIAL:
+        raise LoadOptionError(
+            f"{connections:,} connections x {flows_per_pair:,} flows per pair is {per_trial:,} "
+            f"flows to route, more than {MAX_FLOWS_PER_TRIAL:,}; give fewer flows per pair")
+    if per_trial * runs > MAX_FLOW_ROUTES:
+        raise LoadOptionError(
+            f"{per_trial:,} flows x {runs:,} trials is {per_trial * runs:,} flows to route, "
+            f"more than {MAX_FLOW_ROUTES:,}; give at most "
+            f"{max(1, MAX_FLOW_ROUTES // per_trial):,} trials")
 
 
 def _class_level(net: Network, p: Pattern, c: Compiled, routing: str, q: int,

@@ -20,8 +20,11 @@ from pathlib import Path
 import numpy as np
 
 from designer.core.errors import DesignerError
+from designer.core.limits import MAX_FLOWS_PER_TRIAL
+from designer.core.safe_io import FileRefused, read_text
 from designer.core.solver.compile import Compiled
 from designer.core.solver.paths import same_domain_pairs
+from designer.core.text import ascii_float, ascii_int, shown
 
 PATTERNS = ("permutation", "all-to-all", "ring", "tree", "incast", "bisection")
 EXPLICIT_ALL_TO_ALL = 100_000  # flows above which all-to-all runs by GPU class
@@ -169,44 +172,64 @@ def _gpu_ref(text: str, c: Compiled, where: str) -> int:
         dev, _, k = text.rpartition(":")
         i = c.fabric.index.get(dev)
         if i is None or not c.is_server[i]:
-            raise PatternError(f"{where}: '{dev}' is not a GPU server of the design")
-        if not k.isdigit() or int(k) >= int(c.table.gpus[i]):
-            raise PatternError(f"{where}: '{text}': {dev} has GPUs 0..{int(c.table.gpus[i]) - 1}")
-        return int(c.gpu_base[i]) + int(k)
-    if not text.lstrip("-").isdigit():
-        raise PatternError(f"{where}: '{text}' is not a GPU number or server-id:k")
-    g = int(text)
+            raise PatternError(f"{where}: '{shown(dev, 80)}' is not a GPU server of the design")
+        kk = ascii_int(k)
+        if kk is None or not 0 <= kk < int(c.table.gpus[i]):
+            raise PatternError(f"{where}: '{shown(text, 80)}': {shown(dev, 80)} has GPUs "
+                               f"0..{int(c.table.gpus[i]) - 1}")
+        return int(c.gpu_base[i]) + kk
+    g = ascii_int(text)
+    if g is None:
+        raise PatternError(f"{where}: '{shown(text, 80)}' is not a GPU number or server-id:k")
     if not 0 <= g < n:
-        raise PatternError(f"{where}: GPU {g} does not exist (the design has GPUs 0..{n - 1})")
+        raise PatternError(f"{where}: GPU {g:,} does not exist (the design has GPUs "
+                           f"0..{n - 1:,})")
     return g
+
+
+# A flow's bytes: a petabyte is past any message; more would overflow the sums to infinity.
+MAX_FLOW_BYTES = 2.0**50
+# A pattern file: a few tens of bytes a flow, at most as many flows as one load trial routes.
+MAX_CSV_BYTES = 128 * 1024 * 1024
 
 
 def from_csv(c: Compiled, path: str | Path) -> Pattern:
     """Flows from a CSV file: source GPU, destination GPU, bytes (a header row is allowed).
     GPUs are numbers (0..N-1) or ``server-id:k``. A GPU's line rate is shared among its
-    flows in proportion to their bytes."""
+    flows in proportion to their bytes. The file is UTF-8 text (a refusal names the line of
+    anything else) and a regular file of bounded size."""
+    name = shown(Path(path).name, 120)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PatternError(f"pattern file {path}: {exc.strerror or exc}") from None
-    rows = [r for r in csv.reader(io.StringIO(text)) if r and any(x.strip() for x in r)]
-    if rows and not rows[0][-1].strip().replace(".", "", 1).isdigit():
+        text = read_text(path, limit=MAX_CSV_BYTES, what="pattern file")
+    except FileRefused as exc:
+        raise PatternError(str(exc)) from None
+    try:
+        rows = []
+        for r in csv.reader(io.StringIO(text)):
+            if r and any(x.strip() for x in r):
+                rows.append(r)
+                if len(rows) > MAX_FLOWS_PER_TRIAL + 1:
+                    raise PatternError(f"pattern file {name}: more than "
+                                       f"{MAX_FLOWS_PER_TRIAL:,} flows")
+    except csv.Error as exc:
+        raise PatternError(f"pattern file {name}: not readable as CSV ({exc})") from None
+    if rows and ascii_float(rows[0][-1]) is None:
         rows = rows[1:]
     if not rows:
-        raise PatternError(f"pattern file {path}: no flows (expected: source, destination, bytes)")
+        raise PatternError(f"pattern file {name}: no flows (expected: source, destination, "
+                           "bytes)")
     src, dst, nbytes = [], [], []
     for i, r in enumerate(rows, start=1):
-        where = f"{path}, flow {i}"
+        where = f"{name}, flow {i:,}"
         if len(r) < 3:
             raise PatternError(f"{where}: expected source, destination, bytes")
         src.append(_gpu_ref(r[0], c, where + ", source"))
         dst.append(_gpu_ref(r[1], c, where + ", destination"))
-        try:
-            b = float(r[2])
-        except ValueError:
-            raise PatternError(f"{where}, bytes: '{r[2].strip()}' is not a number") from None
-        if not b > 0:
-            raise PatternError(f"{where}, bytes: must be positive")
+        b = ascii_float(r[2])
+        if b is None:
+            raise PatternError(f"{where}, bytes: '{shown(r[2].strip(), 40)}' is not a number")
+        if not 0 < b <= MAX_FLOW_BYTES:
+            raise PatternError(f"{where}, bytes: must be above 0 and at most {MAX_FLOW_BYTES:.3g}")
         nbytes.append(b)
     s = np.array(src, np.int64)
     b_arr = np.array(nbytes)

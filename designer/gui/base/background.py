@@ -202,6 +202,9 @@ def run_and_wait(task: BackgroundTask) -> tuple[str, Any]:
     task.start()
     if not outcome:
         loop.exec()
+    if not outcome:  # the application quit under the loop: stop the work, report it so
+        task.wait()
+        return ("cancelled", None)
     return outcome[0]
 
 

@@ -23,6 +23,15 @@ from designer.gui.base.busy import busy_cursor
 class FileActions:
     """File menu behaviour; mixed into MainWindow."""
 
+    opening: BackgroundTask | None = None  # the file being read, while it is
+    closing = False  # the window was closed: nothing opened now replaces anything
+
+    def stop_opening(self) -> None:
+        """The window is closing: cancel a file still being read (closeEvent calls this)."""
+        self.closing = True
+        if self.opening is not None and self.opening.running:
+            self.opening.cancel()
+
     # -- files ---------------------------------------------------------------------------------
     def maybe_save(self) -> bool:
         """True when it is fine to drop the current design (saved, discarded or unchanged)."""
@@ -61,7 +70,13 @@ class FileActions:
             lambda progress, cancelled: load_project(path, catalog, progress, cancelled),
             cancel_types=(LoadCancelled,),
         )
-        kind, value = run_and_wait(task)
+        self.opening = task
+        try:
+            kind, value = run_and_wait(task)
+        finally:
+            self.opening = None
+        if self.closing:  # the window was closed while the file was read: drop it
+            return False
         if kind == "cancelled":
             self.doc.say(f"Opening {name} was cancelled; the design is unchanged")
             return False

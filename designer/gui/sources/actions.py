@@ -35,11 +35,13 @@ from designer.core.sources.edit import (
     without_latency,
     without_price_book,
 )
-from designer.core.sources.perftest import parse_perftest
+from designer.core.sources.numbers import AmbiguousNumber
+from designer.core.sources.perftest import read_perftest
 from designer.core.sources.pricebook_io import RateNeeded, read_price_book
 from designer.gui.base import dialogs
 from designer.gui.base.background import BackgroundTask
 from designer.gui.project.commands import ProjectCommand
+from designer.gui.sources import preview
 
 BOOK_FILTER = "Price books (*.csv *.xlsx);;All files (*)"
 PERFTEST_FILTER = "perftest output (*.txt *.log *.out);;All files (*)"
@@ -133,9 +135,10 @@ class SourcesActions:
         if path:
             self.import_from(path)
 
-    def import_from(self, path: str | Path, usd_rate: float | None = None
-                    ) -> BackgroundTask | None:
-        """Read the quote off the GUI thread (an xlsx can take a while), then apply it."""
+    def import_from(self, path: str | Path, usd_rate: float | None = None,
+                    decimal: str | None = None) -> BackgroundTask | None:
+        """Read the quote off the GUI thread (an xlsx can take a while), show what it would
+        apply, then apply it as one undoable step."""
         if self.task is not None and self.task.running:
             return None
         p = Path(path)
@@ -144,22 +147,31 @@ class SourcesActions:
         def work(progress, cancelled):
             progress(0.2, f"reading {p.name}")
             try:
-                return read_price_book(p, catalog, usd_per_unit=usd_rate)
-            except RateNeeded as exc:
+                return read_price_book(p, catalog, usd_per_unit=usd_rate, decimal=decimal)
+            except (RateNeeded, AmbiguousNumber) as exc:
                 return exc  # asked in the GUI thread, then read again
 
         task = BackgroundTask(self.w, "Import price book", f"Reading {p.name}…", work)
-        task.finished.connect(lambda got: self._read(got, p))
+        task.finished.connect(lambda got: self._read(got, p, usd_rate, decimal))
         task.failed.connect(lambda msg: self._refused("Cannot import the price book", msg))
         self.task = task
         task.start()
         return task
 
-    def _read(self, got, path: Path) -> None:
+    def _read(self, got, path: Path, usd_rate: float | None = None,
+              decimal: str | None = None) -> None:
         if isinstance(got, RateNeeded):
             rate = ask_usd_rate(self.w, got.currency)
             if rate:
-                self.import_from(path, rate)
+                self.import_from(path, rate, decimal)
+            return
+        if isinstance(got, AmbiguousNumber):
+            mark = preview.ask_decimal(self.w, str(got))
+            if mark:
+                self.import_from(path, usd_rate, mark)
+            return
+        if not preview.confirm_book(self.w, got):
+            self.doc.say(f"Price book '{got.book.name}' not imported")
             return
         try:
             after = with_price_book(self.doc.project, got.book, self.doc.base_catalog)
@@ -222,9 +234,7 @@ class SourcesActions:
                             cable_m: float = 0.0) -> bool:
         p = Path(path)
         try:
-            if p.stat().st_size > 1_000_000:
-                raise DesignerError(f"{p.name} is too large for perftest output")
-            row = parse_perftest(p.read_text(errors="replace"), where=p.name)
+            row = read_perftest(p)
             m = LatencyMeasurement(tech=tech, end_to_end_us=row.typical_us, switches=switches,
                                    cable_m=cable_m, message_bytes=row.message_bytes,
                                    tool=row.tool or "perftest")

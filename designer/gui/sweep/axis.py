@@ -12,13 +12,17 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QPushButton, QW
 
 from designer.core.generators.params import PARAMS_BY_KIND
 from designer.core.sweep.errors import SweepSpecError
+from designer.core.sweep.spec import load_yaml
 
 PARAMS = sorted({k for cls in PARAMS_BY_KIND.values() for k in cls.model_fields
                  if k not in ("name",)})
 
 
 def _scalar(text: str) -> Any:
-    value = yaml.safe_load(text)
+    try:
+        value = load_yaml(text)
+    except yaml.YAMLError:
+        return text
     return text if value is None else value
 
 
@@ -44,8 +48,8 @@ def with_axis(spec_text: str, param: str, values_text: str) -> str:
     """``spec_text`` with ``param`` set to the values in every generate block (a price when
     ``param`` is ``price:<catalog id>``)."""
     try:
-        data = yaml.safe_load(spec_text) or {}
-    except yaml.YAMLError:
+        data = load_yaml(spec_text) or {}
+    except (yaml.YAMLError, SweepSpecError):
         raise SweepSpecError("fix the spec text first: it is not valid YAML") from None
     if not isinstance(data, dict):
         raise SweepSpecError("fix the spec text first: it is not a mapping")

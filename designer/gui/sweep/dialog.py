@@ -35,6 +35,7 @@ from designer.core.sweep import Point, SweepRun, loads_spec, sweep_table
 from designer.core.sweep.files import write_table
 from designer.core.sweep.results import summary_json
 from designer.core.sweep.run import default_workers
+from designer.core.sweep.spec import read_spec_text
 from designer.gui.sweep.axis import AxisRow
 from designer.gui.sweep.plot import SweepPlot
 from designer.gui.sweep.runner import SweepRunner
@@ -178,9 +179,9 @@ class SweepDialog(QDialog):
 
     def load_spec_file(self, path: str | Path) -> None:
         try:
-            self.editor.setPlainText(Path(path).read_text(encoding="utf-8"))
-        except OSError as exc:
-            self.status.setText(f"Cannot read {path}: {exc.strerror or exc}")
+            self.editor.setPlainText(read_spec_text(path))
+        except DesignerError as exc:
+            self.status.setText(str(exc))
 
     def start(self) -> bool:
         if self.runner.running:

@@ -1,0 +1,340 @@
+"""Files in and out, safely: every read is of a regular file and bounded; every write replaces
+a regular file (or makes a new one) and stays inside the folder it was given.
+
+Paths come from users and from files other people sent them. A path may name a FIFO (a read
+waits forever), a device (``/dev/zero`` never ends; replacing ``/dev/null`` as root breaks the
+system), or a file far larger than any real input. So:
+
+* ``read_bytes`` / ``read_text`` open without blocking, check the opened file itself (not the
+  name, which could change in between) is a regular file, and read at most ``limit`` bytes;
+  more is refused, never cut silently. A symlink to a regular file is followed.
+* ``write_file`` refuses a target that exists and is not a regular file, then writes atomically
+  (a temporary file beside it, flushed, renamed): a reader never sees half a file.
+* ``ExportFolder`` builds each path of a many-file export from a safe name inside its folder and
+  refuses to write one path twice, so two devices can never share (and overwrite) one file.
+
+Messages name the file with its control characters shown (``shown``), never a traceback.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import os
+import stat
+import tempfile
+import time
+from pathlib import Path
+
+from designer.core.errors import DesignerError
+from designer.core.text import shown
+
+KB, MB = 1024, 1024 * 1024
+
+
+class FileRefused(DesignerError):
+    """A path names something that cannot be read or written as a file, or is too large."""
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _name(path: str | os.PathLike[str]) -> str:
+    return shown(os.fspath(path), 300)
+
+
+def _os_message(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
+
+
+def regular_file(path: str | os.PathLike[str], what: str = "file") -> Path:
+    """``path`` when it names a regular file (or a symlink to one), else ``FileRefused``."""
+    p = Path(path)
+    try:
+        st = p.stat()
+    except FileNotFoundError:
+        raise FileRefused(f"{what} {_name(p)}: no such file") from None
+    except OSError as exc:
+        raise FileRefused(f"cannot read {what} {_name(p)}: {_os_message(exc)}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise FileRefused(f"{what} {_name(p)} is {_kind(st.st_mode)}, not a file to read")
+    return p
+
+
+def read_head(path: str | os.PathLike[str], size: int = 4096, what: str = "file") -> bytes:
+    """The first ``size`` bytes of the regular file ``path`` (to tell its format), however
+    large the file is."""
+    return read_bytes(path, limit=size, what=what, head=True)
+
+
+def read_bytes(path: str | os.PathLike[str], *, limit: int, what: str = "file",
+               head: bool = False) -> bytes:
+    """The bytes of the regular file ``path``, refused when it holds more than ``limit``
+    (``head``: the first ``limit`` bytes, whatever follows)."""
+    p = Path(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(p, flags)
+    except FileNotFoundError:
+        raise FileRefused(f"{what} {_name(p)}: no such file") from None
+    except IsADirectoryError:
+        raise FileRefused(f"{what} {_name(p)} is a folder, not a file to read") from None
+    except OSError as exc:
+        raise FileRefused(f"cannot read {what} {_name(p)}: {_os_message(exc)}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise FileRefused(f"{what} {_name(p)} is {_kind(st.st_mode)}, not a file to read")
+        if st.st_size > limit and not head:
+            raise FileRefused(f"{what} {_name(p)}: {st.st_size:,} bytes is too large "
+                              f"(at most {limit:,})")
+        # The size can lie (files in /proc say 0, a file can grow): read to the limit, no more.
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, min(limit + 1 - total, 4 * MB))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit and head:
+                return b"".join(chunks)[:limit]
+            if total > limit:
+                raise FileRefused(f"{what} {_name(p)}: more than {limit:,} bytes is too large")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise FileRefused(f"cannot read {what} {_name(p)}: {_os_message(exc)}") from None
+    finally:
+        os.close(fd)
+
+
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
+         (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def decode_text(data: bytes, where: str, fallback: str | None = None) -> str:
+    """``data`` as text: UTF-8, or UTF-16/32 when a byte-order mark says so (as spreadsheet
+    programs and Windows editors save). Otherwise ``fallback`` when given (a legacy 8-bit
+    encoding a caller knows its files come in), else a refusal naming the line."""
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data.decode(codec)
+            except UnicodeDecodeError as exc:
+                raise FileRefused(f"{where}: not valid {codec.upper()} text near byte "
+                                  f"{exc.start:,}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if fallback is not None:
+            return data.decode(fallback, errors="replace")
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise FileRefused(f"{where}: line {line} is not UTF-8 text (byte "
+                          f"0x{data[exc.start]:02X}); save the file as UTF-8") from None
+
+
+def read_text(path: str | os.PathLike[str], *, limit: int, what: str = "file",
+              fallback: str | None = None) -> str:
+    """The text of the regular file ``path`` (see ``read_bytes`` and ``decode_text``)."""
+    data = read_bytes(path, limit=limit, what=what)
+    return decode_text(data, f"{what} {_name(Path(path).name)}", fallback)
+
+
+# -- writing ------------------------------------------------------------------------------------
+def writable_target(path: str | os.PathLike[str], what: str = "file") -> Path:
+    """The real path a write to ``path`` replaces (through a symlink to the file it names),
+    refused when it exists and is not a regular file or its folder does not exist."""
+    p = Path(path)
+    if not os.fspath(p):
+        raise FileRefused(f"no {what} name given")
+    target = Path(os.path.realpath(p))
+    try:
+        st = target.stat()
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise FileRefused(f"cannot write {what} {_name(p)}: {_os_message(exc)}") from None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        if stat.S_ISDIR(st.st_mode):
+            raise FileRefused(f"{_name(p)} is a folder; give a file name to write")
+        raise FileRefused(f"{_name(p)} is {_kind(st.st_mode)}; it is not replaced by a "
+                          f"{what}: give a file name to write")
+    if not target.parent.is_dir():
+        raise FileRefused(f"cannot write {_name(p)}: folder {_name(p.parent)} does not exist")
+    return target
+
+
+def atomic_write(path: str | os.PathLike[str], data: bytes, keep_backup: bool = True) -> None:
+    """Write ``data`` to a temporary file beside ``path``, flush it to disk, then rename.
+
+    The previous file, when there is one, is kept as ``<name>.bak``. At no moment is ``path``
+    missing or half written. A ``path`` that exists and is not a regular file is refused.
+    """
+    target = writable_target(path)
+    folder = target.parent
+    _remove_stale_temporaries(target)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        # mkstemp makes the file private; give it the old file's mode, else the usual one
+        try:
+            mode = target.stat().st_mode & 0o7777
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if keep_backup and target.exists():
+            _keep_backup(target)
+        # Checked again just before the rename: the name may have become a device since.
+        writable_target(target)
+        os.replace(tmp, target)
+        _fsync_dir(folder)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def write_file(path: str | os.PathLike[str], data: bytes, what: str = "file") -> None:
+    """Write ``data`` to ``path`` atomically, with a refusal a person can act on."""
+    try:
+        atomic_write(path, data, keep_backup=False)
+    except OSError as exc:
+        raise FileRefused(f"cannot write {_name(path)}: {_os_message(exc)}") from None
+
+
+# A temporary file this old was left by a save that was killed: no save takes this long.
+STALE_TEMPORARY_S = 60.0
+
+
+def _remove_stale_temporaries(target: Path) -> None:
+    """Remove the temporary files earlier saves of ``target`` left behind when they were
+    killed before their rename (they can be as large as the design)."""
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(target.parent):
+            name = entry.name
+            if not (name.startswith(f".{target.name}.") and name.endswith(".tmp")):
+                continue
+            if len(name) != len(target.name) + 14:  # ".NAME." + mkstemp's 8 characters + ".tmp"
+                continue
+            with contextlib.suppress(OSError):
+                if entry.is_file(follow_symlinks=False) and \
+                        now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMPORARY_S:
+                    os.unlink(entry.path)
+
+
+def backup_path(path: Path) -> Path:
+    return path.with_name(path.name + ".bak")
+
+
+def _keep_backup(target: Path) -> None:
+    backup = backup_path(target)
+    staging = backup.with_name(backup.name + ".tmp")
+    with contextlib.suppress(OSError):
+        os.unlink(staging)
+    try:
+        os.link(target, staging)  # a second name for the old file: no copy, no gap
+    except OSError:
+        import shutil
+
+        shutil.copy2(target, staging)
+    os.replace(staging, backup)
+
+
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+
+
+# -- many files into one folder -----------------------------------------------------------------
+# What a file name may hold on every system a folder may be copied to: no separators, no
+# characters Windows refuses, nothing invisible.
+_NAME_FORBIDDEN = set('/\\:*?"<>|\x00')
+_WINDOWS_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)),
+                     *(f"lpt{i}" for i in range(1, 10))}
+FILE_NAME_MAX = 200
+
+
+def is_safe_file_name(name: str) -> bool:
+    """True when ``name`` can be one path component on Linux, macOS and Windows alike."""
+    return (
+        0 < len(name) <= FILE_NAME_MAX
+        and name not in (".", "..")
+        and not name.startswith((".", "-", " "))
+        and not name.endswith((" ", "."))
+        and not any(c in _NAME_FORBIDDEN or ord(c) < 32 or 0x7F <= ord(c) <= 0x9F
+                    for c in name)
+        and name.split(".")[0].lower() not in _WINDOWS_RESERVED
+    )
+
+
+class ExportFolder:
+    """A folder an export writes many files into. Each path is built from safe names inside
+    it; a path written twice in one export is refused (two things mapped to one name would
+    otherwise leave one file for both, silently)."""
+
+    def __init__(self, path: str | os.PathLike[str], what: str = "export") -> None:
+        p = Path(path)
+        try:
+            st = p.stat()
+        except FileNotFoundError:
+            st = None
+        except OSError as exc:
+            raise FileRefused(f"cannot write {_name(p)}: {_os_message(exc)}") from None
+        if st is not None and not stat.S_ISDIR(st.st_mode):
+            kind = "a file" if stat.S_ISREG(st.st_mode) else _kind(st.st_mode)
+            raise FileRefused(f"{_name(p)} is {kind}; the {what} is a folder: give a folder name")
+        try:
+            p.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise FileRefused(f"cannot make folder {_name(p)}: {_os_message(exc)}") from None
+        self.root = p
+        self.written: list[Path] = []
+        self._seen: set[str] = set()
+
+    def path(self, *parts: str) -> Path:
+        """The path of ``parts`` inside the folder; each part must be a safe file name."""
+        for part in parts:
+            if not is_safe_file_name(part):
+                raise FileRefused(f"'{shown(part, 80)}' cannot be a file name in "
+                                  f"{_name(self.root)}")
+        return self.root.joinpath(*parts)
+
+    def write(self, parts: tuple[str, ...] | str, data: bytes | str) -> Path:
+        parts = (parts,) if isinstance(parts, str) else parts
+        target = self.path(*parts)
+        key = "/".join(p.lower() for p in parts)  # case-insensitive file systems too
+        if key in self._seen:
+            raise FileRefused(f"{_name(target)} would be written twice in one {self.root.name} "
+                              "export; two names map to one file")
+        self._seen.add(key)
+        if len(parts) > 1:
+            folder = self.root.joinpath(*parts[:-1])
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise FileRefused(f"cannot make folder {_name(folder)}: "
+                                  f"{_os_message(exc)}") from None
+        write_file(target, data.encode("utf-8") if isinstance(data, str) else data)
+        self.written.append(target)
+        return target
