@@ -375,7 +375,8 @@ def _hot(net: Network, util: np.ndarray, n: int = HOT_LINKS) -> tuple[HotLink, .
         return ()
     a, b = net.link_ends(busy)
     lo, hi = np.minimum(a, b), np.maximum(a, b)
-    pair = np.unique(np.stack([lo, hi], axis=1), axis=0, return_inverse=True)[1].reshape(-1)
+    n_dev = int(hi.max()) + 1  # one integer key per device pair: np.unique over rows
+    pair = np.unique(lo * n_dev + hi, return_inverse=True)[1].reshape(-1)  # sorts slowly
     order = np.lexsort((~fabric_link[busy], -level[busy]))
     _, first = np.unique(pair[order], return_index=True)
     top = order[np.sort(first)][:n]  # positions in ``busy``

@@ -34,7 +34,8 @@ import numpy as np
 from scipy.sparse import csr_matrix, diags
 
 from designer.core.traffic.maxmin import Sparse, combine, gather_rows
-from designer.core.traffic.network import UNREACHABLE, Network, nearest, shares
+from designer.core.traffic.network import UNREACHABLE, Network, nearest, rows_of, shares
+from designer.core.traffic.quotient import cells_of
 from designer.core.traffic.routing import Routed
 
 _CHUNK = 500_000  # candidate ports expanded at a time: bounds memory, and np.repeat holds
@@ -274,26 +275,25 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
     reached = np.bincount(fr, minlength=F) > 0
     start = net.att_switch[at].astype(np.int64) * C + dcls[fr]
 
-    # a state splits over parallel cables to one next switch by their capacity, as over
-    # any valid ports: one entry per bundle (cables between the same two switches) in the
-    # graph, the cables' shares in ``pb`` (a 16,384-GPU fat tree has 3 cables per bundle)
+    # the chain walks (cell, destination class) states: cells of switches the spray cannot
+    # tell apart (quotient.py), so a state splits over the next cells by a member's capacity
+    # into each, and a cell pair's load over its cables by capacity (``pb``)
     P = net.n_ports
-    first = (np.r_[True, (np.diff(net.port_src) != 0) | (np.diff(net.port_dst) != 0)] if P
-             else np.empty(0, bool))
-    bundle = (np.cumsum(first) - 1).astype(np.int32)
-    n_b = int(bundle[-1]) + 1 if P else 0
-    b_cap = np.bincount(bundle, weights=net.port_cap, minlength=n_b)
-    pb = csr_matrix((net.port_cap / np.maximum(b_cap[bundle], 1e-300),
-                     (bundle, np.arange(P))), shape=(n_b, P))
+    cells = cells_of(net)
+    crep = cells.rep
+    n_b = cells.n_pairs
+    pb = csr_matrix((cells.port_share, (cells.port_pair, np.arange(P))), shape=(n_b, P))
+    start = cells.cell[net.att_switch[at]].astype(np.int64) * C + dcls[fr]
 
     # the state graph, level by level from the start states (each state expanded once).
     # States are numbered level by level as found, so the hops come out grouped by their
     # state and the matrices are laid out directly (sorting tens of millions of entries
-    # into CSR costs more than the walk); found states are marked in a dense switch x class
+    # into CSR costs more than the walk); found states are marked in a dense cell x class
     # table (np.unique on millions of keys too); 32-bit keys when they fit (memory)
     S = c.n_switches
-    kt = np.int32 if S * C < 2**31 else np.int64
-    number = np.full(S * C, -1, kt)
+    NC = cells.n
+    kt = np.int32 if NC * C < 2**31 else np.int64
+    number = np.full(NC * C, -1, kt)
     frontier = np.unique(start)
     number[frontier] = np.arange(frontier.size)
     found = [frontier]
@@ -304,33 +304,28 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
     depth = int(table[dcls[fr], net.att_switch[at]].max(initial=0))
     while frontier.size:
         u, dc = frontier // C, frontier % C
-        dh = table[dc, u]
+        dh = table[dc, crep[u]]
         move = (dh > 0) & (dh < UNREACHABLE)
         frontier, u, dc, dh = frontier[move], u[move], dc[move], dh[move]
         if not frontier.size:
             break
-        fresh = np.zeros(S * C, bool)
-        n_cand = net.port_ptr[u + 1] - net.port_ptr[u]
+        fresh = np.zeros(NC * C, bool)
+        n_cand = cells.ptr[u + 1] - cells.ptr[u]
         cs = np.cumsum(n_cand)
         cuts = np.searchsorted(cs, np.arange(_CHUNK, cs[-1], _CHUNK))
         edges = np.unique(np.r_[0, cuts, frontier.size])
         for lo, hi in zip(edges[:-1].tolist(), edges[1:].tolist(), strict=True):
-            r, port = net.ports_leaving(u[lo:hi])
-            nxt = net.port_dst[port]
-            good = table[dc[lo:hi][r], nxt] == dh[lo:hi][r] - 1
-            r, port, nxt = r[good], port[good], nxt[good]
+            r, hop = rows_of(cells.ptr, u[lo:hi])
+            nxt = cells.nxt[hop]
+            good = table[dc[lo:hi][r], crep[nxt]] == dh[lo:hi][r] - 1
+            r, hop, nxt = r[good], hop[good], nxt[good]
             if not r.size:
                 continue
-            cap = net.port_cap[port]
-            tot = np.bincount(r, weights=cap, minlength=hi - lo)
-            bnd = bundle[port]
-            # a switch's ports are listed by next switch: a bundle's cables are adjacent
-            run = np.flatnonzero(np.r_[True, (np.diff(r) != 0) | (np.diff(bnd) != 0)])
-            share = np.add.reduceat(cap / tot[r], run)
-            r, bnd, nxt = r[run], bnd[run], nxt[run]
+            cap = cells.cap[hop]
+            share = cap / np.bincount(r, weights=cap, minlength=hi - lo)[r]
             to = nxt.astype(np.int64) * C + dc[lo:hi][r]
             t_from.append(number[frontier[lo:hi][r]])
-            t_bundle.append(bnd)
+            t_bundle.append(cells.pair[hop].astype(np.int32))
             t_to.append(to.astype(kt))
             t_share.append(share)
             fresh[to] = True
@@ -358,7 +353,7 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
     slot_first = np.searchsorted(slot_key, np.arange(cl.n) * S)
     K = int(np.diff(np.r_[slot_first, slot_key.size]).max(initial=1))
     keys = np.concatenate(found)  # in state-number order
-    ku, kd = keys // C, keys % C
+    ku, kd = crep[keys // C], keys % C  # a cell with GPUs attached is one switch
     term = np.flatnonzero(table[kd, ku] == 0)
     slot = np.searchsorted(slot_key, kd[term] * S + ku[term]) - slot_first[kd[term]]
     z = np.zeros((n_states, K))
