@@ -18,6 +18,11 @@ destination falls by one per hop), so the sum stops after the fabric's depth. Lo
 (``A y``) pulls back up it: sparse products over states, never per path. The numbers are the
 same as ``route_spray``'s (a test checks): the same splits, summed in another order.
 
+Switches the spray cannot tell apart (the aggregation switches of a pod, the spines) are
+merged into cells first (quotient.py), so the states are (cell, destination class): traffic
+spreads evenly over a cell's members, and a 65,536-GPU fat tree's chain has thousands of
+states per destination fewer.
+
 Delivery over the destination GPU's NICs needs to know at which switch a flow arrives (a
 GPU with NICs in two planes arrives in the plane it left by): the share of a state's traffic
 that ends at each of its destination class's switches pulls back up the chain the same way,
