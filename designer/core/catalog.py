@@ -58,7 +58,7 @@ RackUnits = Annotated[float, _bounded(100)]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 # The figures of an item a Figure can vouch for (what the catalog's sources check covers).
@@ -274,7 +274,10 @@ class CatalogFile(_Frozen):
     profiles: tuple[Profile, ...] = ()
 
 
-_file_adapter = TypeAdapter(CatalogFile)
+@functools.cache
+def _file_adapter() -> TypeAdapter:
+    """Built on first use: building a validator at import costs every command's start."""
+    return TypeAdapter(CatalogFile)
 
 MAX_CATALOG_BYTES = 8 * 1024 * 1024
 
@@ -376,7 +379,7 @@ def parse_catalog_bytes(data: bytes, source: str) -> CatalogFile:
     except orjson.JSONDecodeError as exc:
         raise CatalogError(f"{source}: not valid JSON ({exc})") from None
     try:
-        return _file_adapter.validate_python(raw)
+        return _file_adapter().validate_python(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"])

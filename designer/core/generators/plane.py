@@ -7,6 +7,7 @@ arrays into devices and link bundles in one pass.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -16,7 +17,11 @@ from designer.core.generators.gear import GearChoice
 from designer.core.links import LinkTable
 from designer.core.model import Device, Fabric, Role
 
-_devices_adapter = TypeAdapter(tuple[Device, ...])
+
+@functools.cache
+def _devices_adapter() -> TypeAdapter:
+    """Built on first use: building a validator at import costs every command's start."""
+    return TypeAdapter(tuple[Device, ...])
 _DEVICE_SLICE = 1_000
 
 ROW_DY = 260.0  # vertical distance between tiers on the canvas
@@ -213,7 +218,7 @@ def assemble(plane: Plane, servers: Servers, gear: GearChoice) -> Fabric:
     # the 13,312 devices of a 65,536-GPU fat tree), and a design built in a worker thread (a
     # Compare variant) would stall the window that long; a slice of 1,000 takes ~10-20 ms
     devices = tuple(d for start in range(0, len(raw), _DEVICE_SLICE)
-                    for d in _devices_adapter.validate_python(raw[start:start + _DEVICE_SLICE]))
+                    for d in _devices_adapter().validate_python(raw[start:start + _DEVICE_SLICE]))
     return Fabric(devices=devices, links=LinkTable.concat(chunks))
 
 

@@ -14,7 +14,7 @@ Currency = Annotated[str, Field(pattern=r"^[A-Z]{3}$")]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class PriceBook(_Frozen):
