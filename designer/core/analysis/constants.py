@@ -14,7 +14,7 @@ from designer.core.analysis.workload import PRESETS, Workload
 
 SOURCE, ASSUMED, USER = "source", "assumption", "set here"
 FIELDS = ("compute_efficiency", "schedule", "interleave", "microbatches", "overlap_dp",
-          "overlap_tp", "overlap_pp", "overlap_ep", "overlap_cp")
+          "overlap_tp", "overlap_pp", "overlap_ep", "overlap_cp", "qps_per_connection")
 
 DEFAULTS: dict[str, tuple[str, str]] = {
     "compute_efficiency": (ASSUMED, "share of peak a step's GEMMs and attention reach: large "
@@ -32,7 +32,11 @@ DEFAULTS: dict[str, tuple[str, str]] = {
                    "assumed"),
     "overlap_cp": (ASSUMED, "ring attention passes K/V blocks while computing (Liu et al., "
                    "arXiv 2310.01889); 0.5 assumed"),
+    "qps_per_connection": (SOURCE, "NCCL's default NCCL_IB_QPS_PER_CONNECTION=1 (one flow per "
+                           "connection for ECMP to hash)"),
 }
+LLAMA3_QPS = (SOURCE, "16 flows between two GPUs, balanced by E-ECMP (arXiv 2407.21783, "
+              "3.3.1)")
 
 LLAMA3_PP = (ASSUMED, "Llama 3 runs an interleaved pipeline schedule (arXiv 2407.21783, "
              "3.3.2) but does not publish its virtual-stage count: 2 assumed")
@@ -42,12 +46,14 @@ PRESET_NOTES: dict[str, dict[str, tuple[str, str]]] = {
         "interleave": LLAMA3_PP,
         "microbatches": (SOURCE, "16M tokens / 8,192 per sequence / DP64 = 32 sequences per "
                          "replica, one per micro-batch (arXiv 2407.21783, Table 4)"),
+        "qps_per_connection": LLAMA3_QPS,
     },
     "llama3-405b-16k": {
         "schedule": (SOURCE, "interleaved 1F1B (arXiv 2407.21783, 3.3.2)"),
         "interleave": LLAMA3_PP,
         "microbatches": (SOURCE, "16M tokens / 8,192 / DP128 = 16 sequences per replica "
                          "(arXiv 2407.21783, Table 4)"),
+        "qps_per_connection": LLAMA3_QPS,
     },
     "deepseek-v3-like": {
         "schedule": (SOURCE, "DualPipe (DeepSeek-V3, arXiv 2412.19437, 3.2.1)"),

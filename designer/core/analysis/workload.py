@@ -131,13 +131,14 @@ PRESETS: dict[str, Workload] = {
     "llama3-405b-8k": Workload(
         name="Llama 3 405B on 8,192 GPUs", source=LLAMA3 + " (430 TFLOPs/GPU, 43% MFU)",
         params_b=405, layers=126, hidden=16384, sequence=8192, global_batch_tokens=16 * 2**20,
-        gpus=8192, tp=8, pp=16, cp=1, dp=64, microbatches=32, interleave=2, zero_stage=1),
+        gpus=8192, tp=8, pp=16, cp=1, dp=64, microbatches=32, interleave=2, zero_stage=1,
+        qps_per_connection=16),
     "llama3-405b-16k": Workload(
         name="Llama 3 405B on 16,384 GPUs",
         source=LLAMA3 + " (400 TFLOPs/GPU, 41% MFU; 15.6T tokens)",
         params_b=405, layers=126, hidden=16384, sequence=8192, global_batch_tokens=16 * 2**20,
         gpus=16384, tp=8, pp=16, cp=1, dp=128, microbatches=16, interleave=2, zero_stage=1,
-        train_tokens_b=15_600),
+        train_tokens_b=15_600, qps_per_connection=16),
     "dense-70b-dp": Workload(
         name="Dense 70B, data parallel (FSDP)", source="Llama 2 70B shape, arXiv 2307.09288",
         params_b=70, layers=80, hidden=8192, sequence=4096, global_batch_tokens=4 * 2**20,
