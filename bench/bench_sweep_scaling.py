@@ -42,9 +42,9 @@ def main():
     wall = time.perf_counter() - t0
     me = psutil.Process()
     cpu = sum(me.cpu_times()[:4])
-    for p in me.children(recursive=True):  # the fork server: alive, so not in cpu_times
+    for p in me.children():  # the fork server: alive, so not in our own cpu_times
         try:
-            cpu += sum(p.cpu_times()[:2])
+            cpu += sum(p.cpu_times()[:4])  # its ended workers too
         except psutil.NoSuchProcess:
             pass
     print(json.dumps({"wall": wall, "cpu": cpu, "designs": len(run.points),
