@@ -118,6 +118,9 @@ class MainWindow(FileActions, QMainWindow):
 
         install_floor(self)
         self.traffic = install_traffic(self)
+        from designer.gui.cluster.install import install_cluster
+
+        self.cluster = install_cluster(self)
         self._default_state = self.saveState(LAYOUT_VERSION)
         self._layout_restored = False
         self._bottom_sized = False

@@ -18,6 +18,24 @@ def _isolated_settings(tmp_path, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _garbage_collected_between_tests(qapp):
+    """What a test left (closed windows, their canvas items, cycles a large design froze) is
+    deleted and collected here, with no event loop running, rather than by a collection that
+    happens to start inside the next test's nested event loop (a full pass there once deleted
+    a previous test's Qt objects under a running dialog: a segmentation fault)."""
+    import gc
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    yield
+    for _ in range(2):
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        qapp.processEvents()
+    gc.unfreeze()
+    gc.collect()
+
+
+@pytest.fixture(autouse=True)
 def _no_worker_left():
     """No worker thread or process started by a test outlives it (windows close first)."""
     import multiprocessing

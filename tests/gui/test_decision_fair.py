@@ -114,7 +114,9 @@ def test_the_verdict_is_read_whole_in_a_narrow_compare_dock(window, qtbot, su4):
     assert panel.minimumSizeHint().width() <= 620
     qtbot.waitUntil(lambda: panel.status.width() <= panel.width())
     label = panel.status
-    assert label.height() >= label.heightForWidth(label.width())  # every line shows
+    # every line shows, once the layout has taken the new text in
+    qtbot.waitUntil(lambda: label.height() >= label.heightForWidth(label.width()),
+                    timeout=WAIT_MS)
     panel.boxes["roce-400"].setChecked(False)
 
 

@@ -38,6 +38,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "whatif",
         "failure what-if: bisection retained, oversubscription, stranded GPUs, slowdown",
     ),
+    "cluster": (
+        "cluster",
+        "replay a trace of jobs on the design: placement, interference, failures, goodput",
+    ),
     "sweep": ("sweep", "explore a design space: many designs, a Pareto front, on Dask"),
     "floor": ("floor", "floor plan: racks, fill and power, real cable lengths per layer"),
     "prices": ("prices", "import, list or remove a project's price books (quotes)"),

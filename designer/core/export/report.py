@@ -81,6 +81,18 @@ def _decision(project: Project, catalog: Catalog, result: Any) -> list[FactSecti
 
 
 
+def _cluster(project: Project, catalog: Catalog, result: Any) -> list[FactSection]:
+    """The cluster page: a synthetic mix replayed under two policies, and the failure model
+    on this design (a line saying why when the design cannot run one)."""
+    from designer.core.cluster.report import cluster_sections
+    from designer.core.errors import DesignerError
+
+    try:
+        return cluster_sections(project, catalog, result)
+    except DesignerError as exc:
+        return [FactSection("Cluster over time", (Fact("Not run", str(exc)),))]
+
+
 def report_data(project: Project, catalog: Catalog, result: Any,
                 today: str | None = None) -> ReportData:
     data = result.to_json()
@@ -94,6 +106,7 @@ def report_data(project: Project, catalog: Catalog, result: Any,
     shown = [FactSection(s.title, tuple(f for f in s.facts if f.key != "name"))
              for s in summary if s.title != "About this file"]
     shown += _decision(project, catalog, result)
+    shown += _cluster(project, catalog, result)
     return ReportData(
         title=project.name,
         subtitle=f"Fabric design report · {profile_label(project, catalog)} · {when} · "

@@ -114,7 +114,10 @@ class BackgroundTask(QObject):
 
     # -- GUI thread --------------------------------------------------------------------------------
     def _on_progress(self, fraction: float, message: str) -> None:
-        if not self.running:
+        # a progress step arriving inside setValue's own event loop is dropped (the next one
+        # shows): a nested setValue would clear the flag below while the outer one still runs,
+        # and an outcome handled then would delete the dialog under the outer call
+        if not self.running or self._in_set_value:
             return
         if not self._cancel.is_set():
             self.dialog.setLabelText(message[:1].upper() + message[1:])

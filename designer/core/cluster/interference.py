@@ -1,0 +1,212 @@
+"""Jobs sharing the fabric: each running job's traffic on the design's links, and the rates
+the flow model gives them together.
+
+A job's traffic is its collective laid on its own GPUs: rings (data-parallel all-reduce; a
+ring's GPU on one server sends at line rate to the ring's GPU on the job's next server, as
+NCCL lays its channels on rails) or an all-to-all (expert parallelism; a GPU's line rate
+split over the job's GPUs on other servers). GPUs in one server talk over NVLink and are left
+out. The flows are summed into rows per pair of GPU classes (GPUs attached alike), so a job
+costs as many rows as the classes it touches, and routed by the traffic package's class-level
+spray (adaptive routing, the fluid model): the job's load on every switch link at its full
+demand, computed once when it starts and kept (and reused by any job with the same class rows).
+
+Rates: every running job communicates at once (the worst alignment of their phases) and moves
+as one: all its flows at the same fraction ``t`` of their demand, its collective finishing with
+its slowest flow. Progressive filling over jobs (the traffic package's max-min fair solver, a
+job for a flow and its link loads for weights) gives each job's ``t``. Only links that the
+running jobs together load past their capacity can bind, so only those links and the jobs
+crossing them enter the solve; on a lightly loaded fabric nothing is solved at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from designer.core.solver.compile import Compiled
+from designer.core.traffic.aggregate import class_spray_loads
+from designer.core.traffic.maxmin import max_min_fair
+from designer.core.traffic.network import Network
+from designer.core.traffic.patterns import Pattern
+
+TRAFFIC = ("ring", "all-to-all", "none")
+OVER = 1e-9  # relative: a link loaded past capacity by more than this binds
+
+
+@dataclass(frozen=True, eq=False)
+class JobLoad:
+    """A job's load on the switch links at its full demand: (link, Gb/s) sparse."""
+
+    links: np.ndarray
+    gbps: np.ndarray
+
+    @property
+    def empty(self) -> bool:
+        return self.links.size == 0
+
+
+EMPTY = JobLoad(np.empty(0, np.int64), np.empty(0))
+
+
+def ring_rows(c: Compiled, server: np.ndarray, gpus: np.ndarray) -> Pattern | None:
+    """Class-level rows of the job's rings: as many rings (NCCL channels) as the job has GPUs
+    on its smallest server; ring ``k`` crosses from rank ``k`` of each server to rank ``k`` of
+    the next (the same rail where the job holds whole servers), the other GPUs joined over
+    NVLink. Every GPU sends at most one flow and receives at most one."""
+    order = np.argsort(server[gpus], kind="stable")
+    g = gpus[order]
+    srv, first, cnt = np.unique(server[g], return_index=True, return_counts=True)
+    if srv.size < 2:
+        return None
+    k = int(cnt.min())
+    nxt = np.roll(first, -1)
+    src = g[(first[:, None] + np.arange(k)[None, :]).ravel()]
+    dst = g[(nxt[:, None] + np.arange(k)[None, :]).ravel()]
+    return _rows(c, src, dst, np.ones(src.size))
+
+
+def all_to_all_rows(c: Compiled, server: np.ndarray, gpus: np.ndarray) -> Pattern | None:
+    """Class-level rows of an all-to-all among the job's GPUs on different servers."""
+    cls = c.gpu_class[gpus]
+    s = server[gpus]
+    u_srv, s_i = np.unique(s, return_inverse=True)
+    if u_srv.size < 2:
+        return None
+    u_cls, c_i = np.unique(cls, return_inverse=True)
+    m = np.zeros((u_srv.size, u_cls.size))
+    np.add.at(m, (s_i.reshape(-1), c_i.reshape(-1)), 1.0)
+    tot = m.sum(axis=0)
+    pairs = np.outer(tot, tot) - m.T @ m  # GPU pairs by class pair, same server left out
+    per_gpu = gpus.size - m.sum(axis=1)[s_i.reshape(-1)]  # destinations of each GPU
+    dests = np.bincount(c_i.reshape(-1), weights=per_gpu, minlength=u_cls.size) / tot
+    a, b = np.nonzero((pairs > 0.5) & (u_cls[:, None] != u_cls[None, :]))
+    if a.size == 0:
+        return None
+    return Pattern("job all-to-all", u_cls[a], u_cls[b], 1.0 / dests[a], pairs[a, b], None,
+                   "class")
+
+
+def _rows(c: Compiled, src: np.ndarray, dst: np.ndarray, demand: np.ndarray) -> Pattern | None:
+    a, b = c.gpu_class[src], c.gpu_class[dst]
+    # GPUs of one class sit on the same switches: their traffic never enters the fabric
+    ok = (a >= 0) & (b >= 0) & (a != b)
+    if not ok.any():
+        return None
+    n = max(c.classes.n, 1)
+    key, w = np.unique(a[ok] * n + b[ok], return_counts=True)
+    return Pattern("job ring", key // n, key % n, np.ones(key.size), w.astype(np.float64),
+                   None, "class")
+
+
+class LoadCache:
+    """Job loads, kept two ways. By the job's class rows: jobs placed alike load the links
+    alike. By class pair: loads are linear in the traffic, so a job whose pairs were all seen
+    (a ring over leaves other jobs used before) is a sum of kept unit loads; a job with many new
+    pairs (scattered placements) is sprayed in one call, its cost set by its destinations."""
+
+    PAIRS_ONE_BY_ONE = 16  # new pairs above which the job is sprayed whole
+
+    def __init__(self, net: Network, limit: int = 20_000, pair_limit: int = 200_000):
+        self.net = net
+        self.limit = limit
+        self.pair_limit = pair_limit
+        self._seen: dict[bytes, JobLoad] = {}
+        self._pair: dict[tuple[int, int], JobLoad] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def _spray(self, p: Pattern, control) -> JobLoad:
+        full = class_spray_loads(self.net, p, control)[: self.net.n_ports]
+        nz = np.flatnonzero(full > 0)
+        return JobLoad(nz, full[nz])
+
+    def _unit(self, a: int, b: int, control) -> JobLoad:
+        got = self._pair.get((a, b))
+        if got is None:
+            one = np.ones(1)
+            got = self._spray(Pattern("pair", np.array([a]), np.array([b]), one, one, None,
+                                      "class"), control)
+            if len(self._pair) < self.pair_limit:
+                self._pair[(a, b)] = got
+        return got
+
+    def load(self, p: Pattern | None, control=None) -> JobLoad:
+        if p is None:
+            return EMPTY
+        key = (p.name.encode() + p.src.tobytes() + p.dst.tobytes() + p.weight.tobytes()
+               + p.demand.tobytes())
+        got = self._seen.get(key)
+        if got is not None:
+            self.hits += 1
+            return got
+        self.misses += 1
+        pairs = list(zip(p.src.tolist(), p.dst.tolist(), strict=True))
+        new = sum(1 for x in pairs if x not in self._pair)
+        if new > self.PAIRS_ONE_BY_ONE:
+            out = self._spray(p, control)
+        else:
+            units = [self._unit(a, b, control) for a, b in pairs]
+            scale = p.weight * p.demand
+            links = np.concatenate([u.links for u in units])
+            gbps = np.concatenate([u.gbps * f for u, f in zip(units, scale, strict=True)])
+            idx, inv = np.unique(links, return_inverse=True)
+            out = JobLoad(idx, np.bincount(inv.reshape(-1), weights=gbps, minlength=idx.size))
+        if len(self._seen) < self.limit:
+            self._seen[key] = out
+        return out
+
+
+def job_pattern(traffic: str, c: Compiled, server: np.ndarray, gpus: np.ndarray
+                ) -> Pattern | None:
+    if traffic == "all-to-all":
+        return all_to_all_rows(c, server, gpus)
+    if traffic == "none":
+        return None
+    return ring_rows(c, server, gpus)
+
+
+def shared_rates(loads: list[JobLoad], cap: np.ndarray, total: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Each job's fraction ``t`` of its demand with all of them communicating, and the link
+    each slowed job is held by (-1 when not slowed). ``total``: the summed loads, when the
+    caller keeps them."""
+    n = len(loads)
+    t = np.ones(n)
+    held = np.full(n, -1, np.int64)
+    if n == 0:
+        return t, held
+    if total is None:
+        total = np.zeros(cap.size)
+        for jl in loads:
+            np.add.at(total, jl.links, jl.gbps)
+    over = np.flatnonzero(total > cap * (1 + OVER))
+    if over.size == 0:
+        return t, held
+    is_over = np.zeros(cap.size, bool)
+    is_over[over] = True
+    fl, lk, w = [], [], []
+    for j, jl in enumerate(loads):
+        m = is_over[jl.links]
+        if m.any():
+            fl.append(np.full(int(m.sum()), j))
+            lk.append(jl.links[m])
+            w.append(jl.gbps[m])
+    flow = np.concatenate(fl)
+    link = np.concatenate(lk)
+    wt = np.concatenate(w)
+    jobs, f = np.unique(flow, return_inverse=True)
+    links, lidx = np.unique(link, return_inverse=True)
+    fair = max_min_fair(f.reshape(-1), lidx.reshape(-1), wt, np.ones(jobs.size), cap[links])
+    t[jobs] = np.minimum(fair.t, 1.0)
+    # the binding link of a slowed job: the fullest of its links, by its own share there
+    util = fair.load / np.maximum(cap[links], 1e-300)
+    score = np.where(util[lidx.reshape(-1)] >= 1 - 1e-6, wt, -1.0)
+    best = np.full(jobs.size, -1.0)
+    np.maximum.at(best, f.reshape(-1), score)
+    hit = (score == best[f.reshape(-1)]) & (score > 0)
+    b_link = np.full(jobs.size, -1, np.int64)
+    b_link[f.reshape(-1)[hit]] = links[lidx.reshape(-1)[hit]]
+    slowed = t[jobs] < 1 - 1e-9
+    held[jobs[slowed]] = b_link[slowed]
+    return t, held

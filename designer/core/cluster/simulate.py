@@ -1,0 +1,423 @@
+"""``run_cluster``: a trace replayed on the design, event by event.
+
+Events are arrivals, job ends, failures and repairs. At each the running jobs advance (work at
+the rate the network leaves them, restart overhead first), the event is applied, the queue is
+scheduled (first in, first out, with EASY backfilling: a later job may start now if it does
+not delay the head's reservation), and, when the set of running multi-server jobs changed,
+their rates are solved again (``interference.shared_rates``). A job's rate is
+``1 / ((1 - s) + s / t)``: ``s`` its exposed communication share, ``t`` its collective's
+fraction of demand. A failure interrupts the jobs in its blast radius: they lose the work done
+since their last checkpoint, go back to the head of the queue and pay the restart time when
+they start again; the failed part's GPUs stay out of reach until repaired.
+
+Goodput = useful GPU-hours (work at ideal speed that was kept) / GPU-hours held by jobs; the
+rest is lost to the network (running slower than on an ideal fabric) or to failures (work
+redone and restarts).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from designer.core.cluster.interference import EMPTY, JobLoad, LoadCache, job_pattern, shared_rates
+from designer.core.cluster.jobmix import JobKind
+from designer.core.cluster.placement import place, trace_slots, wanted_gpus
+from designer.core.cluster.reliability import (
+    COMPONENTS,
+    blast_radius,
+    mtti_by_size,
+    parts,
+    spares,
+)
+from designer.core.cluster.result import ClusterResult, Timeline
+from designer.core.cluster.settings import ClusterError, ClusterSettings
+from designer.core.cluster.topology import topology
+from designer.core.cluster.trace import Trace
+from designer.core.solver.compile import Compiled
+from designer.core.solver.control import Control
+from designer.core.traffic.network import Network, build_network
+
+EPS = 1e-9
+MAX_EVENTS = 50_000_000
+
+
+def run_cluster(c: Compiled, trace: Trace, settings: ClusterSettings,
+                kinds: dict[str, JobKind], *, usd_per_gpu_hour: float = 2.0,
+                domain_gpus: int = 0, net: Network | None = None,
+                progress: Callable[[float, str], None] | None = None,
+                cancelled: Callable[[], bool] | None = None) -> ClusterResult:
+    """Replay ``trace`` on compiled design ``c``. ``kinds``: traffic and communication share
+    per workload name (``jobmix.job_kinds``). ``progress(fraction, stage)`` and
+    ``cancelled()`` as for the solver (cancel raises ``SolveCancelled``)."""
+    s = settings.checked()
+    ctl = Control(progress, cancelled)
+    t0 = time.perf_counter()
+    ctl.stage("placing the trace on the design", 0.0, 0.05)
+    tr = trace.head(s.days)
+    topo = topology(c, domain_gpus)
+    n_ok = int(topo.connected.sum())
+    if n_ok == 0:
+        raise ClusterError("design: it has no connected GPUs to schedule on")
+    tr.check_fits(n_ok)
+    net = net if net is not None else build_network(c, ctl)
+    sim = _Sim(c, tr, s, kinds, topo, net, ctl)
+    ctl.stage("replaying the trace", 0.05, 1.0)
+    sim.run()
+    pt = parts(c, topo)
+    timings = ctl.finish()
+    timings["total"] = time.perf_counter() - t0
+    return sim.result(usd_per_gpu_hour if s.usd_per_gpu_hour is None else s.usd_per_gpu_hour,
+                      blast_radius(c, topo, pt), tuple(mtti_by_size(c, topo, s.failures)),
+                      spares(pt, s.failures), timings)
+
+
+class _Sim:
+    def __init__(self, c, tr, s, kinds, topo, net, ctl):
+        self.c, self.tr, self.s, self.topo, self.net, self.ctl = c, tr, s, topo, net, ctl
+        J = tr.n
+        self.J = J
+        self.rng = np.random.default_rng(s.seed)
+        self.cache = LoadCache(net)
+        self.cap = net.link_cap[: net.n_ports]
+        self.total = np.zeros(net.n_ports)
+        try:
+            kind = [kinds[w] for w in tr.workload]
+        except KeyError as exc:
+            raise ClusterError(f"workload {exc} has no kind (call jobmix.job_kinds)") from None
+        self.traffic = [k.traffic for k in kind]
+        self.share = np.array([k.comm_share for k in kind], np.float64)
+        self.gpus = tr.gpus.copy()
+        self.remaining = tr.duration_h.copy()
+        self.overhead = np.zeros(J)
+        self.done = np.zeros(J)  # work kept since the last start (for checkpoints)
+        self.rate = np.ones(J)
+        self.t_last = np.zeros(J)
+        self.start = np.full(J, np.nan)
+        self.end = np.full(J, np.nan)
+        self.held = np.zeros(J)
+        self.run_wall = np.zeros(J)
+        self.work = np.zeros(J)
+        self.lost_net = np.zeros(J)
+        self.lost_fail = np.zeros(J)
+        self.interrupts = np.zeros(J, np.int64)
+        self.spans = np.zeros(J, np.int64)
+        self.tier = np.full(J, -1, np.int64)  # layer of the link holding a slowed job
+        self.lost_layer = np.zeros(len(net.layers))
+        self.placed: dict[int, np.ndarray] = {}
+        self.loads: dict[int, JobLoad] = {}
+        self.queue: list[int] = []
+        self.owner = np.full(c.n_gpus, -1, np.int64)
+        self.down_until = np.zeros(c.n_gpus)
+        self.now = 0.0
+        self.horizon = s.days * 24.0 if s.days is not None else np.inf
+        self.cause = {k: {"failures": 0.0, "interruptions": 0.0, "gpu_hours": 0.0}
+                      for k in COMPONENTS}
+        self.n_fail = 0
+        self.tl: list[tuple] = []
+        self._fail_setup()
+        self.wanted: list[np.ndarray | None] = [None] * J
+        if s.policy == "trace" and tr.hosts:
+            from designer.core.cluster.formats import host_order
+
+            slots = trace_slots(topo, host_order(tr))
+            self.wanted = [wanted_gpus(topo, slots, h) if h else None for h in tr.hosts]
+        self.per_srv = np.bincount(topo.server)
+        self.n_conn = max(int(topo.connected.sum()), 1)
+
+    # failures ------------------------------------------------------------------------
+    def _fail_setup(self) -> None:
+        fs = self.s.failures
+        pt = parts(self.c, self.topo)
+        self.parts = pt
+        rates = np.array([pt.counts[k] * fs.rate(k).per_1000_days / 1000 / 24
+                          if fs.enabled else 0.0 for k in COMPONENTS])
+        self.fail_rates = rates
+        self.fail_total = float(rates.sum())
+        # a stream per kind of part: two designs with the same parts see the same failures
+        # (common random numbers), so a side-by-side compares designs, not draws
+        self.fail_rng = [np.random.default_rng([self.s.seed, 1 + k])
+                         for k in range(len(COMPONENTS))]
+        self.fail_next = np.array([self._draw(k, 0.0) for k in range(len(COMPONENTS))])
+        self.next_fail = float(self.fail_next.min())
+        self.repairs: list[float] = []
+        cab = self.c.cables
+        both = self.c.is_switch[cab["a"]] & self.c.is_switch[cab["b"]]
+        self.fabric_cables = np.flatnonzero(both)
+        self.att_sw = self.net.att_switch
+        self.att_owner = np.repeat(np.arange(self.c.n_gpus), np.diff(self.net.att_ptr))
+
+    def _draw(self, k: int, now: float) -> float:
+        r = self.fail_rates[k]
+        return now + self.fail_rng[k].exponential(1.0 / r) if r > 0 else np.inf
+
+    def _fail(self) -> None:
+        fs = self.s.failures
+        k = int(self.fail_next.argmin())
+        name = COMPONENTS[k]
+        cnt = self.parts.counts[name]
+        i = int(self.fail_rng[k].integers(0, cnt))
+        self.fail_next[k] = self._draw(k, self.now)
+        topo, net = self.topo, self.net
+        down = np.empty(0, np.int64)
+        ports = np.empty(0, np.int64)
+        hit_gpus = np.empty(0, np.int64)
+        if name in ("gpu", "nic"):
+            down = np.array([i])
+        elif name in ("host", "software"):
+            hit_gpus = np.flatnonzero(topo.server == i)
+            down = hit_gpus if name == "host" else down
+        elif name == "link":
+            if i < self.parts.nic_links:
+                g = int(self.att_owner[i])
+                n_att = int(net.att_ptr[g + 1] - net.att_ptr[g])
+                down = np.array([g]) if n_att == 1 else down
+            else:
+                cable = self.fabric_cables[(i - self.parts.nic_links)
+                                           % max(self.fabric_cables.size, 1)]
+                ports = np.flatnonzero(net.port_cable == cable)
+        elif name == "switch":
+            on = self.att_sw == i
+            g_on = np.unique(self.att_owner[on])
+            live = np.bincount(self.att_owner[~on], minlength=self.c.n_gpus)
+            down = g_on[live[g_on] == 0]
+            ports = np.flatnonzero((net.port_src == i) | (net.port_dst == i))
+        elif name == "scaleup":
+            down = np.flatnonzero(topo.domain == i % (int(topo.domain.max()) + 1))
+        hit_gpus = np.union1d(hit_gpus, down)
+        rep = fs.rate(name).repair_h
+        if down.size and rep > 0:
+            self.down_until[down] = np.maximum(self.down_until[down], self.now + rep)
+            self.repairs.append(self.now + rep)
+        jobs = set(np.unique(self.owner[hit_gpus]).tolist()) - {-1}
+        if ports.size:
+            for j, jl in self.loads.items():
+                if not jl.empty and np.isin(ports, jl.links).any():
+                    jobs.add(j)
+        self.n_fail += 1
+        self.cause[name]["failures"] += 1
+        for j in sorted(jobs):
+            self._interrupt(j, name)
+
+    def _interrupt(self, j: int, cause: str) -> None:
+        fs = self.s.failures
+        lost = self.done[j] % fs.checkpoint_h
+        self.remaining[j] += lost
+        self.done[j] -= lost
+        g = float(self.gpus[j])
+        self.lost_fail[j] += g * lost
+        self.overhead[j] += fs.restart_h
+        self.interrupts[j] += 1
+        self.cause[cause]["interruptions"] += 1
+        self.cause[cause]["gpu_hours"] += float(g * (lost + fs.restart_h))
+        self._release(j)
+        self.queue.insert(0, j)
+
+    # jobs ------------------------------------------------------------------------------
+    def _release(self, j: int) -> None:
+        gp = self.placed.pop(j)
+        self.owner[gp] = -1
+        jl = self.loads.pop(j)
+        if not jl.empty:
+            np.subtract.at(self.total, jl.links, jl.gbps)
+            self.dirty = True
+        self.rate[j] = 1.0
+        self.tier[j] = -1
+
+    def _start(self, j: int, gp: np.ndarray) -> None:
+        self.owner[gp] = j
+        self.placed[j] = gp
+        if np.isnan(self.start[j]):
+            self.start[j] = self.now
+        self.t_last[j] = self.now
+        self.spans[j] = np.unique(self.topo.leaf[gp]).size
+        jl = self.cache.load(job_pattern(self.traffic[j], self.c, self.topo.server, gp)) \
+            if self.share[j] > 0 else EMPTY
+        self.loads[j] = jl
+        if not jl.empty:
+            np.add.at(self.total, jl.links, jl.gbps)
+            self.dirty = True
+
+    def _schedule(self) -> None:
+        if not self.queue:
+            return
+        free = (self.owner < 0) & (self.down_until <= self.now) & self.topo.connected
+        n_free = int(free.sum())
+        while self.queue:
+            j = self.queue[0]
+            if self.gpus[j] > n_free:
+                break
+            gp = place(self.s.policy, self.topo, free, int(self.gpus[j]), self.rng,
+                       self.wanted[j])
+            if gp is None:
+                break
+            self.queue.pop(0)
+            self._start(j, gp)
+            free[gp] = False
+            n_free -= gp.size
+        if not self.queue or self.s.backfill_depth == 0 or n_free == 0:
+            return
+        head = self.queue[0]
+        shadow, extra = self._reservation(int(self.gpus[head]), n_free)
+        cand = np.array(self.queue[1: 1 + self.s.backfill_depth], np.int64)
+        cand = cand[self.gpus[cand] <= n_free]
+        for j in cand.tolist():
+            need = int(self.gpus[j])
+            if need > n_free:
+                continue
+            runs = self.overhead[j] + self.remaining[j]
+            if self.now + runs > shadow and need > extra:
+                continue
+            gp = place(self.s.policy, self.topo, free, need, self.rng, self.wanted[j])
+            if gp is None:
+                continue
+            self.queue.remove(j)
+            self._start(j, gp)
+            free[gp] = False
+            n_free -= need
+            if self.now + runs > shadow:
+                extra -= need
+
+    def _reservation(self, need: int, n_free: int) -> tuple[float, int]:
+        """When the head job can start (running jobs ending as now expected), and the GPUs
+        beyond its need free then."""
+        run = np.fromiter(self.placed, np.int64, len(self.placed))
+        if run.size == 0:
+            return np.inf, 0
+        ends = self._ends(run)
+        order = np.argsort(ends)
+        cum = n_free + np.cumsum(self.gpus[run[order]])
+        k = int(np.searchsorted(cum, need))
+        if k >= cum.size:
+            return np.inf, 0
+        return float(ends[order[k]]), int(cum[k] - need)
+
+    def _ends(self, run: np.ndarray) -> np.ndarray:
+        return (self.t_last[run] + self.overhead[run]
+                + self.remaining[run] / np.maximum(self.rate[run], 1e-12))
+
+    def _advance(self, to: float) -> None:
+        if not self.placed:
+            self.now = to
+            return
+        run = np.fromiter(self.placed, np.int64, len(self.placed))
+        dt = to - self.t_last[run]
+        ov = np.minimum(dt, self.overhead[run])
+        work_t = dt - ov
+        r = self.rate[run]
+        prog = np.minimum(work_t * r, self.remaining[run])
+        g = self.gpus[run].astype(np.float64)
+        self.overhead[run] -= ov
+        self.remaining[run] -= prog
+        self.done[run] += prog
+        self.work[run] += prog
+        self.run_wall[run] += work_t
+        self.held[run] += g * dt
+        lostn = g * work_t * (1.0 - r)
+        self.lost_net[run] += lostn
+        np.add.at(self.lost_layer, self.tier[run][self.tier[run] >= 0],
+                  lostn[self.tier[run] >= 0])
+        self.t_last[run] = to
+        self.now = to
+
+    def _rates(self) -> None:
+        run = [j for j in self.placed if not self.loads[j].empty]
+        self.dirty = False
+        if not run:
+            return
+        t, held = shared_rates([self.loads[j] for j in run], self.cap, self.total)
+        idx = np.array(run, np.int64)
+        sh = self.share[idx]
+        self.rate[idx] = 1.0 / ((1.0 - sh) + sh / np.maximum(t, 1e-12))
+        lay = self.net.link_layer
+        self.tier[idx] = np.where(held >= 0, lay[np.maximum(held, 0)], -1)
+
+    def run(self) -> None:
+        tr = self.tr
+        arr = tr.arrival_h
+        i_arr = 0
+        self.dirty = False
+        events = 0
+        total_work = float((tr.gpus * tr.duration_h).sum()) or 1.0
+        last_report = time.perf_counter()
+        while True:
+            t_arr = arr[i_arr] if i_arr < tr.n else np.inf
+            run = np.fromiter(self.placed, np.int64, len(self.placed))
+            ends = self._ends(run) if run.size else np.empty(0)
+            t_end = float(ends.min()) if ends.size else np.inf
+            t_rep = min(self.repairs) if self.repairs else np.inf
+            nxt = min(t_arr, t_end, self.next_fail, t_rep, self.horizon)
+            if not np.isfinite(nxt):
+                break
+            if i_arr >= tr.n and not self.placed and not self.queue:
+                break
+            self._advance(nxt)
+            if nxt >= self.horizon:
+                break
+            finished = run[ends <= nxt + EPS] if run.size else run
+            for j in finished.tolist():
+                if self.remaining[j] <= 1e-7 and self.overhead[j] <= 1e-9:
+                    self.end[j] = self.now
+                    self._release(j)
+            while i_arr < tr.n and arr[i_arr] <= nxt:
+                self.queue.append(i_arr)
+                i_arr += 1
+            if self.next_fail <= nxt:
+                self._fail()
+                self.next_fail = float(self.fail_next.min())
+            self.repairs = [r for r in self.repairs if r > self.now + EPS]
+            self._schedule()
+            if self.dirty:
+                self._rates()
+            self._record()
+            events += 1
+            if events > MAX_EVENTS:
+                raise ClusterError("the run passed 50 million events; shorten it with --days")
+            if time.perf_counter() - last_report > 0.05:
+                done = float((self.gpus * (tr.duration_h - self.remaining)).sum()) / total_work
+                self.ctl.step(done)
+                last_report = time.perf_counter()
+        if not np.isfinite(self.horizon):
+            self.horizon = self.now
+
+    def _record(self) -> None:
+        busy = self.owner >= 0
+        down = self.down_until > self.now
+        free = ~busy & ~down & self.topo.connected
+        fs = np.bincount(self.topo.server[free], minlength=self.per_srv.size)
+        part = (fs > 0) & (fs < self.per_srv)
+        # idle GPUs in servers other jobs hold part of: capacity a whole-server job cannot use
+        frag = float(fs[part].sum()) / self.n_conn
+        slowed = sum(1 for j in self.placed if self.rate[j] < 1 - 1e-9)
+        self.tl.append((self.now, int(busy.sum()), int(down.sum()), len(self.queue),
+                        len(self.placed), slowed, frag, self.n_fail))
+
+    def result(self, usd, blast, mtti, sp, timings) -> ClusterResult:
+        tl = np.array(self.tl, np.float64).reshape(-1, 8)
+        timeline = Timeline(tl[:, 0], tl[:, 1].astype(np.int64), tl[:, 2].astype(np.int64),
+                            tl[:, 3].astype(np.int64), tl[:, 4].astype(np.int64),
+                            tl[:, 5].astype(np.int64), tl[:, 6], tl[:, 7].astype(np.int64))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            slow = np.where(self.work > 0, self.run_wall / self.work, np.nan)
+        by_tier = {self.net.layers[i]: float(v) for i, v in enumerate(self.lost_layer) if v > 0}
+        return ClusterResult(
+            design=self.c.project.name, trace=self.tr.name, policy=self.s.policy,
+            design_gpus=int(self.topo.connected.sum()), horizon_h=float(self.horizon),
+            usd_per_gpu_hour=usd, job=self.tr.job, tenant=self.tr.tenant, gpus=self.gpus,
+            arrival_h=self.tr.arrival_h, start_h=self.start, end_h=self.end, slowdown=slow,
+            interruptions=self.interrupts, lost_network_gpu_h=self.lost_net,
+            lost_failures_gpu_h=self.lost_fail + self._overhead_lost(),
+            held_gpu_h=self.held, spans=self.spans, comm_share=self.share, by_tier=by_tier,
+            by_cause={k: v for k, v in self.cause.items() if v["failures"] > 0},
+            timeline=timeline, blast=blast, mtti_h=mtti, spares=sp, timings=timings,
+            cache_hits=self.cache.hits)
+
+    def _overhead_lost(self) -> np.ndarray:
+        """Restart time spent (held, no work): restarts paid minus what is still owed."""
+        fs = self.s.failures
+        return self.gpus * (self.interrupts * fs.restart_h - self.overhead_owed())
+
+    def overhead_owed(self) -> np.ndarray:
+        return self.overhead

@@ -1,0 +1,75 @@
+"""The Cluster panel: a trace replayed on the open design in a worker thread, the timeline,
+the per-job table, the side-by-side with a second design, cancel, and bad rates refused."""
+
+from __future__ import annotations
+
+import threading
+
+from designer.core.fileformat import save_project
+from tests.gui.helpers import WAIT_MS, load
+
+TRACE = ("job,arrival_h,gpus,duration_h,workload,tenant\n"
+         "a,0,256,10,,t1\nb,0.5,512,6,ring,t2\nc,1,8,3,none,t1\nd,2,300,4,,t2\n")
+
+
+def _finish(qtbot, panel):
+    failed: list[str] = []
+    panel.task.failed.connect(failed.append)
+    qtbot.waitUntil(lambda: not panel.task.running, timeout=WAIT_MS)
+    assert not failed, failed
+
+
+def test_run_fills_timeline_jobs_and_side_by_side_off_the_gui_thread(window, qtbot, su4,
+                                                                      tmp_path, monkeypatch):
+    load(window, qtbot, su4)
+    from designer.gui.cluster import panel as panel_mod
+
+    where: list[bool] = []
+    real = panel_mod.cluster_project
+
+    def spy(*a, **k):
+        where.append(threading.current_thread() is threading.main_thread())
+        return real(*a, **k)
+
+    monkeypatch.setattr(panel_mod, "cluster_project", spy)
+    path = tmp_path / "t.csv"
+    path.write_text(TRACE)
+    other = tmp_path / "other.fabric.json"
+    save_project(su4, other)
+    p = window.cluster
+    p.set_trace(str(path))
+    p.policy.setCurrentText("scattered")
+    p.vs.setText(str(other))
+    p.run()
+    _finish(qtbot, p)
+    assert where == [False, False]  # both designs ran in the worker
+    r = p.results[0]
+    assert r.policy == "scattered" and len(r.job) == 4
+    assert p.jobs_model.rowCount() == 4
+    assert p.compare.columnCount() == 2
+    # the same design twice: the same answers side by side
+    goodput_row = [p.compare.verticalHeaderItem(i).text()
+                   for i in range(p.compare.rowCount())].index("Goodput")
+    assert p.compare.item(goodput_row, 0).text() == p.compare.item(goodput_row, 1).text()
+    assert "goodput" in p.summary.text()
+    assert len(p.timeline.gpus.listDataItems()) >= 2
+
+
+def test_bad_rate_is_refused_with_the_cell_named(window, qtbot, su4):
+    load(window, qtbot, su4)
+    p = window.cluster
+    p.rates.item(0, 1).setText("lots")
+    p.run()
+    assert p.task is None
+    assert "gpu, failures per 1,000 days: 'lots' is not a number" in p.summary.text()
+
+
+def test_cancel_stops_the_run(window, qtbot, su4):
+    load(window, qtbot, su4)
+    p = window.cluster
+    p.jobs.setValue(200_000)  # long enough to be cancelled
+    p.run()
+    p.task.cancel()
+    qtbot.waitUntil(lambda: not p.task.running, timeout=WAIT_MS)
+    assert p.summary.text() in ("Cancelled.",) or p.results
+    assert p.run_btn.isEnabled()
