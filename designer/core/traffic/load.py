@@ -189,7 +189,12 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
     sub_demand = demand[sub_conn] / subs
     mult = p.weight[sub_conn]
     cap = _cap(net, p)
-    if isinstance(routed, SprayOp):
+    written = routed.listed() if isinstance(routed, SprayOp) else None
+    if written is not None:  # few paths per flow: fill on the written-out incidence
+        fair = max_min_fair(written.flow, written.link, written.frac * mult[written.flow],
+                            sub_demand, cap, written.reached, control)
+        listed = routed.nic
+    elif isinstance(routed, SprayOp):
         fair = max_min_fair_op(routed, sub_demand * mult, cap, routed.reached, control)
         listed = routed.nic
     else:
