@@ -8,16 +8,22 @@ ratio is taken on CPU time (user + system, from the kernel's accounting of each 
 minimum of several runs; wall times are printed beside it. ``--modules`` lists what the
 command imported that the baseline did not.
 
-Run: python bench/bench_cli_startup.py [--repeat 9] [--file projects/...]
+``--callgrind`` counts instructions instead (valgrind's callgrind, one run each, about a minute):
+the same within a few per mille from run to run, whatever the load.
+
+Run: python bench/bench_cli_startup.py [--repeat 9] [--file projects/...] [--callgrind]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -37,13 +43,35 @@ def once(argv: list[str]) -> tuple[float, float]:
     return wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
 
+def instructions(argv: list[str]) -> int:
+    """Instructions one run executes, counted by callgrind."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run(["valgrind", "--tool=callgrind",
+                              f"--callgrind-out-file={tmp}/cg.out", *argv],
+                             capture_output=True, text=True, cwd=ROOT)
+    found = re.search(r"Collected : (\d+)", out.stderr)
+    if not found:
+        raise SystemExit(f"callgrind failed: {out.stderr[-500:]}")
+    return int(found.group(1))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=9)
     ap.add_argument("--file", default="projects/dgx-superpod-4su-ib-ndr.fabric.json")
     ap.add_argument("--modules", action="store_true", help="list the command's extra imports")
+    ap.add_argument("--callgrind", action="store_true", help="count instructions (valgrind)")
     args = ap.parse_args()
     py = sys.executable
+    if args.callgrind:
+        if not shutil.which("valgrind"):
+            raise SystemExit("valgrind is not installed")
+        base = instructions([py, "-c", "import numpy, scipy.sparse"])
+        cmd = instructions([py, "-m", "designer", "solve", args.file])
+        verdict = "ok" if cmd / base <= TARGET else "OVER"
+        print(f"instructions: baseline {base / 1e9:.3f} G, designer solve {cmd / 1e9:.3f} G: "
+              f"{cmd / base:.2f}x, target {TARGET:.1f}x: {verdict}")
+        return
     runs = {
         "python -c pass": [py, "-c", "pass"],
         "import numpy, scipy.sparse (baseline)": [py, "-c", "import numpy, scipy.sparse"],
