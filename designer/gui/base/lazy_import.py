@@ -32,7 +32,7 @@ class LazyModule:
 pyqtgraph = LazyModule("pyqtgraph")
 
 
-AFTER_PAINT_MS = 50  # after the window is first shown: its first paint goes before
+AFTER_PAINT_MS = 500  # after the window is first shown: it paints, and opens its file, first
 
 
 class _ImportAfterShow(QObject):
