@@ -46,6 +46,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "floor": ("floor", "floor plan: racks, fill and power, real cable lengths per layer"),
     "prices": ("prices", "import, list or remove a project's price books (quotes)"),
     "latency": ("latency", "set, import, list or clear a project's measured latencies"),
+    "acceptance": (
+        "acceptance",
+        "acceptance tests for the built cluster with predicted bands; 'check' reads results",
+    ),
     "check-ib": (
         "check_ib",
         "check an InfiniBand design on the real subnet manager (OpenSM over ibsim)",

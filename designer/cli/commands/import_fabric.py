@@ -45,9 +45,10 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     f.add_argument("--force", action="store_true", help="overwrite an existing project file")
     add_catalog_option(f)
     f.set_defaults(run=run)
-    from designer.cli.import_lldp import add_format
+    from designer.cli import import_infragraph, import_lldp
 
-    add_format(formats)
+    import_lldp.add_format(formats)
+    import_infragraph.add_format(formats)
 
 
 def run(args: argparse.Namespace) -> int:

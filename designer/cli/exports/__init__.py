@@ -9,8 +9,10 @@ from __future__ import annotations
 from designer.cli.exports import (  # noqa: F401  (each registers itself)
     formats,
     ibnetdiscover,
+    infragraph,
     lldp,
     physical,
+    simulators,
     switch_configs,
 )
 from designer.cli.exports.registry import EXPORTERS, Exporter, register_exporter

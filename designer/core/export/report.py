@@ -93,6 +93,19 @@ def _cluster(project: Project, catalog: Catalog, result: Any) -> list[FactSectio
         return [FactSection("Cluster over time", (Fact("Not run", str(exc)),))]
 
 
+def _acceptance(project: Project, catalog: Catalog, result: Any) -> list[FactSection]:
+    """What the acceptance tests should measure on the built cluster (none when the design
+    has no GPU servers to test)."""
+    from designer.core.acceptance.plan import acceptance_plan
+    from designer.core.acceptance.sections import plan_sections
+    from designer.core.errors import DesignerError
+
+    try:
+        return plan_sections(acceptance_plan(project, result, catalog))
+    except DesignerError:
+        return []
+
+
 def report_data(project: Project, catalog: Catalog, result: Any,
                 today: str | None = None) -> ReportData:
     data = result.to_json()
@@ -107,6 +120,7 @@ def report_data(project: Project, catalog: Catalog, result: Any,
              for s in summary if s.title != "About this file"]
     shown += _decision(project, catalog, result)
     shown += _cluster(project, catalog, result)
+    shown += _acceptance(project, catalog, result)
     return ReportData(
         title=project.name,
         subtitle=f"Fabric design report · {profile_label(project, catalog)} · {when} · "

@@ -86,6 +86,9 @@ class Analysis:
         self.ib = IbActions(window, self)
         self.sources = SourcesActions(window)
         self.roce = RoceActions(window, self)
+        from designer.gui.acceptance.actions import AcceptanceActions
+
+        self.acceptance = AcceptanceActions(window, self)
         self._state("idle")
         self.service.schedule()
 
@@ -103,6 +106,7 @@ class Analysis:
         self.ib.shutdown()
         self.sources.shutdown()
         self.roce.shutdown()
+        self.acceptance.shutdown()
         # an export still writing stops at its next progress step (a cancelled export
         # leaves no new file)
         if self.export is not None:

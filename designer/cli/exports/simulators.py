@@ -1,0 +1,69 @@
+"""``designer export htsim|astrasim FILE -o DIR``: inputs for the packet-level simulator htsim
+and the system simulator ASTRA-sim."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from designer.cli.commands._common import whole_number
+from designer.cli.exports.registry import Exporter, register_exporter
+from designer.core.analysis.inputs import load_workload, parse_bytes
+from designer.core.catalog import Catalog
+from designer.core.model import Project
+from designer.core.simulate.astrasim import write_astrasim
+from designer.core.simulate.htsim import PATTERNS, write_htsim
+from designer.core.simulate.tiers import SimulatorInputError
+from designer.core.solver import solve
+
+
+def _patterns(text: str) -> tuple[str, ...]:
+    pats = tuple(p.strip() for p in text.split(",") if p.strip())
+    bad = [p for p in pats if p not in PATTERNS]
+    if bad or not pats:
+        raise argparse.ArgumentTypeError(f"patterns are {', '.join(PATTERNS)} (comma-separated)")
+    return pats
+
+
+def _htsim_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--pattern", type=_patterns, default=PATTERNS, metavar="P[,P]",
+                   help="connection matrices to write: ring, alltoall, incast (default: all)")
+    p.add_argument("--bytes", default="1GiB", metavar="SIZE",
+                   help="the collective's buffer per GPU (default 1GiB)")
+    p.add_argument("--nodes", type=whole_number, default=None, metavar="N",
+                   help="only the first N nodes in the matrices (an all-to-all of every GPU "
+                   "of a large design is too many flows)")
+
+
+def _htsim(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:
+    nbytes = parse_bytes(args.bytes)
+    files = write_htsim(project, catalog, out, args.pattern, nbytes, args.nodes)
+    parts = ", ".join(f"{p.name} ({n:,} flows)" for p, n in files[1:])
+    hosts = files[0][0].read_text().split("Nodes ", 1)[1].split()[0]
+    return (f"wrote {out}: design.topo ({hosts} hosts), {parts}; run e.g. 'htsim_roce -topo "
+            f"design.topo -tm ring.cm -nodes {hosts} -strat ecmp_host -paths 64'")
+
+
+def _astrasim_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--workload", metavar="PRESET|FILE",
+                   help="workload whose collectives are listed (default: the project's)")
+
+
+def _astrasim(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:
+    result = solve(project, catalog=catalog)
+    if result.gpus - result.unconnected_gpus <= 0:
+        raise SimulatorInputError("the design has no connected GPUs")
+    w = load_workload(args.workload) if args.workload else None
+    files = write_astrasim(project, result, catalog, out, w)
+    return (f"wrote {out}: {', '.join(f.name for f in files)}; run e.g. "
+            "'AstraSim_Analytical_Congestion_Aware --network-configuration=network.yml "
+            "--system-configuration=system.json --remote-memory-configuration="
+            "remote_memory.json --workload-configuration=WORKLOAD'")
+
+
+register_exporter("htsim", Exporter(
+    "htsim inputs: the fat-tree topology of the design's tiers (-topo) and ring, all-to-all "
+    "and incast connection matrices (-tm), into a folder", "/", _htsim, _htsim_options))
+register_exporter("astrasim", Exporter(
+    "ASTRA-sim inputs: network.yml (analytical backends), system.json, remote_memory.json and "
+    "the workload's collectives, into a folder", "/", _astrasim, _astrasim_options))

@@ -1,0 +1,170 @@
+"""The window's menu entries for InfraGraph, the simulators and acceptance, each running its
+core function in the background (progress, Cancel) on a snapshot of the design."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFileDialog
+
+from designer.core.acceptance.run import plan_for
+from designer.core.acceptance.scripts import write_plan
+from designer.core.infragraph.export import write_infragraph
+from designer.core.infragraph.importer import project_from_infragraph
+from designer.core.simulate.astrasim import write_astrasim
+from designer.core.simulate.htsim import write_htsim
+from designer.core.solver import solve
+from designer.gui.acceptance.dialog import AcceptanceDialog
+from designer.gui.base import dialogs
+from designer.gui.base.background import BackgroundTask, TaskOwner, run_and_wait
+
+
+class AcceptanceActions(TaskOwner):
+    """Owns the actions and the one background task at a time of one window."""
+
+    def __init__(self, window, analysis) -> None:
+        self.w = window
+        self.analysis = analysis
+        self.task: BackgroundTask | None = None
+        self.dialog: AcceptanceDialog | None = None
+        self.check = QAction("Check &Acceptance Results…", window)
+        self.check.setShortcut(QKeySequence("Ctrl+Shift+K"))
+        self.check.setStatusTip("Set nccl-tests and perftest results from the built cluster "
+                                "beside the bands this design predicts, with likely causes")
+        self.check.triggered.connect(self.open_check)
+        self.plan = QAction("Write Acceptance &Test Plan…", window)
+        self.plan.setStatusTip("Write the nccl-tests and perftest runs for the built cluster "
+                               "with the predicted busbw and latency bands into a folder")
+        self.plan.triggered.connect(self.ask_plan)
+        self.import_ig = QAction("Import &InfraGraph…", window)
+        self.import_ig.setStatusTip("Open an InfraGraph infrastructure (JSON or YAML) as a "
+                                    "new design")
+        self.import_ig.triggered.connect(self.ask_import)
+        a = window.actions_
+        file_menu = a.menus["file"]
+        for act in (self.import_ig, self.plan, self.check):
+            file_menu.insertAction(a.file_end, act)
+        self.exports: dict[str, QAction] = {}
+        ctl = getattr(window, "export_controller", None)
+        if ctl is not None:
+            ctl.menu.addSeparator()
+            for key, label in (("infragraph", "&InfraGraph…"), ("htsim", "&htsim Inputs…"),
+                               ("astrasim", "&ASTRA-sim Inputs…")):
+                act = QAction(label, window)
+                act.triggered.connect(lambda _=False, k=key: self.ask_export(k))
+                ctl.menu.addAction(act)
+                self.exports[key] = act
+
+    # -- helpers ------------------------------------------------------------------------------
+    def _snapshot(self) -> tuple[Any, Any, Any]:
+        project = self.w.doc.project
+        return project, self.w.doc.catalog, self.analysis.service.result_for(project)
+
+    def _start(self, title: str, label: str, work: Callable, done: Callable[[Any], None]
+               ) -> BackgroundTask | None:
+        if self.busy:
+            return None
+        task = BackgroundTask(self.w, title, label, work)
+        task.finished.connect(done)
+        task.failed.connect(lambda msg: dialogs.show_error(self.w, title, msg))
+        task.cancelled.connect(lambda: self.w.doc.say(f"{title}: cancelled"))
+        self.task = task
+        task.start()
+        return task
+
+    def _folder(self, title: str, suggested: str) -> Path | None:
+        start = self.w.doc.path.parent if self.w.doc.path else Path.cwd()
+        folder = QFileDialog.getExistingDirectory(self.w, title, str(start))
+        return Path(folder) / suggested if folder else None
+
+    # -- acceptance ---------------------------------------------------------------------------
+    def open_check(self) -> AcceptanceDialog:
+        if self.dialog is None:
+            self.dialog = AcceptanceDialog(self.w, self._snapshot)
+        self.dialog.show()
+        self.dialog.raise_()
+        return self.dialog
+
+    def ask_plan(self) -> None:
+        folder = self._folder("Folder for the acceptance test plan", "acceptance")
+        if folder is not None:
+            self.write_plan(folder)
+
+    def write_plan(self, folder: Path) -> BackgroundTask | None:
+        project, catalog, result = self._snapshot()
+
+        def work(progress, cancelled):
+            plan = plan_for(project, catalog, result=result, progress=progress,
+                            cancelled=cancelled)
+            files = write_plan(plan, folder)
+            return (f"Wrote the acceptance test plan to {folder}: {len(files)} files, "
+                    f"{len(plan.collectives)} nccl-tests and {len(plan.pairs):,} perftest runs")
+
+        return self._start("Acceptance test plan", "Predicting the bands…", work,
+                           lambda msg: self.w.doc.say(msg))
+
+    # -- exports ------------------------------------------------------------------------------
+    def ask_export(self, key: str) -> None:
+        stem = self.w.doc.path.name.split(".")[0] if self.w.doc.path else "design"
+        if key == "infragraph":
+            start = (self.w.doc.path.parent if self.w.doc.path else Path.cwd()) / \
+                f"{stem}.infragraph.json"
+            path, _ = QFileDialog.getSaveFileName(self.w, "Export InfraGraph", str(start),
+                                                  "InfraGraph JSON (*.json)")
+            if path:
+                self.export(key, Path(path))
+            return
+        folder = self._folder(f"Folder for the {key} inputs", f"{stem}-{key}")
+        if folder is not None:
+            self.export(key, folder)
+
+    def export(self, key: str, out: Path) -> BackgroundTask | None:
+        project, catalog, result = self._snapshot()
+
+        def work(progress, cancelled):
+            if key == "infragraph":
+                s = write_infragraph(project, catalog, out)
+                return (f"Exported InfraGraph to {out}: {s.instances} instance group(s), "
+                        f"{s.edges:,} edges for {s.cables:,} cables")
+            if key == "htsim":
+                files = write_htsim(project, catalog, out)
+                return f"Wrote htsim inputs to {out}: " + ", ".join(p.name for p, _ in files)
+            r = result or solve(project, progress, cancelled, catalog=catalog)
+            files = write_astrasim(project, r, catalog, out)
+            return f"Wrote ASTRA-sim inputs to {out}: " + ", ".join(p.name for p in files)
+
+        return self._start(f"Export {key}", "Writing…", work, lambda msg: self.w.doc.say(msg))
+
+    # -- import -------------------------------------------------------------------------------
+    def ask_import(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self.w, "Import InfraGraph", "",
+                                              "InfraGraph (*.json *.yaml *.yml);;All files (*)")
+        if path:
+            self.import_path(Path(path))
+
+    def import_path(self, path: Path) -> bool:
+        if not self.w.maybe_save():
+            return False
+        catalog = self.w.doc.base_catalog
+        task = BackgroundTask(self.w, "Import InfraGraph", f"Reading {path.name}…",
+                              lambda progress, cancelled: project_from_infragraph(path, catalog))
+        kind, value = run_and_wait(task)
+        if kind == "failed":
+            dialogs.show_error(self.w, "Cannot import the InfraGraph file", value)
+            return False
+        if kind != "finished":
+            return False
+        self.w.doc.replace(value, None, modified=True)
+        self.w.view.fit_readable()
+        n = len(value.fabric.devices)
+        self.w.doc.say(f"Imported {path.name}: {n:,} devices, "
+                       f"{value.fabric.links.n_cables:,} cables (not saved yet)")
+        return True
+
+    def shutdown(self) -> None:
+        super().shutdown()
+        if self.dialog is not None and self.dialog.task is not None:
+            self.dialog.task.wait()
