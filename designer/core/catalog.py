@@ -56,7 +56,7 @@ __all__ = [
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class CatalogFile(_Frozen):
@@ -65,7 +65,10 @@ class CatalogFile(_Frozen):
     profiles: tuple[Profile, ...] = ()
 
 
-_file_adapter = TypeAdapter(CatalogFile)
+@functools.cache
+def _file_adapter() -> TypeAdapter:
+    """Built on first use: building a validator at import costs every command's start."""
+    return TypeAdapter(CatalogFile)
 
 MAX_CATALOG_BYTES = 8 * 1024 * 1024
 
@@ -177,7 +180,7 @@ def parse_catalog_bytes(data: bytes, source: str) -> CatalogFile:
     except orjson.JSONDecodeError as exc:
         raise CatalogError(f"{source}: not valid JSON ({exc})") from None
     try:
-        return _file_adapter.validate_python(raw)
+        return _file_adapter().validate_python(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"])

@@ -6,6 +6,7 @@ file can be bad ends in one ``ProjectFileError`` whose message names the place.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -100,7 +101,10 @@ CancelledFn = Callable[[], bool]
 # Devices validated per call: each call holds the interpreter briefly (about 0.1 s for 5,000),
 # so a window reading a large file in a worker thread keeps drawing between calls.
 DEVICE_CHUNK = 5_000
-_devices_adapter = TypeAdapter(list[Device])
+@functools.cache
+def _devices_adapter() -> TypeAdapter:
+    """Built on first use: building a validator at import costs every command's start."""
+    return TypeAdapter(list[Device])
 
 
 class LoadCancelled(DesignerError):
@@ -143,7 +147,7 @@ def _validate_devices(raw: dict[str, Any], source: str | None, steps: _Steps) ->
         steps.at(0.2 + 0.5 * start / len(devices), f"checking devices ({start:,} of "
                  f"{len(devices):,})")
         try:
-            out.extend(_devices_adapter.validate_python(devices[start:start + DEVICE_CHUNK]))
+            out.extend(_devices_adapter().validate_python(devices[start:start + DEVICE_CHUNK]))
         except ValidationError as exc:
             err = exc.errors(include_url=False)[0]
             index, *rest = err["loc"]

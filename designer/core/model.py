@@ -77,7 +77,7 @@ GroupLabel = Annotated[int, Field(ge=0, le=MAX_GROUP_LABEL, strict=True)]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Device(_Frozen):
@@ -135,7 +135,8 @@ class Device(_Frozen):
 class Fabric(_Frozen):
     """Devices and the link bundles between their ports."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True,
+                              defer_build=True)
 
     devices: tuple[Device, ...] = Field(default=(), max_length=MAX_DEVICES)
     links: LinkTable = Field(default_factory=LinkTable.empty)
@@ -295,7 +296,8 @@ class AnalysisSettings(_Frozen):
 class Project(_Frozen):
     """Everything a user saves: name, notes, gear profile, overrides, fabric, generator."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True,
+                              defer_build=True)
 
     schema_version: int = SCHEMA_VERSION
     name: Name = "Untitled fabric"

@@ -121,6 +121,9 @@ class MainWindow(FileActions, QMainWindow):
         from designer.gui.cluster.install import install_cluster
 
         self.cluster = install_cluster(self)
+        from designer.gui.base.lazy_import import import_after_show
+
+        import_after_show(self)  # the plotting library: after the first paint, not before
         self._default_state = self.saveState(LAYOUT_VERSION)
         self._layout_restored = False
         self._bottom_sized = False

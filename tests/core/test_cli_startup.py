@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 HEAVY = ("numpy", "scipy", "pydantic", "PySide6", "designer.core.ibcheck.check")
 
@@ -63,3 +64,26 @@ def test_ibcheck_names_load_on_first_use():
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert out.stdout.split() == ["False", "False", "True"], out.stderr
+
+
+# What ``designer solve`` must not import: the window, the distributed engine, spreadsheets,
+# the LP solver, graph libraries and the parts of scipy the solve does without (scipy.sparse.
+# csgraph brings scipy.linalg: 0.1-0.15 s of start-up), nor the core's other stages.
+NOT_FOR_SOLVE = (
+    "PySide6", "pyqtgraph", "dask", "distributed", "openpyxl", "highspy", "networkx", "yaml",
+    "scipy.linalg", "scipy.sparse.csgraph", "scipy.sparse.linalg", "scipy.optimize",
+    "designer.gui", "designer.core.traffic", "designer.core.sweep", "designer.core.export",
+    "designer.core.ibcheck", "designer.core.ethernet", "designer.core.generators",
+)
+
+
+def test_solve_imports_what_it_needs_and_no_more():
+    example = Path(__file__).resolve().parents[2] / "projects/dgx-superpod-4su-ib-ndr.fabric.json"
+    loaded = _modules_after(["solve", str(example)])
+    wrong = sorted(m for m in loaded
+                   if any(m == x or m.startswith(x + ".") for x in NOT_FOR_SOLVE))
+    assert not wrong, f"designer solve imported {wrong}"
+    assert "designer.core.solver.certificates" in loaded  # the solve itself still runs whole
+    mine = sorted(m for m in loaded if m.startswith("designer."))
+    # the list is short enough to read: a new import here is a choice, not an accident
+    assert len(mine) < 70, mine

@@ -23,13 +23,15 @@ ISSUE_SPEC = ('{"generate": {"kind": "rail", "gear": ["ib-ndr", "roce-400"], '
 
 
 def children() -> set[int]:
-    """Our live child processes, but Python's own multiprocessing resource tracker (started
-    once with the first spawned process, it lives as long as this interpreter)."""
+    """Our live child processes (workers forked by the fork server included), but Python's
+    own multiprocessing helpers, started once and living as long as this interpreter: the
+    resource tracker and the fork server (kept warm so that a second sweep starts at once)."""
     out = set()
     for p in psutil.Process().children(recursive=True):
         try:
-            if p.status() != psutil.STATUS_ZOMBIE and "resource_tracker" not in " ".join(
-                    p.cmdline()):
+            cmd = " ".join(p.cmdline())
+            if p.status() != psutil.STATUS_ZOMBIE and "resource_tracker" not in cmd and \
+                    "forkserver import main" not in cmd:
                 out.add(p.pid)
         except psutil.NoSuchProcess:
             pass

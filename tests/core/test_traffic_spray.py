@@ -69,6 +69,12 @@ def test_factored_spray_is_the_listed_spray(project, pattern, seed):
     few_flows[rng.integers(p.src.size)] = 1.0
     np.testing.assert_allclose(op.matvec(few_links), a @ few_links, rtol=1e-9, atol=1e-9)
     np.testing.assert_allclose(op.rmatvec(few_flows), a.T @ few_flows, rtol=1e-9, atol=1e-9)
+    # written out (few paths per flow): the same incidence, entry by entry
+    w = op.listed(10**9)
+    assert w is not None and (w.reached == listed.reached).all()
+    written = csr_matrix((w.frac, (w.flow, w.link)), shape=a.shape)
+    np.testing.assert_allclose(written.toarray(), a.toarray(), rtol=1e-9, atol=1e-12)
+    assert op.listed(0) is None or not a.nnz
 
 
 @settings(max_examples=60, deadline=None,
@@ -171,6 +177,7 @@ def test_sparse_rounds_give_the_listed_rates(monkeypatch):
     sparse_calls = []
     real = spray_mod.SprayOp.spread
     with monkeypatch.context() as m:
+        m.setattr(spray_mod, "LISTED_MAX", 0)  # the factored form, not the written-out one
         m.setattr(spray_mod.SprayOp, "spread",
                   lambda self, *a: sparse_calls.append(1) or real(self, *a))
         fast = run_load(after, "permutation", "adaptive", net=net)

@@ -29,7 +29,7 @@ PRECISION_BYTES = {"bf16": 2, "fp16": 2, "fp8": 1, "fp32": 4}
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Workload(_Frozen):

@@ -15,7 +15,7 @@ class Ratio(BaseModel):
     """An oversubscription ``down:up``, such as 1:1, 7:1 or 2.8:1 (decimals as designs write
     them: Meta's Llama 3 cluster runs its cross-zone tier at 1:2.8, i.e. 2.8:1 down:up)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
     down: float = Field(ge=1, le=1000)
     up: float = Field(ge=1, le=1000)
 
@@ -60,7 +60,7 @@ def _num(x: float) -> str:
 
 
 class CommonParams(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     gear: str = Field(default="ib-ndr", description="gear profile")
     switch: str | None = Field(

@@ -11,6 +11,7 @@ from the chip's device id when the file gives it, else from the port count (64 p
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
@@ -43,7 +44,10 @@ _GROUP_PATTERNS = (
     ("group", re.compile(r"(?:^|[-_.])g([0-9]+)(?=-)")),
 )
 _UFM = re.compile(r"ufm", re.IGNORECASE)
-_devices_adapter = TypeAdapter(tuple[Device, ...])
+@functools.cache
+def _devices_adapter() -> TypeAdapter:
+    """Built on first use: building a validator at import costs every command's start."""
+    return TypeAdapter(tuple[Device, ...])
 
 
 class AsBuiltError(DesignerError):
@@ -376,7 +380,7 @@ def project_from_ib(
     speed = np.where(host_end, profile.nic_speed_gbps, profile.switch_speed_gbps)
     links = LinkTable(a=a_dev, a_port=a_port, b=b_dev, b_port=b_port, count=1, speed_gbps=speed)
     try:
-        devs = _devices_adapter.validate_python(devices)
+        devs = _devices_adapter().validate_python(devices)
         fabric = Fabric(devices=devs, links=links)
     except ValidationError as exc:  # a name or a figure of the found fabric a design cannot hold
         err = exc.errors(include_url=False)[0]

@@ -43,7 +43,7 @@ SOLD_LENGTHS_M: tuple[float, ...] = (
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Geometry(_Frozen):

@@ -31,10 +31,10 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components
 
 from designer.core.model import Role
 from designer.core.solver.compile import ROLE_CODE, Compiled, mix64
+from designer.core.solver.components import connected_labels
 
 REL_TOL = 1e-9
 DP_WORK = 4_000_000  # exact split-group arithmetic below this many operations per case
@@ -188,8 +188,7 @@ def _augment_tier(c: Compiled, lo: np.ndarray, hi: np.ndarray, cap: np.ndarray):
     if lo.size == 0:
         return lo, hi, cap, 0.0
     # blocks: connected components of the lower-to-upper bipartite graph
-    g = csr_matrix((np.ones(lo.size), (lo, hi)), shape=(S, S))
-    _, block = connected_components(g, directed=False)
+    _, block = connected_labels(S, lo, hi)
     up = np.bincount(lo, weights=cap, minlength=S)
     share = cap / up[lo]
     key = mix64(hi.astype(np.uint64) ^ mix64(np.round(share * 1e9).astype(np.uint64)))

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.sparse import csr_matrix, vstack
-from scipy.sparse.csgraph import connected_components
 
 from designer.core.solver.compile import Compiled, mix64
+from designer.core.solver.components import csr_labels
 
 
 @dataclass(frozen=True)
@@ -195,9 +195,7 @@ def components(c: Compiled) -> tuple[int, np.ndarray]:
     S = c.n_switches
     if S == 0:
         return 0, np.empty(0, np.int64)
-    g = csr_matrix((np.ones(c.indices.size), c.indices, c.indptr), shape=(S, S))
-    n, labels = connected_components(g, directed=False)
-    return int(n), labels.astype(np.int64)
+    return csr_labels(c.indptr, c.indices)
 
 
 def majority_fill(c: Compiled, side: np.ndarray, known: np.ndarray, rounds: int = 8) -> np.ndarray:

@@ -13,11 +13,16 @@ import numpy as np
 from designer.core.solver import switch_pairs
 from designer.core.solver.compile import Compiled
 
-SEARCH_COST = 8  # one search's cost per link, against one element of the table products
+# one search's cost per link against one element of the table products: measured on the
+# 3-tier fat trees and rail designs of 256 to 16,384 GPUs (bench/bench_hops_sizes.py), where
+# 8 sent 8,192 GPUs to the table (45 ms) instead of the search per colour (21 ms)
+SEARCH_COST = 3
 
 
 def _by_search(c: Compiled, n_colours: int, samples: int) -> float:
-    return n_colours * (1 + samples) * max(1, c.indices.size) * SEARCH_COST
+    """Searches: one per colour and its checks, or one per class when there are fewer."""
+    searches = min(c.classes.n, n_colours * (1 + samples))
+    return searches * max(1, c.indices.size) * SEARCH_COST
 
 
 def prefer_switch_pairs(c: Compiled, n_colours: int, samples: int, force: bool | None) -> bool:

@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import dijkstra
 
 from designer.core.solver import path_methods, switch_pairs
 from designer.core.solver.compile import HOP_WEIGHT, TECHS, Compiled
 from designer.core.solver.control import Control
+from designer.core.solver.layered import layered_distances
 from designer.core.solver.symmetry import ball2_sizes, class_colours
 from designer.core.sources.figures import IDLE_STATIC, latency_figures
 
@@ -32,7 +32,13 @@ SCOPE = ("ordered pairs of GPUs in different scale-up domains (servers or NVLink
 SAMPLES = 16  # other members of each colour checked against its representative
 SEARCH_BUDGET = 1500  # class searches allowed after symmetry failed on the first try
 SEARCH_ALL_WORK = 4_000_000  # classes x switch-graph entries below which every class is searched
-BATCH = 12  # sources per shortest-path call: keeps each native call short (< 50 ms)
+BATCH_MAX = 64  # sources per shortest-path call, at most
+LINKS_PER_BATCH = 400_000  # links walked per call: 10-30 ms between cancel checks
+# Up to this many switch links the searches go level by level in numpy (layered.py): a solve
+# then never imports scipy.sparse.csgraph (0.1-0.15 s of start-up, more than a 1,024-GPU
+# solve); past it scipy's Dijkstra is faster (1.4-1.7x at 8,192-65,536 GPUs) and the import
+# is small beside the solve
+LAYERED_MAX_LINKS = 20_000
 PREFETCH = 16  # colours whose picked classes are searched together
 FORCE_SWITCH_PAIRS: bool | None = None  # tests: force (True) or forbid (False) that method
 
@@ -227,24 +233,22 @@ def path_stats(c: Compiled, control: Control | None = None) -> PathStats:
         nonlocal searches
         need = sorted({int(x) for u in classes
                        for x in cl.att_switch[cl.ptr[u]:cl.ptr[u + 1]]} - set(cache))
-        for i in range(0, len(need), BATCH):
-            part = need[i:i + BATCH]
-            res = dijkstra(graph, directed=True, indices=part)
+        # sources per call: a search walks every link once, so a batch is sources x links
+        batch = max(1, min(BATCH_MAX, LINKS_PER_BATCH // max(1, graph.nnz)))
+        for i in range(0, len(need), batch):
+            part = need[i:i + batch]
+            res = None
+            if graph.nnz <= LAYERED_MAX_LINKS:
+                res = layered_distances(graph.indptr, graph.indices, graph.data - HOP_WEIGHT,
+                                        np.asarray(part))
+            if res is None:  # a large fabric, or more latency than one hop's weight
+                from scipy.sparse.csgraph import dijkstra  # brings scipy.linalg: 0.1 s
+
+                res = dijkstra(graph, directed=True, indices=part)
             for x, r in zip(part, np.atleast_2d(res), strict=True):
                 cache[x] = r
             searches += len(part)
             ctl.check()
-
-    if cl.n * max(1, c.indices.size) <= SEARCH_ALL_WORK:
-        # small enough to search from every class: exact without any symmetry argument
-        total = _Accumulator()
-        for u in range(cl.n):
-            ensure([u])
-            total.merge(row(u, cache), 1.0)
-            _evict(cache, cl, u)
-            ctl.step((u + 1) / cl.n)
-        return PathStats(_hop_stats(total), _latency_stats(total, assumptions), searches,
-                         cl.n, True, "searched from every GPU class")
 
     def by_colour(colours: np.ndarray, final: bool):
         """Search one class per colour and check it on other members. On a disagreement:
@@ -335,6 +339,19 @@ def path_stats(c: Compiled, control: Control | None = None) -> PathStats:
             return PathStats(_hop_stats(total), _latency_stats(total, assumptions), 0,
                              n_colours, True, "every GPU class, from a table of "
                              "attachment-switch distances (min-plus chain)")
+    if cl.n * max(1, c.indices.size) <= SEARCH_ALL_WORK and cl.n <= n_colours * (1 + SAMPLES):
+        # no more searches than one per colour and its checks: search from every class,
+        # exact without any symmetry argument (more classes than that: a 4,096-GPU fat tree
+        # has 128 classes of one colour, and searched them all, slower than 16,384 GPUs)
+        total = _Accumulator()
+        for u in range(cl.n):
+            ensure([u])
+            total.merge(row(u, cache), 1.0)
+            _evict(cache, cl, u)
+            ctl.step((u + 1) / cl.n)
+        return PathStats(_hop_stats(total), _latency_stats(total, assumptions), searches,
+                         cl.n, True, "searched from every GPU class")
+
     out = by_colour(colours, final=False)
     if out is None:
         # colour refinement merged classes that differ. Split the colours by a stronger

@@ -18,7 +18,7 @@ Label = Annotated[str, Field(max_length=500), AfterValidator(check_name)]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class PriceBook(_Frozen):

@@ -6,17 +6,21 @@ sweep runs on an existing Dask cluster. ``workers=0`` runs in this process (the 
 benchmark compares against, and a fallback without Dask).
 
 Points go out in batches of about ``TARGET_BATCH_S`` of estimated work (the largest first, so
-the last batches are small and the workers finish together); outcomes stream back as batches
-finish; cancelling stops submitting, cancels what has not started and closes the local
-cluster, whose worker processes end with it.
+the last batches are small and the workers finish together); while the cluster starts, this
+process solves the smallest batches itself; outcomes stream back as batches finish;
+cancelling stops submitting, cancels what has not started and closes the local cluster, whose
+worker processes end with it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import logging
+import multiprocessing
 import os
 import re
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator
@@ -100,12 +104,60 @@ def scheduler_address(text: str) -> str:
     return text.strip()
 
 
+# What a local worker process imports before its first task: the generators and the solver.
+# Started from a fork server that has imported them once, every worker begins warm (spawned,
+# each imported Dask and the designer afresh: 1-1.5 s of CPU per worker before any work, the
+# most of a 200-design sweep's cost on 2 cores).
+WORKER_PRELOAD = ("distributed", "numpy", "scipy.sparse", "pydantic", "pymetis",
+                  "designer.core.sweep.worker", "designer.core.generators",
+                  "designer.core.solver")
+
+
+def _local_config() -> dict:
+    """Dask settings for the local cluster, each a measured cost of Dask's defaults here:
+    - workers forked from a warm fork server where the platform has one (``_preload_workers``);
+    - no ``MALLOC_TRIM_THRESHOLD_`` (Dask sets 64 kB so that memory goes back to the system
+      at once; the solver allocates and frees arrays of a few MB per design, and every
+      free then hands them back and the next allocation faults them in again);
+    - a quiet event loop. A worker runs its task on one thread and its event loop on another;
+      every time the loop wakes it takes the GIL from the task (Python hands the GIL over
+      after 5 ms when another thread asks). Dask's loop wakes every 20 ms (a tick that
+      watches for a blocked loop), every 100 ms (the memory monitor), every 500 ms (system
+      statistics) and every 10 ms (a statistical profiler for the dashboard, which is off
+      here): 1,000-1,400 handovers in a batch of 60 designs, each a wait for the other
+      thread to be given a core, long on a busy machine. With the profiler off and the
+      others at 1-5 s: 60-180 handovers.
+    """
+    cfg: dict = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+                 "distributed.worker.profile.enabled": False,
+                 "distributed.admin.tick.interval": "1s",
+                 "distributed.worker.memory.monitor-interval": "1s",
+                 "distributed.admin.system-monitor.interval": "5s"}
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        cfg["distributed.worker.multiprocessing-method"] = "forkserver"
+    return cfg
+
+
+def _preload_workers() -> None:
+    """The fork server imports ``WORKER_PRELOAD`` once (it starts with the first worker and
+    serves every later cluster of this process: a second sweep starts in a fraction of a
+    second). Only what is importable is listed: a missing optional module would stop it."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return
+    from distributed.utils import get_mp_context
+
+    ctx = get_mp_context()  # Dask's own preload set first; ours replaces it (a superset)
+    mods = [m for m in WORKER_PRELOAD if importlib.util.find_spec(m.split(".")[0])]
+    ctx.set_forkserver_preload(mods)
+
+
 @contextlib.contextmanager
 def dask_executor(workers: int, scheduler: str | None) -> Iterator[tuple[Executor, int, str]]:
     """A ``concurrent.futures.Executor`` on Dask: a local cluster of ``workers`` processes
     with one thread each, or the cluster at ``scheduler``. Everything started here is closed
     on the way out, whatever happened."""
     try:
+        import dask
         from distributed import Client, LocalCluster
     except ImportError:
         raise DesignerError("the sweep engine needs Dask: pip install 'dask[distributed]' "
@@ -122,10 +174,11 @@ def dask_executor(workers: int, scheduler: str | None) -> Iterator[tuple[Executo
                                     f"{shown(str(exc), 200)}") from None
             where = scheduler
         else:
-            with warnings.catch_warnings():
+            with warnings.catch_warnings(), dask.config.set(_local_config()):
                 # the scheduler's small HTTP server falls back to a free port when 8787 is
                 # taken (another cluster): nothing for the user to act on
                 warnings.filterwarnings("ignore", message="Port .* is already in use")
+                _preload_workers()
                 cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
                                        processes=True, dashboard_address=None,
                                        silence_logs=logging.CRITICAL)
@@ -207,9 +260,29 @@ def run_sweep(
         run.seconds = time.perf_counter() - t0
         return run
 
-    with dask_executor(n_workers, scheduler) as (ex, n, where):
-        run.workers, run.scheduler = n, where
-        batches = make_batches(pts, n)
+    # the cluster starts in the background (a fork server importing the designer, or the
+    # workers joining a remote scheduler: seconds) while this process solves the smallest
+    # batches itself; what is left goes to the workers once they are up
+    starting = _Starting(n_workers, scheduler)
+    batches = make_batches(pts, max(1, n_workers))
+    try:
+        try:
+            while batches and not starting.ready.is_set():
+                if stop():
+                    run.cancelled = True
+                    break
+                for p in batches.pop():
+                    record(run_point(p, catalog, workloads))
+            starting.ready.wait()
+        except KeyboardInterrupt:
+            run.cancelled = True
+        if starting.error is not None:
+            raise starting.error
+        if run.cancelled or not batches:
+            run.workers, run.scheduler = starting.n, starting.where
+            run.seconds = time.perf_counter() - t0
+            return run
+        ex, run.workers, run.scheduler = starting.ex, starting.n, starting.where
         run.batches = len(batches)
         futures: dict[Future, list[Point]] = {
             ex.submit(run_batch, b, catalog, workloads): b for b in batches}
@@ -228,8 +301,41 @@ def run_sweep(
         if run.cancelled:
             for f in pending:
                 f.cancel()
+    finally:
+        starting.close()
     run.seconds = time.perf_counter() - t0
     return run
+
+
+class _Starting:
+    """``dask_executor`` entered on a thread of its own: ``ready`` is set once the executor
+    is up (``ex``, ``n``, ``where``) or failed (``error``); ``close`` leaves it, closing the
+    cluster, whenever it is called."""
+
+    def __init__(self, workers: int, scheduler: str | None) -> None:
+        self.ready = threading.Event()
+        self._leave = threading.Event()
+        self.ex: Executor | None = None
+        self.n, self.where = 0, "in-process"
+        self.error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(workers, scheduler),
+                                        name="sweep cluster", daemon=True)
+        self._thread.start()
+
+    def _run(self, workers: int, scheduler: str | None) -> None:
+        try:
+            with dask_executor(workers, scheduler) as (ex, n, where):
+                self.ex, self.n, self.where = ex, n, where
+                self.ready.set()
+                self._leave.wait()
+        except BaseException as exc:  # handed to the sweep's thread, which raises it
+            self.error = exc
+        finally:
+            self.ready.set()
+
+    def close(self) -> None:
+        self._leave.set()
+        self._thread.join()
 
 
 def _outcomes(f: Future, batch: list[Point]) -> list[Outcome]:

@@ -42,7 +42,7 @@ class Range(BaseModel):
     """A numeric range: every ``step`` from ``min`` to ``max`` inclusive on a grid, uniform
     draws for random and Latin-hypercube sampling (integers when both ends are)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     min: Finite
     max: Finite
     step: Finite | None = Field(default=None, gt=0)
@@ -83,7 +83,7 @@ Axis = list[Scalar] | Range
 
 
 class SweepSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     name: str = Field(default="Sweep", max_length=200)
     generate: list[dict[str, Any]] = Field(min_length=1, max_length=100)

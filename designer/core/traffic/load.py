@@ -196,7 +196,12 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
     sub_demand = demand[sub_conn] / subs
     mult = p.weight[sub_conn]
     cap = _cap(net, p)
-    if isinstance(routed, SprayOp):
+    written = routed.listed() if isinstance(routed, SprayOp) else None
+    if written is not None:  # few paths per flow: fill on the written-out incidence
+        fair = max_min_fair(written.flow, written.link, written.frac * mult[written.flow],
+                            sub_demand, cap, written.reached, control)
+        listed = routed.nic
+    elif isinstance(routed, SprayOp):
         fair = max_min_fair_op(routed, sub_demand * mult, cap, routed.reached, control)
         listed = routed.nic
     else:
@@ -403,7 +408,8 @@ def _hot(net: Network, util: np.ndarray, n: int = HOT_LINKS) -> tuple[HotLink, .
         return ()
     a, b = net.link_ends(busy)
     lo, hi = np.minimum(a, b), np.maximum(a, b)
-    pair = np.unique(np.stack([lo, hi], axis=1), axis=0, return_inverse=True)[1].reshape(-1)
+    n_dev = int(hi.max()) + 1  # one integer key per device pair: np.unique over rows
+    pair = np.unique(lo * n_dev + hi, return_inverse=True)[1].reshape(-1)  # sorts slowly
     order = np.lexsort((~fabric_link[busy], -level[busy]))
     _, first = np.unique(pair[order], return_index=True)
     top = order[np.sort(first)][:n]  # positions in ``busy``

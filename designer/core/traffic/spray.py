@@ -18,6 +18,11 @@ destination falls by one per hop), so the sum stops after the fabric's depth. Lo
 (``A y``) pulls back up it: sparse products over states, never per path. The numbers are the
 same as ``route_spray``'s (a test checks): the same splits, summed in another order.
 
+Switches the spray cannot tell apart (the aggregation switches of a pod, the spines) are
+merged into cells first (quotient.py), so the states are (cell, destination class): traffic
+spreads evenly over a cell's members, and a 65,536-GPU fat tree's chain has thousands of
+states per destination fewer.
+
 Delivery over the destination GPU's NICs needs to know at which switch a flow arrives (a
 GPU with NICs in two planes arrives in the plane it left by): the share of a state's traffic
 that ends at each of its destination class's switches pulls back up the chain the same way,
@@ -32,9 +37,11 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.sparse import csr_matrix, diags
+from scipy.sparse import vstack as sp_vstack
 
 from designer.core.traffic.maxmin import Sparse, combine, gather_rows
-from designer.core.traffic.network import UNREACHABLE, Network, nearest, shares
+from designer.core.traffic.network import UNREACHABLE, Network, nearest, rows_of, shares
+from designer.core.traffic.quotient import cells_of
 from designer.core.traffic.routing import Routed
 
 _CHUNK = 500_000  # candidate ports expanded at a time: bounds memory, and np.repeat holds
@@ -111,6 +118,7 @@ def _step(m: _Blocks | csr_matrix, idx: np.ndarray, val: np.ndarray, n: int) -> 
     return combine(cols, w, n)
 
 
+LISTED_MAX = 6_000_000  # (flow, link) entries up to which the incidence is written out
 SPARSE_SHARE = 8  # a vector with at most 1/8 of its entries non-zero takes the sparse path
 
 
@@ -240,6 +248,54 @@ class SprayOp:
         return csr_matrix((n.frac, (n.flow, n.link - self.n_ports)),
                           shape=(self.reached.size, self.n_links - self.n_ports))
 
+    def listed(self, max_entries: int | None = None) -> Routed | None:
+        """The incidence written out, ``A = N + B (I + T + T^2 + ...) E pb`` as (flow, link,
+        share) triplets, when it has at most ``max_entries`` entries (``None`` else). Few
+        paths per flow (a dragonfly's minimal routes: one or a few per pair) make it small,
+        and filling on it costs a few array operations a round where the factored form walks
+        the chain up and down: a random permutation on the 262,656-GPU dragonfly has 89,011
+        fair-share levels, a round each. A fat tree's spray crosses thousands of links per
+        flow: it stays factored."""
+        limit = LISTED_MAX if max_entries is None else max_entries
+        t = self._t_csr
+        ep = (sp_vstack(self.e.blocks).tocsr() if self.e.blocks
+              else csr_matrix(self.e.shape)) @ self.pb
+        # entries per state, then per flow, as an upper bound before any product is made
+        per = np.diff(ep.indptr).astype(np.float64)
+        tot = per.copy()
+        pattern = t.copy()
+        pattern.data = np.ones_like(pattern.data)
+        for _ in range(self.depth):
+            per = pattern @ per
+            if not per.any():
+                break
+            tot += per
+        bp = self.b.copy()
+        bp.data = np.ones_like(bp.data)
+        if float((bp @ tot).sum()) + self.nic.flow.size > limit:
+            return None
+        z = ep
+        acc = ep.copy()
+        for _ in range(self.depth):
+            z = (t @ z).tocsr()
+            if not z.nnz:
+                break
+            acc = acc + z
+        a = (self.b @ acc).tocoo()
+        keep = a.data > 0
+        return Routed(
+            flow=np.concatenate([a.row[keep].astype(np.int64), self.nic.flow]),
+            link=np.concatenate([a.col[keep].astype(np.int64), self.nic.link]),
+            frac=np.concatenate([a.data[keep], self.nic.frac]),
+            reached=self.reached,
+        )
+
+    @functools.cached_property
+    def _t_csr(self) -> csr_matrix:
+        if not self.t.blocks:
+            return csr_matrix(self.t.shape)
+        return sp_vstack(self.t.blocks).tocsr()
+
     def rmatvec(self, x: np.ndarray) -> np.ndarray:
         """``A^T x``: per link, the load of flows carrying ``x`` each."""
         fi = np.flatnonzero(x)
@@ -274,26 +330,25 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
     reached = np.bincount(fr, minlength=F) > 0
     start = net.att_switch[at].astype(np.int64) * C + dcls[fr]
 
-    # a state splits over parallel cables to one next switch by their capacity, as over
-    # any valid ports: one entry per bundle (cables between the same two switches) in the
-    # graph, the cables' shares in ``pb`` (a 16,384-GPU fat tree has 3 cables per bundle)
+    # the chain walks (cell, destination class) states: cells of switches the spray cannot
+    # tell apart (quotient.py), so a state splits over the next cells by a member's capacity
+    # into each, and a cell pair's load over its cables by capacity (``pb``)
     P = net.n_ports
-    first = (np.r_[True, (np.diff(net.port_src) != 0) | (np.diff(net.port_dst) != 0)] if P
-             else np.empty(0, bool))
-    bundle = (np.cumsum(first) - 1).astype(np.int32)
-    n_b = int(bundle[-1]) + 1 if P else 0
-    b_cap = np.bincount(bundle, weights=net.port_cap, minlength=n_b)
-    pb = csr_matrix((net.port_cap / np.maximum(b_cap[bundle], 1e-300),
-                     (bundle, np.arange(P))), shape=(n_b, P))
+    cells = cells_of(net)
+    crep = cells.rep
+    n_b = cells.n_pairs
+    pb = csr_matrix((cells.port_share, (cells.port_pair, np.arange(P))), shape=(n_b, P))
+    start = cells.cell[net.att_switch[at]].astype(np.int64) * C + dcls[fr]
 
     # the state graph, level by level from the start states (each state expanded once).
     # States are numbered level by level as found, so the hops come out grouped by their
     # state and the matrices are laid out directly (sorting tens of millions of entries
-    # into CSR costs more than the walk); found states are marked in a dense switch x class
+    # into CSR costs more than the walk); found states are marked in a dense cell x class
     # table (np.unique on millions of keys too); 32-bit keys when they fit (memory)
     S = c.n_switches
-    kt = np.int32 if S * C < 2**31 else np.int64
-    number = np.full(S * C, -1, kt)
+    NC = cells.n
+    kt = np.int32 if NC * C < 2**31 else np.int64
+    number = np.full(NC * C, -1, kt)
     frontier = np.unique(start)
     number[frontier] = np.arange(frontier.size)
     found = [frontier]
@@ -304,33 +359,28 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
     depth = int(table[dcls[fr], net.att_switch[at]].max(initial=0))
     while frontier.size:
         u, dc = frontier // C, frontier % C
-        dh = table[dc, u]
+        dh = table[dc, crep[u]]
         move = (dh > 0) & (dh < UNREACHABLE)
         frontier, u, dc, dh = frontier[move], u[move], dc[move], dh[move]
         if not frontier.size:
             break
-        fresh = np.zeros(S * C, bool)
-        n_cand = net.port_ptr[u + 1] - net.port_ptr[u]
+        fresh = np.zeros(NC * C, bool)
+        n_cand = cells.ptr[u + 1] - cells.ptr[u]
         cs = np.cumsum(n_cand)
         cuts = np.searchsorted(cs, np.arange(_CHUNK, cs[-1], _CHUNK))
         edges = np.unique(np.r_[0, cuts, frontier.size])
         for lo, hi in zip(edges[:-1].tolist(), edges[1:].tolist(), strict=True):
-            r, port = net.ports_leaving(u[lo:hi])
-            nxt = net.port_dst[port]
-            good = table[dc[lo:hi][r], nxt] == dh[lo:hi][r] - 1
-            r, port, nxt = r[good], port[good], nxt[good]
+            r, hop = rows_of(cells.ptr, u[lo:hi])
+            nxt = cells.nxt[hop]
+            good = table[dc[lo:hi][r], crep[nxt]] == dh[lo:hi][r] - 1
+            r, hop, nxt = r[good], hop[good], nxt[good]
             if not r.size:
                 continue
-            cap = net.port_cap[port]
-            tot = np.bincount(r, weights=cap, minlength=hi - lo)
-            bnd = bundle[port]
-            # a switch's ports are listed by next switch: a bundle's cables are adjacent
-            run = np.flatnonzero(np.r_[True, (np.diff(r) != 0) | (np.diff(bnd) != 0)])
-            share = np.add.reduceat(cap / tot[r], run)
-            r, bnd, nxt = r[run], bnd[run], nxt[run]
+            cap = cells.cap[hop]
+            share = cap / np.bincount(r, weights=cap, minlength=hi - lo)[r]
             to = nxt.astype(np.int64) * C + dc[lo:hi][r]
             t_from.append(number[frontier[lo:hi][r]])
-            t_bundle.append(bnd)
+            t_bundle.append(cells.pair[hop].astype(np.int32))
             t_to.append(to.astype(kt))
             t_share.append(share)
             fresh[to] = True
@@ -358,7 +408,7 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
     slot_first = np.searchsorted(slot_key, np.arange(cl.n) * S)
     K = int(np.diff(np.r_[slot_first, slot_key.size]).max(initial=1))
     keys = np.concatenate(found)  # in state-number order
-    ku, kd = keys // C, keys % C
+    ku, kd = crep[keys // C], keys % C  # a cell with GPUs attached is one switch
     term = np.flatnonzero(table[kd, ku] == 0)
     slot = np.searchsorted(slot_key, kd[term] * S + ku[term]) - slot_first[kd[term]]
     z = np.zeros((n_states, K))

@@ -9,7 +9,6 @@ for the lines in view when there is room, and hit tests are numpy distance compu
 from __future__ import annotations
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
@@ -17,6 +16,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
 from designer.gui.base import style
 from designer.gui.canvas.declutter import place_labels
 from designer.gui.canvas.items import Z_EDGES, Z_LABELS, Z_OVERLAY, draw_screen_text, lod_of
+from designer.gui.canvas.paths import segments_path
 
 # screen width of a line by the cables it carries
 WIDTH_STEPS = ((16, 1.0), (256, 2.0), (4096, 3.0), (1 << 62, 4.0))
@@ -88,9 +88,7 @@ class EdgeLayer(QGraphicsItem):
     def _scene_path(self) -> QPainterPath:
         if self._path is None:
             seg = self._seg
-            self._path = pg.functions.arrayToQPath(
-                seg[:, [0, 2]].ravel(), seg[:, [1, 3]].ravel(), connect="pairs"
-            )
+            self._path = segments_path(seg[:, [0, 2]].ravel(), seg[:, [1, 3]].ravel())
         return self._path
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
@@ -138,11 +136,8 @@ class EdgeLayer(QGraphicsItem):
         swap = (q[:, 0] > q[:, 2]) | ((q[:, 0] == q[:, 2]) & (q[:, 1] > q[:, 3]))
         q[swap] = q[swap][:, [2, 3, 0, 1]]
         q = np.unique(q, axis=0) if len(q) > 64 else q
-        path = pg.functions.arrayToQPath(
-            q[:, [0, 2]].ravel().astype(np.float64),
-            q[:, [1, 3]].ravel().astype(np.float64),
-            connect="pairs",
-        )
+        path = segments_path(q[:, [0, 2]].ravel().astype(np.float64),
+                             q[:, [1, 3]].ravel().astype(np.float64))
         return path, len(q)
 
 

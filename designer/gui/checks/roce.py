@@ -10,9 +10,6 @@ from __future__ import annotations
 from PySide6.QtGui import QAction
 
 from designer.core.ethernet.lab import missing_reason
-from designer.core.ethernet.netns import check_roce
-from designer.core.ethernet.plan import profile_problem
-from designer.core.ibcheck.sim import CheckCancelled
 from designer.gui.base import dialogs
 from designer.gui.base.background import BackgroundTask, TaskOwner
 from designer.gui.checks.infiniband import ReportDialog
@@ -50,6 +47,12 @@ class RoceActions(TaskOwner):
             return None
         if self.busy:
             return None
+        # loaded when used: the lab and its planner bring scipy's graph module and the
+        # InfiniBand simulator, 0.2 s of the window's start
+        from designer.core.ethernet.netns import check_roce
+        from designer.core.ethernet.plan import profile_problem
+        from designer.core.ibcheck.sim import CheckCancelled
+
         doc = self.w.doc
         project, catalog = doc.project, doc.catalog
         problem = profile_problem(project, catalog)  # instant; the worker checks every switch

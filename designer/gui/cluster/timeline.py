@@ -4,11 +4,13 @@ network slows, and failures as ticks, on one time axis in days."""
 from __future__ import annotations
 
 import numpy as np
-import pyqtgraph as pg
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from designer.core.cluster import ClusterResult
+from designer.gui.base.lazy_import import pyqtgraph as pg
 
+BUILD_AFTER_MS = 300  # after first shown: the window paints without waiting
 MAX_POINTS = 4000  # a step curve this dense is as fine as the screen
 
 
@@ -22,24 +24,47 @@ def _thin(t: np.ndarray, *ys: np.ndarray) -> tuple[np.ndarray, ...]:
 class TimelineView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        self.gpus = pg.PlotWidget()
-        self.gpus.setBackground("w")
-        self.gpus.setLabel("left", "GPUs")
-        self.gpus.addLegend(offset=(-10, 5), brush=pg.mkBrush(255, 255, 255, 220))
-        self.gpus.showGrid(x=True, y=True, alpha=0.2)
-        self.ratio = pg.PlotWidget()
-        self.ratio.setBackground("w")
-        self.ratio.setLabel("left", "share / jobs")
-        self.ratio.setLabel("bottom", "days")
-        self.ratio.addLegend(offset=(-10, 5), brush=pg.mkBrush(255, 255, 255, 220))
-        self.ratio.showGrid(x=True, y=True, alpha=0.2)
-        self.ratio.setXLink(self.gpus)
-        for w in (self.gpus, self.ratio):
+        self._lay = QVBoxLayout(self)
+        self._lay.setContentsMargins(0, 0, 0, 0)
+        # the plots are built when first drawn or read (pyqtgraph's import is 0.4 s of the
+        # window's start, and this tab is rarely in front then)
+        self._gpus = None
+        self._ratio = None
+
+    def _build(self) -> None:
+        if self._gpus is not None:
+            return
+        self._gpus = gpus = pg.PlotWidget()
+        gpus.setBackground("w")
+        gpus.setLabel("left", "GPUs")
+        gpus.addLegend(offset=(-10, 5), brush=pg.mkBrush(255, 255, 255, 220))
+        gpus.showGrid(x=True, y=True, alpha=0.2)
+        self._ratio = ratio = pg.PlotWidget()
+        ratio.setBackground("w")
+        ratio.setLabel("left", "share / jobs")
+        ratio.setLabel("bottom", "days")
+        ratio.addLegend(offset=(-10, 5), brush=pg.mkBrush(255, 255, 255, 220))
+        ratio.showGrid(x=True, y=True, alpha=0.2)
+        ratio.setXLink(gpus)
+        for w in (gpus, ratio):
             w.setMinimumHeight(120)
-        lay.addWidget(self.gpus, 3)
-        lay.addWidget(self.ratio, 2)
+        self._lay.addWidget(gpus, 3)
+        self._lay.addWidget(ratio, 2)
+
+    @property
+    def gpus(self):
+        self._build()
+        return self._gpus
+
+    @property
+    def ratio(self):
+        self._build()
+        return self._ratio
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._gpus is None:  # empty plots a moment after the window is painted
+            QTimer.singleShot(BUILD_AFTER_MS, self, self._build)
 
     def show_result(self, r: ClusterResult | None) -> None:
         self.gpus.clear()

@@ -9,7 +9,6 @@ panel is shown: a tab behind another catches up when it is brought to the front.
 
 from __future__ import annotations
 
-import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
@@ -32,6 +31,7 @@ from designer.core.analysis.fabric import fabric_view
 from designer.core.analysis.fit import fit_workload, fittable
 from designer.core.errors import DesignerError
 from designer.gui.base.lazy import LazyRefresh
+from designer.gui.base.lazy_import import pyqtgraph as pg
 from designer.gui.decision.routing_control import RoutingControl
 from designer.gui.decision.rules_view import RulesView
 from designer.gui.panels import fmt
@@ -108,21 +108,13 @@ class EstimatePanel(QWidget):
             self.group.addItem(f"busbw over {text}", g)
         self.group.activated.connect(lambda _i: self._draw_chart())
         mv.addWidget(self.group)
-        self.chart = pg.PlotWidget(background="w")
-        item = self.chart.getPlotItem()
-        item.setLogMode(x=True, y=True)
-        item.setLabel("bottom", "message size (bytes)")
-        item.setLabel("left", "busbw GB/s")
-        item.showGrid(x=True, y=True, alpha=0.2)
-        item.setMenuEnabled(False)
-        for name in ("left", "bottom"):
-            item.getAxis(name).enableAutoSIPrefix(False)
-        item.addLegend(offset=(8, 5))
-        # the curves are made once and given new data: a legend entry costs ~90 ms to build
-        self.curves = {op: item.plot([], [], pen=pg.mkPen(QColor(colour), width=2), name=op)
-                       for op, colour in OPS}
-        self.chart.setMinimumSize(260, 180)
-        mv.addWidget(self.chart, 1)
+        # the plot is built when first drawn (pyqtgraph's import is 0.4 s of the window's
+        # start, and this panel is often behind another tab)
+        self._chart_box = QVBoxLayout()
+        self._chart_box.setContentsMargins(0, 0, 0, 0)
+        mv.addLayout(self._chart_box, 1)
+        self._chart = None
+        self._curves: dict = {}
         split.addWidget(mid)
         self.rules_view = RulesView()
         self.rules = self.rules_view.table
@@ -237,6 +229,32 @@ class EstimatePanel(QWidget):
             f"<br>{fmt.money_exact(t.usd_per_useful_gpu_hour)} per useful GPU-hour<br><br>"
             f"{e.view.gpu.name}; {_sharp(e)}; network: {e.routing}<br>"
             f"Step constants: {_constants(e)}")
+
+    @property
+    def chart(self):
+        """The busbw plot (pyqtgraph), built on first use."""
+        if self._chart is None:
+            self._chart = chart = pg.PlotWidget(background="w")
+            item = chart.getPlotItem()
+            item.setLogMode(x=True, y=True)
+            item.setLabel("bottom", "message size (bytes)")
+            item.setLabel("left", "busbw GB/s")
+            item.showGrid(x=True, y=True, alpha=0.2)
+            item.setMenuEnabled(False)
+            for name in ("left", "bottom"):
+                item.getAxis(name).enableAutoSIPrefix(False)
+            item.addLegend(offset=(8, 5))
+            # the curves are made once and given new data: a legend entry costs ~90 ms
+            self._curves = {op: item.plot([], [], pen=pg.mkPen(QColor(colour), width=2),
+                                          name=op) for op, colour in OPS}
+            chart.setMinimumSize(260, 180)
+            self._chart_box.addWidget(chart)
+        return self._chart
+
+    @property
+    def curves(self) -> dict:
+        self.chart  # noqa: B018 - built with the plot
+        return self._curves
 
     def _draw_chart(self) -> None:
         e = self.current

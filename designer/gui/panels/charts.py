@@ -8,7 +8,6 @@ their tier's outline colour, with a dashed line at 1:1 (non-blocking) and blocki
 from __future__ import annotations
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QPen
 from PySide6.QtWidgets import QGridLayout, QWidget
@@ -17,6 +16,7 @@ from designer.core.solver import Result
 from designer.core.solver.bom import CATEGORY_ORDER
 from designer.gui.base import style
 from designer.gui.base.lazy import LazyRefresh
+from designer.gui.base.lazy_import import pyqtgraph as pg
 from designer.gui.panels import fmt
 
 AXIS = QColor("#5d6876")
@@ -90,6 +90,9 @@ def _ticks_auto(item: pg.PlotItem) -> None:
 FOUR_IN_A_ROW_MIN_W = 760
 
 
+BUILD_AFTER_MS = 300  # after the panel is first shown: the window paints without waiting
+
+
 class ChartsPanel(QWidget):
     drawn = Signal()  # every chart shows the latest result
 
@@ -100,19 +103,11 @@ class ChartsPanel(QWidget):
         self.grid = lay = QGridLayout(self)
         lay.setContentsMargins(4, 2, 4, 4)
         lay.setSpacing(4)
-        self.hops = _plot("Switch hops", "switches crossed", "% of GPU pairs")
-        self.latency = _plot("Latency", "µs, GPU to GPU", "% of GPU pairs")
-        self.cost = _plot("Network cost", "million $", "")
-        self.cost.getPlotItem().showGrid(x=True, y=False, alpha=0.15)
-        self.cost.getPlotItem().getAxis("left").setWidth(62)
-        self.oversub = _plot("Oversubscription", "tier", "down : up")
-        self.charts = (self.hops, self.latency, self.cost, self.oversub)
+        # the plots are built after the window is painted (pyqtgraph's import is 0.4 s of
+        # the window's start): on the first result to draw, when first shown, or when asked
+        self._charts: tuple | None = None
         self.columns = 0
-        self._place(4)
-        for w in self.charts:
-            for name in ("left", "bottom"):
-                w.getPlotItem().getAxis(name).enableAutoSIPrefix(False)
-            _empty(w.getPlotItem())
+        self._want_columns = 4
         self.shown: dict[str, object] = {}  # what each chart shows (for tests)
         self._drawn: dict[str, object] = {}  # the data each chart was last drawn from
         self._pending: Result | None = None
@@ -121,8 +116,32 @@ class ChartsPanel(QWidget):
         self._lazy = LazyRefresh(self, self._start_drawing)
         service.resultReady.connect(self.show_result)
 
+    @property
+    def charts(self) -> tuple:
+        """The four plots (hops, latency, cost, oversubscription), built on first use."""
+        if self._charts is None:
+            self.hops = _plot("Switch hops", "switches crossed", "% of GPU pairs")
+            self.latency = _plot("Latency", "µs, GPU to GPU", "% of GPU pairs")
+            self.cost = _plot("Network cost", "million $", "")
+            self.cost.getPlotItem().showGrid(x=True, y=False, alpha=0.15)
+            self.cost.getPlotItem().getAxis("left").setWidth(62)
+            self.oversub = _plot("Oversubscription", "tier", "down : up")
+            self._charts = (self.hops, self.latency, self.cost, self.oversub)
+            for w in self._charts:
+                for name in ("left", "bottom"):
+                    w.getPlotItem().getAxis(name).enableAutoSIPrefix(False)
+                _empty(w.getPlotItem())
+            self._place(self._want_columns)
+        return self._charts
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._charts is None:  # empty plots a moment after the window is painted
+            QTimer.singleShot(BUILD_AFTER_MS, self, lambda: self.charts)
+
     def _place(self, columns: int) -> None:
-        if columns == self.columns:
+        self._want_columns = columns
+        if self._charts is None or columns == self.columns:
             return
         self.columns = columns
         for w in self.charts:
@@ -147,6 +166,7 @@ class ChartsPanel(QWidget):
         self._lazy.request()
 
     def _start_drawing(self) -> None:
+        self.charts  # noqa: B018 - built before the first drawing
         if self._pending is not None and not self._queued:
             self._queued = True
             QTimer.singleShot(0, self, self._draw_next)
