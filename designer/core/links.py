@@ -227,6 +227,29 @@ class LinkTable:
             ),
         )
 
+    @classmethod
+    def __get_pydantic_json_schema__(cls, _core: Any, _handler: Any) -> dict[str, Any]:
+        """The file's form of the table, for the documentation's JSON Schema: one array per
+        column, all of the same length, one entry per bundle of parallel cables."""
+        ints = {"type": "array", "items": {"type": "integer", "minimum": 0}}
+        return {
+            "type": "object",
+            "description": "link bundles as columns of equal length; a and b are positions "
+            "in the device list, ports are numbered from 1",
+            "required": ["a", "a_port", "b", "b_port"],
+            "additionalProperties": False,
+            "properties": {
+                **{c: ints for c in _INT_COLUMNS},
+                **{c: {**ints, "items": {"type": "integer", "minimum": 1}}
+                   for c in ("a_port", "b_port", "count")},
+                "speed_gbps": {**ints, "items": {"type": "integer", "minimum": 1,
+                                                  "maximum": MAX_SPEED}},
+                "medium": {"type": "array", "items": {"enum": list(MEDIA)}},
+                "length_m": {"type": "array",
+                             "items": {"type": ["number", "null"], "minimum": 0}},
+            },
+        }
+
 
 def _column_array(name: str, values: list) -> np.ndarray:
     if name == "length_m":
