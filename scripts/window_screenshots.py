@@ -1,4 +1,4 @@
-"""Pictures of the window for the README: ``python scripts/window_screenshots.py [OUT_DIR]``.
+"""Pictures of the window for the README and the documentation site: ``python scripts/window_screenshots.py [OUT_DIR]``.
 
 Runs offscreen with throwaway settings; writes window.png (a 512-GPU DGX SuperPOD being
 edited), window-large.png and window-large-all.png (the 16,384-GPU example, collapsed,
@@ -7,6 +7,8 @@ analysis: window-analysis.png (the 1,024-GPU DGX SuperPOD example with metrics, 
 BOM), window-analysis-roce-24k.png (the oversubscribed 24,576-GPU RoCE example),
 window-analysis-dragonfly.png (the dragonfly example's global cut and unused router ports),
 generate-fit.png (a pod too large for the profile's spine switch),
+first-hour-compare.png and first-hour-estimate.png (the 4-SU example beside itself on RoCE 400G,
+the Workload, Compare and Estimate panels in front),
 window-asbuilt.png (an as-built comparison in the problems panel, marked on the canvas) and
 window-price-book.png (a supplier's quote applied: the BOM names its source per line).
 """
@@ -129,6 +131,9 @@ def main() -> None:
 
     # a supplier's quote applied to the RoCE example: the BOM names the book per line
     w.open_path(projects_dir() / "dgx-superpod-4su-roce-400.fabric.json", ask=False)
+    from designer.gui.sources import preview
+
+    preview.confirm_book = lambda _parent, _got: True  # the modal preview: Apply, unattended
     quote = tmp / "acme-quote.csv"
     quote.write_text("part id,unit price,currency,date\nsn5600,52500,USD,2026-11-02\n"
                      "osfp-2x400g-sr8,1850,USD,2026-11-02\n")
@@ -144,6 +149,28 @@ def main() -> None:
     analysed()
     w.view.hide_toast()
     shot("window-price-book.png")
+
+    # the first hour: the 4-SU example against itself on RoCE 400G, each laid out at its best
+    w.open_path(projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json", ask=False)
+    w.arrange_compact()
+    analysed()
+    decision = w.analysis.decision
+    w.analysis.show_panel("compareDock")
+    w.analysis.show_panel("workloadDock")
+    decision.compare.boxes["roce-400"].setChecked(True)
+    deadline = time.monotonic() + 120
+    while decision.compare.compare.latest is None and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.01)
+    for _ in range(20):
+        app.processEvents()
+    w.view.hide_toast()
+    shot("first-hour-compare.png")
+    w.analysis.show_panel("estimateDock")
+    for _ in range(20):
+        app.processEvents()
+    shot("first-hour-estimate.png")
+    decision.compare.boxes["roce-400"].setChecked(False)
 
     dlg = w.show_generate("rail")
     dlg.set_value("sus", 16)
