@@ -135,13 +135,23 @@ def index_page() -> str:
     return "\n".join(lines)
 
 
+def _fill_nav(entries: list[Any]) -> None:
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        for title, value in entry.items():
+            if title == NAV_TITLE:
+                pages = [{"Overview": INDEX}]
+                pages += [{f"designer {name}": _page_of(name)} for name in COMMANDS]
+                entry[title] = pages
+            elif isinstance(value, list):
+                _fill_nav(value)
+
+
 def on_config(config: Any) -> Any:
-    """Fill the nav's "Command line" section with the overview and one page per command."""
-    for entry in config["nav"] or []:
-        if isinstance(entry, dict) and NAV_TITLE in entry:
-            pages = [{"Overview": INDEX}]
-            pages += [{f"designer {name}": _page_of(name)} for name in COMMANDS]
-            entry[NAV_TITLE] = pages
+    """Fill the nav's "Command line" entry (at any depth) with the overview and one page per
+    command."""
+    _fill_nav(config["nav"] or [])
     return config
 
 
