@@ -1,4 +1,4 @@
-"""Pictures of the window for the README and the documentation site: ``python scripts/window_screenshots.py [OUT_DIR]``.
+"""Pictures of the window for the documentation: ``python scripts/window_screenshots.py [DIR]``.
 
 Runs offscreen with throwaway settings; writes window.png (a 512-GPU DGX SuperPOD being
 edited), window-large.png and window-large-all.png (the 16,384-GPU example, collapsed,

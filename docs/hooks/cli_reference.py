@@ -8,6 +8,7 @@ The nav entry titled "Command line" receives the overview page and one page per 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import html
 import os
 from typing import Any
@@ -37,10 +38,8 @@ def _help_text(action: argparse.Action, prog: str) -> str:
         for key in ("choices",):
             if params.get(key) is not None:
                 params[key] = ", ".join(map(str, params[key]))
-        try:
+        with contextlib.suppress(KeyError, TypeError, ValueError):
             text = text % params
-        except (KeyError, TypeError, ValueError):
-            pass
     return text
 
 

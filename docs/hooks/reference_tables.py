@@ -85,8 +85,8 @@ def schema_table(name: str, page_dir: str) -> str:
         what = prop.get("description") or ""
         if not what and ref:
             what = schema.get("$defs", {}).get(ref.rsplit("/", 1)[-1], {}).get("description", "")
-        rows.append(f"| `{field}` | {_cell(_type_of(prop))} | {_default_of(prop, field in required)} | "
-                    f"{_cell(what)} |")
+        default = _default_of(prop, field in required)
+        rows.append(f"| `{field}` | {_cell(_type_of(prop))} | {default} | {_cell(what)} |")
     link = posixpath.relpath(_schema_path(name), page_dir or ".")
     rows += ["", f"The full JSON Schema: [{name}.schema.json]({link}) (generated from the "
              "models the loader validates with)."]
@@ -114,7 +114,8 @@ def catalog_tables() -> str:
     for kind in sorted(by_kind, key=lambda k: list(KIND_TITLES).index(k)
                        if k in KIND_TITLES else 99):
         out += [f"### {KIND_TITLES.get(kind, kind)}", "",
-                "| part | covers | figure | source | date | confidence |", "|---|---|---|---|---|---|"]
+                "| part | covers | figure | source | date | confidence |",
+                "|---|---|---|---|---|---|"]
         for item in by_kind[kind]:
             for fig in item.figures:
                 covers = ", ".join(_value(item, c) for c in fig.covers)
