@@ -13,13 +13,11 @@ import html
 import os
 from typing import Any
 
-from mkdocs.structure.files import File
-
 from designer.cli.commands import COMMANDS
 from designer.cli.main import build_parser
 
 # usage lines wrap at the terminal's width: the same width on every machine
-os.environ["COLUMNS"] = "100"
+os.environ["COLUMNS"] = "76"
 
 NAV_TITLE = "Command line"
 INDEX = "cli/index.md"
@@ -72,10 +70,16 @@ def _subparsers(parser: argparse.ArgumentParser) -> argparse._SubParsersAction |
     return None
 
 
+def _usage(parser: argparse.ArgumentParser) -> str:
+    """The usage lines without argparse's "usage: " (continuation lines moved left with it)."""
+    lines = parser.format_usage().rstrip().splitlines()
+    head = lines[0].removeprefix("usage: ")
+    return "\n".join([head, *(line[len("usage: "):] for line in lines[1:])])
+
+
 def _render(parser: argparse.ArgumentParser, level: int) -> list[str]:
     out: list[str] = []
-    usage = parser.format_usage().removeprefix("usage: ").strip()
-    out += ["```text", usage, "```", ""]
+    out += ["```text", _usage(parser), "```", ""]
     if parser.description:
         out += [parser.description.strip(), ""]
     subs = _subparsers(parser)
@@ -123,7 +127,7 @@ def command_page(name: str) -> str:
 def index_page() -> str:
     top = build_parser()
     lines = ["# Command line", "", top.description or "", "",
-             "```text", top.format_usage().removeprefix("usage: ").strip(), "```", "",
+             "```text", _usage(top), "```", "",
              "| command | what it does |", "|---|---|"]
     for name, (_module, help_line) in COMMANDS.items():
         lines.append(f"| [`designer {name}`]({name}.md) | {_cell(help_line)} |")
@@ -155,6 +159,8 @@ def on_config(config: Any) -> Any:
 
 
 def on_files(files: Any, config: Any) -> Any:
+    from mkdocs.structure.files import File  # only at build time: the tests import this module
+
     files.append(File.generated(config, INDEX, content=index_page()))
     for name in COMMANDS:
         files.append(File.generated(config, _page_of(name), content=command_page(name)))
