@@ -18,8 +18,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from mkdocs.structure.files import File
-
 from designer.core.catalog import CatalogFile, builtin_catalog
 from designer.core.model import Project
 from designer.core.sources.model import PriceBook
@@ -128,6 +126,8 @@ def catalog_tables() -> str:
 
 
 def on_files(files: Any, config: Any) -> Any:
+    from mkdocs.structure.files import File  # only at build time: the tests import this module
+
     for name, (make, _title) in SCHEMAS.items():
         files.append(File.generated(config, _schema_path(name),
                                     content=json.dumps(make(), indent=2) + "\n"))
