@@ -50,3 +50,12 @@ def test_no_paragraph_twice_in_readme_and_docs() -> None:
             where = f"{page.relative_to(ROOT)}"
             assert text not in seen, f"the same paragraph in {seen[text]} and {where}"
             seen[text] = where
+
+
+def test_readme_sizes_are_the_tool_s() -> None:
+    """The first-hour steps quote the 4-SU design's size; ``designer solve`` of that design
+    (docs/figures/solve-4su.txt, itself checked against the tool) must say the same."""
+    solved = (ROOT / "docs" / "figures" / "solve-4su.txt").read_text()
+    gpus = re.search(r"GPUs\s+([\d,]+) in", solved).group(1)
+    leaves, spines = re.search(r"switches\s+\d+: (\d+) leaf, (\d+) spine", solved).groups()
+    assert f"{gpus} GPUs, {leaves} leaves, {spines} spines" in " ".join(README.split())
