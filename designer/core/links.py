@@ -85,8 +85,17 @@ class LinkTable:
             return cls.empty()
         if len(tables) == 1:
             return tables[0]
-        cols = {c: np.concatenate([getattr(t, c) for t in tables]) for c in COLUMNS}
-        return cls(**cols)
+        return cls._adopt({c: np.concatenate([getattr(t, c) for t in tables]) for c in COLUMNS})
+
+    @classmethod
+    def _adopt(cls, cols: dict[str, np.ndarray]) -> LinkTable:
+        """A table over columns just cut from valid tables (their dtypes and lengths already
+        right): frozen in place, not copied again (a 397,152-row table is ten columns, and
+        every delete renumbers them)."""
+        out = cls.__new__(cls)
+        for c in COLUMNS:
+            setattr(out, c, _frozen(cols[c]))
+        return out
 
     @classmethod
     def from_columns(cls, data: Mapping[str, Any]) -> LinkTable:
@@ -134,7 +143,8 @@ class LinkTable:
         return int(self.count.sum(dtype=np.int64))
 
     def take(self, index: Any) -> LinkTable:
-        return LinkTable(**{c: getattr(self, c)[index] for c in COLUMNS})
+        return LinkTable._adopt(
+            {c: np.asarray(getattr(self, c)[index]).reshape(-1) for c in COLUMNS})
 
     def replace(self, index: Any, **columns: Any) -> LinkTable:
         """A copy with ``columns`` set at rows ``index`` (numpy indexing)."""
@@ -150,10 +160,14 @@ class LinkTable:
         a = new_index[self.a]
         b = new_index[self.b]
         keep = (a >= 0) & (b >= 0)
-        cols = {c: getattr(self, c)[keep] for c in COLUMNS}
-        cols["a"] = a[keep]
-        cols["b"] = b[keep]
-        return LinkTable(**cols)
+        if keep.all():  # nothing dropped (a device appended or moved to the end)
+            cols = {c: getattr(self, c) for c in COLUMNS}
+        else:
+            cols = {c: getattr(self, c)[keep] for c in COLUMNS if c not in ("a", "b")}
+            a, b = a[keep], b[keep]
+        cols["a"] = a.astype(np.int32, copy=False)
+        cols["b"] = b.astype(np.int32, copy=False)
+        return LinkTable._adopt(cols)
 
     def expand(self) -> dict[str, np.ndarray]:
         """One entry per physical port-to-port cable, with ``row`` naming its bundle."""
