@@ -188,7 +188,8 @@ class Fabric(_Frozen):
         keep = np.ones(len(self.devices), dtype=bool)
         keep[[index[i] for i in device_ids if i in index]] = False
         new_index = np.where(keep, np.cumsum(keep) - 1, -1).astype(np.int32)
-        devices = tuple(itertools.compress(self.devices, keep.tolist()))
+        keep_list = keep.tolist()
+        devices = tuple(itertools.compress(self.devices, keep_list))
         # What is left of a valid fabric is valid: ids stay unique, the renumbering drops
         # every link to a removed device, and a subset of the links reuses no port, makes no
         # loop and holds no more than the whole. So the delta needs no second validation (at
@@ -196,6 +197,9 @@ class Fabric(_Frozen):
         out = Fabric.model_construct(devices=devices, links=self.links.remap_devices(new_index))
         if "roles" in self.__dict__:  # cached: the survivors' roles, without a Python loop
             out.__dict__["roles"] = self.roles[keep]
+        # the survivors' ids in order are the index's keys, kept: a new index in C calls
+        out.__dict__["index"] = dict(zip(itertools.compress(index, keep_list),
+                                         itertools.count()))
         return out
 
     def add(self, devices: tuple[Device, ...], links: LinkTable | None = None) -> Fabric:

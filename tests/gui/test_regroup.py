@@ -28,6 +28,8 @@ def _same(a: GroupIndex, b: GroupIndex) -> None:
     np.testing.assert_array_equal(a.depth, b.depth)
     np.testing.assert_array_equal(a.role_code, b.role_code)
     np.testing.assert_array_equal(a.group_label, b.group_label)
+    np.testing.assert_array_equal(a.role_id, b.role_id)
+    assert a.racks_under == b.racks_under
 
 
 # a 3-tier design with pods, SUs and an unlabelled core tier (DGX SuperPOD, 4 SUs)

@@ -39,6 +39,8 @@ GroupKey = str  # "pod=1/su=3", "tier=core", "plane=2/tier=spine"
 # Link classes, for colours: which layer of the fabric a bundle belongs to.
 EDGE_ENDPOINT, EDGE_LEAF_SPINE, EDGE_SPINE_CORE, EDGE_LOCAL, EDGE_GLOBAL, EDGE_OTHER = range(6)
 EDGE_CLASS_NAMES = ("endpoint", "leaf-spine", "spine-core", "local", "global", "other")
+ROLES: tuple[Role, ...] = tuple(Role)
+_ROLE_ID = {r: i for i, r in enumerate(ROLES)}
 _ROLE_CODE = {
     Role.GPU_SERVER.value: 0,
     Role.APPLIANCE.value: 0,
@@ -99,12 +101,20 @@ class GroupIndex:
     depth: np.ndarray  # group id -> depth (0 outermost)
     role_code: np.ndarray  # per device, for edge classes
     group_label: np.ndarray  # per device: dragonfly group label (-1 none), local vs global
+    role_id: np.ndarray  # per device: position of its role in ROLES (boxes count by role)
 
     @classmethod
     def build(cls, devices: tuple[Device, ...]) -> GroupIndex:
         key_id: dict[GroupKey, int] = {}
         depth_gid = _chain_columns(devices, key_id)
         return cls._finish(list(key_id), depth_gid, *_device_codes(devices))
+
+    def carry_from(self, old: GroupIndex) -> GroupIndex:
+        """Keep what ``old`` worked out from its keys alone when the keys are the same (an
+        edit that empties or adds no group), so it is not worked out again; returns self."""
+        if "racks_under" in old.__dict__ and self.keys == old.keys:
+            self.__dict__["racks_under"] = old.racks_under
+        return self
 
     def rebuilt(self, devices: tuple[Device, ...], source: np.ndarray) -> GroupIndex:
         """The index of ``devices``, equal to ``build(devices)``, reusing this one.
@@ -126,15 +136,18 @@ class GroupIndex:
         depth_gid[: new_cols.shape[0], fresh] = new_cols
         role_code = np.empty(n, np.int8)
         glabel = np.empty(n, np.int64)
+        role_id = np.empty(n, np.int8)
         role_code[kept] = self.role_code[source[kept]]
         glabel[kept] = self.group_label[source[kept]]
-        role_code[fresh], glabel[fresh] = _device_codes([devices[i] for i in fresh.tolist()])
-        return self._finish(list(key_id), depth_gid, role_code, glabel)
+        role_id[kept] = self.role_id[source[kept]]
+        role_code[fresh], glabel[fresh], role_id[fresh] = _device_codes(
+            [devices[i] for i in fresh.tolist()])
+        return self._finish(list(key_id), depth_gid, role_code, glabel, role_id).carry_from(self)
 
     @classmethod
     def _finish(
         cls, keys: list[GroupKey], depth_gid: np.ndarray, role_code: np.ndarray,
-        glabel: np.ndarray,
+        glabel: np.ndarray, role_id: np.ndarray,
     ) -> GroupIndex:
         """Drop groups no device is in and number the rest in the order ``build`` meets them:
         by the first device that is in a group, outer groups before inner ones."""
@@ -167,7 +180,7 @@ class GroupIndex:
             members = [devs[bounds[g] : bounds[g + 1]] for g in range(len(keys))]
         is_tier = np.array([k.rsplit("/", 1)[-1].startswith("tier=") for k in keys], dtype=bool)
         depth = np.array([k.count("/") for k in keys], dtype=np.int32)
-        return cls(keys, key_id, depth_gid, members, is_tier, depth, role_code, glabel)
+        return cls(keys, key_id, depth_gid, members, is_tier, depth, role_code, glabel, role_id)
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -175,8 +188,11 @@ class GroupIndex:
     def chain_of(self, device: int) -> list[GroupKey]:
         return [self.keys[g] for g in self.depth_gid[:, device].tolist() if g >= 0]
 
-    def default_collapsed(self) -> set[GroupKey]:
-        """Every group, so a large design opens as its outermost boxes."""
+    def default_collapsed(self, among: set[GroupKey] | None = None) -> set[GroupKey]:
+        """Every group of more than one device (or every such group ``among`` these keys),
+        so a large design opens as its outermost boxes."""
+        if among is not None:
+            return {k for k in among if k in self.key_id and len(self.members[self.key_id[k]]) > 1}
         return {k for k, m in zip(self.keys, self.members, strict=True) if len(m) > 1}
 
     def rack_keys(self) -> set[GroupKey]:
@@ -215,10 +231,11 @@ def _chain_columns(devices, key_id: dict[GroupKey, int]) -> np.ndarray:
     return depth_gid
 
 
-def _device_codes(devices) -> tuple[np.ndarray, np.ndarray]:
+def _device_codes(devices) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     role_code = np.array([_ROLE_CODE.get(d.role.value, 5) for d in devices], dtype=np.int8)
     glabel = np.array([d.groups.get("group", -1) for d in devices], dtype=np.int64)
-    return role_code, glabel
+    role_id = np.array([_ROLE_ID[d.role] for d in devices], dtype=np.int8)
+    return role_code, glabel, role_id
 
 
 @dataclass

@@ -29,6 +29,7 @@ from designer.gui.canvas.edges import (
     width_class,
 )
 from designer.gui.canvas.groups import (
+    ROLES,
     GroupIndex,
     VisibleGraph,
     is_rack_key,
@@ -46,24 +47,14 @@ from designer.gui.canvas.items import (
     GroupFrameItem,
     TierBar,
     device_size,
-    half_widths,
     role_count_text,
     short_label,
 )
+from designer.gui.canvas.spans import Spans, group_spans
 from designer.gui.project.document import Document, Selection
 from designer.gui.rackscale.rack_box import rack_info
 
 COLLAPSE_ABOVE = 300  # designs with more devices open with their groups collapsed
-
-
-def _most_common(values: np.ndarray) -> str | None:
-    """The most common non-empty value of an object array (numpy, not a Python loop: a pod
-    box of thousands of trays is drawn on every edit)."""
-    known = values[values != None]  # noqa: E711 (elementwise on an object array)
-    if not known.size:
-        return None
-    vals, counts = np.unique(known.astype(str), return_counts=True)
-    return str(vals[int(np.argmax(counts))])
 BOX_PAD = 26.0
 FRAME_PAD = 20.0
 FRAME_STEP = 16.0
@@ -82,6 +73,18 @@ def _same_devices(old: tuple[Device, ...], new: tuple[Device, ...]) -> np.ndarra
         return np.full(len(new), -1, np.int64)
     hit = old_ids[order[pos]] == new_ids
     return np.where(hit, order[pos], -1).astype(np.int64)
+
+
+ROLE_INDEX = {r.value: k for k, r in enumerate(ROLES)}
+
+
+def _padded_rect(sp: Spans, j: int) -> QRectF:
+    """The box of row ``j`` of ``sp``: its members' drawn extent and a margin."""
+    x0 = float(sp.x0[j]) - BOX_PAD
+    x1 = float(sp.x1[j]) + BOX_PAD
+    y0 = float(sp.y0[j]) - DEVICE_H / 2 - BOX_PAD
+    y1 = float(sp.y1[j]) + DEVICE_H / 2 + BOX_PAD
+    return QRectF(x0, y0, x1 - x0, y1 - y0)
 
 
 class CanvasScene(QGraphicsScene):
@@ -103,6 +106,9 @@ class CanvasScene(QGraphicsScene):
         self.ys = np.empty(0)
         self.tech = np.empty(0, dtype=object)
         self.gpus = np.empty(0, dtype=np.int64)
+        # the technologies as small ints too (``tech_names[code]``), for boxes' counts
+        self.tech_code = np.empty(0, dtype=np.int64)
+        self.tech_names: list[str | None] = []
         self.device_items: dict[str, DeviceItem] = {}
         self.box_items: dict[str, GroupBoxItem] = {}
         self.frame_items: dict[str, GroupFrameItem] = {}
@@ -208,12 +214,14 @@ class CanvasScene(QGraphicsScene):
             fresh = np.flatnonzero(source < 0).tolist()
             xs, ys = np.empty(n), np.empty(n)
             tech, gpus = np.empty(n, dtype=object), np.zeros(n, dtype=np.int64)
+            tech_code = np.zeros(n, dtype=np.int64)
             for new_col, old_col in ((xs, self.xs), (ys, self.ys), (tech, self.tech),
-                                     (gpus, self.gpus)):
+                                     (gpus, self.gpus), (tech_code, self.tech_code)):
                 new_col[kept] = old_col[source[kept]]
             xs[fresh] = [devices[i].x for i in fresh]
             ys[fresh] = [devices[i].y for i in fresh]
             self.xs, self.ys, self.tech, self.gpus = xs, ys, tech, gpus
+            self.tech_code = tech_code
             self._compute_device_info(fresh)
         self._devices_ref = devices
         self._links_ref = fabric.links
@@ -225,10 +233,11 @@ class CanvasScene(QGraphicsScene):
             self.collapsed = self.index.default_collapsed()
         else:
             self.collapsed &= keys
+            added = keys - old_keys  # an edit adds few groups, if any: look at those only
             if n > COLLAPSE_ABOVE:  # new groups of a large design arrive folded
-                self.collapsed |= self.index.default_collapsed() - old_keys
+                self.collapsed |= self.index.default_collapsed(added)
             # a rack-scale system arrives as one rack (double-click opens it to its trays)
-            self.collapsed |= self.index.rack_keys() - old_keys
+            self.collapsed |= {k for k in added if is_rack_key(k)}
         self._store_collapsed()
         self._refresh_visible()
 
@@ -239,6 +248,9 @@ class CanvasScene(QGraphicsScene):
         if fresh:
             self.tech = np.empty(n, dtype=object)
             self.gpus = np.zeros(n, dtype=np.int64)
+            self.tech_code = np.zeros(n, dtype=np.int64)
+            self.tech_names = []
+        codes = {name: k for k, name in enumerate(self.tech_names)}
         cache: dict[tuple, tuple[str | None, int]] = {}
         try:
             preferred = cat.profile(self.doc.project.profile).tech
@@ -257,6 +269,11 @@ class CanvasScene(QGraphicsScene):
                     info = (None, 0)
                 cache[key] = info
             self.tech[i], self.gpus[i] = info
+            code = codes.get(info[0])
+            if code is None:
+                code = codes[info[0]] = len(self.tech_names)
+                self.tech_names.append(info[0])
+            self.tech_code[i] = code
 
     def _update_devices(self, changed: list[int]) -> None:
         fabric = self.fabric
@@ -336,32 +353,36 @@ class CanvasScene(QGraphicsScene):
                 item.mark = want
                 item.update()
 
+    def _spans(self, members: list[np.ndarray]) -> Spans:
+        return group_spans(members, self.xs, self.ys, self.index.role_id, self.gpus,
+                           self.tech_code, self.tech_names)
+
     def _box_rect(self, members: np.ndarray) -> QRectF:
-        half_w = half_widths(self.fabric.roles[members])
-        x0 = float((self.xs[members] - half_w).min()) - BOX_PAD
-        x1 = float((self.xs[members] + half_w).max()) + BOX_PAD
-        y0 = float(self.ys[members].min()) - DEVICE_H / 2 - BOX_PAD
-        y1 = float(self.ys[members].max()) + DEVICE_H / 2 + BOX_PAD
-        return QRectF(x0, y0, x1 - x0, y1 - y0)
+        return _padded_rect(self._spans([members]), 0)
 
     def _box_look(self, key: str, members: np.ndarray, rect: QRectF) -> BoxLook:
-        roles = self.fabric.roles[members]
+        return self._look_of(key, members, self._spans([members]), 0, rect)
+
+    def _look_of(self, key: str, members: np.ndarray, sp: Spans, j: int, rect: QRectF
+                 ) -> BoxLook:
+        """What the box of group ``key`` (row ``j`` of ``sp``) says and draws."""
         bars = []
         counts: dict[str, int] = {}
         for role in ("core", "spine", "leaf", "router", "appliance", "gpu-server"):
-            sel = members[roles == role]
-            if not sel.size:
+            r = ROLE_INDEX[role]
+            size = int(sp.count[j, r])
+            if not size:
                 continue
-            counts[role] = int(sel.size)
+            counts[role] = size
             w, h = device_size(role)
-            bx0 = float(self.xs[sel].min()) - w / 2
-            bx1 = float(self.xs[sel].max()) + w / 2
-            by0 = float(self.ys[sel].min()) - h / 2
-            by1 = float(self.ys[sel].max()) + h / 2
+            bx0 = float(sp.rx0[j, r]) - w / 2
+            bx1 = float(sp.rx1[j, r]) + w / 2
+            by0 = float(sp.ry0[j, r]) - h / 2
+            by1 = float(sp.ry1[j, r]) + h / 2
             local = QRectF(bx0 - rect.left(), by0 - rect.top(), bx1 - bx0, by1 - by0)
-            bars.append(TierBar(role, int(sel.size), local))
-        gpus = int(self.gpus[members].sum())
-        tech = _most_common(self.tech[members])
+            bars.append(TierBar(role, size, local))
+        gpus = int(sp.gpus[j])
+        tech = sp.tech[j]
         if is_rack_key(key):
             rack = rack_info(self.fabric.devices[int(members[0])].model, self.doc.catalog,
                              int(members.size), gpus)
@@ -389,11 +410,14 @@ class CanvasScene(QGraphicsScene):
         centres = np.zeros((n + len(index), 2))
         if n:
             centres[:n, 0], centres[:n, 1] = self.xs, self.ys
-        for key in vg.boxes:
-            g = index.key_id[key]
+        # every box and frame measured in one numpy pass over their members
+        box_ids = [index.key_id[key] for key in vg.boxes]
+        frame_ids = [index.key_id[key] for key in vg.frames]
+        sp = self._spans([index.members[g] for g in box_ids + frame_ids])
+        for j, (key, g) in enumerate(zip(vg.boxes, box_ids, strict=True)):
             members = index.members[g]
-            rect = self._box_rect(members)
-            look = self._box_look(key, members, rect)
+            rect = _padded_rect(sp, j)
+            look = self._look_of(key, members, sp, j, rect)
             item = self.box_items.get(key)
             if item is None:
                 item = GroupBoxItem(look, rect)
@@ -407,12 +431,10 @@ class CanvasScene(QGraphicsScene):
             c = rect.center()
             centres[n + g] = c.x(), c.y()
         max_depth = int(index.depth.max()) if len(index) else 0
-        for key in vg.frames:
-            g = index.key_id[key]
-            members = index.members[g]
+        for j, (key, g) in enumerate(zip(vg.frames, frame_ids, strict=True), len(box_ids)):
             depth = int(index.depth[g])
             pad = FRAME_PAD + FRAME_STEP * (max_depth - depth)
-            r = self._box_rect(members).adjusted(
+            r = _padded_rect(sp, j).adjusted(
                 BOX_PAD - pad, BOX_PAD - pad, pad - BOX_PAD, pad - BOX_PAD
             )
             title = key_label(key)
