@@ -108,3 +108,28 @@ def test_edit_at_65536_gpus_regroups_without_a_rebuild(window, qapp, monkeypatch
             assert len(devices) == 13312 - (k % 2 == 0)
             _same(scene.index, rebuild(devices))
             assert set(scene.box_items) == boxes_before
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("dimr"), st.integers(0, 60), st.integers(0, 60)),
+                max_size=4))
+def test_same_devices_matches_every_object_after_any_edits(edits):
+    """The canvas finds unchanged devices from the stretch an edit changed; the answer must
+    equal matching every object of the new list against the whole old one."""
+    from designer.gui.canvas.scene import same_devices
+
+    old = [object() for _ in range(40)]
+    new = list(old)
+    for kind, i, j in edits:
+        if kind == "d" and new:
+            del new[i % len(new): i % len(new) + 1 + j % 5]
+        elif kind == "i":
+            new.insert(i % (len(new) + 1), object())
+        elif kind == "m" and len(new) > 1:
+            new.insert(j % len(new), new.pop(i % len(new)))
+        elif kind == "r" and new:
+            new[i % len(new)] = object()
+    where = {id(d): k for k, d in enumerate(old)}
+    want = [where.get(id(d), -1) for d in new]
+    assert same_devices(tuple(old), tuple(new)).tolist() == want
+    assert same_devices((), tuple(new)).tolist() == [-1] * len(new)

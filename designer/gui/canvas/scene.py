@@ -61,18 +61,37 @@ FRAME_STEP = 16.0
 SCENE_MARGIN = 2000.0
 
 
-def _same_devices(old: tuple[Device, ...], new: tuple[Device, ...]) -> np.ndarray:
+def same_devices(old: tuple[Device, ...], new: tuple[Device, ...]) -> np.ndarray:
     """For each device of ``new``: its position in ``old`` if it is the very same object
     (models are frozen, so unchanged), else -1."""
     # ``old`` and ``new`` are alive, so id() names their objects; matched with numpy
     old_ids = np.fromiter(map(id, old), np.int64, len(old))
     new_ids = np.fromiter(map(id, new), np.int64, len(new))
+    # An edit changes one stretch (a delete, its undo, an insert): the same objects before
+    # it and after it, found by comparing arrays. An object in the stretch of ``new`` can
+    # only be one of the stretch of ``old`` (a device is in a fabric once), so only the two
+    # stretches are matched by sorting, not all 37,752 devices of a large design.
+    m = min(len(old), len(new))
+    differ = np.flatnonzero(old_ids[:m] != new_ids[:m])
+    head = int(differ[0]) if differ.size else m
+    differ = np.flatnonzero(old_ids[::-1][: m - head] != new_ids[::-1][: m - head])
+    tail = int(differ[0]) if differ.size else m - head
+    out = np.full(len(new), -1, np.int64)
+    out[:head] = np.arange(head)
+    out[len(new) - tail:] = np.arange(len(old) - tail, len(old))
+    out[head: len(new) - tail] = _match(old_ids[head: len(old) - tail],
+                                        new_ids[head: len(new) - tail], head)
+    return out
+
+
+def _match(old_ids: np.ndarray, new_ids: np.ndarray, offset: int) -> np.ndarray:
+    """Position (plus ``offset``) in ``old_ids`` of each of ``new_ids``, or -1."""
+    if not len(old_ids):
+        return np.full(len(new_ids), -1, np.int64)
     order = np.argsort(old_ids)
-    pos = np.minimum(np.searchsorted(old_ids[order], new_ids), max(len(old) - 1, 0))
-    if not len(old):
-        return np.full(len(new), -1, np.int64)
+    pos = np.minimum(np.searchsorted(old_ids[order], new_ids), len(old_ids) - 1)
     hit = old_ids[order[pos]] == new_ids
-    return np.where(hit, order[pos], -1).astype(np.int64)
+    return np.where(hit, order[pos] + offset, -1).astype(np.int64)
 
 
 ROLE_INDEX = {r.value: k for k, r in enumerate(ROLES)}
@@ -168,7 +187,7 @@ class CanvasScene(QGraphicsScene):
         new = fabric.devices
         if new is not old:
             if len(new) != len(old):
-                self._full_sync(source=_same_devices(old, new))
+                self._full_sync(source=same_devices(old, new))
                 return
             changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a is not b]
             if any(
@@ -177,7 +196,7 @@ class CanvasScene(QGraphicsScene):
                 or old[i].role != new[i].role
                 for i in changed
             ):
-                self._full_sync(source=_same_devices(old, new))
+                self._full_sync(source=same_devices(old, new))
                 return
             self._devices_ref = new
             self._update_devices(changed)
