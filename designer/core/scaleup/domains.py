@@ -113,11 +113,14 @@ def domain_table(fabric: Fabric, table: DeviceTable, catalog: Catalog,
     names = {v: k for k, v in models.items()}
     spec_id = tuple(names[int(c)] for c in first_code.tolist())
     # a label that gathers trays of different models: each model became its own domain
-    lab_model = np.stack([label[servers], code[servers]], axis=1)[grouped]
     mixed = np.empty(0, np.int64)
-    if lab_model.size:
-        pairs = np.unique(lab_model, axis=0)
-        labels, per_label = np.unique(pairs[:, 0], return_counts=True)
+    if grouped.any():
+        # (label, model) pairs as one integer each: a row-wise unique (axis=0) sorts
+        # structured rows and held the interpreter 50-150 ms for 32,760 trays
+        width = int(code.max(initial=0)) + 1
+        pairs = np.unique(label[servers][grouped].astype(np.int64) * width
+                          + code[servers][grouped])
+        labels, per_label = np.unique(pairs // width, return_counts=True)
         bad = labels[per_label > 1]
         if bad.size:
             mixed = servers[grouped & np.isin(label[servers], bad)]

@@ -465,8 +465,11 @@ def _assumptions(c: Compiled) -> dict:
     for mask in (c.is_switch, c.is_server):
         idx = np.flatnonzero(mask & (c.tech >= 0))
         if idx.size:
-            pairs = np.unique(np.stack([t.gear[idx], c.tech[idx]], 1), axis=0)
-            for g, k in pairs.tolist():
+            # (gear, technology) as one integer each, not a row-wise unique (axis=0), which
+            # sorts structured rows and held the interpreter 50 ms at 37,752 devices
+            width = int(c.tech[idx].max()) + 1
+            keys = np.unique(t.gear[idx].astype(np.int64) * width + c.tech[idx])
+            for g, k in zip((keys // width).tolist(), (keys % width).tolist(), strict=True):
                 model, _, nic, _ = t.choices[g]
                 gear = model if mask is c.is_switch else (nic or c.catalog.server(model).nic)
                 used.append((gear, TECHS[k]))
