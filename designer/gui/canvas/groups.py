@@ -16,6 +16,7 @@ line with numpy (never one Python object per cable).
 from __future__ import annotations
 
 import functools
+import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -142,15 +143,17 @@ class GroupIndex:
         role_id[kept] = self.role_id[source[kept]]
         role_code[fresh], glabel[fresh], role_id[fresh] = _device_codes(
             [devices[i] for i in fresh.tolist()])
-        return self._finish(list(key_id), depth_gid, role_code, glabel, role_id).carry_from(self)
+        return self._finish(list(key_id), depth_gid, role_code, glabel, role_id,
+                            self).carry_from(self)
 
     @classmethod
     def _finish(
         cls, keys: list[GroupKey], depth_gid: np.ndarray, role_code: np.ndarray,
-        glabel: np.ndarray, role_id: np.ndarray,
+        glabel: np.ndarray, role_id: np.ndarray, prev: GroupIndex | None = None,
     ) -> GroupIndex:
         """Drop groups no device is in and number the rest in the order ``build`` meets them:
-        by the first device that is in a group, outer groups before inner ones."""
+        by the first device that is in a group, outer groups before inner ones. What
+        depends on the keys alone is taken from ``prev`` when the keys come out the same."""
         max_depth, n = depth_gid.shape
         flat_gid = depth_gid.ravel()
         on = flat_gid >= 0
@@ -168,7 +171,13 @@ class GroupIndex:
         renumber[order] = np.arange(order.size, dtype=np.int32)
         depth_gid = renumber[depth_gid]
         keys = [keys[g] for g in order.tolist()]
-        key_id = {k: g for g, k in enumerate(keys)}
+        if prev is not None and keys == prev.keys:  # an edit that made or emptied no group
+            key_id, is_tier, depth = prev.key_id, prev.is_tier, prev.depth
+        else:
+            key_id = dict(zip(keys, range(len(keys)), strict=True))
+            is_tier = np.array([k.rsplit("/", 1)[-1].startswith("tier=") for k in keys],
+                               dtype=bool)
+            depth = np.array([k.count("/") for k in keys], dtype=np.int32)
         members: list[np.ndarray] = []
         if keys:
             gid = renumber[flat_gid]
@@ -177,9 +186,8 @@ class GroupIndex:
             by_group = np.argsort(gid, kind="stable")
             bounds = np.searchsorted(gid[by_group], np.arange(len(keys) + 1))
             devs = flat_dev[by_group]
-            members = [devs[bounds[g] : bounds[g + 1]] for g in range(len(keys))]
-        is_tier = np.array([k.rsplit("/", 1)[-1].startswith("tier=") for k in keys], dtype=bool)
-        depth = np.array([k.count("/") for k in keys], dtype=np.int32)
+            cut = bounds.tolist()  # Python ints: slicing by numpy scalars is slower
+            members = [devs[a:b] for a, b in itertools.pairwise(cut)]
         return cls(keys, key_id, depth_gid, members, is_tier, depth, role_code, glabel, role_id)
 
     def __len__(self) -> int:
