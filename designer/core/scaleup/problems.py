@@ -80,11 +80,14 @@ def _rack_rails(c: Compiled) -> list[Problem]:
     width = int(c.table.ports.max(initial=1)) + 1
     pos = rank[srv] * width + port
     key = leaf * (dom.count + 1) + of[srv]
-    h = np.zeros(int(key.max()) + 1, np.uint64)
+    # summed per (leaf, rack) pair present, not in a table as long as the largest key
+    # (37,752 devices x 1,821 racks: a 550 MB table, filled in one call that held the
+    # interpreter 40 ms); a sum modulo 2**64 does not depend on the order it is made in
+    pairs, inverse = np.unique(key, return_inverse=True)
+    sig = np.zeros(pairs.size, np.uint64)
     with np.errstate(over="ignore"):
-        np.add.at(h, key, mix64(pos.astype(np.uint64)))
-    pairs = np.unique(key)
-    lf, sig = pairs // (dom.count + 1), h[pairs]
+        np.add.at(sig, inverse, mix64(pos.astype(np.uint64)))
+    lf = pairs // (dom.count + 1)
     lo = np.full(of.size, np.iinfo(np.uint64).max, np.uint64)
     hi = np.zeros(of.size, np.uint64)
     np.minimum.at(lo, lf, sig)
