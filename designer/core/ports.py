@@ -67,8 +67,11 @@ def port_layout(device: Device, catalog: Catalog) -> PortLayout:
             techs = _mode_techs(catalog.nic(nic_id).modes, mode)
             count = nics * mode.ports
             per_gpu = count // spec.gpus if spec.gpus and count % spec.gpus == 0 else 0
+            cage = spec.ports_per_cage(count)
+            if not spec.cages:  # a NIC port split into lanes (8 x 100G) is still one cage
+                cage = catalog.nic(nic_id).split_of(mode)
             return PortLayout(count, mode.speed_gbps, 1, techs, spec.gpus, per_gpu,
-                              cage_ports=spec.ports_per_cage(count))
+                              cage_ports=cage)
     except CatalogError as exc:
         if isinstance(exc, UnknownGear):
             raise

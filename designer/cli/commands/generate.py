@@ -25,6 +25,7 @@ COMMON_OPTIONS = (
     "server",
     "gpus_per_server",
     "planes",
+    "plane_split",
     "nic",
     "nics",
     "name",
@@ -69,6 +70,11 @@ def _common(p: argparse.ArgumentParser) -> None:
         metavar="P",
         help="parallel planes, one GPU port per plane (default: the profile's, or one per NIC "
         "port of each GPU)",
+    )
+    g.add_argument(
+        "--plane-split", type=int, choices=(1, 2, 4, 8), metavar="P",
+        help="lanes to planes: split each NIC port into P ports of 1/P its speed, one plane "
+        "each (an 800G port as 8 x 100G); the switches run their mode of that speed",
     )
     g.add_argument("--nic", metavar="ID",
                    help="NIC catalog id (default: the server's, or the profile's when the "

@@ -153,6 +153,19 @@ def _cap(net: Network, p: Pattern) -> np.ndarray:
     return cap
 
 
+def plane_stripes(net: Network) -> int:
+    """NIC ports (planes) of a GPU on a multi-plane design, 1 elsewhere: the queue pairs of a
+    connection are striped over them under hashed routing, as NCCL uses every port of a
+    GPU's NICs (one channel per port), so a flow spreads over the planes instead of landing
+    on one by its hash. Designs without planes (a dual-homed NIC's two ToRs) keep hashing."""
+    c = net.c
+    plane = c.groups.get("plane")
+    if plane is None or not (plane > 0).any():
+        return 1
+    n_att = np.diff(net.att_ptr)
+    return int(n_att.max(initial=1)) if n_att.size else 1
+
+
 def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polarised: bool,
                control=None, tables=None) -> _Trial:
     c = net.c
@@ -177,14 +190,21 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
         sub_conn = np.arange(n_conn)
         subs = 1
     else:
-        subs = 1 if routing == "static" else q  # static routes by destination: QPs coincide
+        stripes = plane_stripes(net) if routing != "static" else 1
+        subs = 1 if routing == "static" else q * stripes  # static: by destination, QPs coincide
         sub_conn = np.repeat(np.arange(n_conn), subs)
         s_src, s_dst = src[sub_conn], dst[sub_conn]
         if routing == "static":
             key = dest_rank(c)[s_dst]  # d-mod-k: the destination picks the port
             salt = None
         else:
-            key = rng.integers(0, np.iinfo(np.int64).max, size=s_src.size).astype(np.uint64)
+            key = rng.integers(0, 1 << 59, size=s_src.size).astype(np.uint64)
+            if stripes > 1:
+                # NCCL opens its queue pairs on every NIC port of the GPU, one plane each:
+                # sub-flow j leaves by the (j mod P)-th nearest port; hashing within a plane
+                # stays random (the key's high bits)
+                j = np.tile(np.arange(subs, dtype=np.uint64), n_conn) % np.uint64(stripes)
+                key = key * np.uint64(stripes) + j
             salt = hash_salt(net, seed, polarised)
         via = None
         if routing == "valiant":
@@ -255,8 +275,11 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
     if p.level != "class":
         _check_work(p, flows_per_pair if routing in ("ecmp", "valiant") else 1, runs)
     net = net if net is not None else build_network(c, control)
+    stripes = plane_stripes(net) if routing in ("ecmp", "valiant") else 1
+    if p.level != "class" and stripes > 1:
+        _check_work(p, flows_per_pair * stripes, runs)  # one queue pair per plane and more
     if p.level == "class":
-        return _class_level(net, p, c, routing, flows_per_pair, control)
+        return _class_level(net, p, c, routing, flows_per_pair * stripes, control)
     out = [_one_trial(net, p, routing, flows_per_pair, seed + k, polarised, control, tables)
            for k in range(runs)]
     t = np.concatenate([r.t for r in out])
