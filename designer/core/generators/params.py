@@ -127,9 +127,18 @@ class DragonflyParams(CommonParams):
     arrangement: Literal["absolute", "relative", "circulant"] = "absolute"
 
 
-GeneratorParams = RailParams | FatTreeParams | DragonflyParams
+class RailOnlyParams(CommonParams):
+    """A rail-only fabric (arXiv 2307.12169): one network per rail, no spine between rails."""
+
+    kind: Literal["rail-only"] = "rail-only"
+    gpus: int | None = Field(default=None, ge=1, le=10_000_000, description="total GPUs")
+    tiers: Literal[1, 2] | None = None  # within one rail: one switch, or a two-tier Clos
+
+
+GeneratorParams = RailParams | FatTreeParams | DragonflyParams | RailOnlyParams
 PARAMS_BY_KIND: dict[str, type[CommonParams]] = {
     "rail": RailParams,
     "fat-tree": FatTreeParams,
     "dragonfly": DragonflyParams,
+    "rail-only": RailOnlyParams,
 }

@@ -12,7 +12,7 @@ connections of every trial, the slowdown is the mean over trials and its worst.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -27,6 +27,7 @@ from designer.core.limits import (
 )
 from designer.core.model import Project
 from designer.core.solver.compile import Compiled, compile_project
+from designer.core.solver.forwarding import forward_sources
 from designer.core.traffic.aggregate import class_spray_loads
 from designer.core.traffic.maxmin import max_min_fair, max_min_fair_op
 from designer.core.traffic.network import Network, build_network
@@ -84,6 +85,7 @@ class LoadResult:
     line_rate_gbps: float
     t: np.ndarray = field(repr=False, compare=False)  # pooled per-connection throughput
     model: str = ""  # how the pattern was solved, when not flow by flow
+    forwarded: float = 0.0  # rail-only: share of connections forwarded over the scale-up domain
 
     def to_json(self) -> dict:
         return {
@@ -103,6 +105,7 @@ class LoadResult:
             "latency_tail_us": self.tail.to_json(),
             "line_rate_gbps": self.line_rate_gbps,
             "model": self.model or "flow by flow: each connection routed, max-min fair rates",
+            "forwarded_share": round(self.forwarded, 6),
         }
 
 
@@ -151,6 +154,23 @@ def _cap(net: Network, p: Pattern) -> np.ndarray:
     cap[net.nic_up(att)] *= cl.count[which]
     cap[net.nic_down(att)] *= cl.count[which]
     return cap
+
+
+def _forward(c: Compiled, p: Pattern) -> tuple[Pattern, float]:
+    """On a rail-only design, flows to another rail leave from the source domain's GPU on the
+    destination's rail (``solver.forwarding``); flows that forwarding delivers inside the
+    domain need no fabric and are dropped. The share of connections forwarded, 0 elsewhere."""
+    if p.level == "class" or not p.src.size:
+        return p, 0.0
+    fw = forward_sources(c, p.src, p.dst)
+    if fw is None:
+        return p, 0.0
+    src, moved = fw
+    share = float(p.weight[moved].sum() / max(p.weight.sum(), 1))
+    keep = src != p.dst
+    p = replace(p, src=src[keep], dst=p.dst[keep], demand=p.demand[keep],
+                weight=p.weight[keep], nbytes=None if p.nbytes is None else p.nbytes[keep])
+    return p, share
 
 
 def plane_stripes(net: Network) -> int:
@@ -271,6 +291,7 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
     if routing not in ROUTINGS:
         raise LoadOptionError(f"unknown routing '{routing}' (choose {', '.join(ROUTINGS)})")
     p = pattern if isinstance(pattern, Pattern) else make_pattern(c, pattern, seed, fan_in)
+    p, forwarded = _forward(c, p)
     runs = 1 if routing in ("adaptive", "static") else trials
     if p.level != "class":
         _check_work(p, flows_per_pair if routing in ("ecmp", "valiant") else 1, runs)
@@ -308,6 +329,7 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
         tail=queue_tail(net, last.routed, util, c.project.analysis.message_bytes),
         line_rate_gbps=net.nominal_gbps,
         t=t,
+        forwarded=forwarded,
     )
 
 
