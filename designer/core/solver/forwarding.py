@@ -75,9 +75,9 @@ def rail_of_gpus(c: Compiled) -> tuple[int, np.ndarray] | None:
     every GPU's links lie in one fabric component, and some scale-up domain has GPUs in more
     than one. None otherwise (a connected fabric, or multi-plane NICs in every plane)."""
     n_comp, comp = components(c)
-    if n_comp < 2 or c.n_gpus == 0:
-        return None
     cl = c.classes
+    if n_comp < 2 or c.n_gpus == 0 or cl.n == 0 or not (c.gpu_class >= 0).any():
+        return None
     att_comp = comp[cl.att_switch]
     owner = cl.owner
     lo = np.full(cl.n, n_comp, np.int64)
@@ -92,7 +92,9 @@ def rail_of_gpus(c: Compiled) -> tuple[int, np.ndarray] | None:
     remap[used] = np.arange(used.size)
     g_rail = np.where(g_rail >= 0, remap[np.maximum(g_rail, 0)], -1)
     dom = c.gpu_domain
-    ok = g_rail >= 0
+    ok = (g_rail >= 0) & (dom >= 0)
+    if not ok.any():
+        return None
     pairs = np.unique(dom[ok] * used.size + g_rail[ok])
     per_dom = np.bincount(pairs // used.size, minlength=int(dom.max(initial=-1)) + 1)
     if used.size < 2 or per_dom.max(initial=0) < 2:
@@ -143,6 +145,7 @@ def forward_sources(c: Compiled, src: np.ndarray, dst: np.ndarray
     rails, g_rail = found
     dom = c.gpu_domain
     n_dom = int(dom.max(initial=-1)) + 1
+    g_rail = np.where(dom >= 0, g_rail, -1)
     # the first GPU of each (domain, rail): a dense table, domains x rails
     table = np.full(n_dom * rails, -1, np.int64)
     ok = np.flatnonzero(g_rail >= 0)
