@@ -77,8 +77,12 @@ def plan_rail_only(params: RailOnlyParams, catalog: Catalog) -> Plan:
                         leaf=gear.leaf, upper=gear.upper)
         try:
             cp = plan_clos(spec)
-        except GeneratorError as exc:
-            raise GeneratorError(f"one rail: {exc}") from None
+        except GeneratorError:
+            raise GeneratorError(
+                f"a rail of {domains:,} domains needs more than two tiers of "
+                f"'{gear.leaf.model}' ({K} ports: at most {K * d1:,} domains a rail, "
+                f"{K * d1 * G * T:,} GPUs); rail-only builds one or two tiers per rail: use a "
+                "larger radix or fewer GPUs") from None
         switches = {"leaf": rails * units, "spine": rails * cp.spines}
         links = {"endpoint-leaf": rails * domains, "leaf-spine": rails * units * d1}
         os_ = {"leaf": "1:1"}
