@@ -218,13 +218,13 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
             key = dest_rank(c)[s_dst]  # d-mod-k: the destination picks the port
             salt = None
         else:
-            key = rng.integers(0, 1 << 59, size=s_src.size).astype(np.uint64)
+            key = rng.integers(0, np.iinfo(np.int64).max, size=s_src.size).astype(np.uint64)
             if stripes > 1:
                 # NCCL opens its queue pairs on every NIC port of the GPU, one plane each:
                 # sub-flow j leaves by the (j mod P)-th nearest port; hashing within a plane
                 # stays random (the key's high bits)
                 j = np.tile(np.arange(subs, dtype=np.uint64), n_conn) % np.uint64(stripes)
-                key = key * np.uint64(stripes) + j
+                key = (key >> np.uint64(5)) * np.uint64(stripes) + j  # stripes <= 16: no wrap
             salt = hash_salt(net, seed, polarised)
         via = None
         if routing == "valiant":
