@@ -109,3 +109,17 @@ def test_ecmp_stripes_queue_pairs_over_the_planes():
     # the same permutation one plane at a time is what a hashed single flow could reach
     plane = c.groups["plane"]
     assert set(np.unique(plane[c.is_switch]).tolist()) == set(range(1, 9))
+
+
+def test_command_line_plane_split(capsys):
+    from designer.cli.main import main
+
+    assert main(["generate", "fat-tree", "--gear", "roce-400", "--gpus", "131072", "--nic",
+                 "thor-ultra", "--plane-split", "8", "--switch", "th5-64x800", "--tiers", "2",
+                 "--plan"]) == 0
+    out = capsys.readouterr().out
+    assert "4,096 leaf, 2,048 spine (6,144 in all)" in out
+    with pytest.raises(SystemExit) as exc:
+        main(["generate", "fat-tree", "--plane-split", "3", "--plan"])
+    assert exc.value.code == 2
+    assert "invalid choice: 3" in capsys.readouterr().err

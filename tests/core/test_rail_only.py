@@ -126,3 +126,23 @@ def test_the_load_model_routes_every_cross_rail_connection():
     assert r.unrouted == 0
     assert 0.8 < r.forwarded < 0.95  # about 7 in 8 connections change rail
     assert r.to_json()["forwarded_share"] == pytest.approx(r.forwarded, abs=1e-6)
+
+
+def test_command_line_generates_rail_only_and_solves_with_forwarding(tmp_path, capsys):
+    import json
+
+    from designer.cli.main import main
+
+    out = tmp_path / "ro.fabric.json"
+    assert main(["generate", "rail-only", "--gear", "roce-400", "--gpus", "1024", "-o",
+                 str(out)]) == 0
+    capsys.readouterr()
+    assert main(["solve", str(out), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rail_forwarding"]["rails"] == 8
+    assert data["rail_forwarding"]["fraction_of_full"] == 1.0
+    assert main(["load", str(out), "--routing", "adaptive", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["forwarded_share"] > 0.8
+    assert main(["generate", "rail-only", "--gear", "ib-ndr", "--gpus", "32768",
+                 "--plan"]) == 2
+    assert "at most 2,048 domains a rail" in capsys.readouterr().err
