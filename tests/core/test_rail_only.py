@@ -146,3 +146,14 @@ def test_command_line_generates_rail_only_and_solves_with_forwarding(tmp_path, c
     assert main(["generate", "rail-only", "--gear", "ib-ndr", "--gpus", "32768",
                  "--plan"]) == 2
     assert "at most 2,048 domains a rail" in capsys.readouterr().err
+
+
+def test_a_class_level_all_to_all_carries_the_forwarded_bytes():
+    """Uniform all-to-all on 8 rails: 7 in 8 bytes change rail; forwarded onto their rail they
+    fill every NIC to its line rate (not the 1/8 the same-rail pairs alone would)."""
+    p = _rail_only(1024)
+    c = compile_project(p, p.catalog(builtin_catalog()))
+    r = run_load(c, "all-to-all", "adaptive")
+    assert r.forwarded == pytest.approx(7 / 8)
+    assert r.by_tier["endpoint-leaf"] == pytest.approx(1.0)
+    assert r.throughput["min"] == pytest.approx(1.0)

@@ -27,7 +27,7 @@ from designer.core.limits import (
 )
 from designer.core.model import Project
 from designer.core.solver.compile import Compiled, compile_project
-from designer.core.solver.forwarding import forward_sources
+from designer.core.solver.forwarding import forward_sources, rail_of_gpus
 from designer.core.traffic.aggregate import class_spray_loads
 from designer.core.traffic.maxmin import max_min_fair, max_min_fair_op
 from designer.core.traffic.network import Network, build_network
@@ -353,7 +353,12 @@ def _class_level(net: Network, p: Pattern, c: Compiled, routing: str, q: int,
                  control) -> LoadResult:
     """All-to-all by class: too many flows to route one by one, so every routing is solved
     from the fluid split (see ``class_level``)."""
-    load, t, t_ideal, t_typical, note = class_level(net, p, routing, q, control)
+    found = rail_of_gpus(c)
+    rails = found[0] if found is not None else 1
+    load, t, t_ideal, t_typical, note = class_level(net, p, routing, q, control, rails)
+    if rails > 1:
+        note += (f"; rail-only: {rails} rails, cross-rail bytes forwarded over the scale-up "
+                 "domain onto the destination's rail")
     cap = _cap(net, p)
     util = load * t / np.maximum(cap, 1e-300)
     th = {"min": t, "p1": t, "p50": t_typical, "mean": t_typical}
@@ -366,11 +371,12 @@ def _class_level(net: Network, p: Pattern, c: Compiled, routing: str, q: int,
         by_tier=_by_layer(net, util), hot_links=_hot(net, util),
         tail=queue_tail(net, None, util, c.project.analysis.message_bytes),
         line_rate_gbps=net.nominal_gbps, t=np.array([t]), model=note,
+        forwarded=(rails - 1) / rails,
     )
 
 
-def class_level(net: Network, p: Pattern, routing: str, q: int = 1, control=None
-                ) -> tuple[np.ndarray, float, float, float, str]:
+def class_level(net: Network, p: Pattern, routing: str, q: int = 1, control=None,
+                rails: int = 1) -> tuple[np.ndarray, float, float, float, str]:
     """Link loads at demand, the slowest and the typical flow's fraction of demand, the ideal
     (NIC-bound) fraction, and a sentence naming the model, for a class-level all-to-all.
 
@@ -382,6 +388,10 @@ def class_level(net: Network, p: Pattern, routing: str, q: int = 1, control=None
     Steger, RANDOM 1998); q queue pairs per connection make n q smaller flows. Valiant sends
     each flow through a random switch first: a uniform all-to-all loads the fabric twice."""
     load = class_spray_loads(net, p, control)
+    if rails > 1:
+        # rail-only: the uniform exchange's cross-rail bytes are forwarded onto the
+        # destination's rail, so each rail carries its own all-to-all R times over
+        load = load * rails
     cap = _cap(net, p)
     fabric = np.arange(net.n_links) < net.n_ports
     if routing == "valiant":
