@@ -46,3 +46,20 @@ def test_rail_only_from_the_dialog(window):
     assert p.generator.kind == "rail-only"
     rails = {d.groups.get("rail") for d in p.fabric.devices if d.role.is_switch}
     assert rails == set(range(1, 9))
+
+
+def test_traffic_panel_says_which_connections_were_forwarded(window, qtbot):
+    from designer.core.generators import generate, params_from_dict
+    from tests.gui.helpers import WAIT_MS, load
+
+    r = load(window, qtbot, generate(params_from_dict("rail-only", {"gear": "roce-400",
+                                                                  "gpus": 256})))
+    assert r.rail_forwarding is not None and r.rail_forwarding.rails == 8
+    assert "with forwarding" in window.analysis.metrics.value("bisection").text()
+    p = window.traffic.panel
+    p.pattern.setCurrentText("permutation")
+    p.routing.setCurrentText("adaptive")
+    p.run_load()
+    qtbot.waitUntil(lambda: not p.task.running, timeout=WAIT_MS)
+    assert p.last is not None and p.last.unrouted == 0
+    assert "forwarded over the scale-up domain" in p.result.text()
