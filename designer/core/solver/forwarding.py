@@ -147,10 +147,11 @@ def forward_sources(c: Compiled, src: np.ndarray, dst: np.ndarray
     n_dom = int(dom.max(initial=-1)) + 1
     g_rail = np.where(dom >= 0, g_rail, -1)
     # the first GPU of each (domain, rail): a dense table, domains x rails
-    table = np.full(n_dom * rails, -1, np.int64)
+    none = np.iinfo(np.int64).max
+    table = np.full(n_dom * rails, none, np.int64)
     ok = np.flatnonzero(g_rail >= 0)
-    key = dom[ok] * rails + g_rail[ok]
-    table[key[::-1]] = ok[::-1]  # the lowest-numbered GPU wins
+    np.minimum.at(table, dom[ok] * rails + g_rail[ok], ok)  # the lowest-numbered GPU
+    table[table == none] = -1
     s_rail, d_rail = g_rail[src], g_rail[dst]
     moved = (s_rail != d_rail) & (d_rail >= 0) & (dom[src] >= 0)
     via = table[np.where(moved, dom[src] * rails + np.maximum(d_rail, 0), 0)]
