@@ -1,6 +1,6 @@
 """The lossless RoCE settings: every tuning choice in one place, with its default and why.
 
-The README's "Ethernet configs" section lists the same table. Sources:
+docs/roce.md lists the same table. Sources:
 * DSCP 26 / priority 3 for RoCE and DSCP 48 / priority 6 for congestion notification packets
   are the values NVIDIA's RoCE configuration guides and SONiC's default QoS maps use;
 * DCQCN (Zhu et al., "Congestion Control for Large-Scale RDMA Deployments", SIGCOMM 2015) marks
@@ -56,7 +56,7 @@ class RoceQos:
         return round(bytes_per_ns * (rtt_ns + self.pfc_reaction_ns) + 2 * self.mtu)
 
     def choices(self) -> list[tuple[str, str, str]]:
-        """(setting, default, why) of every tuning choice, for the README and the exports."""
+        """(setting, default, why) of every tuning choice, for the documentation and the exports."""
         return [
             ("RoCE DSCP / priority", f"{self.roce_dscp} / {self.roce_priority}",
              "the usual RoCEv2 marking; the switch trusts DSCP and maps it to a lossless TC"),
