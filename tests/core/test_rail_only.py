@@ -157,3 +157,16 @@ def test_a_class_level_all_to_all_carries_the_forwarded_bytes():
     assert r.forwarded == pytest.approx(7 / 8)
     assert r.by_tier["endpoint-leaf"] == pytest.approx(1.0)
     assert r.throughput["min"] == pytest.approx(1.0)
+
+
+def test_compare_reports_the_forwarded_bisection(tmp_path, capsys):
+    import json
+
+    from designer.cli.main import main
+    from designer.core.fileformat import save_project
+
+    f = tmp_path / "ro.fabric.json"
+    save_project(_rail_only(1024), f)
+    assert main(["compare", str(f), "--profiles", "roce-400", "--json"]) == 0
+    design = json.loads(capsys.readouterr().out)["designs"][0]
+    assert design["bisection_tbps"] == pytest.approx(204.8)  # 512 x 400G, with forwarding
