@@ -9,6 +9,7 @@ import pytest
 
 from designer.core.analysis.best import Target, best_design, unused_ports
 from designer.core.analysis.compare import compare, profile_best
+from designer.core.analysis.constants import note_for
 from designer.core.analysis.estimate import estimate
 from designer.core.analysis.prices import PUBLISHED_PREMIUM, cost_per_endpoint, premium
 from designer.core.analysis.recommend import ETH, IB, UNDECIDED
@@ -134,6 +135,8 @@ def test_llama3_virtual_stages_follow_from_its_layer_balancing():
     assert bubble_fraction("interleaved", 16, 16, 8) == pytest.approx(15 / 128)
     with pytest.raises(WorkloadError, match=r"workload\.pp"):
         one_layer_chunks(126, 12)
+    note = note_for(PRESETS["llama3-405b-16k"], "interleave")
+    assert note is not None and note.kind == "source" and "3.3.2" in note.note
 
 
 def test_llama3_mfu_from_8k_to_16k_gpus_falls_as_published():
