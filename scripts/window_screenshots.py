@@ -218,6 +218,11 @@ def main() -> None:
     dlg = w.show_generate("rail")
     dlg.set_value("sus", 16)
     app.processEvents()
+    deadline = time.monotonic() + 120  # the picture shows the quick analysis, not "analysing"
+    while dlg.analysis.result is None and not dlg.analysis.error and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.01)
+    app.processEvents()
     dlg.grab().save(str(out / "generate.png"))
     print("wrote", out / "generate.png")
     dlg.reject()
