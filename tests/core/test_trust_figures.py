@@ -176,9 +176,21 @@ def test_decimal_ratio_as_meta_writes_it():
     assert any("2.8:1 asked" in d for d in pl.details)
 
 
-def test_reversed_ratio_is_refused_with_the_way_out():
-    with pytest.raises(GeneratorError, match=r"2\.8:1"):
-        params_from_dict("fat-tree", {"oversubscription": "1:2.8"})
+def test_undersubscribed_tier_is_built_and_said_so():
+    """Meta doubled its rack switches' uplinks against ECMP collisions, 1:2 under the ToR
+    (Gangidi et al., SIGCOMM 2024, section 5): 16 down and 32 up on a 2-server RTSW. The
+    plan names it, with the ratio to write for oversubscription, since 1:2.8 may be a slip."""
+    p = params_from_dict("fat-tree", {"gpus": 3072, "gear": "roce-400", "placement": "tor",
+                                      "servers_per_leaf": 2, "oversubscription": "1:2"})
+    assert str(p.oversubscription[0]) == "1:2" and p.oversubscription[0].undersubscribed
+    pl = plan(p)
+    assert pl.oversubscription["leaf"] == "1:2"
+    assert pl.links["leaf-spine"] == 2 * pl.links["endpoint-leaf"]
+    assert any("undersubscribed at 1:2: 32 up for 16 down" in d for d in pl.details)
+    odd = params_from_dict("fat-tree", {"oversubscription": "1:2.8"})
+    assert any("write 2.8:1" in d for d in plan(odd).details)
+    with pytest.raises(GeneratorError, match="1000"):
+        params_from_dict("fat-tree", {"oversubscription": "1:2000"})
 
 
 @given(radix=st.integers(8, 512), ratio=st.floats(1.0, 12.0).map(lambda x: round(x, 2)))
@@ -332,8 +344,8 @@ def test_cli_generate_decimal_ratio_and_fitted_spine(capsys):
                  "--pod-gpus", "3072", "--plan"]) == 0
     out = capsys.readouterr().out
     assert "2.8:1 asked" in out and "cannot carry this tier" in out
-    assert main(["generate", "fat-tree", "--oversubscription", "1:2.8", "--plan"]) == 2
-    assert "'2.8:1'" in capsys.readouterr().err
+    assert main(["generate", "fat-tree", "--oversubscription", "1:2.8", "--plan"]) == 0
+    assert "write 2.8:1" in capsys.readouterr().out
 
 
 def test_summary_facts_name_cables_ports_and_p50(tmp_path):

@@ -51,3 +51,17 @@ def test_generate_preview_says_which_spine_switch_it_picked(window):
     dlg.set_value("oversubscription", "1:1,2.8:1")
     assert dlg.plan() is not None and "2.8:1 asked" in dlg.preview.text()
     dlg.reject()
+
+
+def test_generate_dialog_builds_an_undersubscribed_tor(window):
+    """Meta's RTSW at 1:2 (twice the uplink, Gangidi et al., SIGCOMM 2024): the dialog takes
+    the ratio, builds 32 uplinks for a 2-server ToR and its preview says so."""
+    dlg = window.show_generate("fat-tree")
+    for name, value in {"gear": "roce-400", "gpus": 3072, "servers_per_leaf": 2,
+                        "oversubscription": "1:2", "tiers": 3}.items():
+        dlg.set_value(name, value)
+    pl = dlg.plan()
+    assert pl is not None, dlg.error_text()
+    assert pl.oversubscription["leaf"] == "1:2"
+    assert "undersubscribed at 1:2: 32 up for 16 down" in dlg.preview.text()
+    dlg.reject()

@@ -123,7 +123,7 @@ def _network(args: argparse.Namespace, project, result, catalog, workload
 
             r = ring_under_ecmp(project, channels_per_nic=workload.channels_per_nic,
                                 qps=workload.qps_per_connection, trials=args.trials,
-                                catalog=catalog)
+                                gpus=workload.gpus or None, catalog=catalog)
             return r.slowdown, r.label()
         from designer.core.traffic.load import collective_slowdown
 

@@ -187,7 +187,8 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
         "--oversubscription",
         default="1:1",
         metavar="R[,R]",
-        help="down:up per tier from the bottom, e.g. 1:1,7:1 (default: %(default)s)",
+        help="down:up per tier from the bottom, e.g. 1:1,7:1; 1:2 gives a tier twice the uplink "
+             "(default: %(default)s)",
     )
     f.add_argument(
         "--placement",

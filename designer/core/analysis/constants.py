@@ -38,8 +38,10 @@ DEFAULTS: dict[str, tuple[str, str]] = {
 LLAMA3_QPS = (SOURCE, "16 flows between two GPUs, balanced by E-ECMP (arXiv 2407.21783, "
               "3.3.1)")
 
-LLAMA3_PP = (ASSUMED, "Llama 3 runs an interleaved pipeline schedule (arXiv 2407.21783, "
-             "3.3.2) but does not publish its virtual-stage count: 2 assumed")
+LLAMA3_PP = (SOURCE, "one Transformer layer per model chunk: taking one layer from the first "
+             "and the last stages leaves their end chunks with only the embedding and only the "
+             "output and loss (arXiv 2407.21783, 3.3.2), so V = (126 + 2) / PP16 = 8; bubble "
+             "(PP-1)/(V M), as the paper states it")
 PRESET_NOTES: dict[str, dict[str, tuple[str, str]]] = {
     "llama3-405b-8k": {
         "schedule": (SOURCE, "interleaved 1F1B (arXiv 2407.21783, 3.3.2)"),

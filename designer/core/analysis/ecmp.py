@@ -12,6 +12,10 @@ and the collective's network time is that of its slowest channel: its bytes are 
 over the channels. The slowdown against the same channels on an ideal fabric (NIC-bound) is
 what the estimates apply to the network terms, which the NVLink part of a ring may hide.
 
+A job rings only its own servers: with ``gpus`` set (the workload's job), the ring runs over
+the first servers that hold that many GPUs (contiguous placement), so it crosses only their
+ToRs and meets only their collisions; a ring over 192 ToRs meets the worst of 192.
+
 The per-flow balls-into-bins view (one flow per link, ``designer load``) is unchanged; this
 module only calls ``core.traffic``'s public functions.
 """
@@ -26,10 +30,10 @@ from designer.core.analysis.nccl_model import CHANNELS_PER_NIC, QPS_PER_CONNECTI
 from designer.core.analysis.workload import WorkloadError
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.model import Project
-from designer.core.solver.compile import compile_project
+from designer.core.solver.compile import Compiled, compile_project
 from designer.core.traffic.maxmin import max_min_fair
 from designer.core.traffic.network import build_network
-from designer.core.traffic.patterns import PatternError, gpu_server, ring
+from designer.core.traffic.patterns import Pattern, PatternError, gpu_server, ring
 from designer.core.traffic.routing import hash_salt, route_hashed
 
 
@@ -42,15 +46,34 @@ class RingUnderEcmp:
     slowdown: float  # mean over hash seeds of the slowest channel against the ideal
     slowdown_worst: float
     channel_rates: np.ndarray  # last trial: each channel's rate over its ideal, in (0, 1]
+    servers: int = 0  # servers the ring runs over (the job's, or all)
 
     def label(self) -> str:
         return (f"ECMP, {self.channels_per_nic} channel(s) per NIC x {self.qps} queue pair(s) "
-                f"per connection: ring network time {self.slowdown:.3f}x the ideal")
+                f"per connection, a ring over {self.servers:,} servers: ring network time "
+                f"{self.slowdown:.3f}x the ideal")
+
+
+def job_ring(c: Compiled, pat: Pattern, gpus: int | None) -> tuple[np.ndarray, np.ndarray, int]:
+    """(src, dst, servers) of the ring a job of ``gpus`` GPUs runs: over the first servers that
+    hold them (contiguous placement), GPU k of each server to GPU k of the next and the last
+    back to the first, as ``ring`` lays it over the whole design."""
+    srv = np.flatnonzero(c.is_server)
+    held = np.cumsum(c.table.gpus[srv])
+    n = srv.size if not gpus else min(int(np.searchsorted(held, gpus)) + 1, srv.size)
+    if n == srv.size:
+        return pat.src, pat.dst, n
+    base = c.gpu_base[srv[:n]]
+    pos = np.arange(int(c.table.gpus[srv[:n]].min()))
+    src = (base[:, None] + pos[None, :]).ravel()
+    dst = (np.roll(base, -1)[:, None] + pos[None, :]).ravel()
+    return (src, dst, n) if n > 1 else (src[:0], dst[:0], n)
 
 
 def ring_under_ecmp(project: Project, *, channels_per_nic: int = CHANNELS_PER_NIC,
                     qps: int = QPS_PER_CONNECTION, trials: int = 3, seed: int = 0,
-                    catalog: Catalog | None = None, control=None) -> RingUnderEcmp:
+                    gpus: int | None = None, catalog: Catalog | None = None,
+                    control=None) -> RingUnderEcmp:
     if channels_per_nic < 1 or qps < 1 or trials < 1:
         raise WorkloadError("channels per NIC, queue pairs per connection and trials must be "
                             "at least 1")
@@ -61,20 +84,21 @@ def ring_under_ecmp(project: Project, *, channels_per_nic: int = CHANNELS_PER_NI
     except PatternError as exc:
         raise WorkloadError(f"--under ecmp: {exc}") from None
     net = build_network(c, control)
-    hops = pat.src.size
+    ring_src, ring_dst, servers = job_ring(c, pat, gpus)
+    hops = ring_src.size
     if hops == 0:
-        return RingUnderEcmp(channels_per_nic, qps, 0, trials, 1.0, 1.0, np.ones(1))
+        return RingUnderEcmp(channels_per_nic, qps, 0, trials, 1.0, 1.0, np.ones(1), servers)
     # the ring of GPU position k runs ``channels_per_nic`` channels; channel (k, j)
-    pos = pat.src - c.gpu_base[gpu_server(c)[pat.src]]
+    pos = ring_src - c.gpu_base[gpu_server(c)[ring_src]]
     n_pos = int(pos.max()) + 1
     per_hop = channels_per_nic * qps
     hop = np.repeat(np.arange(hops), per_hop)
     chan_of_hop = np.tile(np.repeat(np.arange(channels_per_nic), qps), hops)
     channel = pos[hop] * channels_per_nic + chan_of_hop
     n_channels = n_pos * channels_per_nic
-    src, dst = pat.src[hop], pat.dst[hop]
+    src, dst = ring_src[hop], ring_dst[hop]
     # a channel asks its share of the NIC's line rate (the ideal: NIC-bound)
-    demand = np.full(n_channels, float(net.line_rate[pat.src].min()) / channels_per_nic)
+    demand = np.full(n_channels, float(net.line_rate[ring_src].min()) / channels_per_nic)
     slow: list[float] = []
     rates = np.ones(n_channels)
     for k in range(trials):
@@ -88,4 +112,4 @@ def ring_under_ecmp(project: Project, *, channels_per_nic: int = CHANNELS_PER_NI
         rates = np.clip(fair.t, 1e-12, 1.0)
         slow.append(float(1.0 / rates.min()))
     return RingUnderEcmp(channels_per_nic, qps, int(src.size), trials, float(np.mean(slow)),
-                         float(max(slow)), rates)
+                         float(max(slow)), rates, servers)

@@ -51,7 +51,7 @@ SIMPLE_SLICE = 2**20
 LL_CHUNK = (32 * 2**10, 600 * 2**10)  # LL, LL128 data per channel-step
 NVLS_CHANNELS = 16  # NCCL_NVLS_NCHANNELS default
 # Defaults a workload can change
-CHANNELS_PER_NIC = 2  # ring channels per NIC: one per NIC, doubled by ncclTopoDupChannels
+CHANNELS_PER_NIC = 2  # ring channels per NIC: one per NIC, doubled in ncclTopoPostset
 QPS_PER_CONNECTION = 1  # NCCL_IB_QPS_PER_CONNECTION
 
 

@@ -137,17 +137,35 @@ class DecisionSettings(_Frozen):
 
 
 LLAMA3 = "Llama 3 405B, arXiv 2407.21783 Table 4"
+
+
+def one_layer_chunks(layers: int, pp: int, emptied: int = 2) -> int:
+    """Virtual stages per pipeline rank when every model chunk holds one Transformer layer.
+
+    Llama 3 takes one layer each from the first and the last stages so that "the first model
+    chunk on the first stage has only the embedding, and the last model chunk on the last stage
+    has only output projection and loss" (arXiv 2407.21783, 3.3.2): removing one layer empties a
+    chunk, so a chunk is one layer and the pipeline holds layers + 2 chunks, V of them per rank.
+    """
+    chunks = layers + emptied
+    if chunks % pp:
+        raise WorkloadError(f"workload.pp: {layers} layers + {emptied} do not split into {pp} "
+                            "stages of one-layer chunks")
+    return chunks // pp
+
+
+LLAMA3_V = one_layer_chunks(126, 16)  # 8 virtual stages: (126 + 2) / 16
 PRESETS: dict[str, Workload] = {
     "llama3-405b-8k": Workload(
         name="Llama 3 405B on 8,192 GPUs", source=LLAMA3 + " (430 TFLOPs/GPU, 43% MFU)",
         params_b=405, layers=126, hidden=16384, sequence=8192, global_batch_tokens=16 * 2**20,
-        gpus=8192, tp=8, pp=16, cp=1, dp=64, microbatches=32, interleave=2, zero_stage=1,
+        gpus=8192, tp=8, pp=16, cp=1, dp=64, microbatches=32, interleave=LLAMA3_V, zero_stage=1,
         qps_per_connection=16),
     "llama3-405b-16k": Workload(
         name="Llama 3 405B on 16,384 GPUs",
         source=LLAMA3 + " (400 TFLOPs/GPU, 41% MFU; 15.6T tokens)",
         params_b=405, layers=126, hidden=16384, sequence=8192, global_batch_tokens=16 * 2**20,
-        gpus=16384, tp=8, pp=16, cp=1, dp=128, microbatches=16, interleave=2, zero_stage=1,
+        gpus=16384, tp=8, pp=16, cp=1, dp=128, microbatches=16, interleave=LLAMA3_V, zero_stage=1,
         train_tokens_b=15_600, qps_per_connection=16),
     "dense-70b-dp": Workload(
         name="Dense 70B, data parallel (FSDP)", source="Llama 2 70B shape, arXiv 2307.09288",

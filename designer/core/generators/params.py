@@ -13,7 +13,9 @@ GEAR_PROFILES = ("ib-ndr", "ib-xdr", "roce-400", "roce-800", "gb200-ib-ndr", "gb
 
 class Ratio(BaseModel):
     """An oversubscription ``down:up``, such as 1:1, 7:1 or 2.8:1 (decimals as designs write
-    them: Meta's Llama 3 cluster runs its cross-zone tier at 1:2.8, i.e. 2.8:1 down:up)."""
+    them: Meta's Llama 3 cluster runs its cross-zone tier at 1:2.8, i.e. 2.8:1 down:up). A tier
+    may also have more uplink than downlink, 1:2: Meta doubled its rack switches' uplinks
+    against ECMP collisions (Gangidi et al., SIGCOMM 2024, section 5)."""
 
     model_config = ConfigDict(frozen=True, defer_build=True)
     down: float = Field(ge=1, le=1000)
@@ -25,18 +27,22 @@ class Ratio(BaseModel):
         try:
             down, up = (float(p) for p in parts)
         except ValueError:
-            raise ValueError(f"'{text}' is not a ratio such as 1:1, 7:1 or 2.8:1") from None
+            raise ValueError(f"'{text}' is not a ratio such as 1:1, 7:1, 2.8:1 or 1:2") from None
         if not (math.isfinite(down) and math.isfinite(up)) or down <= 0 or up <= 0:
-            raise ValueError(f"'{text}' is not a ratio such as 1:1, 7:1 or 2.8:1")
-        if down < up:
-            raise ValueError(
-                f"oversubscription '{text}' gives more uplink than downlink; write it down:up "
-                f"('{_num(up)}:{_num(down)}'), 1:1 at most"
-            )
+            raise ValueError(f"'{text}' is not a ratio such as 1:1, 7:1, 2.8:1 or 1:2")
+        if max(down, up) / min(down, up) > 1000:
+            raise ValueError(f"'{text}': a tier's down:up ratio must lie within 1000:1 and "
+                             "1:1000")
         # scale so that the smaller side is 1 when it is not already a whole ratio
         if up != int(up) or down != int(down):
-            down, up = down / up, 1.0
+            low = min(down, up)
+            down, up = down / low, up / low
         return cls(down=down, up=up)
+
+    @property
+    def undersubscribed(self) -> bool:
+        """More uplink than downlink (1:2): the tier carries more than its GPUs can send."""
+        return self.up > self.down
 
     @field_serializer("down", "up")
     def _whole(self, v: float) -> float | int:

@@ -33,6 +33,12 @@ def _built_notes(cp: ClosPlan, asked: tuple[Ratio, Ratio]) -> list[str]:
         tiers.append(("spine", asked[1], cp.spine_down, cp.u2))
     out = []
     for name, ratio, down, up in tiers:
+        if ratio.undersubscribed:
+            # more uplink than downlink is a real design (Meta's rack switches run 1:2) but
+            # also the classic slip for 2:1; say which was built
+            out.append(f"{name} tier undersubscribed at {ratio}: {up} up for {down} down, more "
+                       f"uplink than the GPUs below can send (for oversubscription write "
+                       f"{ratio.up:g}:{ratio.down:g})")
         if up and abs(down / up - ratio.value) > 1e-9:
             out.append(f"{name} tier: {ratio} asked, built {down} down : {up} up "
                        f"({_ratio_text(down, up)}, the closest split not above it)")

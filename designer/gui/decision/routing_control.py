@@ -52,15 +52,16 @@ class RoutingControl(QWidget):
                 self.changed.emit()
             return
         w = settings_of(project).workload
-        ch, qps = w.channels_per_nic, w.qps_per_connection
-        key = (id(project.fabric), ch, qps)
+        ch, qps, job = w.channels_per_nic, w.qps_per_connection, w.gpus or None
+        key = (id(project.fabric), ch, qps, job)
         if key == self._key or (self.task is not None and self.task.running):
             return
         self._key = key
         catalog = self.doc.catalog
 
         def work(_progress, _cancelled):
-            return ring_under_ecmp(project, channels_per_nic=ch, qps=qps, catalog=catalog)
+            return ring_under_ecmp(project, channels_per_nic=ch, qps=qps, gpus=job,
+                                   catalog=catalog)
 
         task = BackgroundTask(self, "ECMP", "Hashing NCCL's channels onto the paths…", work)
         task.finished.connect(self._done)

@@ -128,8 +128,9 @@ KIND_FIELDS: dict[str, tuple[Field, ...]] = {
             "Oversubscription",
             "text",
             "1:1",
-            tip="down:up per tier from the bottom, e.g. 1:1, 1:1,7:1 or 1:1,2.8:1 (decimals: the "
-            "closest split not above the ratio is built, and the preview says which)",
+            tip="down:up per tier from the bottom, e.g. 1:1, 1:1,7:1, 1:1,2.8:1, or 1:2 for a "
+            "tier with twice the uplink (decimals: the closest split not above the ratio is "
+            "built, and the preview says which)",
         ),
         Field(
             "placement",
