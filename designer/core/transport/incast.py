@@ -129,7 +129,7 @@ def threshold_bytes(t: Transport, x: IncastInputs) -> float:
 
 def model_text(t: Transport) -> str:
     how = {
-        "dcqcn": "DCQCN halves the senders' rates once per CNP interval after ECN marks",
+        "dcqcn": "DCQCN halves the senders' rates at most once per 4 us after ECN marks",
         "telemetry": "telemetry sets each sender's share a round trip after the queue forms",
         "receiver": "receiver credits hold the senders to the line rate after the first "
                     "round trip",
