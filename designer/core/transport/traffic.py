@@ -34,9 +34,12 @@ class TransportLoad:
     held_links: int = 0  # links a pause or credit stall would hold (incast only)
     fabric_links: int = 0  # directed switch-to-switch links of the design
 
-    def model_text(self) -> str:
+    def routing_text(self) -> str:
         how = "as asked" if self.routing_given else "the transport's default"
-        out = f"{self.transport.name}: {self.load.routing} routing ({how})"
+        return f"{self.transport.name}: {self.load.routing} routing ({how})"
+
+    def model_text(self) -> str:
+        out = self.routing_text()
         if self.incast is not None:
             out += f"; {self.incast.model}"
         return out

@@ -25,6 +25,7 @@ from designer.core.analysis.compare import FIGURES, PROFILE_LABELS, Comparison
 from designer.gui.base.background import BackgroundTask
 from designer.gui.decision.compare_service import CompareService
 from designer.gui.panels import fmt
+from designer.gui.transport.compare_row import TransportRow
 
 
 def _value(v: float | None, unit: str) -> str:
@@ -64,6 +65,9 @@ class ComparePanel(QWidget):
         row.addWidget(self.drawn)
         row.addStretch(1)
         lay.addLayout(row)
+        self.transports = TransportRow(doc)
+        self.transports.changed.connect(self.compare.set_transports)
+        lay.addWidget(self.transports)
         # a second row: the controls fit a narrow dock, so the verdict lines below wrap at its
         # edge instead of running past it
         row = QHBoxLayout()

@@ -244,7 +244,7 @@ class TrafficPanel(QWidget):
             + f"<br>Busiest link per tier: {tiers}"
             + f"<br>Latency under load: +{r.tail.mean_us:.2f} µs mean, "
             f"+{r.tail.p99_us:.2f} µs p99<br><small>{r.tail.model}</small>"
-            + f"<br><b>Transport model:</b> {html.escape(tl.model_text())}"
+            + f"<br><b>Transport model:</b> {html.escape(tl.routing_text(), quote=False)}"
             + incast_html(tl)
         )
         self.overlayWanted.emit([], [(h.src, h.dst, h.utilisation) for h in r.hot_links])

@@ -18,10 +18,11 @@ def incast_html(tl: TransportLoad) -> str:
         held = "the queue stayed under the pause threshold: no link held back"
     else:
         held = "no pause on this transport: no innocent flow held back"
-    tips = "<br>".join(html.escape(a) for a in x.assumptions)
+    tips = "<br>".join(html.escape(a, quote=False) for a in x.assumptions)
     return (
-        f"<br><b>Incast</b> ({x.fan_in} senders × {x.message_bytes / 2**20:,.2f} MiB, round "
-        f"trip {x.rtt_us:.2f} µs): completes in {x.completion_us:,.1f} µs "
+        f"<br><b>Incast</b> <i>{html.escape(x.model, quote=False)}</i>"
+        f"<br>{x.fan_in} senders × {x.message_bytes / 2**20:,.2f} MiB, round "
+        f"trip {x.rtt_us:.2f} µs: completes in {x.completion_us:,.1f} µs "
         f"({x.completion_ratio:.3f}× line rate)"
         f"<br>Last-hop queue peak {x.queue_peak_bytes / 1e6:,.2f} MB "
         f"(+{x.queue_delay_peak_us:,.1f} µs); {held}"
