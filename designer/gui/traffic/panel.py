@@ -16,10 +16,12 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
@@ -101,7 +103,14 @@ class TrafficPanel(QWidget):
         self.result.setWordWrap(True)
         self.result.setTextFormat(Qt.TextFormat.RichText)
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        lay.addWidget(self.result)
+        self.result.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        # a long answer (an incast's figures) scrolls instead of being cut by a short dock
+        self.result_scroll = QScrollArea()
+        self.result_scroll.setWidgetResizable(True)
+        self.result_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.result_scroll.setWidget(self.result)
+        self.result_scroll.setMinimumHeight(120)
+        lay.addWidget(self.result_scroll, 2)
         n1 = QHBoxLayout()
         self.tier = QComboBox()
         self.tier.setToolTip("The switch tier whose members fail one at a time (one row per "
