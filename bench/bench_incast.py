@@ -21,13 +21,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._util import best_of  # noqa: E402
-from designer.core.catalog import builtin_catalog  # noqa: E402
-from designer.core.generators import generate, params_from_dict  # noqa: E402
-from designer.core.solver.compile import compile_project  # noqa: E402
-from designer.core.transport.incast import IncastInputs, incast  # noqa: E402
-from designer.core.transport.profiles import TRANSPORTS  # noqa: E402
-from designer.core.transport.traffic import run_transport_load  # noqa: E402
+from bench._util import best_of
+from designer.core.catalog import builtin_catalog
+from designer.core.generators import generate, params_from_dict
+from designer.core.solver.compile import compile_project
+from designer.core.transport.incast import IncastInputs, incast
+from designer.core.transport.profiles import TRANSPORTS
+from designer.core.transport.traffic import run_transport_load
 
 TARGET_S = 2.0
 
