@@ -194,7 +194,7 @@ def incast(t: Transport, x: IncastInputs) -> IncastResult:
         arrive = min(offer, room)
         held = offer - arrive
         if held > 0 and t.flow_control in ("pfc", "credits"):
-            paused += dt * held / offer
+            paused += dt  # the upstream links run at the incast's drain rate
         elif held > 0:  # trimmed: the header goes on, the payload comes back
             trimmed += held
             pending.append((t_now + rtt, held / F))
