@@ -50,7 +50,12 @@ class ComparePanel(QWidget):
         row = QHBoxLayout()
         row.addWidget(QLabel("Compare with:"))
         self.boxes: dict[str, QCheckBox] = {}
-        for prof, label in PROFILE_LABELS.items():
+        for i, (prof, label) in enumerate(PROFILE_LABELS.items()):
+            if i == 4:  # a second row: the panel must fit a narrow dock
+                row.addStretch(1)
+                lay.addLayout(row)
+                row = QHBoxLayout()
+                row.addSpacing(QLabel("Compare with:").sizeHint().width() + row.spacing())
             box = QCheckBox(label)
             box.toggled.connect(lambda _v: self._profiles_changed())
             self.boxes[prof] = box
