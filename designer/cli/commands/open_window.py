@@ -18,7 +18,19 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     p.set_defaults(run=run)
 
 
+# What the window needs from the core at its start, imported before Qt: once PySide6 is
+# loaded, every later import is read by its import hook (the module's source searched for Qt's
+# feature switches), which for the few hundred modules of numpy, scipy and the core costs
+# more CPU than the imports themselves.
+BEFORE_QT = ("designer.core.solver", "designer.core.generators", "designer.core.fileformat",
+             "designer.core.analysis.compare")
+
+
 def run(args: argparse.Namespace) -> int:
+    import importlib
+
+    for name in BEFORE_QT:
+        importlib.import_module(name)
     from designer.gui.app import run_app  # Qt is imported only when the window is wanted
 
     return run_app(args.file, screenshot=args.screenshot)

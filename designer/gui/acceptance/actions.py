@@ -5,21 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog
 
-from designer.core.acceptance.run import plan_for
-from designer.core.acceptance.scripts import write_plan
-from designer.core.infragraph.export import write_infragraph
-from designer.core.infragraph.importer import project_from_infragraph
-from designer.core.simulate.astrasim import write_astrasim
-from designer.core.simulate.htsim import write_htsim
 from designer.core.solver import solve
-from designer.gui.acceptance.dialog import AcceptanceDialog
 from designer.gui.base import dialogs
 from designer.gui.base.background import BackgroundTask, TaskOwner, run_and_wait
+
+if TYPE_CHECKING:
+    from designer.gui.acceptance.dialog import AcceptanceDialog
 
 
 class AcceptanceActions(TaskOwner):
@@ -83,6 +79,8 @@ class AcceptanceActions(TaskOwner):
     # -- acceptance ---------------------------------------------------------------------------
     def open_check(self) -> AcceptanceDialog:
         if self.dialog is None:
+            from designer.gui.acceptance.dialog import AcceptanceDialog
+
             self.dialog = AcceptanceDialog(self.w, self._snapshot)
         self.dialog.show()
         self.dialog.raise_()
@@ -94,6 +92,11 @@ class AcceptanceActions(TaskOwner):
             self.write_plan(folder)
 
     def write_plan(self, folder: Path) -> BackgroundTask | None:
+        # the acceptance planner and the simulators' writers bring scipy's graph module: loaded
+        # when first asked for, on this thread, never at the window's start
+        from designer.core.acceptance.run import plan_for
+        from designer.core.acceptance.scripts import write_plan
+
         project, catalog, result = self._snapshot()
 
         def work(progress, cancelled):
@@ -122,6 +125,10 @@ class AcceptanceActions(TaskOwner):
             self.export(key, folder)
 
     def export(self, key: str, out: Path) -> BackgroundTask | None:
+        from designer.core.infragraph.export import write_infragraph
+        from designer.core.simulate.astrasim import write_astrasim
+        from designer.core.simulate.htsim import write_htsim
+
         project, catalog, result = self._snapshot()
 
         def work(progress, cancelled):
@@ -148,6 +155,8 @@ class AcceptanceActions(TaskOwner):
     def import_path(self, path: Path) -> bool:
         if not self.w.maybe_save():
             return False
+        from designer.core.infragraph.importer import project_from_infragraph
+
         catalog = self.w.doc.base_catalog
         task = BackgroundTask(self.w, "Import InfraGraph", f"Reading {path.name}…",
                               lambda progress, cancelled: project_from_infragraph(path, catalog))

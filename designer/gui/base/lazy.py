@@ -79,3 +79,41 @@ class LazyRefresh(QObject):
         if event.type() == QEvent.Type.Show and getattr(self, "dirty", False):
             self._timer.start()
         return False
+
+
+_PAINTED = "fabricDesignerPainted"  # a window's property, set once it has painted
+
+
+class _FirstPaint(QObject):
+    """Waits for a window's first paint, then starts what was queued behind it."""
+
+    def __init__(self, window: QWidget) -> None:
+        super().__init__(window)
+        self.window = window
+        self.queued: list[tuple[QObject, int, Callable[[], None]]] = []
+        window.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:
+        if obj is self.window and event.type() == QEvent.Type.Paint:
+            self.window.removeEventFilter(self)
+            self.window.setProperty(_PAINTED, True)
+            for receiver, delay_ms, callback in self.queued:
+                QTimer.singleShot(delay_ms, receiver, callback)
+            self.queued.clear()
+            self.deleteLater()
+        return False
+
+
+def after_first_paint(widget: QWidget, delay_ms: int, callback: Callable[[], None]) -> None:
+    """Run ``callback`` ``delay_ms`` after ``widget``'s window has first painted (at once
+    counted from now when it already has). A timer started when a panel is shown can expire
+    before the window paints on a busy machine, and the panel's heavy build (pyqtgraph's
+    import) then delays the first paint it was meant to follow."""
+    win = widget.window()
+    if win.property(_PAINTED):
+        QTimer.singleShot(delay_ms, widget, callback)
+        return
+    waiter = win.findChild(_FirstPaint)
+    if waiter is None:
+        waiter = _FirstPaint(win)
+    waiter.queued.append((widget, delay_ms, callback))

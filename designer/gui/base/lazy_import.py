@@ -10,8 +10,9 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QWidget
+
+from designer.gui.base.lazy import after_first_paint
 
 
 class LazyModule:
@@ -32,28 +33,15 @@ class LazyModule:
 pyqtgraph = LazyModule("pyqtgraph")
 
 
-AFTER_PAINT_MS = 500  # after the window is first shown: it paints, and opens its file, first
-
-
-class _ImportAfterShow(QObject):
-    def __init__(self, window: QWidget, names: tuple[str, ...]) -> None:
-        super().__init__(window)
-        self.names = names
-        window.installEventFilter(self)
-
-    def eventFilter(self, obj, event) -> bool:
-        if event.type() == QEvent.Type.Show:
-            obj.removeEventFilter(self)
-            QTimer.singleShot(AFTER_PAINT_MS, self, self._import)
-        return False
-
-    def _import(self) -> None:
-        for name in self.names:
-            importlib.import_module(name)
+AFTER_PAINT_MS = 500  # after the window has first painted (it opens its file meanwhile)
 
 
 def import_after_show(window: QWidget, names: tuple[str, ...] = ("pyqtgraph",)) -> None:
     """Import ``names`` a moment after ``window`` is first shown, on the GUI thread: the window
     paints first, and the plots built later (on a first result, when a panel comes forward)
     find the module loaded instead of stalling the window for its import then."""
-    _ImportAfterShow(window, names)
+    def load() -> None:
+        for name in names:
+            importlib.import_module(name)
+
+    after_first_paint(window, AFTER_PAINT_MS, load)

@@ -4,10 +4,10 @@ network slows, and failures as ticks, on one time axis in days."""
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from designer.core.cluster import ClusterResult
+from designer.gui.base.lazy import after_first_paint
 from designer.gui.base.lazy_import import pyqtgraph as pg
 
 BUILD_AFTER_MS = 300  # after first shown: the window paints without waiting
@@ -64,7 +64,7 @@ class TimelineView(QWidget):
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if self._gpus is None:  # empty plots a moment after the window is painted
-            QTimer.singleShot(BUILD_AFTER_MS, self, self._build)
+            after_first_paint(self, BUILD_AFTER_MS, self._build)
 
     def show_result(self, r: ClusterResult | None) -> None:
         self.gpus.clear()

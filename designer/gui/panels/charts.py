@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QGridLayout, QWidget
 from designer.core.solver import Result
 from designer.core.solver.bom import CATEGORY_ORDER
 from designer.gui.base import style
-from designer.gui.base.lazy import LazyRefresh
+from designer.gui.base.lazy import LazyRefresh, after_first_paint
 from designer.gui.base.lazy_import import pyqtgraph as pg
 from designer.gui.panels import fmt
 
@@ -137,7 +137,7 @@ class ChartsPanel(QWidget):
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if self._charts is None:  # empty plots a moment after the window is painted
-            QTimer.singleShot(BUILD_AFTER_MS, self, lambda: self.charts)
+            after_first_paint(self, BUILD_AFTER_MS, lambda: self.charts)
 
     def _place(self, columns: int) -> None:
         self._want_columns = columns
