@@ -47,6 +47,7 @@ class TransportPicker(QComboBox):
         super().__init__(parent)
         self.doc = doc
         self.setMinimumContentsLength(16)
+        self._shown: tuple = ()
         self.activated.connect(self._chosen)
         doc.projectChanged.connect(lambda _rev: self.refresh())
         self.refresh()
@@ -56,6 +57,10 @@ class TransportPicker(QComboBox):
         cat = self.doc.catalog
         tech = project_tech(project, cat)
         own = profile_transport(project.profile, cat)
+        shown = (tech, own.id, project.transport)
+        if shown == self._shown:  # most edits change neither: no relayout of the toolbar
+            return
+        self._shown = shown
         self.blockSignals(True)
         self.clear()
         self.addItem(f"{own.short} (profile's)", FOLLOW)
