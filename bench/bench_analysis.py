@@ -1,6 +1,6 @@
 """Decision analysis speed: what ``estimate`` adds to a solve, per design size.
 
-Target (README): under 100 ms on a 65,536-GPU design. The baseline is the solve it rides on;
+Target: under 100 ms on a 65,536-GPU design. The baseline is the solve it rides on;
 the ratio is estimate time / solve time. A busbw-vs-size sweep (25 sizes) is timed too, against
 25 single-size calls (the plain loop it replaces). Then the work a comparison adds: laying a
 RoCE variant out at its best (every candidate layout solved) against converting it as drawn,

@@ -1,4 +1,4 @@
-"""Pictures of the window for the README: ``python scripts/window_screenshots.py [OUT_DIR]``.
+"""Pictures of the window for the documentation: ``python scripts/window_screenshots.py [DIR]``.
 
 Runs offscreen with throwaway settings; writes window.png (a 512-GPU DGX SuperPOD being
 edited), window-large.png and window-large-all.png (the 16,384-GPU example, collapsed,
@@ -7,6 +7,10 @@ analysis: window-analysis.png (the 1,024-GPU DGX SuperPOD example with metrics, 
 BOM), window-analysis-roce-24k.png (the oversubscribed 24,576-GPU RoCE example),
 window-analysis-dragonfly.png (the dragonfly example's global cut and unused router ports),
 generate-fit.png (a pod too large for the profile's spine switch),
+first-hour-compare.png and first-hour-estimate.png (the 4-SU example beside itself on RoCE 400G,
+the Workload, Compare and Estimate panels in front), traffic-load.png and traffic-what-if.png
+(a permutation under ECMP, then a spine failed), floor-panel.png (the example placed on the
+floor, one rack's elevation open),
 window-asbuilt.png (an as-built comparison in the problems panel, marked on the canvas) and
 window-price-book.png (a supplier's quote applied: the BOM names its source per line).
 """
@@ -129,6 +133,9 @@ def main() -> None:
 
     # a supplier's quote applied to the RoCE example: the BOM names the book per line
     w.open_path(projects_dir() / "dgx-superpod-4su-roce-400.fabric.json", ask=False)
+    from designer.gui.sources import preview
+
+    preview.confirm_book = lambda _parent, _got: True  # the modal preview: Apply, unattended
     quote = tmp / "acme-quote.csv"
     quote.write_text("part id,unit price,currency,date\nsn5600,52500,USD,2026-11-02\n"
                      "osfp-2x400g-sr8,1850,USD,2026-11-02\n")
@@ -145,8 +152,76 @@ def main() -> None:
     w.view.hide_toast()
     shot("window-price-book.png")
 
+    # the first hour: the 4-SU example against itself on RoCE 400G, each laid out at its best
+    w.open_path(projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json", ask=False)
+    w.arrange_compact()
+    analysed()
+    decision = w.analysis.decision
+    w.analysis.show_panel("compareDock")
+    w.analysis.show_panel("workloadDock")
+    decision.compare.boxes["roce-400"].setChecked(True)
+    deadline = time.monotonic() + 120
+    while decision.compare.compare.latest is None and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.01)
+    for _ in range(20):
+        app.processEvents()
+    w.view.hide_toast()
+    shot("first-hour-compare.png")
+    w.analysis.show_panel("estimateDock")
+    for _ in range(20):
+        app.processEvents()
+    shot("first-hour-estimate.png")
+    decision.compare.boxes["roce-400"].setChecked(False)
+
+    def wait(task) -> None:
+        deadline = time.monotonic() + 120
+        while task is not None and task.running and time.monotonic() < deadline:
+            app.processEvents()
+            time.sleep(0.01)
+        for _ in range(20):
+            app.processEvents()
+
+    # Traffic: a permutation under ECMP on the 4-SU example, then a spine failed
+    w.open_path(projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json", ask=False)
+    w.arrange_compact()
+    analysed()
+    traffic = w.traffic.panel
+    w.analysis.show_panel("trafficDock")
+    w.analysis.show_panel("estimateDock")
+    traffic.pattern.setCurrentText("permutation")
+    traffic.routing.setCurrentText("ecmp")
+    traffic.run_load()
+    wait(traffic.task)
+    w.view.hide_toast()
+    shot("traffic-load.png")
+    w.traffic.what_if(["spine:3"])
+    wait(traffic.task)
+    shot("traffic-what-if.png")
+    traffic.clear_overlay()
+
+    # Floor: the 4-SU example placed on the floor, one rack's elevation open
+    floor = w.floor_panel
+    w.analysis.show_panel("floorDock")
+    w.analysis.show_panel("chartsDock")
+    floor.place()
+    deadline = time.monotonic() + 120
+    while w.doc.project.physical is None and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.01)
+    analysed()
+    floor.show_rack(0)
+    w.view.hide_toast()
+    shot("floor-panel.png")
+    w.doc.undo_stack.undo()
+
     dlg = w.show_generate("rail")
     dlg.set_value("sus", 16)
+    app.processEvents()
+    deadline = time.monotonic() + 120  # the picture shows the quick analysis, not "analysing"
+    while dlg.analysis.result is None and not dlg.analysis.error and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.01)
     app.processEvents()
     dlg.grab().save(str(out / "generate.png"))
     print("wrote", out / "generate.png")

@@ -1,8 +1,9 @@
 """The largest design the tool takes, in one place.
 
 Every limit is one the tool meets: a design at the limit loads, validates and solves in seconds
-on a 2-core machine (figures in README), and anything beyond is refused before work that grows
-with its size starts (a file's device list and link counts are checked before validation).
+on a 2-core machine (figures in docs/performance.md), and anything beyond is refused before work
+that grows with its size starts (a file's device list and link counts are checked before
+validation).
 """
 
 from __future__ import annotations

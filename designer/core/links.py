@@ -227,6 +227,35 @@ class LinkTable:
             ),
         )
 
+    @classmethod
+    def __get_pydantic_json_schema__(cls, _core: Any, _handler: Any) -> dict[str, Any]:
+        """The file's form of the table, for the documentation's JSON Schema: one array per
+        column, all of the same length, one entry per bundle of parallel cables; the bounds are
+        the ones ``_column_array`` enforces."""
+        def ints(low: int, high: int, what: str) -> dict[str, Any]:
+            return {"type": "array", "description": what,
+                    "items": {"type": "integer", "minimum": low, "maximum": high}}
+
+        codes = ", ".join(f"{i} {m}" for i, m in enumerate(MEDIA))
+        return {
+            "type": "object",
+            "description": "link bundles as columns of equal length",
+            "required": ["a", "a_port", "b", "b_port"],
+            "additionalProperties": False,
+            "properties": {
+                "a": ints(0, 2**31 - 1, "position of one end in the device list"),
+                "a_port": ints(1, MAX_PORT, "its first port (ports are numbered from 1)"),
+                "b": ints(0, 2**31 - 1, "position of the other end in the device list"),
+                "b_port": ints(1, MAX_PORT, "its first port"),
+                "count": ints(1, MAX_PORT, "parallel cables in the bundle"),
+                "speed_gbps": ints(1, MAX_SPEED, "link speed"),
+                "medium": ints(0, len(MEDIA) - 1, f"medium code: {codes}"),
+                "length_m": {"type": "array", "description": "metres, or null for the layer's "
+                             "default", "items": {"type": ["number", "null"], "minimum": 0,
+                                                  "maximum": 100_000}},
+            },
+        }
+
 
 def _column_array(name: str, values: list) -> np.ndarray:
     if name == "length_m":

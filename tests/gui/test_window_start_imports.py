@@ -21,31 +21,43 @@ NOT_BEFORE_PAINT = ("pyqtgraph", "scipy.sparse.csgraph", "scipy.linalg",
 
 # QApplication.exec is replaced, once PySide6 is imported by the window's own code, by a
 # function that lets the shown window paint, lists what is loaded, and returns.
+# Once PySide6 is imported by the window's own code, QMainWindow.show is wrapped to list what is
+# loaded when the shown window first paints (a file opening in a nested event loop can let the
+# window paint, and later work run, before QApplication.exec), and QApplication.exec returns
+# after printing that list.
 SCRIPT = textwrap.dedent(
     """
     import importlib.abc, importlib.machinery, sys
+    at_paint = []
 
-    def _exec(*_args):
+    def patch(module):
         from PySide6.QtCore import QEvent, QObject
-        from PySide6.QtWidgets import QApplication
-        app = QApplication.instance()
-        painted = []
 
-        class Seen(QObject):
+        class FirstPaint(QObject):
             def eventFilter(self, obj, event):
-                if event.type() == QEvent.Type.Paint:
-                    painted.append(obj)
+                if event.type() == QEvent.Type.Paint and not at_paint:
+                    at_paint.append(sorted(sys.modules))
                 return False
 
-        seen = Seen()
-        windows = [w for w in app.topLevelWidgets() if w.isVisible()]
-        for w in windows:
-            w.installEventFilter(seen)
-            w.repaint()
-        app.processEvents()
-        print("PAINTED", len(painted) > 0)
-        print("\\n".join(sys.modules))
-        return 0
+        seen = FirstPaint()
+        show = module.QMainWindow.show
+
+        def shown(self):
+            self.installEventFilter(seen)
+            show(self)
+
+        def run(*_args):
+            app = module.QApplication.instance()
+            for w in app.topLevelWidgets():
+                if w.isVisible():
+                    w.repaint()
+            app.processEvents()
+            print("PAINTED", bool(at_paint))
+            print("\\n".join(at_paint[0] if at_paint else []))
+            return 0
+
+        module.QMainWindow.show = shown
+        module.QApplication.exec = run
 
     class _Patch(importlib.abc.MetaPathFinder):
         def find_spec(self, name, path, target=None):
@@ -53,11 +65,11 @@ SCRIPT = textwrap.dedent(
                 return None
             sys.meta_path.remove(self)
             spec = importlib.machinery.PathFinder.find_spec(name, path)
-            run = spec.loader.exec_module
+            load = spec.loader.exec_module
 
             def exec_module(module):
-                run(module)
-                module.QApplication.exec = _exec
+                load(module)
+                patch(module)
 
             spec.loader.exec_module = exec_module
             return spec

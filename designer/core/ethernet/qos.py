@@ -1,6 +1,6 @@
 """The lossless RoCE settings: every tuning choice in one place, with its default and why.
 
-The README's "Ethernet configs" section lists the same table. Sources:
+docs/roce.md lists the same table. Sources:
 * DSCP 26 / priority 3 for RoCE and DSCP 48 / priority 6 for congestion notification packets
   are the values NVIDIA's RoCE configuration guides and SONiC's default QoS maps use;
 * DCQCN (Zhu et al., "Congestion Control for Large-Scale RDMA Deployments", SIGCOMM 2015) marks
@@ -71,7 +71,8 @@ class RoceQos:
         return self.kmax(speed_gbps)
 
     def choices(self) -> list[tuple[str, str, str]]:
-        """(setting, default, why) of every tuning choice, for the README and the exports."""
+        """(setting, default, why) of every tuning choice, for the documentation and the
+        exports."""
         rows = self._choices()
         if self.lossless:
             return rows

@@ -20,11 +20,13 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -254,7 +256,7 @@ class GenerateDialog(QDialog):
         self.fields: dict[str, Field] = {}
         title = "Multi-plane fabric" if multi_plane else KIND_LABELS[kind]
         self.setWindowTitle(f"Generate: {title}")
-        self.setMinimumSize(880, 540)
+        self.setMinimumSize(900, 580)
 
         outer = QHBoxLayout(self)
         left = QVBoxLayout()
@@ -289,9 +291,19 @@ class GenerateDialog(QDialog):
         self.preview.setTextFormat(Qt.TextFormat.RichText)
         self.preview.setWordWrap(True)
         self.preview.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.preview.setMinimumWidth(300)
         self.preview.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        right.addWidget(self.preview, 1)
+        # a long plan (notes on pods, a refusal's reasons) scrolls instead of being cut at the
+        # dialog's foot
+        scroll = QScrollArea()
+        scroll.setObjectName("previewScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(self.preview)
+        scroll.setMinimumWidth(320)
+        scroll.viewport().setAutoFillBackground(False)  # the dialog's own background
+        self.preview.setAutoFillBackground(False)
+        right.addWidget(scroll, 1)
         self.buttons = QDialogButtonBox()
         self.replace_btn = QPushButton("Replace design")
         self.replace_btn.setDefault(True)
