@@ -124,7 +124,76 @@ def deepseek() -> str:
     return "\n".join(out) + "\n"
 
 
+MRC_PLAN = ("generate", "fat-tree", "--gear", "roce-400", "--gpus", "131072", "--nic",
+            "thor-ultra", "--plane-split", "8", "--switch", "th5-64x800", "--tiers", "2",
+            "--plan")
+
+
+def mrc_plan() -> str:
+    """OCP MRC's two-tier 131,072-GPU multi-plane design, as ``designer generate`` plans it."""
+    return designer(*MRC_PLAN)
+
+
+def _network(d: dict) -> tuple[float, float]:
+    """Switches, optics, fibre and lasers (NICs left out: alike in both designs)."""
+    lines = [x for x in d["bom"]["lines"] if x["category"] != "nic"]
+    return sum(x["total_usd"] for x in lines), sum(x["power_w"] for x in lines)
+
+
+def rail_only_savings() -> str:
+    """Rail-only against rail-optimized on the same GPUs (roce-400), from ``designer solve``."""
+    out = ["| GPUs (`roce-400`) | rail-optimized switches | rail-only switches | "
+           "switches, optics and fibre | their power |", "|---|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for gpus in (1024, 8192, 16384):
+            got = []
+            for kind in ("rail", "rail-only"):
+                f = Path(tmp) / f"{kind}-{gpus}.fabric.json"
+                designer("generate", kind, "--gear", "roce-400", "--gpus", str(gpus), "-o",
+                         str(f))
+                got.append(json.loads(designer("solve", str(f), "--json")))
+            (c1, p1), (c2, p2) = _network(got[0]), _network(got[1])
+            out.append(f"| {gpus:,} | {got[0]['switches']['total']:,} | "
+                       f"{got[1]['switches']['total']:,} | {c2 / c1 - 1:+.1%} | "
+                       f"{p2 / p1 - 1:+.1%} |")
+    return "\n".join(out) + "\n"
+
+
+def cpo_vs_pluggable() -> str:
+    """The same Vera Rubin design on a pluggable and a co-packaged Tomahawk 6."""
+    out = ["| switch | transceivers | laser modules | optics power at the switches | "
+           "network total |", "|---|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for sw in ("th6-102t", "th6-davisson-cpo"):
+            f = Path(tmp) / f"{sw}.fabric.json"
+            designer("generate", "rail", "--gear", "vr-spectrum-x", "--sus", "2", "--switch",
+                     sw, "-o", str(f))
+            d = json.loads(designer("solve", str(f), "--json"))
+            by: dict[str, list[float]] = {}
+            for x in d["bom"]["lines"]:
+                acc = by.setdefault(x["category"], [0, 0.0])
+                acc[0] += x["qty"]
+                acc[1] += x["power_w"]
+            nic_ports = d["links"]["by_layer"]["endpoint-leaf"]
+            mods = [x for x in d["bom"]["lines"] if x["category"] == "transceiver"]
+            sw_mod_w = sum(x["unit_power_w"] * max(x["qty"] - nic_ports, 0) for x in mods)
+            lasers = by.get("laser", [0, 0.0])
+            engines = 0.0
+            if lasers[0]:  # the switch's power above the pluggable box is its engines
+                base = json.loads(designer("catalog", "--json", "--kind", "switch"))["items"]
+                box = {i["id"]: i["power_w"] for i in base}
+                engines = d["switches"]["total"] * (box[sw] - box["th6-102t"])
+            optics = sw_mod_w + engines + lasers[1]
+            out.append(f"| `{sw}` | {by['transceiver'][0]:,} | {lasers[0]:,} | "
+                       f"{optics / 1000:,.1f} kW | {money(d['bom']['total_usd'])}, "
+                       f"{d['power_w'] / 1000:,.0f} kW |")
+    return "\n".join(out) + "\n"
+
+
 FIGURES: dict[str, Callable[[], str]] = {
+    "mrc-plan.txt": mrc_plan,
+    "rail-only-savings.md": rail_only_savings,
+    "cpo-vs-pluggable.md": cpo_vs_pluggable,
     "examples.md": examples,
     "floor-4su.txt": floor_4su,
     "compare-ib-roce.txt": compare_ib_roce,

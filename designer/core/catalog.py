@@ -26,6 +26,7 @@ from designer.core.catalog_items import (
     GearBase,
     GearId,
     GearItem,
+    LaserSpec,
     LatencyNs,
     LatencyParts,
     MediumSpec,
@@ -48,7 +49,8 @@ from designer.core.safe_io import FileRefused, read_bytes
 
 __all__ = [
     "TECH_LABELS", "Catalog", "CatalogFile", "Confidence", "CoolingSpec", "Covered", "Figure",
-    "GearBase", "GearId", "GearItem", "LatencyNs", "LatencyParts", "MediumSpec", "NicSpec",
+    "GearBase", "GearId", "GearItem", "LaserSpec", "LatencyNs", "LatencyParts", "MediumSpec",
+    "NicSpec",
     "PortMode", "Ported", "Price", "Profile", "RackUnits", "ScaleUp", "ScaleUpSwitchSpec",
     "ServerSpec", "SwitchSpec", "Tech", "Watts", "builtin_catalog", "load_catalog",
     "parse_catalog_bytes", "read_catalog_file", "user_catalog_path",
@@ -91,6 +93,9 @@ class Catalog:
                 if tray is not None:
                     self._typed(tray, ScaleUpSwitchSpec, "scale-up switch tray",
                                 f"scale-up switch tray of '{item.id}'")
+            if isinstance(item, SwitchSpec) and item.laser_module:
+                self._typed(item.laser_module, LaserSpec, "laser module",
+                            f"laser module of '{item.id}'")
         for p in self._profiles.values():
             sw = self.switch(p.switch)
             sw.mode(p.switch_speed_gbps)
@@ -135,6 +140,9 @@ class Catalog:
 
     def scale_up_switch(self, gear_id: str, where: str = "") -> ScaleUpSwitchSpec:
         return self._typed(gear_id, ScaleUpSwitchSpec, "scale-up switch tray", where)
+
+    def laser(self, gear_id: str, where: str = "") -> LaserSpec:
+        return self._typed(gear_id, LaserSpec, "laser module", where)
 
     def cdu(self, gear_id: str, where: str = "") -> CoolingSpec:
         return self._typed(gear_id, CoolingSpec, "coolant distribution unit", where)

@@ -172,13 +172,29 @@ class SwitchSpec(Ported):
     kind: Literal["switch"] = "switch"
     cages: int = Field(gt=0, le=100_000, strict=True)
     modular: bool = False
+    # co-packaged optics: the optical engines sit on the switch package, the front panel has
+    # fibre (MPO) ports and no cage takes a transceiver; the light comes from
+    # ``laser_modules`` field-replaceable external laser source modules (``laser_module``,
+    # a catalog item) per switch, which the power and price of the switch do not include
+    optics: Literal["pluggable", "cpo"] = "pluggable"
+    laser_module: GearId | None = None
+    laser_modules: int = Field(default=0, ge=0, le=4096, strict=True)
 
     @model_validator(mode="after")
     def _cages_divide_ports(self) -> SwitchSpec:
         for m in self.modes:
             if m.ports % self.cages:
                 raise ValueError(f"{m.label} does not split evenly over {self.cages} cages")
+        if self.optics == "pluggable" and (self.laser_module or self.laser_modules):
+            raise ValueError("laser modules belong to co-packaged optics (optics: cpo)")
+        if self.optics == "cpo" and bool(self.laser_module) != bool(self.laser_modules):
+            raise ValueError("a co-packaged-optics switch names its laser_module and its "
+                             "laser_modules count together")
         return self
+
+    @property
+    def cpo(self) -> bool:
+        return self.optics == "cpo"
 
     def ports_per_cage(self, speed_gbps: int | None = None) -> int:
         return self.mode(speed_gbps).ports // self.cages
@@ -186,6 +202,19 @@ class SwitchSpec(Ported):
 
 class NicSpec(Ported):
     kind: Literal["nic"] = "nic"
+
+    def whole_port(self, tech: str) -> PortMode | None:
+        """The mode of ``tech`` with the fewest, fastest ports: the physical port (one cage)
+        the other modes break out (Thor Ultra's 1 x 800G, split 8 x 100G)."""
+        modes = [m for m in self.modes if tech in m.techs]
+        return min(modes, key=lambda m: (m.ports, -m.speed_gbps)) if modes else None
+
+    def split_of(self, mode: PortMode) -> int:
+        """How many of ``mode``'s ports share one physical port (1 for an unsplit mode)."""
+        whole = self.whole_port(mode.techs[0])
+        if whole is None or mode.ports % whole.ports:
+            return 1
+        return max(1, mode.ports // whole.ports)
 
 
 class ScaleUp(_Frozen):
@@ -302,8 +331,20 @@ class MediumSpec(GearBase):
     joins: Literal["switch-switch", "switch-nic", "any"] = "any"
 
 
+class LaserSpec(GearBase):
+    """An external laser source module of a co-packaged-optics switch: a field-replaceable
+    unit on the front panel that feeds the switch's optical engines with light over fibre.
+    ``ports_lit`` is how many switch ports one module lights (what its failure takes down when
+    the switch has no spare laser); ``mtbf_h`` its mean time between failures in hours."""
+
+    kind: Literal["laser"] = "laser"
+    ports_lit: int = Field(gt=0, le=4096, strict=True)
+    mtbf_h: Annotated[float, bounded(1e10, gt=0)]
+
+
 GearItem = Annotated[
-    SwitchSpec | NicSpec | ServerSpec | MediumSpec | ScaleUpSwitchSpec | CoolingSpec,
+    SwitchSpec | NicSpec | ServerSpec | MediumSpec | ScaleUpSwitchSpec | CoolingSpec
+    | LaserSpec,
     Field(discriminator="kind"),
 ]
 

@@ -67,8 +67,11 @@ def port_layout(device: Device, catalog: Catalog) -> PortLayout:
             techs = _mode_techs(catalog.nic(nic_id).modes, mode)
             count = nics * mode.ports
             per_gpu = count // spec.gpus if spec.gpus and count % spec.gpus == 0 else 0
+            cage = spec.ports_per_cage(count)
+            if not spec.cages:  # a NIC port split into lanes (8 x 100G) is still one cage
+                cage = catalog.nic(nic_id).split_of(mode)
             return PortLayout(count, mode.speed_gbps, 1, techs, spec.gpus, per_gpu,
-                              cage_ports=spec.ports_per_cage(count))
+                              cage_ports=cage)
     except CatalogError as exc:
         if isinstance(exc, UnknownGear):
             raise
@@ -179,3 +182,31 @@ def per_cage_of(fabric: Fabric, catalog: Catalog) -> np.ndarray:
                 cache[key] = 1
         out[i] = cache[key]
     return out
+
+
+def planes_text(fabric: Fabric, index: int, catalog: Catalog) -> str:
+    """What planes (or rails) a device belongs to, in words, for the inspector: a switch its
+    plane or rail label; a server how its NIC ports split into lanes and how many planes its
+    links reach. Empty when the design has one plane."""
+    d = fabric.devices[index]
+    if d.role.is_switch:
+        parts = [f"{k} {d.groups[k]}" for k in ("plane", "rail") if d.groups.get(k)]
+        return ", ".join(parts)
+    spec = catalog.get(d.model) if d.model in catalog else None
+    if not isinstance(spec, ServerSpec) or not spec.gpus:
+        return ""
+    nic_id, _, mode = nic_mode_of(d, catalog)
+    split = catalog.nic(nic_id).split_of(mode)
+    links = fabric.links
+    mine = np.flatnonzero((links.a == index) | (links.b == index))
+    other = np.where(links.a[mine] == index, links.b[mine], links.a[mine])
+    planes = {fabric.devices[int(k)].groups.get("plane", 0) for k in np.unique(other)}
+    rails = {fabric.devices[int(k)].groups.get("rail", 0) for k in np.unique(other)}
+    out = []
+    if split > 1:
+        out.append(f"each NIC port split into {split} x {mode.speed_gbps}G (lanes to planes)")
+    if len(planes - {0}) > 1:
+        out.append(f"links on {len(planes - {0})} planes")
+    elif len(rails - {0}) > 1 and not (planes - {0}):
+        out.append(f"links on {len(rails - {0})} rails")
+    return "; ".join(out)

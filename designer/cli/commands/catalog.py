@@ -9,6 +9,7 @@ from designer.cli.commands._common import add_command, catalog_from, print_json
 from designer.core.catalog import (
     TECH_LABELS,
     CoolingSpec,
+    LaserSpec,
     MediumSpec,
     NicSpec,
     ScaleUpSwitchSpec,
@@ -19,7 +20,7 @@ from designer.core.transport.choice import profile_transport
 from designer.core.transport.profiles import TRANSPORTS
 
 KIND_ORDER = ("switch", "nic", "server", "scale-up-switch", "transceiver", "cable", "fiber",
-              "cdu")
+              "laser", "cdu")
 KIND_TITLES = {
     "switch": "Switches",
     "nic": "NICs",
@@ -28,6 +29,7 @@ KIND_TITLES = {
     "transceiver": "Transceivers",
     "cable": "Cables",
     "fiber": "Fibres",
+    "laser": "Laser modules of co-packaged-optics switches",
     "cdu": "Coolant distribution units",
 }
 
@@ -53,9 +55,11 @@ def _ports(item) -> str:
             techs.extend(t for t in m.techs if t not in techs)
         names = {label: " or ".join(TECH_LABELS[t] for t in techs)
                  for label, techs in by_label.items()}
+        cpo = (f"; co-packaged optics, {item.laser_modules} x {item.laser_module}"
+               if isinstance(item, SwitchSpec) and item.cpo else "")
         if len(set(names.values())) == 1:
-            return f"{' or '.join(names)} ({next(iter(names.values()))})"
-        return " or ".join(f"{label} ({tech})" for label, tech in names.items())
+            return f"{' or '.join(names)} ({next(iter(names.values()))}){cpo}"
+        return " or ".join(f"{label} ({tech})" for label, tech in names.items()) + cpo
     if isinstance(item, ServerSpec):
         cages = f" in {item.cages} cages" if item.cages else ""
         su = item.scale_up
@@ -66,6 +70,8 @@ def _ports(item) -> str:
         return f"{item.fabric}, {item.chips} chips, {item.ports} ports"
     if isinstance(item, CoolingSpec):
         return f"{item.capacity_kw:,.0f} kW of heat"
+    if isinstance(item, LaserSpec):
+        return f"lights {item.ports_lit} ports, MTBF {item.mtbf_h:,.0f} h"
     if isinstance(item, MediumSpec):
         twin = f", {item.links_per_item} links each" if item.links_per_item > 1 else ""
         return f"{item.medium_class.upper()} {item.link_speed_gbps}G, {item.reach_m:g} m{twin}"

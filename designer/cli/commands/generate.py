@@ -26,6 +26,7 @@ COMMON_OPTIONS = (
     "server",
     "gpus_per_server",
     "planes",
+    "plane_split",
     "nic",
     "nics",
     "name",
@@ -74,6 +75,11 @@ def _common(p: argparse.ArgumentParser) -> None:
         metavar="P",
         help="parallel planes, one GPU port per plane (default: the profile's, or one per NIC "
         "port of each GPU)",
+    )
+    g.add_argument(
+        "--plane-split", type=int, choices=(1, 2, 4, 8), metavar="P",
+        help="lanes to planes: split each NIC port into P ports of 1/P its speed, one plane "
+        "each (an 800G port as 8 x 100G); the switches run their mode of that speed",
     )
     g.add_argument("--nic", metavar="ID",
                    help="NIC catalog id (default: the server's, or the profile's when the "
@@ -237,6 +243,23 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     _common(d)
     d.set_defaults(run=run)
 
+    o = kinds.add_parser(
+        "rail-only",
+        help="rail-only: a network per rail, no spine (arXiv 2307.12169)",
+        description="One network per rail (a NIC port position of the scale-up domain): a "
+        "single switch when the rail's domains fit its ports, else a two-tier Clos of that "
+        "rail. No spine joins the rails; GPUs on different rails reach each other by "
+        "forwarding through their scale-up domain (NVLink), which the load model and the "
+        "estimates count.",
+        allow_abbrev=False,
+    )
+    o.add_argument("--gpus", type=whole_number, metavar="N",
+                   help="GPUs (default: 1024; 8 racks of a rack-scale system)")
+    o.add_argument("--tiers", type=whole_number, choices=(1, 2),
+                   help="tiers within a rail (default: 1 when a rail fits one switch)")
+    _common(o)
+    o.set_defaults(run=run)
+
 
 KIND_OPTIONS = {
     "rail": ("sus", "servers_per_su", "racks_per_su", "servers", "gpus", "reserve_leaf_ports",
@@ -251,6 +274,7 @@ KIND_OPTIONS = {
         "pod_gpus",
     ),
     "dragonfly": ("p", "a", "h", "groups", "links_per_pair", "arrangement"),
+    "rail-only": ("gpus", "tiers"),
 }
 
 

@@ -128,6 +128,15 @@ def format_report(r: Result) -> str:
         + (f"proof: {b.certificate}" if b.exact else
            f"proven at least {b.lower_gbps / 1000:,.1f} Tb/s"),
     ]
+    rf = r.rail_forwarding
+    if rf is not None:
+        over = (f"; a uniform all-to-all takes {rf.a2a_overhead:.1%} longer for the NVLink hop"
+                if rf.a2a_overhead else "")
+        out += [
+            f"  rail-only: {rf.rails} rails joined only by the scale-up domains; with "
+            f"forwarding over them {rf.bisection_gbps / 1000:,.1f} Tb/s, "
+            f"{rf.fraction_of_full:.1%} of full ({rf.method}){over}",
+        ]
     o = r.oversubscription
     out += ["", "Oversubscription (down:up)"]
     for name, t in o.by_tier.items():

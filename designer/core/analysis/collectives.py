@@ -81,6 +81,9 @@ def layout(view: FabricView, comm: Communicator, job_gpus: int, placement: str) 
     if n * s >= view.gpus // 2 and view.bisection_fraction < 0.5:
         # a uniform exchange across the design sends half its bytes over the bisection
         slow_a2a = max(slow_a2a, 0.5 / view.bisection_fraction)
+    if view.rail_forward and domains > 1:
+        # rail-only: bytes bound for other rails cross NVLink once before the NIC
+        slow_a2a = max(slow_a2a, 1.0) * (1.0 + view.rail_forward)
     return Layout(per_domain, domains, max(slow_ring, 1.0), max(slow_a2a, 1.0))
 
 

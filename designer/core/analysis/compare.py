@@ -131,7 +131,9 @@ def column(label: str, project: Project, result: Result, workload: Workload,
         "cables": cables if cables is not None else float(result.links.total),
         "optics": float(optics),
         "ports_unused": float(unused), "ports_unused_usd": unused_usd,
-        "bisection_tbps": result.bisection.tbps,
+        # rail-only designs: the bisection once the scale-up domains forward between rails
+        "bisection_tbps": (result.rail_forwarding.bisection_gbps / 1000
+                           if result.rail_forwarding is not None else result.bisection.tbps),
         "per_gpu_gbps": result.bisection.per_gpu_rate_gbps,
         "oversubscription": result.oversubscription.worst,
         "hops_p50": result.hops.p50, "hops_p99": result.hops.p99,

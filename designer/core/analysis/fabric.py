@@ -18,6 +18,7 @@ from designer.core.catalog import Catalog, ServerSpec
 from designer.core.errors import DesignerError
 from designer.core.model import Project, Role
 from designer.core.solver import Result
+from designer.core.solver.forwarding import a2a_overhead
 from designer.core.transport.choice import transport_of
 
 # Switches that reduce in the network (IB SHARP v3 on Quantum-2, Quantum-X800).
@@ -58,6 +59,9 @@ class FabricView:
     qps_per_connection: int = 1  # NCCL_IB_QPS_PER_CONNECTION
     transport: str = "roce"  # core/transport id
     hashed: bool = False  # the transport hashes each queue pair onto one path (ECMP)
+    # rail-only designs: the extra share of a cross-domain all-to-all's time that forwarding
+    # over the scale-up domain adds, (R-1)/R x NIC rate / NVLink rate (solver.forwarding)
+    rail_forward: float = 0.0
 
     @property
     def is_ib(self) -> bool:
@@ -67,7 +71,7 @@ class FabricView:
         """The same NICs and NVLink on a non-blocking fabric with no latency."""
         return replace(self, latency_p50_us=0.0, latency_p99_us=0.0, hops_p50=0.0,
                        levels=tuple(Level(lv.tier, lv.gpus, 1.0) for lv in self.levels),
-                       bisection_fraction=1.0)
+                       bisection_fraction=1.0, rail_forward=0.0)
 
 
 def _server_spec(project: Project, result: Result, cat: Catalog) -> ServerSpec | None:
@@ -155,6 +159,7 @@ def fabric_view(project: Project, result: Result, workload: Workload,
             size = min(result.gpus, levels[-1].gpus * 2)
         levels.append(Level(tier, min(size, result.gpus), max(ov.typical, 1.0)))
     lat = result.latency
+    rf = result.rail_forwarding
     return FabricView(
         gpus=result.gpus,
         gpus_per_server=per_server,
@@ -169,7 +174,10 @@ def fabric_view(project: Project, result: Result, workload: Workload,
         latency_p99_us=lat.p99_us or 0.0,
         hops_p50=float(result.hops.p50 or 0.0),
         levels=tuple(levels),
-        bisection_fraction=min(1.0, result.bisection.fraction_of_full or 1.0),
+        bisection_fraction=min(1.0, (rf.fraction_of_full if rf is not None else
+                                     result.bisection.fraction_of_full) or 1.0),
+        rail_forward=(a2a_overhead(rf.rails, rf.nic_gbps, nvl / gpu.ring_efficiency)
+                      if rf is not None else 0.0),
         collnet=sharp and workload.ib_sharp,
         channels_per_nic=workload.channels_per_nic,
         qps_per_connection=workload.qps_per_connection,

@@ -16,6 +16,10 @@ Rates are failures per 1,000 component-days, each with its source, and editable:
   month; applied to every link and every switch of the design.
 - scale-up switch tray (rack-scale domains only): no published field rate; taken as a switch's
   (an assumption), nine trays per 72 GPUs (GB200 NVL72).
+- laser module (co-packaged-optics switches only): the external laser source modules the
+  catalog gives each such switch, at the rate of the catalog's laser module MTBF (1,000,000 h,
+  an assumption from Meta's pluggable-module field figures); a failure darkens the ports it
+  lights until the module is swapped (hot-swappable: one hour).
 
 Repair times are assumptions (the papers give none): the hours a failed part keeps its GPUs
 out of the scheduler's reach.
@@ -35,12 +39,13 @@ Llama 3's 419 within Poisson spread.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from designer.core.catalog import SwitchSpec
 from designer.core.cluster.topology import Topology
 from designer.core.solver.compile import Compiled
 
@@ -56,7 +61,8 @@ HPCA_RSC1_PER_1000_NODE_DAYS = 6.50
 HPCA_RSC2_PER_1000_NODE_DAYS = 2.34
 HPCA_GPUS_PER_NODE = 8
 
-COMPONENTS = ("gpu", "host", "nic", "software", "link", "switch", "scaleup")
+COMPONENTS = ("gpu", "host", "nic", "software", "link", "switch", "scaleup", "laser")
+LASER_MTBF_H = 1_000_000.0  # the catalog's els-cpo-6.4t figure (see its sources)
 
 
 def _per_1000(count: float, units: float, days: float) -> float:
@@ -89,6 +95,10 @@ def _defaults() -> dict[str, Rate]:
                        source=HPN + ": 0.051% of ToR switches crash per month"),
         "scaleup": Rate(per_1000_days=1000 * 0.00051 / 30, repair_h=8.0,
                         source="assumption: a switch's rate per NVLink switch tray"),
+        "laser": Rate(per_1000_days=1000 * 24 / LASER_MTBF_H, repair_h=1.0,
+                      source="laser module of a co-packaged-optics switch: MTBF 1,000,000 h "
+                      "(catalog els-cpo-6.4t, an assumption from Meta's ECOC 2025 pluggable "
+                      "figures); hot-swapped"),
     }
 
 
@@ -118,6 +128,11 @@ class Parts:
     fabric_links: int
     trays_per_domain: int
     single_homed: float  # share of GPUs with one NIC link
+    # laser modules of co-packaged-optics switches: the switch of each module, its slot on
+    # that switch and how many ports one module lights
+    laser_switch: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    laser_slot: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    laser_lit: int = 0
 
 
 def parts(c: Compiled, topo: Topology) -> Parts:
@@ -132,11 +147,30 @@ def parts(c: Compiled, topo: Topology) -> Parts:
     if topo.domain_gpus > topo.gpus_per_server > 0:
         trays = max(1, topo.domain_gpus // 8)  # GB200 NVL72: 9 trays per 72 GPUs
     n_dom = int(topo.domain.max(initial=-1)) + 1 if trays else 0
+    l_sw, l_slot, lit = laser_modules(c)
     counts = {"gpu": c.n_gpus, "host": int(topo.server_device.size), "nic": c.n_gpus,
               "software": int(topo.server_device.size), "link": nic_links + fabric,
-              "switch": c.n_switches, "scaleup": n_dom * trays}
+              "switch": c.n_switches, "scaleup": n_dom * trays, "laser": int(l_sw.size)}
     return Parts(counts, nic_links, fabric, trays,
-                 float((n_att == 1).mean()) if n_att.size else 0.0)
+                 float((n_att == 1).mean()) if n_att.size else 0.0, l_sw, l_slot, lit)
+
+
+def laser_modules(c: Compiled) -> tuple[np.ndarray, np.ndarray, int]:
+    """Every laser module of the design's co-packaged-optics switches: (switch index, slot on
+    the switch, ports one module lights). Switch indices count switches only, as
+    ``Compiled`` numbers them (``c.is_switch`` order)."""
+    t = c.table
+    per = np.zeros(len(t.choices), np.int64)
+    lit = 0
+    for g, (model, *_) in enumerate(t.choices):
+        spec = c.catalog.get(model) if model in c.catalog else None
+        if isinstance(spec, SwitchSpec) and spec.cpo and spec.laser_module:
+            per[g] = spec.laser_modules
+            lit = max(lit, c.catalog.laser(spec.laser_module).ports_lit)
+    n_sw = per[t.gear[c.is_switch]] if t.gear.size else np.zeros(0, np.int64)
+    sw = np.repeat(np.arange(n_sw.size, dtype=np.int64), n_sw)
+    slot = np.arange(sw.size, dtype=np.int64) - np.repeat(np.cumsum(n_sw) - n_sw, n_sw)
+    return sw, slot, lit
 
 
 @dataclass(frozen=True)
@@ -167,6 +201,11 @@ def blast_radius(c: Compiled, topo: Topology, pt: Parts) -> tuple[Blast, ...]:
     if pt.trays_per_domain:
         out.append(Blast("scaleup", float(topo.domain_gpus),
                          f"its whole {topo.domain_gpus}-GPU scale-up domain"))
+    if pt.counts.get("laser"):
+        share = pt.nic_links / max(pt.counts["link"], 1)
+        out.append(Blast("laser", 0.0 if dual else pt.laser_lit * share,
+                         f"the {pt.laser_lit} ports it lights: their GPUs' jobs (GPUs with a "
+                         "link on another plane keep running) and the jobs crossing them"))
     return tuple(out)
 
 
@@ -181,14 +220,16 @@ def _attached_switch(c: Compiled) -> np.ndarray:
 
 
 def job_rate_per_h(fs: FailureSettings, gpus: int, gpus_per_server: int, nic_links: float,
-                   fabric_links: float, switches: float, trays: float = 0.0) -> float:
+                   fabric_links: float, switches: float, trays: float = 0.0,
+                   lasers: float = 0.0) -> float:
     """Interruptions per hour of one job: the parts in its blast radius times their rates."""
     hosts = -(-gpus // max(gpus_per_server, 1))
     r = (gpus * fs.rate("gpu").per_1000_days + hosts * fs.rate("host").per_1000_days
          + gpus * fs.rate("nic").per_1000_days + hosts * fs.rate("software").per_1000_days
          + (nic_links + fabric_links) * fs.rate("link").per_1000_days
          + switches * fs.rate("switch").per_1000_days
-         + trays * fs.rate("scaleup").per_1000_days)
+         + trays * fs.rate("scaleup").per_1000_days
+         + lasers * fs.rate("laser").per_1000_days)
     return r / 1000.0 / 24.0
 
 
@@ -205,7 +246,8 @@ def mtti_by_size(c: Compiled, topo: Topology, fs: FailureSettings,
         share = s / n
         trays = pt.counts["scaleup"] * share
         r = job_rate_per_h(fs, s, topo.gpus_per_server, pt.nic_links * share,
-                           pt.fabric_links * share, c.n_switches * share, trays)
+                           pt.fabric_links * share, c.n_switches * share, trays,
+                           pt.counts["laser"] * share)
         out.append((s, 1.0 / r if r > 0 else float("inf")))
     return out
 
@@ -240,7 +282,7 @@ def poisson_quantile(lam: float, q: float = 0.99) -> int:
 
 def spares(pt: Parts, fs: FailureSettings) -> tuple[Spares, ...]:
     out = []
-    for name in ("gpu", "host", "nic", "link", "switch", "scaleup"):
+    for name in ("gpu", "host", "nic", "link", "switch", "scaleup", "laser"):
         cnt = pt.counts[name]
         if not cnt:
             continue

@@ -149,6 +149,26 @@ class _Sim:
         self.att_sw = self.net.att_switch
         self.att_owner = np.repeat(np.arange(self.c.n_gpus), np.diff(self.net.att_ptr))
 
+    def _laser_dark(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+        """GPUs left with no live link and fabric ports when laser module ``i`` fails: it
+        lights ``laser_lit`` of its switch's ports, the switch's GPU attachments first, then
+        its fabric cables, in order (slot j lights the j-th group)."""
+        pt, net = self.parts, self.net
+        sw = int(pt.laser_switch[i])  # a switch index, as att_switch and port_src count
+        lo = int(pt.laser_slot[i]) * pt.laser_lit
+        hi = lo + pt.laser_lit
+        on = np.flatnonzero(self.att_sw == sw)
+        dark_att = on[lo:hi]
+        mine = (net.port_src == sw) | (net.port_dst == sw)
+        cables = np.unique(net.port_cable[mine])
+        dark_cab = cables[max(lo - on.size, 0):max(hi - on.size, 0)]
+        ports = np.flatnonzero(np.isin(net.port_cable, dark_cab) & mine)
+        g_on = np.unique(self.att_owner[dark_att])
+        keep = np.ones(self.att_owner.size, bool)
+        keep[dark_att] = False
+        live = np.bincount(self.att_owner[keep], minlength=self.c.n_gpus)
+        return g_on[live[g_on] == 0], ports
+
     def _draw(self, k: int, now: float) -> float:
         r = self.fail_rates[k]
         return now + self.fail_rng[k].exponential(1.0 / r) if r > 0 else np.inf
@@ -186,6 +206,8 @@ class _Sim:
             ports = np.flatnonzero((net.port_src == i) | (net.port_dst == i))
         elif name == "scaleup":
             down = np.flatnonzero(topo.domain == i % (int(topo.domain.max()) + 1))
+        elif name == "laser":
+            down, ports = self._laser_dark(i)
         hit_gpus = np.union1d(hit_gpus, down)
         rep = fs.rate(name).repair_h
         if down.size and rep > 0:

@@ -20,6 +20,7 @@ HEADER = ("Category", "Item", "Catalog id", "Quantity", "Unit price (USD)", "Lin
 
 CATEGORY_LABELS = {
     "switch": "Switches",
+    "laser": "Laser modules (co-packaged optics)",
     "nic": "NICs",
     "transceiver": "Transceivers",
     "cable": "Copper cables",

@@ -229,6 +229,16 @@ def summary_sections(project: Project, data: dict, *, app_version: str,
              key="bisection_per_gpu"),
         Fact("Fraction of full bisection", fraction if fraction is not None else 0, "pct",
              key="bisection_fraction"),
+    ]
+    rf = g("rail_forwarding")
+    if rf:  # rail-only: the figure once the scale-up domains forward between rails
+        performance.append(Fact(
+            "Bisection with forwarding", float(rf.get("bisection_gbps") or 0) / 1000, "dec",
+            "Tb/s", f"rail-only, {rf.get('rails')} rails joined through the scale-up domains: "
+            f"{float(rf.get('fraction_of_full') or 0):.1%} of full; a uniform all-to-all "
+            f"takes {float(rf.get('all_to_all_overhead') or 0):.1%} longer for the NVLink hop "
+            f"({rf.get('source', '')})", key="rail_forwarding"))
+    performance += [
         Fact("Oversubscription, worst end to end", over.get("worst_ratio", "n/a"), "text",
              note=("per tier: " + ", ".join(f"{k} {v['ratio']}" for k, v in
                                             (over.get("by_tier") or {}).items())

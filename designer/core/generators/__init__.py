@@ -22,11 +22,13 @@ from designer.core.generators.params import (
     DragonflyParams,
     FatTreeParams,
     GeneratorParams,
+    RailOnlyParams,
     RailParams,
     Ratio,
 )
 from designer.core.generators.plan import Plan
 from designer.core.generators.plane import assemble
+from designer.core.generators.rail_only import plan_rail_only
 from designer.core.generators.trees import plan_fat_tree, plan_rail
 from designer.core.limits import MAX_CABLES, MAX_DEVICES, MAX_GPUS
 from designer.core.model import GeneratorSpec, Overrides, Project
@@ -35,11 +37,13 @@ KINDS: dict[str, Callable[[Any, Catalog], Plan]] = {
     "rail": plan_rail,
     "fat-tree": plan_fat_tree,
     "dragonfly": plan_dragonfly,
+    "rail-only": plan_rail_only,
 }
 KIND_LABELS = {
     "rail": "Rail-optimized",
     "fat-tree": "Fat-tree / folded Clos",
     "dragonfly": "Dragonfly",
+    "rail-only": "Rail-only (no spine)",
 }
 
 __all__ = [
@@ -50,6 +54,7 @@ __all__ = [
     "FatTreeParams",
     "GeneratorParams",
     "Plan",
+    "RailOnlyParams",
     "RailParams",
     "Ratio",
     "generate",
@@ -84,6 +89,7 @@ def plan(params: GeneratorParams, catalog: Catalog | None = None) -> Plan:
         "dragonfly": "set --groups (or smaller --a, --p, --h)",
         "rail": "use fewer --sus or --servers",
         "fat-tree": "use fewer --gpus",
+        "rail-only": "use fewer --gpus",
     }[params.kind]
     for what, n, limit in (
         ("GPUs", pl.gpus, MAX_GPUS),
@@ -107,7 +113,7 @@ def generate(
     assert pl.build is not None and pl.gear is not None
     with collector_paused():
         plane, servers = pl.build()
-        fabric = assemble(plane, servers, pl.gear)
+        fabric = (pl.assembler or assemble)(plane, servers, pl.gear)
     spec = GeneratorSpec(kind=params.kind, params=params.model_dump(mode="json", exclude={"kind"}))
     added = {g.id: g for g in (base.overrides.gear if base else ())}
     added.update({g.id: g for g in pl.gear.added})

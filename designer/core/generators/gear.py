@@ -131,6 +131,50 @@ def switch_label(choice: SwitchChoice) -> str:
     return f"'{choice.model}' ({kind}, {choice.radix:,} x {choice.speed_gbps}G)"
 
 
+def split_mode(nic: NicSpec, split: int, tech: str) -> PortMode:
+    """The NIC's mode that splits each whole port into ``split`` ports of 1/split its speed
+    (and lanes): Thor Ultra's 800G port as 8 x 100G. The catalog's modes are the breakouts
+    the NIC supports, so a split it does not list is refused."""
+    base = nic.whole_port(tech)
+    if base is None:
+        raise GeneratorError(f"NIC '{nic.id}' cannot run {TECH_LABELS[tech]}")
+    speed, rest = divmod(base.speed_gbps, split)
+    for m in nic.modes:
+        if tech in m.techs and m.ports == base.ports * split and m.speed_gbps == speed \
+                and not rest:
+            return m
+    have = ", ".join(m.label for m in nic.modes if tech in m.techs)
+    raise GeneratorError(
+        f"--plane-split {split}: NIC '{nic.id}' cannot split its {base.speed_gbps}G port into "
+        f"{split} x {base.speed_gbps / split:g}G (its {TECH_LABELS[tech]} modes: {have}); pick "
+        "a NIC that lists that breakout, such as thor-ultra (8 x 100G)")
+
+
+def lanes_text(nic: NicSpec, split: int, tech: str) -> str:
+    """'8 lanes a port, 1 lane of 100G per plane': lanes from the NIC's finest breakout."""
+    base = nic.whole_port(tech)
+    modes = [m for m in nic.modes if tech in m.techs]
+    finest = max(modes, key=lambda m: m.ports)
+    assert base is not None
+    lanes = finest.ports // base.ports
+    per = lanes // split
+    return (f"{lanes} lanes of {finest.speed_gbps}G a port, {per} lane{'s' if per > 1 else ''} "
+            "per plane")
+
+
+def switch_at(spec: SwitchSpec, speed: int, tech: str, option: str,
+              catalog: Catalog) -> SwitchChoice:
+    """``spec`` run at its ``speed`` mode, or a clear refusal naming switches that have one."""
+    if spec.mode_for(speed, tech) is not None:
+        return SwitchChoice(spec, speed)
+    others = [c.model for c in larger_switches(catalog, tech, speed, 0)][:4]
+    modes = ", ".join(m.label for m in spec.modes if tech in m.techs)
+    hint = f"; {option} {' or '.join(others)} can" if others else ""
+    raise GeneratorError(
+        f"switch '{spec.id}' has no {speed}G mode for the split NIC ports (it runs {modes})"
+        f"{hint}")
+
+
 def _server_for_planes(catalog: Catalog, profile: Profile, gpus: int, planes: int,
                        leaf_speed: int) -> tuple[ServerSpec, NicSpec, PortMode] | None:
     """The cheapest catalog GPU server whose own NICs give each of its ``gpus`` GPUs
@@ -218,6 +262,9 @@ def resolve_gear(params: CommonParams, catalog: Catalog,
         raise GeneratorError(
             f"NIC '{nic_id}' of server '{server.id}' cannot run {TECH_LABELS[profile.tech]}"
         )
+    split = params.plane_split or 1
+    if split > 1:
+        nic_mode = split_mode(nic, split, profile.tech)
     nics: int | None = params.nics
     if server.gpus != gpus:
         if params.server and params.server != GENERIC_SERVER:
@@ -245,6 +292,11 @@ def resolve_gear(params: CommonParams, catalog: Catalog,
             raise GeneratorError(f"--nics {nics}: {why}; give a NIC count that fills them")
     per_gpu = ports_per_server // server.gpus
     planes = params.planes or profile.planes
+    if split > 1 and params.planes is None:
+        planes = per_gpu  # every split port its own plane
+        notes.append(f"planes: {per_gpu}, each NIC port split into {split} x "
+                     f"{nic_mode.speed_gbps}G ({lanes_text(nic, split, profile.tech)}); "
+                     "--planes sets it")
     if params.planes is None and per_gpu > planes and ports_per_server % server.gpus == 0:
         # a server with more NIC ports per GPU than the profile's planes (two 800G ports per
         # Rubin GPU): one plane per port, said in the plan
@@ -301,6 +353,20 @@ def resolve_gear(params: CommonParams, catalog: Catalog,
                 f"{planes}, and no {TECH_LABELS[profile.tech]} server in the catalog has "
                 f"them; use --server {GENERIC_SERVER} (NICs added to fit) or fewer planes"
             )
+    if split > 1:
+        # the switches run the mode of the plane's speed (Tomahawk 6 as 1,024 x 100G)
+        plane_speed = nic_mode.speed_gbps
+        if params.radix is not None:
+            switch_at(leaf_spec, plane_speed, profile.tech, "--switch", catalog)
+            generic = generic_switch(params.radix, leaf_spec, plane_speed, profile.tech)
+            added = [g for g in added if not g.id.startswith("generic-")] + [generic]
+            leaf = SwitchChoice(generic, plane_speed)
+        else:
+            leaf = switch_at(leaf.spec, plane_speed, profile.tech, "--switch", catalog)
+        if params.radix is not None and params.spine_switch is None:
+            upper = leaf
+        else:
+            upper = switch_at(upper.spec, plane_speed, profile.tech, "--spine-switch", catalog)
     if nic_mode.speed_gbps > leaf.speed_gbps:
         raise GeneratorError(
             f"the NICs run at {nic_mode.speed_gbps}G but switch '{leaf.model}' ports run at "

@@ -76,6 +76,11 @@ class CommonParams(BaseModel):
     server: str | None = Field(default=None, description="GPU server catalog id")
     gpus_per_server: int | None = Field(default=None, ge=1, le=1024)
     planes: int | None = Field(default=None, ge=1, le=16, description="parallel planes")
+    # lanes to planes: each NIC port split into this many ports of 1/P its speed and lanes,
+    # each on its own plane (an 800G port as 8 x 100G, OCP MRC's multi-plane NIC)
+    plane_split: Literal[1, 2, 4, 8] | None = Field(
+        default=None, description="split each NIC port into P planes"
+    )
     nic: str | None = Field(default=None, description="NIC catalog id (default: the server's)")
     nics: int | None = Field(default=None, ge=1, le=1024, description="NICs per server")
     name: str | None = None
@@ -123,9 +128,18 @@ class DragonflyParams(CommonParams):
     arrangement: Literal["absolute", "relative", "circulant"] = "absolute"
 
 
-GeneratorParams = RailParams | FatTreeParams | DragonflyParams
+class RailOnlyParams(CommonParams):
+    """A rail-only fabric (arXiv 2307.12169): one network per rail, no spine between rails."""
+
+    kind: Literal["rail-only"] = "rail-only"
+    gpus: int | None = Field(default=None, ge=1, le=10_000_000, description="total GPUs")
+    tiers: Literal[1, 2] | None = None  # within one rail: one switch, or a two-tier Clos
+
+
+GeneratorParams = RailParams | FatTreeParams | DragonflyParams | RailOnlyParams
 PARAMS_BY_KIND: dict[str, type[CommonParams]] = {
     "rail": RailParams,
     "fat-tree": FatTreeParams,
     "dragonfly": DragonflyParams,
+    "rail-only": RailOnlyParams,
 }

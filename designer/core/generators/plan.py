@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from designer.core.generators.gear import GearChoice
 from designer.core.generators.plane import Plane, Servers
+from designer.core.model import Fabric
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,10 @@ class Plan:
         default=None, compare=False, repr=False
     )
     domain_servers: int = 1  # servers (trays) of one rack-scale domain, 1 for servers
+    # how the built plane becomes a fabric (default: ``plane.assemble``, P copies sharing
+    # every server; rail-only designs give each rail its own endpoints)
+    assembler: Callable[[Plane, Servers, GearChoice], Fabric] | None = field(
+        default=None, compare=False, repr=False)
 
     @property
     def racks(self) -> int:

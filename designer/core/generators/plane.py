@@ -86,7 +86,7 @@ def _plane_prefix(p: int, planes: int) -> str:
     return f"p{p + 1}-" if planes > 1 else ""
 
 
-def _plane_y(tier: int, p: int, planes: int, tiers: int, below: float = 0.0) -> float:
+def plane_y(tier: int, p: int, planes: int, tiers: int, below: float = 0.0) -> float:
     """Even planes above the servers, odd planes below them (past the ``below`` deep block
     of server rows), further planes further out."""
     side = -1.0 if p % 2 == 0 else 1.0
@@ -136,7 +136,7 @@ def assemble(plane: Plane, servers: Servers, gear: GearChoice) -> Fabric:
         prefix = _plane_prefix(p, planes)
         base = n_servers + p * per_plane
         for row in plane.rows:
-            y0 = _plane_y(row.tier, p, planes, tiers, below)
+            y0 = plane_y(row.tier, p, planes, tiers, below)
             speed = row.speed_gbps
             dys = row.dy.tolist() if row.dy is not None else [0.0] * len(row.ids)
             for sid, grp, x, dy in zip(row.ids, row.groups, row.x.tolist(), dys, strict=True):
@@ -168,7 +168,7 @@ def assemble(plane: Plane, servers: Servers, gear: GearChoice) -> Fabric:
                     "role": "appliance",
                     "groups": g,
                     "x": float(x),
-                    "y": _plane_y(0, p, planes, tiers, below) * 0.5 if planes > 1 else 0.0,
+                    "y": plane_y(0, p, planes, tiers, below) * 0.5 if planes > 1 else 0.0,
                 }
             )
         # endpoint e of server e // E, NIC port e % E, plane p -> server port (e%E)*P + p + 1
@@ -208,10 +208,10 @@ def assemble(plane: Plane, servers: Servers, gear: GearChoice) -> Fabric:
                     length_m=ch.length_m,
                 )
             )
-    return Fabric(devices=_devices(raw), links=LinkTable.concat(chunks))
+    return Fabric(devices=build_devices(raw), links=LinkTable.concat(chunks))
 
 
-def _devices(raw: list[dict]) -> tuple[Device, ...]:
+def build_devices(raw: list[dict]) -> tuple[Device, ...]:
     """Devices of generated rows: the first row of each shape (model, role, group keys,
     fields) is validated in full, so a wrong type or an id the pattern refuses fails there;
     the rest, made by the same numpy code, are built as validated ones (``Device.trusted``):

@@ -1,7 +1,8 @@
 """Bill of materials, power and rack units, counted from the actual devices and links.
 
-Network gear only in the total: switches, NICs, transceivers, copper cables, fibres and
-management appliances. GPU servers are compute; they are listed apart for information.
+Network gear only in the total: switches, the laser modules of co-packaged-optics switches,
+NICs, transceivers, copper cables, fibres and management appliances. GPU servers are compute;
+they are listed apart for information.
 Counting rules: a twin-port module serves the two ports of one cage, on a switch or on a
 server whose NICs sit behind twin-port cages (a DGX H100: 4 modules for 8 ports; modules are
 counted per used cage), a single-port NIC cage takes one module per port, one fibre per
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from designer.core.catalog import MediumSpec, ServerSpec
+from designer.core.catalog import MediumSpec, ServerSpec, SwitchSpec
 from designer.core.errors import CatalogError
 from designer.core.model import Role
 from designer.core.physical.liquid import cdu_count
@@ -24,7 +25,7 @@ from designer.core.solver.compile import ROLE_CODE, Compiled
 from designer.core.solver.media import MediaPlan
 from designer.core.sources.apply import price_origin
 
-CATEGORY_ORDER = ("switch", "nic", "transceiver", "cable", "fibre", "appliance")
+CATEGORY_ORDER = ("switch", "laser", "nic", "transceiver", "cable", "fibre", "appliance")
 
 
 @dataclass(frozen=True)
@@ -130,8 +131,14 @@ def bill_of_materials(c: Compiled, media: MediaPlan, control=None) -> Bom:
         nics[nic or server.nic] += int(per_choice[g]) * (n_nics or server.nics)
     if control is not None:
         control.check()
+    lasers: Counter = Counter()
     for m, q in sorted(t.models(c.is_switch).items()):
         line("switch", m, q, lines)
+        spec = cat.get(m) if m in cat else None
+        if isinstance(spec, SwitchSpec) and spec.cpo and spec.laser_module:
+            lasers[spec.laser_module] += q * spec.laser_modules
+    for m, q in sorted(lasers.items()):  # co-packaged optics: the switches' laser modules
+        line("laser", m, q, lines)
     for m, q in sorted(nics.items()):
         line("nic", m, q, lines)
 

@@ -235,13 +235,20 @@ def _augment_tier(c: Compiled, lo: np.ndarray, hi: np.ndarray, cap: np.ndarray):
     return new_lo[keep], new_hi[keep], new_cap[keep], max(0.0, added)
 
 
-def layered_bound(c: Compiled, in_comp: np.ndarray, seed: int = 7) -> Bound | None:
+def layered_bound(c: Compiled, in_comp: np.ndarray, seed: int = 7,
+                  n_total: int | None = None) -> Bound | None:
+    """``n_total``: the GPUs a balanced cut halves (default: all of the design's; a rail of
+    a rail-only design halves its own GPUs, since a cut keeps scale-up domains whole)."""
     rate, term = _component_rates(c, in_comp)
     cl = c.classes
     if not (rate > 0).any():
         return Bound(0.0, "no GPUs")
     entries = np.flatnonzero(term > 0)
-    base = smallest_half_sum(rate, cl.count, c.n_gpus)
+    if n_total is None:
+        base = smallest_half_sum(rate, cl.count, c.n_gpus)
+    else:  # only this component's own GPUs are halved
+        here = rate > 0
+        base = smallest_half_sum(rate[here], cl.count[here], n_total)
     if entries.size == 1:
         return Bound(base, "single switch")
     lo, hi, cap = _up_edges(c, in_comp)

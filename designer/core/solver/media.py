@@ -17,7 +17,9 @@ Rules: copper between switches is a twin cable; copper from a switch to NICs is 
 a fibre. A module fits a cage that has as many ports as the module serves (a server's twin-port
 OSFP cage takes a twin-port module; a single-port NIC cage a single-port one); a server's
 twin-port cage takes copper only as a straight cage-to-cage cable whose lanes all land on one
-cage of the other end ("paired"). InfiniBand XDR has no DAC and no multimode optics. The cost
+cage of the other end ("paired"). InfiniBand XDR has no DAC and no multimode optics. A
+co-packaged-optics switch's end takes no module (its port is single-mode fibre already), so
+its links are single-mode fibre with a module at the other end only. The cost
 of a choice is per link: an item serving two links counts half.
 """
 
@@ -27,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer.core.catalog import Catalog, MediumSpec, builtin_catalog
+from designer.core.catalog import Catalog, MediumSpec, SwitchSpec, builtin_catalog
 from designer.core.links import MEDIA
 from designer.core.model import Project
 from designer.core.solver.compile import TECHS, Compiled, compile_project
@@ -36,6 +38,10 @@ CLASSES = ("dac", "acc", "mmf", "smf")
 CLASS_CODE = {m: MEDIA.index(m) for m in CLASSES}
 NOT_FOR_TECH = {"ib-xdr": {"dac", "mmf"}}  # XDR: single-mode optics or active copper only
 JOINS = ("switch-switch", "switch-nic", "nic-nic")
+# a co-packaged-optics port is a single-mode fibre port (DR-type optics on the package); its
+# reach without a module at the far end is the DR optics' 500 m
+CPO_CLASS = "smf"
+CPO_REACH_M = 500.0
 
 
 @dataclass(frozen=True)
@@ -99,16 +105,20 @@ def _cage_fit(mods: list[MediumSpec], cage: int | None) -> list[MediumSpec]:
 
 def options(catalog: Catalog, tech: str, speed: int, joins: str,
             cage1: int | None = None, cage2: int | None = None,
-            paired: bool = False) -> list[Option]:
+            paired: bool = False, cpo1: bool = False, cpo2: bool = False) -> list[Option]:
     """Every way the catalog can make one link of this kind, cheapest first. ``cage1`` /
     ``cage2``: ports behind the cage at each end (the switch end first); ``paired``: all
-    lanes of the second end's cage land on one cage of the first end."""
+    lanes of the second end's cage land on one cage of the first end. ``cpo1`` / ``cpo2``:
+    that end is a co-packaged-optics switch: its port is single-mode fibre already, so the
+    link is optical, single-mode, with no transceiver at that end."""
     media = [m for m in catalog.of_kind("transceiver", "cable", "fiber")
              if isinstance(m, MediumSpec)]
     out: list[Option] = []
     twin_nic = joins == "switch-nic" and (cage2 or 1) > 1
     for cls in CLASSES:
         if cls in NOT_FOR_TECH.get(tech, ()):
+            continue
+        if (cpo1 or cpo2) and cls != CPO_CLASS:
             continue
         if cls in ("dac", "acc"):
             for m in media:
@@ -133,14 +143,17 @@ def options(catalog: Catalog, tech: str, speed: int, joins: str,
                   and tech in m.techs]
         same = [f for f in fibres if f.link_speed_gbps == speed]
         fibres = same or [f for f in fibres if f.link_speed_gbps >= speed] or fibres
-        for e1 in _cage_fit([m for m in mods if m.host in end1_host], cage1):
-            for e2 in _cage_fit([m for m in mods if m.host in end2_host], cage2):
+        ends1 = [None] if cpo1 else _cage_fit([m for m in mods if m.host in end1_host], cage1)
+        ends2 = [None] if cpo2 else _cage_fit([m for m in mods if m.host in end2_host], cage2)
+        for e1 in ends1:
+            for e2 in ends2:
                 for f in fibres or [None]:
-                    reach = min(e1.reach_m, e2.reach_m, f.reach_m if f else np.inf)
-                    cost = (e1.price_usd / e1.links_per_item + e2.price_usd / e2.links_per_item
-                            + (f.price_usd / f.links_per_item if f else 0.0))
-                    out.append(Option(cls, reach, cost, e1.id, e2.id, None,
-                                      f.id if f else None))
+                    reach = min(_reach(e1), _reach(e2), f.reach_m if f else np.inf)
+                    if not np.isfinite(reach):
+                        continue  # two co-packaged ends and no fibre: nothing to cost
+                    cost = _per_link(e1) + _per_link(e2) + _per_link(f)
+                    out.append(Option(cls, reach, cost, e1.id if e1 else None,
+                                      e2.id if e2 else None, None, f.id if f else None))
     out.sort(key=lambda o: (o.cost, -o.reach_m))
     # drop options that are both dearer and shorter than a cheaper one
     kept: list[Option] = []
@@ -148,6 +161,24 @@ def options(catalog: Catalog, tech: str, speed: int, joins: str,
         if not any(k.cls == o.cls and k.reach_m >= o.reach_m for k in kept):
             kept.append(o)
     return kept
+
+
+def _reach(m: MediumSpec | None) -> float:
+    return m.reach_m if m is not None else float(CPO_REACH_M)
+
+
+def _per_link(m: MediumSpec | None) -> float:
+    return m.price_usd / m.links_per_item if m is not None else 0.0
+
+
+def cpo_devices(c: Compiled) -> np.ndarray:
+    """Per device: a co-packaged-optics switch (its ports take fibre, no transceiver)."""
+    t = c.table
+    by_choice = np.zeros(len(t.choices), bool)
+    for g, (model, *_) in enumerate(t.choices):
+        spec = c.catalog.get(model) if model in c.catalog else None
+        by_choice[g] = isinstance(spec, SwitchSpec) and spec.cpo
+    return by_choice[t.gear] if t.gear.size else np.zeros(0, bool)
 
 
 def choose_media(project: Project, catalog: Catalog | None = None,
@@ -194,8 +225,11 @@ def choose_media(project: Project, catalog: Catalog | None = None,
     cage1 = np.where(swap, cage_ports[b], cage_ports[a])
     cage2 = np.where(swap, cage_ports[a], cage_ports[b])
     paired = _paired(c, swap, (joins == 1) & (cage2 > 1))
+    cpo = cpo_devices(c)
+    cpo1 = np.where(swap, cpo[b], cpo[a]).astype(np.int64)
+    cpo2 = np.where(swap, cpo[a], cpo[b]).astype(np.int64)
     # one integer per kind of link (1-D unique is an order of magnitude faster than rows)
-    cols = (tech, joins, speed, cage1, cage2, paired.astype(np.int64))
+    cols = (tech, joins, speed, cage1, cage2, paired.astype(np.int64), cpo1, cpo2)
     spans = [int(x.max(initial=0)) + 1 for x in cols]
     combo = np.zeros(n, np.int64)
     for x, span in zip(cols, spans, strict=True):
@@ -206,8 +240,9 @@ def choose_media(project: Project, catalog: Catalog | None = None,
         for span in reversed(spans):
             key, part = divmod(key, span)
             parts.append(part)
-        t_code, j_code, sp, c1, c2, pr = reversed(parts)
-        opts = options(c.catalog, TECHS[t_code], sp, JOINS[j_code], c1, c2, bool(pr))
+        t_code, j_code, sp, c1, c2, pr, o1, o2 = reversed(parts)
+        opts = options(c.catalog, TECHS[t_code], sp, JOINS[j_code], c1, c2, bool(pr),
+                       bool(o1), bool(o2))
         if not opts:
             continue
         for want in np.unique(forced_cls[sel]).tolist():

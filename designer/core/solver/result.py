@@ -9,6 +9,7 @@ from designer.core.scaleup.domains import DomainSummary
 from designer.core.solver.bisection import Bisection
 from designer.core.solver.bom import Bom
 from designer.core.solver.cables import CableCounts
+from designer.core.solver.forwarding import RailForwarding
 from designer.core.solver.media import MediaPlan
 from designer.core.solver.oversub import Oversubscription
 from designer.core.solver.paths import HopStats, LatencyStats
@@ -65,6 +66,8 @@ class Result:
     # the scale-up domains GPUs talk over without the fabric (servers, NVL72 racks)
     domains: DomainSummary = field(
         default_factory=lambda: DomainSummary(0, 0, 0, "", 0.0, 0, "", False, 0, {}))
+    # rail-only designs: the figures once the scale-up domains forward between rails
+    rail_forwarding: RailForwarding | None = None
 
     def to_json(self) -> dict:
         """The stable JSON object of ``designer solve --json`` (keys users script against)."""
@@ -80,6 +83,8 @@ class Result:
             "cables": self.cables.to_json(),
             "ports": self.ports.to_json(),
             "bisection": self.bisection.to_json(),
+            "rail_forwarding": (self.rail_forwarding.to_json()
+                                if self.rail_forwarding is not None else None),
             "oversubscription": self.oversubscription.to_json(),
             "hops": self.hops.to_json(),
             "latency_us": self.latency.to_json(),

@@ -20,6 +20,7 @@ from designer.core.solver.bisection import solve_bisection
 from designer.core.solver.bom import bill_of_materials
 from designer.core.solver.compile import ROLES, compile_project
 from designer.core.solver.control import CancelledFn, Control, ProgressFn
+from designer.core.solver.forwarding import rail_forwarding
 from designer.core.solver.media import choose_media
 from designer.core.solver.oversub import oversubscription, with_global_cut
 from designer.core.solver.paths import path_stats
@@ -46,6 +47,7 @@ def solve(
     over = oversubscription(c)
     ctl.stage("bisection", 0.15, 0.55)
     bis = solve_bisection(c, ctl)
+    forwarding = rail_forwarding(c, c.domains.summary.gbytes_s)
     over = with_global_cut(over, c, bis.full_gbps, bis.gbps)
     ctl.stage("hops and latency", 0.55, 0.8)
     paths = path_stats(c, ctl)
@@ -97,4 +99,5 @@ def solve(
         cables=bom.cables,
         ports=ports,
         domains=c.domains.summary,
+        rail_forwarding=forwarding,
     )

@@ -12,7 +12,7 @@ connections of every trial, the slowdown is the mean over trials and its worst.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -27,6 +27,7 @@ from designer.core.limits import (
 )
 from designer.core.model import Project
 from designer.core.solver.compile import Compiled, compile_project
+from designer.core.solver.forwarding import forward_sources, rail_of_gpus
 from designer.core.traffic.aggregate import class_spray_loads
 from designer.core.traffic.maxmin import max_min_fair, max_min_fair_op
 from designer.core.traffic.network import Network, build_network
@@ -86,6 +87,7 @@ class LoadResult:
     model: str = ""  # how the pattern was solved, when not flow by flow
     # utilisation of every directed link (the network's numbering), for models built on top
     link_util: np.ndarray | None = field(default=None, repr=False, compare=False)
+    forwarded: float = 0.0  # rail-only: share of connections forwarded over the scale-up domain
 
     def to_json(self) -> dict:
         return {
@@ -105,6 +107,7 @@ class LoadResult:
             "latency_tail_us": self.tail.to_json(),
             "line_rate_gbps": self.line_rate_gbps,
             "model": self.model or "flow by flow: each connection routed, max-min fair rates",
+            "forwarded_share": round(self.forwarded, 6),
         }
 
 
@@ -155,6 +158,36 @@ def _cap(net: Network, p: Pattern) -> np.ndarray:
     return cap
 
 
+def _forward(c: Compiled, p: Pattern) -> tuple[Pattern, float]:
+    """On a rail-only design, flows to another rail leave from the source domain's GPU on the
+    destination's rail (``solver.forwarding``); flows that forwarding delivers inside the
+    domain need no fabric and are dropped. The share of connections forwarded, 0 elsewhere."""
+    if p.level == "class" or not p.src.size:
+        return p, 0.0
+    fw = forward_sources(c, p.src, p.dst)
+    if fw is None:
+        return p, 0.0
+    src, moved = fw
+    share = float(p.weight[moved].sum() / max(p.weight.sum(), 1))
+    keep = src != p.dst
+    p = replace(p, src=src[keep], dst=p.dst[keep], demand=p.demand[keep],
+                weight=p.weight[keep], nbytes=None if p.nbytes is None else p.nbytes[keep])
+    return p, share
+
+
+def plane_stripes(net: Network) -> int:
+    """NIC ports (planes) of a GPU on a multi-plane design, 1 elsewhere: the queue pairs of a
+    connection are striped over them under hashed routing, as NCCL uses every port of a
+    GPU's NICs (one channel per port), so a flow spreads over the planes instead of landing
+    on one by its hash. Designs without planes (a dual-homed NIC's two ToRs) keep hashing."""
+    c = net.c
+    plane = c.groups.get("plane")
+    if plane is None or not (plane > 0).any():
+        return 1
+    n_att = np.diff(net.att_ptr)
+    return int(n_att.max(initial=1)) if n_att.size else 1
+
+
 def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polarised: bool,
                control=None, tables=None) -> _Trial:
     c = net.c
@@ -179,7 +212,8 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
         sub_conn = np.arange(n_conn)
         subs = 1
     else:
-        subs = 1 if routing == "static" else q  # static routes by destination: QPs coincide
+        stripes = plane_stripes(net) if routing != "static" else 1
+        subs = 1 if routing == "static" else q * stripes  # static: by destination, QPs coincide
         sub_conn = np.repeat(np.arange(n_conn), subs)
         s_src, s_dst = src[sub_conn], dst[sub_conn]
         if routing == "static":
@@ -187,6 +221,12 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
             salt = None
         else:
             key = rng.integers(0, np.iinfo(np.int64).max, size=s_src.size).astype(np.uint64)
+            if stripes > 1:
+                # NCCL opens its queue pairs on every NIC port of the GPU, one plane each:
+                # sub-flow j leaves by the (j mod P)-th nearest port; hashing within a plane
+                # stays random (the key's high bits)
+                j = np.tile(np.arange(subs, dtype=np.uint64), n_conn) % np.uint64(stripes)
+                key = (key >> np.uint64(5)) * np.uint64(stripes) + j  # stripes <= 16: no wrap
             salt = hash_salt(net, seed, polarised)
         via = None
         if routing == "valiant":
@@ -253,12 +293,16 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
     if routing not in ROUTINGS:
         raise LoadOptionError(f"unknown routing '{routing}' (choose {', '.join(ROUTINGS)})")
     p = pattern if isinstance(pattern, Pattern) else make_pattern(c, pattern, seed, fan_in)
+    p, forwarded = _forward(c, p)
     runs = 1 if routing in ("adaptive", "static") else trials
     if p.level != "class":
         _check_work(p, flows_per_pair if routing in ("ecmp", "valiant") else 1, runs)
     net = net if net is not None else build_network(c, control)
+    stripes = plane_stripes(net) if routing in ("ecmp", "valiant") else 1
+    if p.level != "class" and stripes > 1:
+        _check_work(p, flows_per_pair * stripes, runs)  # one queue pair per plane and more
     if p.level == "class":
-        return _class_level(net, p, c, routing, flows_per_pair, control)
+        return _class_level(net, p, c, routing, flows_per_pair * stripes, control)
     out = [_one_trial(net, p, routing, flows_per_pair, seed + k, polarised, control, tables)
            for k in range(runs)]
     t = np.concatenate([r.t for r in out])
@@ -288,6 +332,7 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
         line_rate_gbps=net.nominal_gbps,
         t=t,
         link_util=util,
+        forwarded=forwarded,
     )
 
 
@@ -311,7 +356,12 @@ def _class_level(net: Network, p: Pattern, c: Compiled, routing: str, q: int,
                  control) -> LoadResult:
     """All-to-all by class: too many flows to route one by one, so every routing is solved
     from the fluid split (see ``class_level``)."""
-    load, t, t_ideal, t_typical, note = class_level(net, p, routing, q, control)
+    found = rail_of_gpus(c)
+    rails = found[0] if found is not None else 1
+    load, t, t_ideal, t_typical, note = class_level(net, p, routing, q, control, rails)
+    if rails > 1:
+        note += (f"; rail-only: {rails} rails, cross-rail bytes forwarded over the scale-up "
+                 "domain onto the destination's rail")
     cap = _cap(net, p)
     util = load * t / np.maximum(cap, 1e-300)
     th = {"min": t, "p1": t, "p50": t_typical, "mean": t_typical}
@@ -324,11 +374,12 @@ def _class_level(net: Network, p: Pattern, c: Compiled, routing: str, q: int,
         by_tier=_by_layer(net, util), hot_links=_hot(net, util),
         tail=queue_tail(net, None, util, c.project.analysis.message_bytes),
         line_rate_gbps=net.nominal_gbps, t=np.array([t]), model=note, link_util=util,
+        forwarded=(rails - 1) / rails,
     )
 
 
-def class_level(net: Network, p: Pattern, routing: str, q: int = 1, control=None
-                ) -> tuple[np.ndarray, float, float, float, str]:
+def class_level(net: Network, p: Pattern, routing: str, q: int = 1, control=None,
+                rails: int = 1) -> tuple[np.ndarray, float, float, float, str]:
     """Link loads at demand, the slowest and the typical flow's fraction of demand, the ideal
     (NIC-bound) fraction, and a sentence naming the model, for a class-level all-to-all.
 
@@ -340,6 +391,10 @@ def class_level(net: Network, p: Pattern, routing: str, q: int = 1, control=None
     Steger, RANDOM 1998); q queue pairs per connection make n q smaller flows. Valiant sends
     each flow through a random switch first: a uniform all-to-all loads the fabric twice."""
     load = class_spray_loads(net, p, control)
+    if rails > 1:
+        # rail-only: the uniform exchange's cross-rail bytes are forwarded onto the
+        # destination's rail, so each rail carries its own all-to-all R times over
+        load = load * rails
     cap = _cap(net, p)
     fabric = np.arange(net.n_links) < net.n_ports
     if routing == "valiant":

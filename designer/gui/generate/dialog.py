@@ -144,6 +144,15 @@ KIND_FIELDS: dict[str, tuple[Field, ...]] = {
         Field("servers_per_leaf", "Servers per leaf", "int", 0, 0, 4096, "as many as fit"),
         Field("pod_gpus", "GPUs per pod", "int", 0, 0, 10_000_000, "one spine tier's worth"),
     ),
+    "rail-only": (
+        Field("gpus", "GPUs", "int", 1024, 1, 10_000_000,
+              tip="a whole number of scale-up domains (servers, or NVL72 racks)"),
+        Field("tiers", "Tiers in a rail", "choice", None,
+              choices=(("Automatic", None), ("1 (a switch a rail)", 1),
+                       ("2 (a Clos a rail)", 2)),
+              tip="no spine joins the rails: GPUs on different rails meet through their "
+              "scale-up domain (arXiv 2307.12169)"),
+    ),
     "dragonfly": (
         # the bundled example's size (1,056 GPUs); 0 ("balanced") takes the largest the
         # router radix allows, 262,656 GPUs on 64-port routers: too big to start from
@@ -226,6 +235,12 @@ def gear_fields(catalog: Catalog, default_gear: str, default_planes: int) -> tup
             "the profile's",
             "parallel fabrics; each GPU has one port per plane",
         ),
+        Field("plane_split", "Lanes to planes", "choice", None,
+              choices=(("No split", None), ("2 planes a NIC port", 2),
+                       ("4 planes a NIC port", 4), ("8 planes a NIC port", 8)),
+              tip="split each NIC port into P ports of 1/P its speed, one plane each (an 800G "
+              "port as 8 x 100G, OCP MRC); the switches run their mode of that speed "
+              "(Tomahawk 6 as 1,024 x 100G); the NIC must list the breakout (thor-ultra)"),
         Field("name", "Design name", "text", "", tip="default: a description of the design"),
     )
 

@@ -102,7 +102,9 @@ class PreviewAnalysis(QObject):
         rows = [
             ("Cost per GPU", f"{fmt.money(r.bom.per_gpu_usd)} "
                              f"({fmt.money(r.bom.total_usd)} in all)"),
-            ("Bisection", f"{fmt.percent(b.fraction_of_full)} of full"),
+            ("Bisection", f"{fmt.percent(b.fraction_of_full)} of full" if
+             r.rail_forwarding is None else
+             f"{fmt.percent(r.rail_forwarding.fraction_of_full)} of full with forwarding"),
             ("Oversubscription", o.to_json()["worst_ratio"]),
             ("Latency", f"p50 {fmt.micro(lat.p50_us)} · p99 {fmt.micro(lat.p99_us)}"),
         ]

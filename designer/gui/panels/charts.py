@@ -26,14 +26,16 @@ LATENCY = QColor("#5a4aa6")
 BLOCKING = QColor("#c62828")
 CATEGORY_COLOURS = {
     "switch": QColor("#2d6da3"),
+    "laser": QColor("#7b4fb0"),
     "nic": QColor("#6b7787"),
     "transceiver": QColor("#2b7a57"),
     "cable": QColor("#e07028"),
     "fibre": QColor("#a33a67"),
     "appliance": QColor("#9a8433"),
 }
-CATEGORY_LABELS = {"switch": "switches", "nic": "NICs", "transceiver": "optics",
-                   "cable": "cables", "fibre": "fibre", "appliance": "appliances"}
+CATEGORY_LABELS = {"switch": "switches", "laser": "laser modules", "nic": "NICs",
+                   "transceiver": "optics", "cable": "cables", "fibre": "fibre",
+                   "appliance": "appliances"}
 
 
 def _tier_colour(tier: str) -> QColor:

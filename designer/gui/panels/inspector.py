@@ -34,7 +34,7 @@ from designer.core.catalog import TECH_LABELS, ServerSpec, SwitchSpec
 from designer.core.errors import DesignerError
 from designer.core.links import MEDIA
 from designer.core.model import SWITCH_ROLES, Role
-from designer.core.ports import port_layout, used_port_counts
+from designer.core.ports import planes_text, port_layout, used_port_counts
 from designer.core.transport.choice import transport_of
 from designer.gui.canvas.groups import device_chain, key_path_label
 from designer.gui.canvas.items import role_count_text
@@ -217,6 +217,11 @@ class InspectorPanel(QScrollArea):
         self.d_usage = QLabel()
         self.d_usage.setWordWrap(True)
         form.addRow("In use", self.d_usage)
+        self.d_planes = QLabel()
+        self.d_planes.setWordWrap(True)
+        self.d_planes.setToolTip("The plane or rail a switch is in; how a server's NIC ports "
+                                 "split into lanes and how many planes its links reach")
+        form.addRow("Planes", self.d_planes)
         self.d_pos = QLabel()
         form.addRow("Position", self.d_pos)
         lay.addLayout(form)
@@ -416,6 +421,10 @@ class InspectorPanel(QScrollArea):
             self.d_usage.setText(f"{used} of {lay.count} ports used, {lay.count - used} free")
         except DesignerError as exc:
             self.d_usage.setText(str(exc))
+        try:
+            self.d_planes.setText(planes_text(fabric, i, cat) or "one plane")
+        except DesignerError:
+            self.d_planes.setText("")
         self.d_links.clear()
         links = fabric.links
         rows = (links.a == i) | (links.b == i)

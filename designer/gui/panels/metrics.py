@@ -302,14 +302,22 @@ class MetricsPanel(QScrollArea):
                    f"{b.certificate}.\nFull bisection: {fmt.tbps(b.full_gbps)} "
                    f"(half the GPUs x {fmt.gbps(b.per_gpu_rate_gbps)}).")
             frac = b.fraction_of_full
+            gbps = b.gbps
+            rf = r.rail_forwarding
+            if rf is not None:  # rail-only: the rails meet only through the scale-up domains
+                frac, gbps, proof = rf.fraction_of_full, rf.bisection_gbps, "with forwarding"
+                tip += (f"\nRail-only: {rf.rails} rails with no spine; a balanced cut that "
+                        f"keeps the scale-up domains whole: {rf.method}. A uniform all-to-all "
+                        f"takes {fmt.percent(rf.a2a_overhead)} longer for the NVLink hop.")
             low = frac < 1 - 1e-9
             hint = ""
             if low:
                 hint = (f"below full bisection: only {fmt.percent(frac)} of the GPUs' "
                         "rate crosses a balanced cut")
-            v["bisection"].set(f"{fmt.tbps(b.gbps)} · {proof}", POOR if low else GOOD, hint,
+            v["bisection"].set(f"{fmt.tbps(gbps)} · {proof}", POOR if low else GOOD, hint,
                                tip)
-            v["per_gpu"].set(f"{fmt.gbps(b.per_gpu_gbps)} · {fmt.percent(frac)} of full",
+            per_gpu = gbps / (r.gpus // 2) if r.gpus >= 2 else 0.0
+            v["per_gpu"].set(f"{fmt.gbps(per_gpu)} · {fmt.percent(frac)} of full",
                              POOR if low else GOOD, tip=tip)
         o = r.oversubscription
         if not o.by_tier:

@@ -251,6 +251,8 @@ class TrafficPanel(QWidget):
             + "<br>Slowdown vs ideal: " + ("never completes" if sd == float("inf")
                                            else f"{sd:.3f}x")
             + f"<br>Busiest link per tier: {tiers}"
+            + (f"<br>Rail-only: {r.forwarded:.0%} of connections forwarded over the "
+               "scale-up domain onto the destination's rail" if r.forwarded else "")
             + f"<br>Latency under load: +{r.tail.mean_us:.2f} µs mean, "
             f"+{r.tail.p99_us:.2f} µs p99<br><small>{r.tail.model}</small>"
             + f"<br><b>Transport model:</b> {html.escape(tl.routing_text(), quote=False)}"
