@@ -363,6 +363,8 @@ class Profile(_Frozen):
     server: GearId
     planes: int = Field(default=1, ge=1, le=16)
     spine_switch: GearId | None = None
+    # the transport its designs run (core/transport): None, the technology's usual one
+    transport: str | None = Field(default=None, pattern=r"^[a-z][a-z0-9-]{0,31}$")
     # how design names mention this profile, the short form first: switching a design's gear
     # renames "..., InfiniBand NDR" to "..., RoCE 400G" (empty: the name alone)
     aliases: tuple[str, ...] = Field(default=(), max_length=16)

@@ -51,6 +51,9 @@ def convert_profile(project: Project, target_id: str, catalog: Catalog) -> Conve
     done = _convert_generated(project, target, catalog) if project.generator is not None else None
     if done is None:
         done = _map_devices(project, target, cat)
+    if done.project.transport is not None:
+        # a transport chosen for the old gear gives way to the new profile's
+        done = replace(done, project=done.project.evolve(transport=None))
     old = cat.profiles.get(project.profile)
     name = renamed_for(project.name, old, target) if old is not None else project.name
     if name == done.project.name:

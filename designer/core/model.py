@@ -24,6 +24,7 @@ from designer.core.physical.floor import Physical
 from designer.core.sources.apply import apply_sources
 from designer.core.sources.model import Sources
 from designer.core.text import Name, Notes
+from designer.core.transport.profiles import TRANSPORT_IDS
 
 # 2: optional sections for the decision analysis, traffic, floor plan, measured latencies and
 # price books; a version-1 file has none of them and takes their defaults.
@@ -321,6 +322,9 @@ class Project(_Frozen):
     name: Name = "Untitled fabric"
     notes: Notes = ""
     profile: str = Field(default="ib-ndr", pattern=r"^[a-z0-9][a-z0-9._-]{0,63}$")
+    # the transport chosen for this design (core/transport); None: its gear profile's. Files
+    # written before transports had no such key and read as None.
+    transport: str | None = None
     overrides: Overrides = Field(default_factory=Overrides)
     fabric: Fabric = Field(default_factory=Fabric)
     generator: GeneratorSpec | None = None
@@ -339,6 +343,13 @@ class Project(_Frozen):
     def _known_version(cls, v: int) -> int:
         if v != SCHEMA_VERSION:
             raise ValueError(f"schema_version must be {SCHEMA_VERSION} after migration, got {v}")
+        return v
+
+    @field_validator("transport")
+    @classmethod
+    def _known_transport(cls, v: str | None) -> str | None:
+        if v is not None and v not in TRANSPORT_IDS:
+            raise ValueError(f"unknown transport '{v}' (known: {', '.join(TRANSPORT_IDS)})")
         return v
 
     def catalog(self, base: Catalog) -> Catalog:

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from designer.core.generators import KIND_LABELS
 from designer.core.generators.params import GEAR_PROFILES
 from designer.gui.base import icons
+from designer.gui.transport.picker import TransportPicker
 
 if TYPE_CHECKING:
     from designer.gui.main_window import MainWindow
@@ -327,6 +328,12 @@ class WindowActions:
             lambda i: w.switch_profile(self.profile_combo.itemData(i))
         )
         tb.addWidget(self.profile_combo)
+        label = QLabel(" Transport ")
+        label.setToolTip("How RDMA crosses the fabric: it sets the load model's routing, the "
+                         "incast model, the switch configs' QoS and the tuning in TCO")
+        tb.addWidget(label)
+        self.transport_picker = TransportPicker(w.doc)
+        tb.addWidget(self.transport_picker)
         spacer = QWidget()
         spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         tb.addWidget(spacer)

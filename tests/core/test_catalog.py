@@ -65,6 +65,8 @@ def test_profiles_resolve(catalog):
         # rack-scale systems on InfiniBand and Spectrum-X, and AMD on RoCE (issue 22)
         "gb200-ib-ndr", "gb300-ib-xdr", "gb300-spectrum-x", "vr-ib-xdr", "vr-spectrum-x",
         "amd-roce-400",
+        # the transports' profiles (issue 23)
+        "spectrum-x-800", "uec-800",
     }
     assert catalog.profile("roce-800").planes == 2
     with pytest.raises(CatalogError, match="unknown gear profile"):

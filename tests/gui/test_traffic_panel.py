@@ -109,7 +109,7 @@ def test_load_and_what_if_at_16k_gpus_run_off_the_gui_thread(window, qtbot, monk
     tr.panel.run_load()
     _finish(qtbot, tr.panel)
     assert tr.panel.last is not None and tr.panel.last.throughput["min"] == pytest.approx(1.0)
-    tr.panel.routing.setCurrentText("technology default")
+    tr.panel.routing.setCurrentText("transport default")
     tr.what_if(["spine:1"])
     _finish(qtbot, tr.panel)
     assert "What if spine" in tr.panel.result.text()
@@ -129,6 +129,9 @@ def test_a_what_if_after_a_load_run_reuses_it_as_the_baseline(window, qtbot, su4
     real = panel_mod.run_load
     monkeypatch.setattr(panel_mod, "run_load", lambda c, *a, **k: calls.append(c.n_gpus)
                         or real(c, *a, **k))
+    real_t = panel_mod.run_transport_load  # the load run goes through the transport's model
+    monkeypatch.setattr(panel_mod, "run_transport_load",
+                        lambda c, *a, **k: calls.append(c.n_gpus) or real_t(c, *a, **k))
     tr.panel.run_load()
     _finish(qtbot, tr.panel)
     assert calls == [1024]

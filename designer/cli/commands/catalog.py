@@ -16,6 +16,8 @@ from designer.core.catalog import (
     ServerSpec,
     SwitchSpec,
 )
+from designer.core.transport.choice import profile_transport
+from designer.core.transport.profiles import TRANSPORTS
 
 KIND_ORDER = ("switch", "nic", "server", "scale-up-switch", "transceiver", "cable", "fiber",
               "laser", "cdu")
@@ -110,7 +112,10 @@ def run(args: argparse.Namespace) -> int:
         print_json(
             {
                 "items": [i.model_dump(mode="json") for i in items],
-                "profiles": [p.model_dump(mode="json") for p in cat.profiles.values()],
+                "profiles": [p.model_dump(mode="json")
+                             | {"transport": profile_transport(p.id, cat).id}
+                             for p in cat.profiles.values()],
+                "transports": [t.to_json() for t in TRANSPORTS.values()],
             }
         )
         return 0
@@ -127,11 +132,19 @@ def run(args: argparse.Namespace) -> int:
         print("Gear profiles (--gear)")
         id_w = max((len(p.id) for p in cat.profiles.values()), default=0)
         name_w = max((len(p.name) for p in cat.profiles.values()), default=0)
+        tr_w = max(len(t.id) for t in TRANSPORTS.values())
         for p in cat.profiles.values():
-            lines = textwrap.wrap(p.description, 100 - id_w - name_w) or [""]
-            print(f"  {p.id:<{id_w}}  {p.name:<{name_w}}  {lines[0]}")
+            tr = profile_transport(p.id, cat).id
+            print(f"  {p.id:<{id_w}}  {p.name:<{name_w}}  transport {tr}")
+            for line in textwrap.wrap(p.description, 96 - id_w):
+                print(f"  {'':<{id_w}}  {line}")
+        print()
+        print("Transports (a design's transport; its gear profile's unless chosen)")
+        for t in TRANSPORTS.values():
+            lines = textwrap.wrap(t.summary, 100 - tr_w - 4) or [""]
+            print(f"  {t.id:<{tr_w}}  {lines[0]}")
             for more in lines[1:]:
-                print(f"  {'':<{id_w}}  {'':<{name_w}}  {more}")
+                print(f"  {'':<{tr_w}}  {more}")
         print()
         print(textwrap.fill(
             "Prices are estimates (no public list prices exist): [date] of a sourced price, "

@@ -23,13 +23,17 @@ from designer.core.analysis.compare import (
     figure_text,
     oversubscription_variant,
     profile_best,
+    profile_rebuilt,
     server_variant,
 )
 from designer.core.analysis.estimate import settings_of
 from designer.core.analysis.inputs import load_workload, with_economics
 from designer.core.analysis.workload import WorkloadError
+from designer.core.errors import DesignerError
 from designer.core.fileformat import load_project
 from designer.core.solver import solve
+from designer.core.transport.choice import with_transport
+from designer.core.transport.profiles import get_transport
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:
@@ -45,6 +49,10 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                    "roce-800), each laid out as it would be bought: when the swap leaves "
                    "switch ports idle, the layout is planned again for the same GPUs and "
                    "the same bisection and oversubscription, and the cheapest is taken")
+    p.add_argument("--transports", metavar="LIST",
+                   help="the first file under these transports, gear unchanged (roce,"
+                   "spectrum-x,uec,mrc on Ethernet; infiniband on InfiniBand): what the "
+                   "transport alone changes")
     p.add_argument("--as-drawn", action="store_true",
                    help="with --profiles: keep the first file's layout under every profile")
     p.add_argument("--oversubscriptions", metavar="LIST",
@@ -74,9 +82,21 @@ def run(args: argparse.Namespace) -> int:
     if args.profiles:
         target = Target.of(solve(first, catalog=first.catalog(base)))
         for x in [x.strip() for x in args.profiles.split(",") if x.strip()]:
-            best = profile_best(first, x, base, target, as_drawn=args.as_drawn)
+            try:
+                best = profile_best(first, x, base, target, as_drawn=args.as_drawn)
+            except DesignerError as exc:
+                # the drawn layout does not fit this gear: the same GPUs laid out its own way
+                rebuilt = profile_rebuilt(first, x, base)
+                solved.append((PROFILE_LABELS.get(x, x), rebuilt,
+                               solve(rebuilt, catalog=rebuilt.catalog(base)),
+                               f"laid out again for this gear ({exc})"))
+                continue
             solved.append((PROFILE_LABELS.get(x, x), best.chosen.project, best.chosen.result,
                            best.reason))
+    if args.transports:
+        items = [(get_transport(x.strip(), "--transports").short,
+                  with_transport(first, x.strip(), base))
+                 for x in args.transports.split(",") if x.strip()]
     if args.oversubscriptions:
         items = [(f"{x.strip()} oversubscribed", oversubscription_variant(first, x.strip(), base))
                  for x in args.oversubscriptions.split(",") if x.strip()]
@@ -84,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
         items += [(f"on {x.strip()}", server_variant(first, x.strip(), base))
                   for x in args.servers.split(",") if x.strip()]
         items = items[:MAX_DESIGNS]
-    if not 2 <= len(items) <= MAX_DESIGNS and not (args.profiles or args.oversubscriptions):
+    if not 2 <= len(items) <= MAX_DESIGNS and not (args.profiles or args.oversubscriptions
+                                                   or args.transports):
         raise WorkloadError(f"designs: compare takes 2 to {MAX_DESIGNS} files, got {len(items)}")
     if args.as_drawn and not args.profiles:
         raise WorkloadError("--as-drawn: only with --profiles")
@@ -92,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     workload = load_workload(args.workload) if args.workload else s.workload
     econ = with_economics(s.economics, gpu_hour_usd=args.gpu_hour_usd, run_days=args.run_days,
                           years=args.years)
-    if not args.profiles or args.oversubscriptions:
+    if not args.profiles or args.oversubscriptions or args.transports:
         solved = [(label, p, solve(p, catalog=p.catalog(base))) for label, p in items]
     cmp = compare(solved, workload, econ, base)
     if args.output:

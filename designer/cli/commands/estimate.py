@@ -147,6 +147,8 @@ def format_estimate(e: Estimate) -> str:
            *[f"           fitted to this design: {c}" for c in e.fitted],
            f"Fabric     {e.view.tech}, {e.view.nic_gbytes_s:.0f} GB/s per GPU, NVLink domain "
            f"{e.view.domain}, GPU {e.view.gpu.name}, routing {e.routing}",
+           *([f"Transport  {(e.transport_json() or {}).get('all_to_all', '')}"]
+             if e.transport is not None else []),
            f"NCCL       {_sharp_text(e)}; {e.view.channels_per_nic} ring channel(s) per NIC, "
            f"{e.view.qps_per_connection} queue pair(s) per connection "
            f"(NCCL_IB_QPS_PER_CONNECTION)", "",
@@ -173,7 +175,8 @@ def format_estimate(e: Estimate) -> str:
             "",
             f"TCO over {t.years:g} years: ${t.total_usd:,.0f} (capex ${t.capex_usd:,.0f}, energy "
             f"${t.energy_usd_per_year:,.0f}/yr, support ${t.support_usd_per_year:,.0f}/yr, "
-            f"RoCE tuning ${t.tuning_usd:,.0f})",
+            f"tuning ${t.tuning_usd:,.0f}"
+            + (" as the transport's default" if e.tuning_from_transport else "") + ")",
             f"  ${t.usd_per_useful_gpu_hour:.3f} per useful GPU-hour", "",
             f"Recommendation: {e.recommendation.choice}"]
     for r in e.recommendation.rules:

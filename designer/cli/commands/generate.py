@@ -16,6 +16,7 @@ from designer.core.fileformat import SUFFIX, save_project
 from designer.core.generators import generate, params_from_dict, plan
 from designer.core.generators.params import GEAR_PROFILES
 from designer.core.layout import compact_if_wide
+from designer.core.transport.profiles import TRANSPORT_IDS, check_fits, get_transport
 
 COMMON_OPTIONS = (
     "gear",
@@ -39,6 +40,10 @@ def _common(p: argparse.ArgumentParser) -> None:
         choices=GEAR_PROFILES,
         default="ib-ndr",
         help="gear profile (default: %(default)s)",
+    )
+    g.add_argument(
+        "--transport", choices=TRANSPORT_IDS, default=None,
+        help="the design's transport (default: the gear profile's; see 'designer catalog')",
     )
     g.add_argument(
         "--switch",
@@ -279,6 +284,9 @@ def run(args: argparse.Namespace) -> int:
     values = {k: v for k, v in values.items() if v is not None}
     params = params_from_dict(args.kind, values)
     cat = catalog_from(args)
+    transport = getattr(args, "transport", None)
+    if transport:
+        check_fits(get_transport(transport), cat.profile(params.gear).tech, "--transport")
     pl = plan(params, cat)
     if args.plan:
         print(pl.describe())
@@ -299,6 +307,8 @@ def run(args: argparse.Namespace) -> int:
     # a design far wider than tall is written with its SUs or pods wrapped into rows, as the
     # window generates it, so it reads whole when opened
     project = compact_if_wide(generate(params, cat))
+    if transport:
+        project = project.evolve(transport=transport)
     t1 = time.perf_counter()
     save_project(project, out)
     t2 = time.perf_counter()

@@ -16,15 +16,19 @@ from designer.cli.commands._common import (
 from designer.core import limits
 from designer.core.errors import DesignerError
 from designer.core.solver.compile import compile_project
-from designer.core.traffic import PATTERNS, ROUTINGS, run_load
+from designer.core.traffic import PATTERNS, ROUTINGS
 from designer.core.traffic.lft import opensm_tables
 from designer.core.traffic.network import build_network
+from designer.core.transport.choice import project_tech, transport_of
+from designer.core.transport.profiles import TRANSPORT_IDS, check_fits, get_transport
+from designer.core.transport.traffic import BURST_BYTES, run_transport_load
 
 
 def add_traffic_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--routing", choices=ROUTINGS, default=None,
-                   help="routing model (default: the technology's: static on InfiniBand, "
-                   "ecmp on Ethernet)")
+                   help="routing model (default: the design's transport's: static on "
+                   "InfiniBand, ecmp on RoCE, adaptive (spraying) on Spectrum-X, Ultra "
+                   "Ethernet and MRC)")
     p.add_argument("--flows-per-pair", type=FLOWS_PER_PAIR, default=1, metavar="Q",
                    help="queue pairs per connection under ECMP/Valiant (default 1)")
     p.add_argument("--trials", type=TRIALS, default=1, metavar="T",
@@ -50,6 +54,11 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                    "bytes); default permutation")
     p.add_argument("--fan-in", type=count_arg(1, limits.MAX_GPUS), default=16, metavar="K",
                    help="incast: senders to one GPU (default 16)")
+    p.add_argument("--burst-bytes", type=count_arg(1, 1 << 40), default=BURST_BYTES,
+                   metavar="B", help="incast: bytes each sender sends in the burst (default "
+                   "1 MiB)")
+    p.add_argument("--transport", choices=TRANSPORT_IDS, default=None,
+                   help="run under this transport instead of the design's")
     p.add_argument("--opensm", action="store_true",
                    help="static routing on OpenSM's own forwarding tables: brings the design "
                    "up on ibsim as check-ib does (needs the InfiniBand tools)")
@@ -66,12 +75,18 @@ def run(args: argparse.Namespace) -> int:
             raise DesignerError("--opensm routes on OpenSM's tables: use it with --routing static")
         tables = opensm_tables(project, cat, net)
         args.routing = "static"
-    r = run_load(c, args.pattern, args.routing, args.flows_per_pair, args.trials, args.seed,
-                 args.polarised, args.fan_in, net=net, tables=tables)
+    transport = transport_of(project, cat)
+    if args.transport:
+        transport = get_transport(args.transport, "--transport")
+        check_fits(transport, project_tech(project, cat), "--transport")
+    tl = run_transport_load(c, args.pattern, transport, args.routing, args.flows_per_pair,
+                            args.trials, args.seed, args.polarised, args.fan_in,
+                            burst_bytes=args.burst_bytes, net=net, tables=tables)
+    r = tl.load
+    j = tl.to_json()
     if args.json:
-        print_json(r.to_json())
+        print_json(j)
         return 0
-    j = r.to_json()
     th = j["throughput"]
     how = " (OpenSM's tables)" if tables is not None else ""
     print(f"{project.name}: {r.pattern} under {r.routing} routing{how}"
@@ -90,9 +105,35 @@ def run(args: argparse.Namespace) -> int:
           f"({tail['model']})")
     if r.model:
         print(f"  model            {r.model}")
+    print(f"  transport        {tl.model_text()}")
+    if tl.incast is not None:
+        print(format_incast(j["incast"]))
     for h in r.hot_links[:5]:
         arrow = "<->" if h.both_ways else "->"
         cables = f", {h.cables} cables" if h.cables > 1 else ""
         print(f"  hot link         {h.src} {arrow} {h.dst} ({h.layer}{cables}) "
               f"{h.utilisation:.3f}")
     return 0
+
+
+def format_incast(x: dict) -> str:
+    """The incast block of ``designer load --pattern incast`` as lines."""
+    if x["held_links"] and x["paused_us"] > 0:
+        held = (f"{x['held_links']:,} link(s) held back for {x['paused_us']:,.1f} us "
+                f"({x['held_links_share']:.1%} of the fabric's)")
+    elif x["held_links"]:
+        held = f"the queue stayed under the pause threshold: none of {x['held_links']:,} held"
+    else:
+        held = "no pause on this transport"
+    return "\n".join([
+        f"  incast           {x['fan_in']} senders x {x['message_bytes'] / 2**20:,.2f} MiB, "
+        f"round trip {x['rtt_us']:.2f} us",
+        f"  completion       {x['completion_us']:,.1f} us ({x['completion_ratio']:.3f} x the "
+        f"receiver's line rate)",
+        f"  last-hop queue   peak {x['queue_peak_bytes'] / 1e6:,.2f} MB = "
+        f"{x['queue_delay_peak_us']:,.1f} us of delay",
+        f"  pause spreading  {held}; an innocent flow on one keeps "
+        f"{x['victim_throughput']:.1%} of its rate",
+        f"  retransmitted    {x['retransmit_share']:.1%} of the bytes (trimmed); "
+        f"{x['rate_cuts']} rate cut(s)",
+    ])

@@ -13,6 +13,7 @@ from designer.cli.commands._common import (
 from designer.cli.commands.load import add_traffic_options
 from designer.core.solver.compile import compile_project
 from designer.core.traffic.failures import DEFAULT_USD_PER_GPU_HOUR, WhatIf, n_minus_1, what_if
+from designer.core.transport.choice import transport_of
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:
@@ -50,7 +51,9 @@ def _line(w: WhatIf) -> str:
 def run(args: argparse.Namespace) -> int:
     project, cat = load(args, args.file)
     c = compile_project(project, cat)
-    kw = dict(pattern=args.pattern, routing=args.routing, flows_per_pair=args.flows_per_pair,
+    # the routing asked for, else the design's transport's (as designer load)
+    routing = args.routing or transport_of(project, cat).load_routing
+    kw = dict(pattern=args.pattern, routing=routing, flows_per_pair=args.flows_per_pair,
               trials=args.trials, seed=args.seed, usd_per_gpu_hour=args.usd_per_gpu_hour)
     if args.n1:
         rows = n_minus_1(c, args.n1, **kw)

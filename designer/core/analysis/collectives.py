@@ -18,6 +18,7 @@ from designer.core.analysis import nccl_model as nm
 from designer.core.analysis.fabric import FabricView
 from designer.core.analysis.gpus import NVLS_TREE_MAX_CH, TREE_MAX_CH
 from designer.core.analysis.workload import WorkloadError
+from designer.core.transport.fabric import all_to_all_spread
 
 OPS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "send-recv")
 ALGORITHMS = ("auto", "ring", "tree", "nvls", "nvls-tree", "sharp", "direct")
@@ -175,7 +176,8 @@ def _candidates(view: FabricView, op: str, S: np.ndarray, comm: Communicator, la
             lat = nm.BASE_US["ring"][p] + nm.NVL_US["ring"][p] + (
                 nm.NET_US["ring"][p] + extra if multi else 0.0)
             t_in = (g - 1) / n * S / nvl
-            t_net = (n - g) / n * S / (nic / lay.slow_a2a) if multi else 0 * S
+            spread = a2a_spread(view, comm, lay)
+            t_net = (n - g) / n * S / (nic / (lay.slow_a2a * spread)) if multi else 0 * S
             direct[name] = lat * 1e-6 + np.maximum(t_in, t_net) / nm.PROTO_BW[p]
         out["direct"] = direct
     if op == "send-recv":
@@ -188,6 +190,17 @@ def _candidates(view: FabricView, op: str, S: np.ndarray, comm: Communicator, la
             p2p[name] = lat * 1e-6 + S / (bw * nm.PROTO_BW[p])
         out["direct"] = p2p
     return out
+
+
+def a2a_spread(view: FabricView, comm: Communicator, lay: Layout | None = None) -> float:
+    """The transport's factor on an all-to-all's network term: hashing's hottest uplink over
+    the fluid split (1.0 when the transport sprays or the group stays under one leaf)."""
+    if not view.hashed or not view.levels:
+        return 1.0
+    leaf = view.levels[0]
+    under = max(1, leaf.gpus // max(comm.stride, 1))
+    return all_to_all_spread(True, comm.n, under, leaf.ratio, view.qps_per_connection,
+                             view.gpus)[0]
 
 
 def _ring(S: np.ndarray, n: int, steps: int, channels: int, bw: float, hop_us: np.ndarray,

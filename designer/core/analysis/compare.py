@@ -230,7 +230,8 @@ def _verdict(ok: list[DesignColumn], economics: Economics
 
 
 PROFILE_LABELS = {"ib-ndr": "IB NDR", "ib-xdr": "IB XDR", "roce-400": "RoCE 400G",
-                  "roce-800": "RoCE 800G"}
+                  "roce-800": "RoCE 800G", "spectrum-x-800": "Spectrum-X 800G",
+                  "uec-800": "UEC 800G"}
 
 
 def profile_variant(project: Project, profile: str, catalog: Catalog) -> Project:
@@ -264,6 +265,24 @@ def server_variant(project: Project, server: str, catalog: Catalog) -> Project:
     changes |= {"server": spec.id, "gpus": total, "nic": None, "nics": None,
                 "gpus_per_server": None, "planes": None, "name": None}
     return regenerate(project, changes, catalog)
+
+
+def profile_rebuilt(project: Project, profile: str, catalog: Catalog) -> Project:
+    """The generated design built again for ``profile`` with its GPU count, oversubscription
+    and placement but the gear's own sizes (pods, servers per leaf) and switches: for gear on
+    which the drawn layout cannot be built (3,072-GPU pods need spines a 64-port InfiniBand
+    switch does not have)."""
+    gen = project.generator
+    if gen is None or gen.kind not in SIZE_FIELDS:
+        raise WorkloadError(f"profiles: the design cannot be laid out for '{profile}' and is "
+                            "not a generated rail or fat tree to build again")
+    changes: dict = {k: None for k in SIZE_FIELDS[gen.kind]}
+    if gen.kind == "rail":
+        changes["reserve_leaf_ports"] = 0
+    changes |= {"gear": profile, "switch": None, "spine_switch": None, "radix": None,
+                "gpus": _design_gpus(project, catalog), "server": None, "nic": None,
+                "nics": None, "gpus_per_server": None, "planes": None}
+    return regenerate(project, changes, catalog).evolve(transport=None)
 
 
 def _design_gpus(project: Project, catalog: Catalog) -> int:

@@ -15,6 +15,7 @@ import numpy as np
 from designer.core.analysis.collectives import (
     CollectiveRow,
     Communicator,
+    a2a_spread,
     collective_rows,
     collective_times,
     size_sweep,
@@ -36,8 +37,12 @@ from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.limits import NETWORK_SLOWDOWN_MAX
 from designer.core.model import Project
 from designer.core.solver import Result
+from designer.core.transport.choice import transport_of
+from designer.core.transport.profiles import Transport
 
 DEFAULT_WORKLOAD = Workload()
+# a network engineer's fully loaded week (assumption: about $500k a year for two engineers)
+TUNING_USD_PER_WEEK = 10_000.0
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,8 @@ class Estimate:
     routing: str
     network_slowdown: float
     fitted: tuple[str, ...] = ()  # how the default workload was scaled to this design
+    transport: Transport | None = None
+    tuning_from_transport: bool = False  # TCO's tuning effort is the transport's default
 
     @property
     def slowdown(self) -> float:
@@ -100,7 +107,40 @@ class Estimate:
             "recommendation": self.recommendation.to_json(),
             "constants": [n.to_json() for n in constant_notes(self.workload)],
             "workload_fitted": list(self.fitted),
+            "transport": self.transport_json(),
         }
+
+    def transport_json(self) -> dict | None:
+        t = self.transport
+        if t is None:
+            return None
+        ep = next((p for p in self.step.parts if p.kind == "ep"), None)
+        spread = 1.0
+        if ep is not None:
+            spread = a2a_spread(self.view, self.step.parallel.groups()["ep"])
+        return {"id": t.id, "name": t.name, "hashed": t.hashed,
+                "all_to_all": transport_a2a_text(t, spread),
+                "all_to_all_spread": round(spread, 6),
+                "tuning_weeks": self.economics.tuning_weeks,
+                "tuning_from_transport": self.tuning_from_transport,
+                "tuning_why": t.tuning_why}
+
+
+def transport_a2a_text(t: Transport, spread: float) -> str:
+    if t.hashed:
+        return (f"{t.short}: each queue pair hashed onto one path; the expert all-to-all runs "
+                f"at its busiest uplink, {spread:.3f}x the fluid split (balls into bins)")
+    how = "destination routes" if t.family == "ib" else "packet spraying"
+    return f"{t.short}: {how}; all-to-all at the fluid split"
+
+
+def with_transport_tuning(econ: Economics, t: Transport) -> tuple[Economics, bool]:
+    """The economics with the transport's tuning effort when the project sets none (no weeks
+    and no weekly cost): TCO then shows what bringing this transport up costs."""
+    if econ.tuning_weeks or econ.tuning_usd_per_week:
+        return econ, False
+    return econ.model_copy(update={"tuning_weeks": t.tuning_weeks,
+                                   "tuning_usd_per_week": TUNING_USD_PER_WEEK}), True
 
 
 def settings_of(project: Project) -> DecisionSettings:
@@ -123,8 +163,9 @@ def estimate(project: Project, result: Result, workload: Workload | None = None,
         raise WorkloadError("design: it has no connected GPUs to estimate for")
     s = settings_of(project)
     w = workload or s.workload
-    econ = economics or s.economics
     cat = catalog if catalog is not None else project.catalog(builtin_catalog())
+    transport = transport_of(project, cat)
+    econ, tuned = with_transport_tuning(economics or s.economics, transport)
     view = fabric_view(project, result, w, cat)
     fitted: tuple[str, ...] = ()
     if fit is None and w == DEFAULT_WORKLOAD:
@@ -159,7 +200,7 @@ def estimate(project: Project, result: Result, workload: Workload | None = None,
             rows += collective_rows(view, req.op, [req.bytes], groups[req.group],
                                     algorithm=req.algorithm, **kw)
     return Estimate(w, econ, view, tuple(rows), step, ideal, loss, cost, rec, routing,
-                    network_slowdown, fitted)
+                    network_slowdown, fitted, transport, tuned)
 
 
 def busbw_curve(est: Estimate, op: str, group: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -19,6 +19,7 @@ from designer.core.errors import DesignerError
 from designer.core.model import Project, Role
 from designer.core.solver import Result
 from designer.core.solver.forwarding import a2a_overhead
+from designer.core.transport.choice import transport_of
 
 # Switches that reduce in the network (IB SHARP v3 on Quantum-2, Quantum-X800).
 SHARP_SWITCHES = frozenset({"qm9700", "qm9790", "q3400"})
@@ -56,6 +57,8 @@ class FabricView:
     collnet: bool = False  # IB SHARP in use: capable switches and NCCL_COLLNET_ENABLE=1
     channels_per_nic: int = 2  # NCCL ring channels per NIC
     qps_per_connection: int = 1  # NCCL_IB_QPS_PER_CONNECTION
+    transport: str = "roce"  # core/transport id
+    hashed: bool = False  # the transport hashes each queue pair onto one path (ECMP)
     # rail-only designs: the extra share of a cross-domain all-to-all's time that forwarding
     # over the scale-up domain adds, (R-1)/R x NIC rate / NVLink rate (solver.forwarding)
     rail_forward: float = 0.0
@@ -142,6 +145,7 @@ def fabric_view(project: Project, result: Result, workload: Workload,
         tech = catalog.profile(project.profile).tech
     except DesignerError:  # a profile the catalog lacks: no in-network reduction assumed
         tech = "eth"
+    transport = transport_of(project, catalog)
     models = set(result.switches.by_model)
     sharp = tech.startswith("ib") and bool(models) and models <= SHARP_SWITCHES
     sizes = _group_sizes(project, per_server)
@@ -177,4 +181,6 @@ def fabric_view(project: Project, result: Result, workload: Workload,
         collnet=sharp and workload.ib_sharp,
         channels_per_nic=workload.channels_per_nic,
         qps_per_connection=workload.qps_per_connection,
+        transport=transport.id,
+        hashed=transport.hashed,
     )

@@ -2,7 +2,8 @@
 
 Capex is the network bill of materials (servers when asked); energy is the network's nameplate
 power x load x PUE x hours x $/kWh; support a share of capex per year; space RU x $/RU/month;
-RoCE tuning and validation an explicit one-off (weeks x cost, 0 unless set, always shown).
+tuning and validation an explicit one-off (weeks x cost, always shown): the project's, or the
+transport's weeks at $10,000 a week when the project sets none (``estimate``, core/transport).
 """
 
 from __future__ import annotations

@@ -9,6 +9,13 @@ docs/roce.md lists the same table. Sources:
   with line rate, which is the rule used here;
 * PFC headroom (IEEE 802.1Qbb): after a port sends PAUSE, the bytes still arriving are the
   round trip on the cable, a maximum frame on each side and the peer's reaction time.
+
+The Ultra Ethernet profile (``UEC_QOS``, for the uec and mrc transports, core/transport) keeps
+the marking and scheduling but runs the RDMA class best effort: no PFC, no headroom, no PFC
+watchdog; a queue that passes the trimming threshold (where ECN would mark every packet) trims
+packets to ``trim_size_bytes`` and sends the header on the strict-priority queue so the receiver
+asks for the payload at once (Ultra Ethernet 1.0's packet trimming; SONiC's SWITCH_TRIMMING
+table and ``packet_discard_action: trim``, sonic-net/SONiC doc/packet_trimming).
 """
 
 from __future__ import annotations
@@ -41,6 +48,9 @@ class RoceQos:
     bfd_interval_ms: int = 300
     bfd_multiplier: int = 3
     maximum_paths: int = 64  # ECMP width: at least the widest fan-out of any switch
+    lossless: bool = True  # PFC on the RoCE priority; False: the Ultra Ethernet profile
+    trim_size_bytes: int = 128  # a trimmed packet: headers only (SONiC's example size)
+    name: str = "roce-lossless"
 
     def kmin(self, speed_gbps: int) -> int:
         return self.kmin_bytes_per_gbps * speed_gbps
@@ -55,8 +65,29 @@ class RoceQos:
         rtt_ns = 2 * length_m * PROPAGATION_NS_PER_M
         return round(bytes_per_ns * (rtt_ns + self.pfc_reaction_ns) + 2 * self.mtu)
 
+    def trim_threshold(self, speed_gbps: int) -> int:
+        """Queue bytes above which the Ultra Ethernet profile trims: Kmax, where ECN already
+        marks every packet and more queue only adds delay."""
+        return self.kmax(speed_gbps)
+
     def choices(self) -> list[tuple[str, str, str]]:
-        """(setting, default, why) of every tuning choice, for the documentation and the exports."""
+        """(setting, default, why) of every tuning choice, for the documentation and the
+        exports."""
+        rows = self._choices()
+        if self.lossless:
+            return rows
+        drop = ("PFC", "PFC watchdog", "PFC headroom (xoff)", "Lossless PG share")
+        rows = [r for r in rows if r[0] not in drop]
+        return [("Transport profile", "Ultra Ethernet (uec-trim)",
+                 "best-effort Ethernet: spraying and trimming replace PFC (UE 1.0)"),
+                ("PFC", "off on every priority",
+                 "no pause can spread to flows that never crossed the congested port"),
+                ("Packet trimming", f"above Kmax, trimmed to {self.trim_size_bytes} B, DSCP "
+                 f"{self.cnp_dscp} on queue {self.cnp_priority}",
+                 "the header reaches the receiver at once, so the sender resends within a "
+                 "round trip instead of a timeout"), *rows]
+
+    def _choices(self) -> list[tuple[str, str, str]]:
         return [
             ("RoCE DSCP / priority", f"{self.roce_dscp} / {self.roce_priority}",
              "the usual RoCEv2 marking; the switch trusts DSCP and maps it to a lossless TC"),
@@ -94,3 +125,11 @@ class RoceQos:
 
 
 DEFAULT_QOS = RoceQos()
+UEC_QOS = RoceQos(lossless=False, name="uec-trim")
+QOS_PROFILES = {"roce-lossless": DEFAULT_QOS, "uec-trim": UEC_QOS}
+
+
+def qos_for_profile(name: str) -> RoceQos:
+    """The QoS a transport's ``qos_profile`` names (InfiniBand's empty one: the RoCE one, for
+    an Ethernet export of an IB design)."""
+    return QOS_PROFILES.get(name, DEFAULT_QOS)

@@ -87,6 +87,9 @@ def config_db(u: Underlay, s: int, qos: RoceQos = DEFAULT_QOS) -> dict:
         port_qos[iface] = {"dscp_to_tc_map": MAP, "tc_to_queue_map": MAP,
                            "tc_to_pg_map": MAP, "pfc_to_queue_map": MAP,
                            "pfc_enable": lossless, "pfcwd_sw_enable": lossless}
+        if not qos.lossless:
+            port_qos[iface] = {"dscp_to_tc_map": MAP, "tc_to_queue_map": MAP,
+                               "tc_to_pg_map": MAP}
         queue[f"{iface}|{lossless}"] = {"scheduler": "scheduler.roce", "wred_profile": "ROCE_ECN"}
         queue[f"{iface}|0-2"] = {"scheduler": "scheduler.lossy"}
         queue[f"{iface}|{qos.cnp_priority}"] = {"scheduler": "scheduler.cnp"}
@@ -98,6 +101,14 @@ def config_db(u: Underlay, s: int, qos: RoceQos = DEFAULT_QOS) -> dict:
                          "restoration_time": str(qos.pfc_watchdog_ms)}
     pfc_wd["GLOBAL"] = {"POLL_INTERVAL": "100"}
     kmin, kmax = qos.kmin(speed), qos.kmax(speed)
+    if not qos.lossless:  # the Ultra Ethernet profile: best effort, trimming, no PFC
+        for iface in used:
+            buffer_pg[f"{iface}|{lossless}"] = {"profile": "ingress_lossy_profile"}
+            buffer_queue[f"{iface}|{lossless}"] = {"profile": "q_lossy_trim_profile"}
+        profiles = {"q_lossy_trim_profile": {
+            "pool": LOSSY_POOL, "size": "0", "static_th": str(qos.trim_threshold(speed)),
+            "packet_discard_action": "trim"}}
+        pfc_wd = {}
     dscp = {str(v): "0" for v in range(64)}
     dscp[str(qos.roce_dscp)] = str(qos.roce_priority)
     dscp[str(qos.cnp_dscp)] = str(qos.cnp_priority)
@@ -109,7 +120,8 @@ def config_db(u: Underlay, s: int, qos: RoceQos = DEFAULT_QOS) -> dict:
             "type": TYPE_OF.get(tier, "LeafRouter"),
             "hwsku": u.project.fabric.devices[int(u.switch[s])].model,
             "docker_routing_config_mode": "split", "default_bgp_status": "up",
-            "default_pfcwd_status": "enable", "buffer_model": "traditional",
+            "default_pfcwd_status": "enable" if qos.lossless else "disable",
+            "buffer_model": "traditional",
         }},
         "LOOPBACK_INTERFACE": {"Loopback0": {}, f"Loopback0|{loop}/32": {}},
         "PORT": ports,
@@ -152,6 +164,9 @@ def config_db(u: Underlay, s: int, qos: RoceQos = DEFAULT_QOS) -> dict:
         "BUFFER_QUEUE": buffer_queue,
         "CABLE_LENGTH": {MAP: {i: f"{lengths[i]}m" for i in used}},
         "PFC_WD": pfc_wd,
+        **({} if qos.lossless else {"SWITCH_TRIMMING": {"GLOBAL": {
+            "size": str(qos.trim_size_bytes), "dscp_value": str(qos.cnp_dscp),
+            "queue_index": str(qos.cnp_priority)}}}),
     }
 
 

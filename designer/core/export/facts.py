@@ -15,6 +15,7 @@ from designer.core.errors import DesignerError
 from designer.core.model import Project
 from designer.core.sources.apply import price_origin
 from designer.core.sources.figures import IDLE_STATIC, latency_figures
+from designer.core.transport.choice import transport_of
 
 CONFIDENCE = {"H": "high (primary source)", "M": "medium (secondary source)",
               "L": "low (estimate)"}
@@ -196,6 +197,8 @@ def summary_sections(project: Project, data: dict, *, app_version: str,
     design = [
         Fact("Design", project.name, key="name", strong=True),
         Fact("Gear profile", profile_label(project, catalog), key="profile"),
+        Fact("Transport", transport_of(project, catalog).name, key="transport",
+             note="chosen for this design" if project.transport else "the gear profile's"),
         Fact("GPUs", gpus, "int", key="gpus"),
         Fact("GPU servers", int(g("servers") or 0), "int", key="servers"),
         Fact("Switches", int(sw.get("total") or 0), "int",

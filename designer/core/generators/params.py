@@ -8,7 +8,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator
 
 GEAR_PROFILES = ("ib-ndr", "ib-xdr", "roce-400", "roce-800", "gb200-ib-ndr", "gb300-ib-xdr",
-                 "gb300-spectrum-x", "vr-ib-xdr", "vr-spectrum-x", "amd-roce-400")
+                 "gb300-spectrum-x", "vr-ib-xdr", "vr-spectrum-x", "amd-roce-400",
+                 "spectrum-x-800", "uec-800")
 
 
 class Ratio(BaseModel):

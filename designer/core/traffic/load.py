@@ -85,6 +85,8 @@ class LoadResult:
     line_rate_gbps: float
     t: np.ndarray = field(repr=False, compare=False)  # pooled per-connection throughput
     model: str = ""  # how the pattern was solved, when not flow by flow
+    # utilisation of every directed link (the network's numbering), for models built on top
+    link_util: np.ndarray | None = field(default=None, repr=False, compare=False)
     forwarded: float = 0.0  # rail-only: share of connections forwarded over the scale-up domain
 
     def to_json(self) -> dict:
@@ -329,6 +331,7 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
         tail=queue_tail(net, last.routed, util, c.project.analysis.message_bytes),
         line_rate_gbps=net.nominal_gbps,
         t=t,
+        link_util=util,
         forwarded=forwarded,
     )
 
@@ -370,7 +373,7 @@ def _class_level(net: Network, p: Pattern, c: Compiled, routing: str, q: int,
         max_utilisation=float(util.max()) if util.size else 0.0,
         by_tier=_by_layer(net, util), hot_links=_hot(net, util),
         tail=queue_tail(net, None, util, c.project.analysis.message_bytes),
-        line_rate_gbps=net.nominal_gbps, t=np.array([t]), model=note,
+        line_rate_gbps=net.nominal_gbps, t=np.array([t]), model=note, link_util=util,
         forwarded=(rails - 1) / rails,
     )
 

@@ -25,6 +25,7 @@ from designer.core.analysis.compare import FIGURES, PROFILE_LABELS, Comparison
 from designer.gui.base.background import BackgroundTask
 from designer.gui.decision.compare_service import CompareService
 from designer.gui.panels import fmt
+from designer.gui.transport.compare_row import TransportRow
 
 
 def _value(v: float | None, unit: str) -> str:
@@ -49,7 +50,12 @@ class ComparePanel(QWidget):
         row = QHBoxLayout()
         row.addWidget(QLabel("Compare with:"))
         self.boxes: dict[str, QCheckBox] = {}
-        for prof, label in PROFILE_LABELS.items():
+        for i, (prof, label) in enumerate(PROFILE_LABELS.items()):
+            if i == 4:  # a second row: the panel must fit a narrow dock
+                row.addStretch(1)
+                lay.addLayout(row)
+                row = QHBoxLayout()
+                row.addSpacing(QLabel("Compare with:").sizeHint().width() + row.spacing())
             box = QCheckBox(label)
             box.toggled.connect(lambda _v: self._profiles_changed())
             self.boxes[prof] = box
@@ -64,6 +70,9 @@ class ComparePanel(QWidget):
         row.addWidget(self.drawn)
         row.addStretch(1)
         lay.addLayout(row)
+        self.transports = TransportRow(doc)
+        self.transports.changed.connect(self.compare.set_transports)
+        lay.addWidget(self.transports)
         # a second row: the controls fit a narrow dock, so the verdict lines below wrap at its
         # edge instead of running past it
         row = QHBoxLayout()

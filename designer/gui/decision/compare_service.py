@@ -29,6 +29,8 @@ from designer.core.analysis.estimate import settings_of
 from designer.core.errors import DesignerError
 from designer.core.fileformat import load_project
 from designer.core.solver import SolveCancelled, solve
+from designer.core.transport.choice import with_transport
+from designer.core.transport.profiles import TRANSPORTS
 from designer.gui.base.background import emit_from_worker
 
 THREAD_PREFIX = "fd-compare"
@@ -36,6 +38,7 @@ DEBOUNCE_MS = 100
 MAX_OTHERS = 5
 RATIO = "oversubscription:"
 SERVER = "server:"  # the design rebuilt on other servers, the same GPU count
+TRANSPORT = "transport:"  # the design as it is under another transport
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,6 +80,7 @@ class CompareService(QObject):
         self.profiles: list[str] = []
         self.ratios: list[str] = []  # other oversubscriptions of a generated fat tree
         self.servers: list[str] = []  # servers the design is rebuilt on (NVL72 vs 8-GPU)
+        self.transports: list[str] = []  # the design under other transports, gear unchanged
         self.files: list[Path | Extra] = []
         self.as_drawn = False  # profiles and points as drawn, not each at its best
         self.latest = None
@@ -101,7 +105,8 @@ class CompareService(QObject):
 
     @property
     def active(self) -> bool:
-        return bool(self.profiles or self.files or self.ratios or self.servers)
+        return bool(self.profiles or self.files or self.ratios or self.servers
+                    or self.transports)
 
     def set_ratios(self, ratios: list[str]) -> None:
         self.ratios = list(ratios)
@@ -109,6 +114,10 @@ class CompareService(QObject):
 
     def set_servers(self, servers: list[str]) -> None:
         self.servers = list(servers)
+        self.schedule()
+
+    def set_transports(self, transports: list[str]) -> None:
+        self.transports = list(transports)
         self.schedule()
 
     def set_profiles(self, profiles: list[str]) -> None:
@@ -165,6 +174,7 @@ class CompareService(QObject):
             keys.insert(0, (key, project.profile, True))
         keys += [(key, RATIO + r, False) for r in self.ratios]
         keys += [(key, SERVER + x, False) for x in self.servers]
+        keys += [(key, TRANSPORT + t, False) for t in self.transports]
         files = [AtBest(f) if best and isinstance(f, Extra) else f for f in self.files]
         return (keys + files)[:MAX_OTHERS]
 
@@ -195,7 +205,9 @@ class CompareService(QObject):
                     if cancel.is_set():
                         break
                     note = ""
-                    if isinstance(key, tuple) and key[1].startswith(RATIO):
+                    if isinstance(key, tuple) and key[1].startswith(TRANSPORT):
+                        p = with_transport(project, key[1][len(TRANSPORT):], catalog)
+                    elif isinstance(key, tuple) and key[1].startswith(RATIO):
                         p = oversubscription_variant(project, key[1][len(RATIO):], catalog)
                     elif isinstance(key, tuple) and key[1].startswith(SERVER):
                         p = server_variant(project, key[1][len(SERVER):], catalog)
@@ -271,12 +283,17 @@ class CompareService(QObject):
                     label = (f"{k[1][len(RATIO):]} oversubscribed" if k[1].startswith(RATIO)
                              else server_label(catalog, k[1][len(SERVER):])
                              if k[1].startswith(SERVER)
+                             else TRANSPORTS[k[1][len(TRANSPORT):]].short
+                             if k[1].startswith(TRANSPORT)
                              else PROFILE_LABELS.get(k[1], k[1]))
                     if k[1] == project.profile:
                         label += " (best)"
                     # the variant under this design's workload (a validated copy: ~10 ms at
                     # 16,384 GPUs, so here and not in the GUI thread)
-                    items.append((label, p.evolve(decision=project.decision), r, note))
+                    keep = ({} if k[1].startswith(TRANSPORT)
+                            else {"transport": project.transport}
+                            if p.profile == project.profile else {})
+                    items.append((label, p.evolve(decision=project.decision, **keep), r, note))
                 elif isinstance(k, AtBest | Extra):
                     extra = k.extra if isinstance(k, AtBest) else k
                     items.append((extra.label, p, r, note))

@@ -225,9 +225,14 @@ class EstimatePanel(QWidget):
             f"${econ.gpu_hour_usd:g}/GPU-hour {lost}<br><br>"
             f"TCO over {t.years:g} years {fmt.money(t.total_usd)} (capex "
             f"{fmt.money(t.capex_usd)}, energy {fmt.money(t.energy_usd_per_year)}/yr, support "
-            f"{fmt.money(t.support_usd_per_year)}/yr, RoCE tuning {fmt.money(t.tuning_usd)})"
+            f"{fmt.money(t.support_usd_per_year)}/yr, transport tuning "
+            f"{fmt.money(t.tuning_usd)}"
+            + (" (the transport's default)" if e.tuning_from_transport else "") + ")"
             f"<br>{fmt.money_exact(t.usd_per_useful_gpu_hour)} per useful GPU-hour<br><br>"
             f"{e.view.gpu.name}; {_sharp(e)}; network: {e.routing}<br>"
+            + (f"Transport: {(e.transport_json() or {}).get('all_to_all', '')}<br>"
+               if e.transport is not None else "")
+            +
             f"Step constants: {_constants(e)}")
 
     @property

@@ -35,10 +35,12 @@ from designer.core.errors import DesignerError
 from designer.core.links import MEDIA
 from designer.core.model import SWITCH_ROLES, Role
 from designer.core.ports import planes_text, port_layout, used_port_counts
+from designer.core.transport.choice import transport_of
 from designer.gui.canvas.groups import device_chain, key_path_label
 from designer.gui.canvas.items import role_count_text
 from designer.gui.project import commands
 from designer.gui.project.document import Document, Selection
+from designer.gui.transport.picker import TransportPicker, transport_note
 
 MEDIUM_LABELS = {
     "auto": "Auto (cheapest that reaches)",
@@ -158,6 +160,11 @@ class InspectorPanel(QScrollArea):
         form.addRow("Name", self.p_name)
         self.p_profile = QLabel()
         form.addRow("Gear", self.p_profile)
+        self.p_transport = TransportPicker(self.doc)
+        form.addRow("Transport", self.p_transport)
+        self.p_transport_note = QLabel()
+        self.p_transport_note.setWordWrap(True)
+        form.addRow("", self.p_transport_note)
         self.p_size = QLabel()
         self.p_size.setWordWrap(True)
         form.addRow("Size", self.p_size)
@@ -331,6 +338,7 @@ class InspectorPanel(QScrollArea):
             self.p_profile.setText(self.doc.base_catalog.profile(p.profile).name)
         except DesignerError:
             self.p_profile.setText(p.profile)
+        self.p_transport_note.setText(transport_note(transport_of(p, self.doc.catalog)))
         f = p.fabric
         switches = int(np.isin(f.roles, [r.value for r in SWITCH_ROLES]).sum())
         self.p_size.setText(

@@ -9,15 +9,19 @@ panel only shows results; the canvas overlay (failed elements, hottest links) is
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
@@ -33,8 +37,11 @@ from designer.core.solver.oversub import oversubscription
 from designer.core.traffic import PATTERNS, ROUTINGS, run_load
 from designer.core.traffic.failures import DEFAULT_USD_PER_GPU_HOUR, n_minus_1, what_if
 from designer.core.traffic.load import LoadResult
+from designer.core.transport.choice import transport_of
+from designer.core.transport.traffic import TransportLoad, run_transport_load
 from designer.gui.base.background import BackgroundTask
 from designer.gui.panels import fmt
+from designer.gui.transport.incast_view import incast_html
 
 N1_COLUMNS = ("Failed (example)", "Alike", "Bisection kept", "Oversub. x", "Stranded GPUs",
               "Slowdown", "Cost / day")
@@ -43,6 +50,9 @@ N1_COLUMNS = ("Failed (example)", "Alike", "Bisection kept", "Oversub. x", "Stra
 N1_TIERS = ("leaf", "spine", "core", "router")
 INTRO = "Run a pattern to see throughput, slowdown and the hottest links."
 STALE = "<i>Out of date: the design changed after this run.</i><br>"
+
+
+TRANSPORT_DEFAULT = "transport default"
 
 
 class TrafficPanel(QWidget):
@@ -63,7 +73,9 @@ class TrafficPanel(QWidget):
         self.pattern = QComboBox()
         self.pattern.addItems(list(PATTERNS))
         self.routing = QComboBox()
-        self.routing.addItems(["technology default", *ROUTINGS])
+        self.routing.addItems([TRANSPORT_DEFAULT, *ROUTINGS])
+        self.routing.setToolTip("The routing of the load model; by default the design's "
+                                "transport's (toolbar: Transport)")
         self.flows = QSpinBox()
         self.flows.setRange(1, 64)
         self.trials = QSpinBox()
@@ -91,7 +103,14 @@ class TrafficPanel(QWidget):
         self.result.setWordWrap(True)
         self.result.setTextFormat(Qt.TextFormat.RichText)
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        lay.addWidget(self.result)
+        self.result.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        # a long answer (an incast's figures) scrolls instead of being cut by a short dock
+        self.result_scroll = QScrollArea()
+        self.result_scroll.setWidgetResizable(True)
+        self.result_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.result_scroll.setWidget(self.result)
+        self.result_scroll.setMinimumHeight(120)
+        lay.addWidget(self.result_scroll, 2)
         n1 = QHBoxLayout()
         self.tier = QComboBox()
         self.tier.setToolTip("The switch tier whose members fail one at a time (one row per "
@@ -135,10 +154,14 @@ class TrafficPanel(QWidget):
     # -- options ---------------------------------------------------------------------------------
     def _routing(self) -> str | None:
         r = self.routing.currentText()
-        return None if r == "technology default" else r
+        return None if r == TRANSPORT_DEFAULT else r
+
+    def _transport(self):
+        return transport_of(self.doc.project, self.doc.catalog)
 
     def _kw(self) -> dict:
-        return dict(pattern=self.pattern.currentText(), routing=self._routing(),
+        return dict(pattern=self.pattern.currentText(),
+                    routing=self._routing() or self._transport().load_routing,
                     flows_per_pair=self.flows.value(), trials=self.trials.value())
 
     def _start(self, title: str, label: str, work, done) -> None:
@@ -202,18 +225,20 @@ class TrafficPanel(QWidget):
     def run_load(self) -> None:
         kw = self._kw()
         key = self._run_key(kw)
+        transport, given = self._transport(), self._routing()
         self._start("Traffic under load", "routing and solving fair rates",
-                    lambda c, ctl: (key, run_load(c, kw["pattern"], kw["routing"],
-                                                  kw["flows_per_pair"], kw["trials"],
-                                                  control=ctl)),
+                    lambda c, ctl: (key, run_transport_load(
+                        c, kw["pattern"], transport, given, kw["flows_per_pair"],
+                        kw["trials"], control=ctl)),
                     self._on_load_done)
 
     def _on_load_done(self, out) -> None:
-        self._last_key, r = out
-        self._on_load(r)
+        self._last_key, tl = out
+        self._on_load(tl)
 
-    def _on_load(self, r: LoadResult) -> None:
-        self.last = r
+    def _on_load(self, tl: TransportLoad) -> None:
+        self.last_transport = tl
+        r = self.last = tl.load
         th = r.throughput
         sd = r.slowdown
         tiers = ", ".join(f"{k} {v:.0%}" for k, v in r.by_tier.items())
@@ -230,6 +255,8 @@ class TrafficPanel(QWidget):
                "scale-up domain onto the destination's rail" if r.forwarded else "")
             + f"<br>Latency under load: +{r.tail.mean_us:.2f} µs mean, "
             f"+{r.tail.p99_us:.2f} µs p99<br><small>{r.tail.model}</small>"
+            + f"<br><b>Transport model:</b> {html.escape(tl.routing_text(), quote=False)}"
+            + incast_html(tl)
         )
         self.overlayWanted.emit([], [(h.src, h.dst, h.utilisation) for h in r.hot_links])
         self.loadTail.emit(f"+{r.tail.mean_us:.2f} mean · +{r.tail.p99_us:.2f} p99 µs "
