@@ -98,17 +98,11 @@ def window_stalls(app, window, name: str, project, runs: int) -> None:
 
 
 def open_window():
-    from PySide6.QtCore import QSettings
+    """The live benches' window (throw-away settings), at the size of a large screen."""
+    from bench_live import open_window as live_window
 
-    from designer.gui.app import make_app
-
-    app = make_app()
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
-    from designer.gui.main_window import MainWindow
-
-    w = MainWindow()
+    app, w = live_window()
     w.resize(1728, 972)
-    w.show()
     app.processEvents()
     return app, w
 
