@@ -95,6 +95,13 @@ class BookImport:
     lines: tuple[PriceLine, ...] = ()
     numbers: str = ""  # how the numbers were read (the decimal mark and why)
 
+    def skipped_summary(self, width: int = 40) -> str:
+        """The skipped rows in a line: how many, and the first five with their part names."""
+        parts = ", ".join(f"row {n} '{shown(p, width)}'" for n, p in self.skipped[:5])
+        more = f" and {len(self.skipped) - 5:,} more" if len(self.skipped) > 5 else ""
+        return (f"{len(self.skipped):,} row(s) naming parts the catalog does not have: "
+                f"{parts}{more}")
+
     @property
     def suspects(self) -> tuple[PriceLine, ...]:
         return tuple(x for x in self.lines if x.suspect)
@@ -113,10 +120,7 @@ class BookImport:
             out.append(f"  {x.row:>5}  {shown(x.gear_id, 22):<22} {shown(x.text, 16):>16} "
                        f"{x.price:>14,.2f} {x.usd:>14,.2f} {cat:>14}{note}")
         if self.skipped:
-            parts = ", ".join(f"row {n} '{shown(p, 40)}'" for n, p in self.skipped[:5])
-            more = f" and {len(self.skipped) - 5:,} more" if len(self.skipped) > 5 else ""
-            out.append(f"skipped {len(self.skipped):,} row(s) naming parts the catalog does "
-                       f"not have: {parts}{more}")
+            out.append(f"skipped {self.skipped_summary()}")
         if self.suspects:
             out.append(f"check {len(self.suspects):,} price(s) marked '!': far from the price "
                        "in use (a misread decimal mark or currency?)")

@@ -64,10 +64,7 @@ class BookPreview(QDialog):
         layout.addWidget(table)
         notes = []
         if got.skipped:
-            rows = ", ".join(f"row {n} '{shown(p, 30)}'" for n, p in got.skipped[:5])
-            more = f" and {len(got.skipped) - 5:,} more" if len(got.skipped) > 5 else ""
-            notes.append(f"Skipped {len(got.skipped):,} row(s) naming parts the catalog does "
-                         f"not have: {_html(rows)}{more}.")
+            notes.append(f"Skipped {_html(got.skipped_summary(30))}.")
         if got.suspects:
             notes.append(f"<b>{len(got.suspects):,} price(s) far from the price in use</b> "
                          "(shaded): a misread decimal mark or currency?")
