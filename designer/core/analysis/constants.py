@@ -13,13 +13,17 @@ from dataclasses import dataclass
 from designer.core.analysis.workload import PRESETS, Workload
 
 SOURCE, ASSUMED, USER = "source", "assumption", "set here"
-FIELDS = ("compute_efficiency", "schedule", "interleave", "microbatches", "overlap_dp",
-          "overlap_tp", "overlap_pp", "overlap_ep", "overlap_cp", "qps_per_connection")
+FIELDS = ("compute_efficiency", "attention_efficiency", "schedule", "interleave", "microbatches",
+          "overlap_dp", "overlap_tp", "overlap_pp", "overlap_ep", "overlap_cp",
+          "qps_per_connection")
 
 DEFAULTS: dict[str, tuple[str, str]] = {
-    "compute_efficiency": (ASSUMED, "share of peak a step's GEMMs and attention reach: large "
+    "compute_efficiency": (ASSUMED, "share of peak a step's GEMMs reach (attention too unless "
+                           "its own efficiency is set): large "
                            "dense GEMMs run at 70-75% of H100 BF16 peak, whole layers lower; "
                            "0.55 assumed"),
+    "attention_efficiency": (ASSUMED, "0: attention runs at the compute efficiency, as the "
+                             "GEMMs do"),
     "schedule": (SOURCE, "1F1B, bubble (p-1)/m (Narayanan et al., SC'21, arXiv 2104.04473)"),
     "interleave": (SOURCE, "one model chunk per GPU: no interleaving"),
     "microbatches": (ASSUMED, "one micro-batch per step unless the workload says"),
@@ -42,6 +46,10 @@ LLAMA3_PP = (SOURCE, "one Transformer layer per model chunk: taking one layer fr
              "and the last stages leaves their end chunks with only the embedding and only the "
              "output and loss (arXiv 2407.21783, 3.3.2), so V = (126 + 2) / PP16 = 8; bubble "
              "(PP-1)/(V M), as the paper states it")
+LLAMA3_ATTENTION = (SOURCE, "FlashAttention-2 on H100, forward and backward: up to 335 of 989 "
+                    "TFLOPS (Dao, arXiv 2307.08691, 4.1), the kernel of the Llama 3 era")
+LLAMA3_CP = (SOURCE, "all-gather based context parallelism: 'the all-gather communication "
+             "latency is exposed in the critical path' (arXiv 2407.21783, 3.3.2)")
 PRESET_NOTES: dict[str, dict[str, tuple[str, str]]] = {
     "llama3-405b-8k": {
         "schedule": (SOURCE, "interleaved 1F1B (arXiv 2407.21783, 3.3.2)"),
@@ -49,6 +57,7 @@ PRESET_NOTES: dict[str, dict[str, tuple[str, str]]] = {
         "microbatches": (SOURCE, "16M tokens / 8,192 per sequence / DP64 = 32 sequences per "
                          "replica, one per micro-batch (arXiv 2407.21783, Table 4)"),
         "qps_per_connection": LLAMA3_QPS,
+        "attention_efficiency": LLAMA3_ATTENTION,
     },
     "llama3-405b-16k": {
         "schedule": (SOURCE, "interleaved 1F1B (arXiv 2407.21783, 3.3.2)"),
@@ -56,6 +65,16 @@ PRESET_NOTES: dict[str, dict[str, tuple[str, str]]] = {
         "microbatches": (SOURCE, "16M tokens / 8,192 / DP128 = 16 sequences per replica "
                          "(arXiv 2407.21783, Table 4)"),
         "qps_per_connection": LLAMA3_QPS,
+        "attention_efficiency": LLAMA3_ATTENTION,
+    },
+    "llama3-405b-131k": {
+        "schedule": (SOURCE, "interleaved 1F1B (arXiv 2407.21783, 3.3.2)"),
+        "interleave": LLAMA3_PP,
+        "microbatches": (SOURCE, "16M tokens / 131,072 / DP8 = 16 sequences per replica "
+                         "(arXiv 2407.21783, Table 4)"),
+        "qps_per_connection": LLAMA3_QPS,
+        "attention_efficiency": LLAMA3_ATTENTION,
+        "overlap_cp": LLAMA3_CP,
     },
     "deepseek-v3-like": {
         "schedule": (SOURCE, "DualPipe (DeepSeek-V3, arXiv 2412.19437, 3.2.1)"),

@@ -125,7 +125,7 @@ def step_estimate(w: Workload, view: FabricView, *, network_slowdown: float = 1.
     tokens = w.global_batch_tokens
     flops = model_flops(w) * tokens
     peak = view.peak_tflops * 1e12
-    compute = w.compute_s or flops / (par.gpus * peak * w.compute_efficiency)
+    compute = w.compute_s or compute_seconds(w, tokens, par.gpus * peak)
     m = w.microbatches
     bubble = compute * bubble_fraction(w.schedule, par.pp, m, w.interleave)
     mb_tokens = tokens / (par.dp * m)  # tokens of one micro-batch of one replica
@@ -166,7 +166,22 @@ def model_flops(w: Workload) -> float:
     """Training FLOPs per token: 6 per active parameter (forward and backward) plus causal
     attention, 6 x layers x hidden x sequence (the 12 L h s of PaLM's MFU count, arXiv
     2204.02311 appendix B, halved by the causal mask)."""
-    return 6.0 * w.active_params + 6.0 * w.layers * w.hidden * w.sequence
+    return 6.0 * w.active_params + attention_flops(w)
+
+
+def attention_flops(w: Workload) -> float:
+    """The causal attention part of ``model_flops`` per token (score and value products)."""
+    return 6.0 * w.layers * w.hidden * w.sequence
+
+
+def compute_seconds(w: Workload, tokens: float, peak_flops: float) -> float:
+    """Compute time of a step over ``peak_flops`` (all GPUs): the parameter GEMMs at the
+    compute efficiency, attention at its own kernel's (FlashAttention reaches a different
+    share of peak than a GEMM: 335 of 989 TFLOPS on H100 for version 2, arXiv 2307.08691)."""
+    attn = attention_flops(w) * tokens
+    dense = model_flops(w) * tokens - attn
+    att_eff = w.attention_efficiency or w.compute_efficiency
+    return (dense / w.compute_efficiency + attn / att_eff) / peak_flops
 
 
 # Pipeline bubble over compute, per schedule, with p stages and m micro-batches. A

@@ -65,6 +65,9 @@ class Workload(_Frozen):
     # dense, per GPU (0: the GPU's datasheet)
     peak_tflops: Annotated[NonNegative, Field(le=L.PEAK_TFLOPS_MAX)] = 0.0
     compute_efficiency: Annotated[float, Field(gt=0, le=1)] = 0.55  # share of peak in compute
+    # share of peak the attention kernels reach (0: the compute efficiency); attention is
+    # its own kernel (FlashAttention), slower than the GEMMs on some GPUs
+    attention_efficiency: Fraction = 0.0
     # measured compute time per step (0: from the FLOPs)
     compute_s: Annotated[NonNegative, Field(le=L.COMPUTE_S_MAX)] = 0.0
     # overlap: share of each kind of communication hidden behind compute
@@ -155,18 +158,33 @@ def one_layer_chunks(layers: int, pp: int, emptied: int = 2) -> int:
 
 
 LLAMA3_V = one_layer_chunks(126, 16)  # 8 virtual stages: (126 + 2) / 16
+# Llama 3 405B: 128 attention heads, 8 key/value heads (arXiv 2407.21783, Table 3), so K and V
+# are 1/16 of the hidden width each
+LLAMA3_KV = 8 / 128
+# FlashAttention-2 on H100, forward and backward: up to 335 TFLOPs/s of 989 (Dao, arXiv
+# 2307.08691, 4.1); the attention kernel of the Llama 3 era (FlashAttention-3, written for
+# Hopper, came out with the paper, arXiv 2407.08608)
+FA2_H100 = round(335 / 989, 4)
+LLAMA3_COMMON = {"params_b": 405, "layers": 126, "hidden": 16384, "kv_fraction": LLAMA3_KV,
+                 "global_batch_tokens": 16 * 2**20, "tp": 8, "pp": 16,
+                 "interleave": LLAMA3_V, "zero_stage": 1, "qps_per_connection": 16,
+                 "attention_efficiency": FA2_H100,
+                 # all-gather based CP: "the all-gather communication latency is exposed in
+                 # the critical path" (arXiv 2407.21783, 3.3.2)
+                 "overlap_cp": 0.0}
 PRESETS: dict[str, Workload] = {
     "llama3-405b-8k": Workload(
         name="Llama 3 405B on 8,192 GPUs", source=LLAMA3 + " (430 TFLOPs/GPU, 43% MFU)",
-        params_b=405, layers=126, hidden=16384, sequence=8192, global_batch_tokens=16 * 2**20,
-        gpus=8192, tp=8, pp=16, cp=1, dp=64, microbatches=32, interleave=LLAMA3_V, zero_stage=1,
-        qps_per_connection=16),
+        sequence=8192, gpus=8192, cp=1, dp=64, microbatches=32, **LLAMA3_COMMON),
     "llama3-405b-16k": Workload(
         name="Llama 3 405B on 16,384 GPUs",
         source=LLAMA3 + " (400 TFLOPs/GPU, 41% MFU; 15.6T tokens)",
-        params_b=405, layers=126, hidden=16384, sequence=8192, global_batch_tokens=16 * 2**20,
-        gpus=16384, tp=8, pp=16, cp=1, dp=128, microbatches=16, interleave=LLAMA3_V, zero_stage=1,
-        train_tokens_b=15_600, qps_per_connection=16),
+        sequence=8192, gpus=16384, cp=1, dp=128, microbatches=16, train_tokens_b=15_600,
+        **LLAMA3_COMMON),
+    "llama3-405b-131k": Workload(
+        name="Llama 3 405B, 131K context on 16,384 GPUs",
+        source=LLAMA3 + " (380 TFLOPs/GPU, 38% MFU; CP16)",
+        sequence=131_072, gpus=16384, cp=16, dp=8, microbatches=16, **LLAMA3_COMMON),
     "dense-70b-dp": Workload(
         name="Dense 70B, data parallel (FSDP)", source="Llama 2 70B shape, arXiv 2307.09288",
         params_b=70, layers=80, hidden=8192, sequence=4096, global_batch_tokens=4 * 2**20,

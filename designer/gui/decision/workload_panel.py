@@ -39,6 +39,7 @@ LABELS = {
     "nvlink_domain": "Scale-up domain (the design's)",
     "nvlink_gbytes_s": "Scale-up GB/s per GPU (0: the design's)",
     "peak_tflops": "Peak TFLOPS (0: datasheet)", "compute_efficiency": "Compute efficiency",
+    "attention_efficiency": "Attention efficiency (0: compute's)",
     "compute_s": "Measured compute s/step (0: FLOPs)", "gpu_hour_usd": "$ per GPU-hour",
     "usd_per_kwh": "$ per kWh", "pue": "PUE", "network_load": "Network load",
     "support_fraction": "Support (share of capex/yr)", "usd_per_ru_month": "$ per RU per month",
@@ -51,6 +52,11 @@ LABELS = {
     "qps_per_connection": "Queue pairs per connection (NCCL_IB_QPS_PER_CONNECTION)",
 }
 TIPS = {
+    "attention_efficiency": "Share of peak the attention kernels reach, forward and backward "
+                            "(0: the compute efficiency). Attention is its own kernel: "
+                            "FlashAttention-2 reaches up to 335 of 989 TFLOPS on an H100 "
+                            "(arXiv 2307.08691), well below a large GEMM; it matters at long "
+                            "sequences, where attention is a large share of the FLOPs.",
     "ib_sharp": "In-network reduction on InfiniBand SHARP switches runs only when NCCL's CollNet "
                 "is enabled (NCCL_COLLNET_ENABLE=1 with the SHARP plugin); NCCL keeps it off "
                 "otherwise. Ethernet has no IB SHARP.",
