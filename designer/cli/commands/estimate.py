@@ -96,10 +96,11 @@ def run(args: argparse.Namespace) -> int:
                               ("channels_per_nic", args.channels_per_nic)) if v is not None},
             "workload")
     result = solve(project, catalog=cat)
-    slowdown, routing = _network(args, project, result, cat, workload)
+    slowdown, routing, tree = _network(args, project, result, cat, workload)
     try:
         est = estimate(project, result, workload, econ, catalog=cat, requests=requests,
-                       network_slowdown=slowdown, routing=routing, fit=args.fit)
+                       network_slowdown=slowdown, routing=routing, fit=args.fit,
+                       tree_slowdown=tree)
     except WorkloadError as exc:
         if args.fit is None and fittable(exc):
             raise WorkloadError(f"{exc} (--fit batch or --fit per-gpu fits the workload to "
@@ -113,8 +114,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _network(args: argparse.Namespace, project, result, catalog, workload
-             ) -> tuple[float, str]:
-    """The network terms' factor and the label of the routing it stands for."""
+             ) -> tuple[float, str, float | None]:
+    """The network terms' factor, the label of the routing it stands for, and the tree's own
+    factor when its flows were hashed too (None: the same)."""
     if args.under:
         if args.trials < 1:
             raise WorkloadError("--trials must be at least 1")
@@ -123,19 +125,20 @@ def _network(args: argparse.Namespace, project, result, catalog, workload
 
             r = ring_under_ecmp(project, channels_per_nic=workload.channels_per_nic,
                                 qps=workload.qps_per_connection, trials=args.trials,
-                                gpus=workload.gpus or None, catalog=catalog)
-            return r.slowdown, r.label()
+                                gpus=workload.gpus or None, catalog=catalog, tree=True)
+            return r.slowdown, r.label(), r.tree_slowdown
         from designer.core.traffic.load import collective_slowdown
 
         slowdown = collective_slowdown(project, result, pattern="ring", routing=args.under,
                                        trials=args.trials, catalog=catalog)
-        return slowdown, f"{args.under}: ring traffic {slowdown:.3f}x the ideal"
+        return slowdown, f"{args.under}: ring traffic {slowdown:.3f}x the ideal", None
     if args.network_slowdown is not None:
         if args.network_slowdown < 1:
             raise WorkloadError("network_slowdown (--network-slowdown): must be at least 1 (1 is "
                                 "the ideal fabric)")
-        return args.network_slowdown, args.routing or f"given slowdown {args.network_slowdown:g}"
-    return 1.0, args.routing or "adaptive (fluid optimum)"
+        return (args.network_slowdown,
+                args.routing or f"given slowdown {args.network_slowdown:g}", None)
+    return 1.0, args.routing or "adaptive (fluid optimum)", None
 
 
 def format_estimate(e: Estimate) -> str:
@@ -186,7 +189,7 @@ def format_estimate(e: Estimate) -> str:
         out.append(f"  note: {e.recommendation.note}")
     out += ["", "Constants of the step model (source, assumption or set here)"]
     for n in constant_notes(e.workload):
-        out.append(f"  {n.field:<19}{n.value!s:<12}{n.kind:<11}{n.note}")
+        out.append(f"  {n.field:<22}{n.value!s:<12}{n.kind:<11}{n.note}")
     return "\n".join(out)
 
 

@@ -96,8 +96,15 @@ def _extra_us(view: FabricView) -> float:
 def collective_times(view: FabricView, op: str, sizes: np.ndarray, comm: Communicator, *,
                      algorithm: str = "auto", job_gpus: int | None = None,
                      placement: str = "contiguous", network_slowdown: float = 1.0,
+                     tree_slowdown: float | None = None,
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Seconds for each size, and the algorithm and protocol chosen (least time, as NCCL)."""
+    """Seconds for each size, and the algorithm and protocol chosen (least time, as NCCL).
+
+    ``network_slowdown`` scales the network terms (a routing model's factor), and
+    ``tree_slowdown`` those of the tree and NVLS-tree when their flows meet the fabric
+    differently (None: the same factor). NCCL picks from its own model of the fabric, which
+    knows nothing of hash collisions: the choice is made without the factors, and the chosen
+    algorithm then runs at its slowed time."""
     if op not in OPS:
         raise WorkloadError(f"collective: unknown operation '{op}' (known: {', '.join(OPS)})")
     if algorithm not in ALGORITHMS:
@@ -109,7 +116,10 @@ def collective_times(view: FabricView, op: str, sizes: np.ndarray, comm: Communi
     if comm.n == 1:
         return np.zeros_like(S), np.full(S.shape, "none", object), np.full(S.shape, "-", object)
     lay = layout(view, comm, job_gpus or view.gpus, placement)
-    cands = _candidates(view, op, S, comm, lay, max(network_slowdown, 1e-9))
+    ring_f = max(network_slowdown, 1e-9)
+    tree_f = ring_f if tree_slowdown is None else max(tree_slowdown, 1e-9)
+    cands = _candidates(view, op, S, comm, lay, ring_f, tree_f)
+    ideal = cands if ring_f == tree_f == 1.0 else _candidates(view, op, S, comm, lay, 1.0, 1.0)
     if algorithm != "auto":
         if algorithm not in cands:
             raise WorkloadError(f"algorithm: '{algorithm}' does not run {op} on this group "
@@ -117,14 +127,14 @@ def collective_times(view: FabricView, op: str, sizes: np.ndarray, comm: Communi
         cands = {algorithm: cands[algorithm]}
     names = [(a, p) for a, ps in cands.items() for p in ps]
     times = np.vstack([cands[a][p] for a, p in names])
-    best = np.argmin(times, axis=0)
+    best = np.argmin(np.vstack([ideal[a][p] for a, p in names]), axis=0)
     algo = np.array([names[i][0] for i in best.tolist()], dtype=object)
     proto = np.array([names[i][1] for i in best.tolist()], dtype=object)
     return times[best, np.arange(S.size)], algo, proto
 
 
 def _candidates(view: FabricView, op: str, S: np.ndarray, comm: Communicator, lay: Layout,
-                slowdown: float) -> dict[str, dict[str, np.ndarray]]:
+                slowdown: float, tree_slowdown: float) -> dict[str, dict[str, np.ndarray]]:
     n, g, N = comm.n, lay.per_domain, lay.domains
     gen = view.gpu.generation or "hopper"
     nvl = view.nvlink_gbytes_s * 1e9
@@ -135,6 +145,8 @@ def _candidates(view: FabricView, op: str, S: np.ndarray, comm: Communicator, la
     # a ring's bus bandwidth: NVLink inside a domain, the domain's rails across (one ring
     # channel crosses each domain boundary once per rail)
     ring_bw = min(nvl if g > 1 else np.inf, g * nic / lay.slow_ring) if multi else nvl
+    nic_tree = view.nic_gbytes_s * 1e9 / tree_slowdown
+    tree_bw = min(nvl if g > 1 else np.inf, g * nic_tree / lay.slow_ring) if multi else nvl
     channels = max(2, view.channels_per_nic * g) if multi else max(2, 2 * n)
     ll_cap = (nm.LL_MAX["cpu"] if multi else nm.LL_MAX.get(gen, nm.LL_MAX["hopper"]))[ni] * 1e9
     ll128_cap = channels * nm.RING_LL128_MAX_CH.get(gen, 36.7) * 1e9
@@ -162,9 +174,10 @@ def _candidates(view: FabricView, op: str, S: np.ndarray, comm: Communicator, la
                                                               hop_s, p)
         out["ring"] = ring
     if op == "all-reduce" and multi:
-        out["tree"] = _tree(view, S, g, N, ring_bw, channels, gen, extra)
+        out["tree"] = _tree(view, S, g, N, tree_bw, channels, gen, extra)
         if view.gpu.nvls and g > 1:
-            out["nvls-tree"] = {"Simple": _nvls_tree(view, S, n, g, N, nic, lay, nvl, extra)}
+            out["nvls-tree"] = {"Simple": _nvls_tree(view, S, n, g, N, nic_tree, lay, nvl,
+                                                     extra)}
         if view.collnet:
             out["sharp"] = {"Simple": _collnet(view, S, g, N, nic, lay, nvl, extra)}
     if op == "all-reduce" and not multi and view.gpu.nvls and n > 2:

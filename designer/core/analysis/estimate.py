@@ -69,6 +69,7 @@ class Estimate:
     fitted: tuple[str, ...] = ()  # how the default workload was scaled to this design
     transport: Transport | None = None
     tuning_from_transport: bool = False  # TCO's tuning effort is the transport's default
+    tree_slowdown: float | None = None  # the tree's and NVLS-tree's factor (None: as ring)
 
     @property
     def slowdown(self) -> float:
@@ -95,7 +96,8 @@ class Estimate:
                        "latency_p50_us": round(v.latency_p50_us, 4),
                        "levels": [{"tier": lv.tier, "gpus": lv.gpus, "ratio": round(lv.ratio, 4)}
                                   for lv in v.levels],
-                       "routing": self.routing, "network_slowdown": self.network_slowdown},
+                       "routing": self.routing, "network_slowdown": self.network_slowdown,
+                       "tree_slowdown": self.tree_slowdown},
             "collectives": [r.to_json() for r in self.collectives],
             "step": self.step.to_json() | {"time_to_train_days": self.days_to_train},
             "ideal": {"step_s": round(self.ideal.step_s, 6), "slowdown": round(self.slowdown, 6),
@@ -151,14 +153,14 @@ def estimate(project: Project, result: Result, workload: Workload | None = None,
              economics: Economics | None = None, *, catalog: Catalog | None = None,
              requests: tuple[CollectiveRequest, ...] | None = None,
              network_slowdown: float = 1.0, routing: str = "adaptive (fluid optimum)",
-             fit: Keep | None = None) -> Estimate:
+             fit: Keep | None = None, tree_slowdown: float | None = None) -> Estimate:
     """Every decision figure of ``project`` as solved in ``result``; raises WorkloadError with
     the field's name when the workload cannot run on it. ``fit`` fits the workload to the
     design first (keeping the global batch or the per-GPU batch); the default workload is
     always fitted, keeping the per-GPU batch."""
-    if not 1.0 <= network_slowdown <= NETWORK_SLOWDOWN_MAX:  # also refuses NaN
-        raise WorkloadError(f"network_slowdown: must be 1 to {NETWORK_SLOWDOWN_MAX:g}, got "
-                            f"{network_slowdown:g}")
+    for name, f in (("network_slowdown", network_slowdown), ("tree_slowdown", tree_slowdown)):
+        if f is not None and not 1.0 <= f <= NETWORK_SLOWDOWN_MAX:  # also refuses NaN
+            raise WorkloadError(f"{name}: must be 1 to {NETWORK_SLOWDOWN_MAX:g}, got {f:g}")
     if result.gpus - result.unconnected_gpus <= 0:
         raise WorkloadError("design: it has no connected GPUs to estimate for")
     s = settings_of(project)
@@ -178,7 +180,8 @@ def estimate(project: Project, result: Result, workload: Workload | None = None,
     if w.nvlink_domain != view.domain:
         # the scale-up domain comes from the design: TP, EP and CP are placed inside it
         w = w.model_copy(update={"nvlink_domain": view.domain})
-    step = step_estimate(w, view, network_slowdown=network_slowdown)
+    step = step_estimate(w, view, network_slowdown=network_slowdown,
+                         tree_slowdown=tree_slowdown)
     ideal = step_estimate(w, view.ideal())
     loss_frac = max(0.0, 1 - ideal.step_s / step.step_s)
     loss = money_lost(step.parallel.gpus, econ.run_days, econ.gpu_hour_usd, loss_frac)
@@ -187,7 +190,7 @@ def estimate(project: Project, result: Result, workload: Workload | None = None,
     rec = recommend(result.gpus, step.comm_fraction, econ, loss_frac, years_loss.usd_lost)
     groups = step.parallel.groups()
     kw = {"job_gpus": step.parallel.gpus, "placement": w.placement,
-          "network_slowdown": network_slowdown}
+          "network_slowdown": network_slowdown, "tree_slowdown": tree_slowdown}
     rows: list[CollectiveRow] = []
     if requests is None:
         for part in step.parts:
@@ -200,7 +203,7 @@ def estimate(project: Project, result: Result, workload: Workload | None = None,
             rows += collective_rows(view, req.op, [req.bytes], groups[req.group],
                                     algorithm=req.algorithm, **kw)
     return Estimate(w, econ, view, tuple(rows), step, ideal, loss, cost, rec, routing,
-                    network_slowdown, fitted, transport, tuned)
+                    network_slowdown, fitted, transport, tuned, tree_slowdown)
 
 
 def busbw_curve(est: Estimate, op: str, group: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -211,7 +214,8 @@ def busbw_curve(est: Estimate, op: str, group: str) -> tuple[np.ndarray, np.ndar
     sizes = size_sweep()
     t, algo, _ = collective_times(est.view, op, sizes, comm, job_gpus=est.step.parallel.gpus,
                                   placement=est.workload.placement,
-                                  network_slowdown=est.network_slowdown)
+                                  network_slowdown=est.network_slowdown,
+                                  tree_slowdown=est.tree_slowdown)
     with np.errstate(divide="ignore", invalid="ignore"):
         bus = np.where(t > 0, sizes / t / 1e9 * bus_factor(op, comm.n), 0.0)
     return sizes, bus, algo

@@ -118,8 +118,8 @@ class StepEstimate:
                 "communication": [x.to_json() for x in self.parts]}
 
 
-def step_estimate(w: Workload, view: FabricView, *, network_slowdown: float = 1.0
-                  ) -> StepEstimate:
+def step_estimate(w: Workload, view: FabricView, *, network_slowdown: float = 1.0,
+                  tree_slowdown: float | None = None) -> StepEstimate:
     par = parallelism(w, view)
     beta = w.bytes_per_element
     tokens = w.global_batch_tokens
@@ -131,7 +131,8 @@ def step_estimate(w: Workload, view: FabricView, *, network_slowdown: float = 1.
     mb_tokens = tokens / (par.dp * m)  # tokens of one micro-batch of one replica
     layers = w.layers / par.pp
     groups = par.groups()
-    kw = {"job_gpus": par.gpus, "placement": w.placement, "network_slowdown": network_slowdown}
+    kw = {"job_gpus": par.gpus, "placement": w.placement, "network_slowdown": network_slowdown,
+          "tree_slowdown": tree_slowdown}
     plan: list[tuple[str, str, float, float, float]] = []  # kind, op, calls, bytes, overlap
     if par.tp > 1:
         act = mb_tokens / par.cp * w.hidden * beta

@@ -162,7 +162,8 @@ class EstimatePanel(QWidget):
         self.routing.update_for(project)
         try:
             est = estimate(project, result, catalog=self.doc.catalog,
-                           network_slowdown=self.routing.slowdown, routing=self.routing.label)
+                           network_slowdown=self.routing.slowdown, routing=self.routing.label,
+                           tree_slowdown=self.routing.tree_slowdown)
         except DesignerError as exc:
             self.current = None
             can_fit = fittable(exc)

@@ -25,6 +25,7 @@ class RoutingControl(QWidget):
         super().__init__(parent)
         self.doc = doc
         self.slowdown, self.label = 1.0, FLUID_LABEL
+        self.tree_slowdown: float | None = None  # the tree's own factor under ECMP
         self.task: BackgroundTask | None = None
         self._key: tuple | None = None
         lay = QHBoxLayout(self)
@@ -49,6 +50,7 @@ class RoutingControl(QWidget):
         if not self.ecmp:
             if self.slowdown != 1.0 or self.label != FLUID_LABEL:
                 self.slowdown, self.label, self._key = 1.0, FLUID_LABEL, None
+                self.tree_slowdown = None
                 self.changed.emit()
             return
         w = settings_of(project).workload
@@ -61,7 +63,7 @@ class RoutingControl(QWidget):
 
         def work(_progress, _cancelled):
             return ring_under_ecmp(project, channels_per_nic=ch, qps=qps, gpus=job,
-                                   catalog=catalog)
+                                   catalog=catalog, tree=True)
 
         task = BackgroundTask(self, "ECMP", "Hashing NCCL's channels onto the paths…", work)
         task.finished.connect(self._done)
@@ -71,11 +73,13 @@ class RoutingControl(QWidget):
 
     def _done(self, r) -> None:
         self.slowdown, self.label = r.slowdown, r.label()
+        self.tree_slowdown = r.tree_slowdown
         self.changed.emit()
 
     def _failed(self, message: str) -> None:
         self._key = None
         self.combo.setCurrentIndex(0)
         self.slowdown, self.label = 1.0, f"{FLUID_LABEL} (ECMP not run: {message})"
+        self.tree_slowdown = None
         self.changed.emit()
 
