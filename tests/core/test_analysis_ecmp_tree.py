@@ -136,3 +136,30 @@ def test_nccl_chooses_without_knowing_the_collisions():
                                  tree_slowdown=1.5)
     assert a0[0] == a1[0] == a2[0] == "nvls-tree"
     assert t1[0] == pytest.approx(t2[0]) and t1[0] > t0[0]
+
+
+def test_the_command_line_hashes_the_tree_when_nccl_runs_one(tmp_path, capsys):
+    """`designer estimate --under ecmp`: the 8 GiB all-reduce of a 128-GPU job on the 1:2 pod
+    runs NVLS-tree, so its flows are hashed too and the label, the report's routing and the
+    JSON say the tree's factor; a forced ring leaves it out."""
+    import json
+
+    from designer.cli.main import main
+    from designer.core.fileformat import save_project
+
+    pod, job = tmp_path / "pod.fabric.json", tmp_path / "job.json"
+    save_project(meta_pod(), pod)
+    job.write_text(json.dumps({"gpus": 128, "tp": 8, "global_batch_tokens": 16 * 2**20}))
+    args = ["estimate", str(pod), "--under", "ecmp", "--qps", "1", "--workload", str(job),
+            "--collective", "all-reduce", "--bytes", "8GiB", "--json"]
+    assert main(args) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["collectives"][0]["algorithm"] == "nvls-tree"
+    tree = d["fabric"]["tree_slowdown"]
+    assert tree is not None and 1.0 < tree < d["fabric"]["network_slowdown"]
+    assert "tree and NVLS-tree" in d["fabric"]["routing"]
+    assert main([*args[:-1], "--algorithm", "ring", "--json"]) == 0
+    ring = json.loads(capsys.readouterr().out)
+    # the step's own all-reduces run ring (DP) and NVLS inside the node (TP): no tree
+    assert ring["collectives"][0]["algorithm"] == "ring"
+    assert ring["fabric"]["tree_slowdown"] is None

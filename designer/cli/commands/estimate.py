@@ -96,11 +96,15 @@ def run(args: argparse.Namespace) -> int:
                               ("channels_per_nic", args.channels_per_nic)) if v is not None},
             "workload")
     result = solve(project, catalog=cat)
-    slowdown, routing, tree = _network(args, project, result, cat, workload)
+    slowdown, routing = _network(args, project, result, cat, workload)
     try:
         est = estimate(project, result, workload, econ, catalog=cat, requests=requests,
-                       network_slowdown=slowdown, routing=routing, fit=args.fit,
-                       tree_slowdown=tree)
+                       network_slowdown=slowdown, routing=routing, fit=args.fit)
+        tree = _tree_factor(est, project, cat, args) if args.under == "ecmp" else None
+        if tree is not None:
+            est = estimate(project, result, workload, econ, catalog=cat, requests=requests,
+                           network_slowdown=slowdown, fit=args.fit, tree_slowdown=tree,
+                           routing=f"{routing}, tree and NVLS-tree {tree:.3f}x")
     except WorkloadError as exc:
         if args.fit is None and fittable(exc):
             raise WorkloadError(f"{exc} (--fit batch or --fit per-gpu fits the workload to "
@@ -113,10 +117,24 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tree_factor(est, project, catalog, args) -> float | None:
+    """NCCL picks its algorithms without knowing the collisions, so the first estimate shows
+    them; when one runs the double binary tree (tree, NVLS-tree) its flows are hashed too, and
+    the tree's own factor is returned (None: no tree runs)."""
+    from designer.core.analysis.ecmp import runs_a_tree, tree_under_ecmp
+
+    used = [p.algorithm for p in est.step.parts] + [r.algorithm for r in est.collectives]
+    if not runs_a_tree(used):
+        return None
+    w = est.workload
+    return tree_under_ecmp(project, channels_per_nic=w.channels_per_nic,
+                           qps=w.qps_per_connection, trials=args.trials,
+                           gpus=w.gpus or None, catalog=catalog)
+
+
 def _network(args: argparse.Namespace, project, result, catalog, workload
-             ) -> tuple[float, str, float | None]:
-    """The network terms' factor, the label of the routing it stands for, and the tree's own
-    factor when its flows were hashed too (None: the same)."""
+             ) -> tuple[float, str]:
+    """The network terms' factor and the label of the routing it stands for."""
     if args.under:
         if args.trials < 1:
             raise WorkloadError("--trials must be at least 1")
@@ -125,20 +143,19 @@ def _network(args: argparse.Namespace, project, result, catalog, workload
 
             r = ring_under_ecmp(project, channels_per_nic=workload.channels_per_nic,
                                 qps=workload.qps_per_connection, trials=args.trials,
-                                gpus=workload.gpus or None, catalog=catalog, tree=True)
-            return r.slowdown, r.label(), r.tree_slowdown
+                                gpus=workload.gpus or None, catalog=catalog)
+            return r.slowdown, r.label()
         from designer.core.traffic.load import collective_slowdown
 
         slowdown = collective_slowdown(project, result, pattern="ring", routing=args.under,
                                        trials=args.trials, catalog=catalog)
-        return slowdown, f"{args.under}: ring traffic {slowdown:.3f}x the ideal", None
+        return slowdown, f"{args.under}: ring traffic {slowdown:.3f}x the ideal"
     if args.network_slowdown is not None:
         if args.network_slowdown < 1:
             raise WorkloadError("network_slowdown (--network-slowdown): must be at least 1 (1 is "
                                 "the ideal fabric)")
-        return (args.network_slowdown,
-                args.routing or f"given slowdown {args.network_slowdown:g}", None)
-    return 1.0, args.routing or "adaptive (fluid optimum)", None
+        return args.network_slowdown, args.routing or f"given slowdown {args.network_slowdown:g}"
+    return 1.0, args.routing or "adaptive (fluid optimum)"
 
 
 def format_estimate(e: Estimate) -> str:

@@ -173,11 +173,8 @@ def hashed_slowdown(net, src: np.ndarray, dst: np.ndarray, channel: np.ndarray, 
     return slow, rates
 
 
-def ring_under_ecmp(project: Project, *, channels_per_nic: int = CHANNELS_PER_NIC,
-                    qps: int = QPS_PER_CONNECTION, trials: int = 3, seed: int = 0,
-                    gpus: int | None = None, catalog: Catalog | None = None,
-                    tree: bool = False, control=None) -> RingUnderEcmp:
-    """The ring's ECMP factor (and with ``tree`` the double binary tree's)."""
+def _prepare(project: Project, channels_per_nic: int, qps: int, trials: int,
+             catalog: Catalog | None, control):
     if channels_per_nic < 1 or qps < 1 or trials < 1:
         raise WorkloadError("channels per NIC, queue pairs per connection and trials must be "
                             "at least 1")
@@ -187,7 +184,28 @@ def ring_under_ecmp(project: Project, *, channels_per_nic: int = CHANNELS_PER_NI
         pat = ring(c)
     except PatternError as exc:
         raise WorkloadError(f"--under ecmp: {exc}") from None
-    net = build_network(c, control)
+    return c, pat, build_network(c, control)
+
+
+def tree_under_ecmp(project: Project, *, channels_per_nic: int = CHANNELS_PER_NIC,
+                    qps: int = QPS_PER_CONNECTION, trials: int = 3, seed: int = 0,
+                    gpus: int | None = None, catalog: Catalog | None = None,
+                    control=None) -> float:
+    """The double binary tree's factor (tree and NVLS-tree), mean over hash seeds."""
+    c, pat, net = _prepare(project, channels_per_nic, qps, trials, catalog, control)
+    src, dst, chan, n_channels, _ = channel_flows(c, pat, gpus, channels_per_nic, "tree")
+    if src.size == 0:
+        return 1.0
+    return float(np.mean(hashed_slowdown(net, src, dst, chan, n_channels, qps, trials, seed,
+                                         control)[0]))
+
+
+def ring_under_ecmp(project: Project, *, channels_per_nic: int = CHANNELS_PER_NIC,
+                    qps: int = QPS_PER_CONNECTION, trials: int = 3, seed: int = 0,
+                    gpus: int | None = None, catalog: Catalog | None = None,
+                    tree: bool = False, control=None) -> RingUnderEcmp:
+    """The ring's ECMP factor (and with ``tree`` the double binary tree's)."""
+    c, pat, net = _prepare(project, channels_per_nic, qps, trials, catalog, control)
     src, dst, chan, n_channels, servers = channel_flows(c, pat, gpus, channels_per_nic, "ring")
     if src.size == 0:
         return RingUnderEcmp(channels_per_nic, qps, 0, trials, 1.0, 1.0, np.ones(1), servers,
@@ -195,8 +213,13 @@ def ring_under_ecmp(project: Project, *, channels_per_nic: int = CHANNELS_PER_NI
     slow, rates = hashed_slowdown(net, src, dst, chan, n_channels, qps, trials, seed, control)
     tree_slow = None
     if tree:
-        t = channel_flows(c, pat, gpus, channels_per_nic, "tree")
-        tree_slow = float(np.mean(hashed_slowdown(net, t[0], t[1], t[2], t[3], qps, trials,
-                                                  seed, control)[0]))
+        tree_slow = tree_under_ecmp(project, channels_per_nic=channels_per_nic, qps=qps,
+                                    trials=trials, seed=seed, gpus=gpus, catalog=catalog,
+                                    control=control)
     return RingUnderEcmp(channels_per_nic, qps, int(src.size) * qps, trials,
                          float(np.mean(slow)), float(max(slow)), rates, servers, tree_slow)
+
+
+def runs_a_tree(algorithms) -> bool:
+    """Whether any of NCCL's chosen algorithms runs the double binary tree across nodes."""
+    return any(a in ("tree", "nvls-tree") for a in algorithms)

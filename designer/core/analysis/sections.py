@@ -28,7 +28,8 @@ def decision_sections(e: Estimate) -> list[FactSection]:
              note="non-blocking, no fabric latency, same NICs"),
         Fact(f"GPU-hours lost over {econ.run_days:g} days", loss.gpu_hours_lost, "int"),
         Fact("Money lost", loss.usd_lost, "usd", note=f"at ${econ.gpu_hour_usd:g}/GPU-hour"),
-        Fact("Routing", e.routing, note=f"network terms x{e.network_slowdown:g}"),
+        Fact("Routing", e.routing, note=f"network terms x{e.network_slowdown:g}" + (
+            "" if e.tree_slowdown is None else f", tree and NVLS-tree x{e.tree_slowdown:g}")),
         Fact("IB SHARP", "on" if e.view.collnet else "off", note="NCCL_COLLNET_ENABLE"),
         Fact("Constants assumed", sum(1 for n in constant_notes(w) if n.kind == ASSUMED),
              "int", note=", ".join(n.field.replace("_", " ") for n in constant_notes(w)
