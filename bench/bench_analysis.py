@@ -85,7 +85,7 @@ def best_16k() -> None:
 
 
 def ecmp_24k() -> None:
-    from designer.core.analysis.ecmp import ring_under_ecmp
+    from designer.core.analysis.ecmp import ring_under_ecmp, tree_under_ecmp
     from designer.core.fileformat import load_project
     from designer.core.paths import projects_dir
 
@@ -94,6 +94,10 @@ def ecmp_24k() -> None:
         t, r = best_of(lambda q=qps: ring_under_ecmp(project, qps=q, trials=1), repeat=1)
         print(f"ring under ECMP, 24,576 GPUs, 2 channels x {qps} QP: {t * 1e3:.0f} ms for "
               f"{r.flows:,} hashed flows, network time {r.slowdown:.2f}x")
+        # NCCL's double binary tree (tree, NVLS-tree): twice the ring's flows
+        t, f = best_of(lambda q=qps: tree_under_ecmp(project, qps=q, trials=1), repeat=1)
+        print(f"tree under ECMP, 24,576 GPUs, 2 channels x {qps} QP: {t * 1e3:.0f} ms, "
+              f"network time {f:.2f}x")
 
 
 if __name__ == "__main__":

@@ -58,6 +58,7 @@ PRESET_NOTES: dict[str, dict[str, tuple[str, str]]] = {
                          "replica, one per micro-batch (arXiv 2407.21783, Table 4)"),
         "qps_per_connection": LLAMA3_QPS,
         "attention_efficiency": LLAMA3_ATTENTION,
+        "overlap_cp": LLAMA3_CP,
     },
     "llama3-405b-16k": {
         "schedule": (SOURCE, "interleaved 1F1B (arXiv 2407.21783, 3.3.2)"),
@@ -66,6 +67,7 @@ PRESET_NOTES: dict[str, dict[str, tuple[str, str]]] = {
                          "(arXiv 2407.21783, Table 4)"),
         "qps_per_connection": LLAMA3_QPS,
         "attention_efficiency": LLAMA3_ATTENTION,
+        "overlap_cp": LLAMA3_CP,
     },
     "llama3-405b-131k": {
         "schedule": (SOURCE, "interleaved 1F1B (arXiv 2407.21783, 3.3.2)"),
