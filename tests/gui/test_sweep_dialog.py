@@ -124,11 +124,14 @@ def test_workers_run_from_the_window_and_cancel_leave_no_worker(window, qtbot, e
 def test_a_scheduler_address_means_dask_so_the_engine_choice_is_off(window, qtbot):
     dlg = open_dialog(window, qtbot)
     dlg.scheduler.setText("")
+    dlg.workers.setValue(2)
     assert dlg.engine.isEnabled() and dlg.engine.currentData() == "processes"
     dlg.scheduler.setText("tcp://10.0.0.5:8786")
     assert not dlg.engine.isEnabled()
     dlg.scheduler.setText("")
     assert dlg.engine.isEnabled()
+    dlg.workers.setValue(0)  # this process: no workers to choose an engine for
+    assert not dlg.engine.isEnabled()
     dlg.close()
 
 

@@ -103,7 +103,8 @@ class SweepDialog(QDialog):
                                "address always runs on that Dask cluster.")
         self.scheduler = QLineEdit(os.environ.get("DASK_SCHEDULER_ADDRESS", ""))
         self.scheduler.setPlaceholderText("local workers, or tcp://host:8786 (Dask)")
-        self.scheduler.textChanged.connect(self._scheduler_changed)
+        self.scheduler.textChanged.connect(self._engine_choice)
+        self.workers.valueChanged.connect(self._engine_choice)
         self.run_button = QPushButton("Run")
         self.run_button.setDefault(True)
         self.run_button.clicked.connect(self.start)
@@ -222,10 +223,13 @@ class SweepDialog(QDialog):
         self.editor.setReadOnly(on)
         self.workers.setEnabled(not on)
         self.scheduler.setEnabled(not on)
-        self.engine.setEnabled(not on and not self.scheduler.text().strip())
+        self._engine_choice()
 
-    def _scheduler_changed(self, text: str) -> None:
-        self.engine.setEnabled(self.run_button.isEnabled() and not text.strip())
+    def _engine_choice(self) -> None:
+        """The engine matters for local workers only: not with 0 workers (this process) nor
+        with a scheduler address (Dask)."""
+        self.engine.setEnabled(self.run_button.isEnabled() and self.workers.value() > 0
+                               and not self.scheduler.text().strip())
 
     def _on_started(self, points: list[Point]) -> None:
         spec = loads_spec(self.editor.toPlainText(), "spec")
