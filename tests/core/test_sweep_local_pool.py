@@ -87,3 +87,16 @@ def test_cancel_ends_the_workers_at_once(monkeypatch):
 def test_an_unknown_engine_is_refused_before_any_work():
     with pytest.raises(SweepSpecError, match="engine: give one of processes, dask"):
         run_sweep(spec_from_dict(SPEC), workers=2, engine="ray")
+
+
+def test_the_report_says_where_the_designs_were_built():
+    from designer.core.sweep.run import SweepRun
+
+    spec = spec_from_dict(SPEC)
+    assert SweepRun(spec, [], workers=0).ran_on() == "this process"
+    assert SweepRun(spec, [], workers=2, scheduler="local").ran_on() == \
+        "2 local worker process(es)"
+    assert SweepRun(spec, [], workers=2, scheduler="local Dask").ran_on() == \
+        "2 worker(s) of a local Dask cluster"
+    assert SweepRun(spec, [], workers=5, scheduler="tcp://h:8786").ran_on() == \
+        "5 Dask worker(s) at tcp://h:8786"

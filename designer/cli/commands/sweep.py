@@ -104,8 +104,7 @@ def _fmt(v: object) -> str:
 
 def format_report(result: SweepRun, table: SweepTable) -> str:
     n, ok = len(result.points), int(table.ok.sum())
-    where = "this process" if result.workers == 0 else \
-        f"{result.workers} Dask worker(s), {result.scheduler}"
+    where = result.ran_on()
     out = [result.spec.name, "",
            f"  Points     {n:,} ({ok:,} solved, {n - ok:,} failed, "
            f"{int(table.feasible.sum()):,} meet the constraints)"

@@ -58,6 +58,17 @@ class SweepRun:
     cancelled: bool = False
     batches: int = 0
 
+    def ran_on(self) -> str:
+        """Where the designs were built, for a report: this process, local worker processes,
+        a local Dask cluster or a Dask scheduler's workers."""
+        if self.workers == 0:
+            return "this process"
+        if self.scheduler == "local":
+            return f"{self.workers} local worker process(es)"
+        if self.scheduler == "local Dask":
+            return f"{self.workers} worker(s) of a local Dask cluster"
+        return f"{self.workers} Dask worker(s) at {self.scheduler}"
+
     @property
     def failed(self) -> int:
         return sum(1 for o in self.outcomes.values() if o.error)

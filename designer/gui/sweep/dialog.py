@@ -272,7 +272,7 @@ class SweepDialog(QDialog):
         self._busy(False)
         s = summary_json(run, self.table) if self.table is not None else {}
         what = "Cancelled" if run.cancelled else "Done"
-        where = "this process" if run.workers == 0 else f"{run.workers} worker(s)"
+        where = run.ran_on()
         self.status.setText(
             f"{what}: {len(run.outcomes):,} of {len(run.points):,} points in "
             f"{run.seconds:.1f} s on {where}; {s.get('failed', 0):,} failed, "
