@@ -37,8 +37,8 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
         "exposed communication, MFU), what the fabric costs against an ideal one, TCO over "
         "years and the decision rules with their sources. Exit 2 on bad input.")
     p.add_argument("--workload", metavar="PRESET|FILE",
-                   help="a preset (llama3-405b-8k, llama3-405b-16k, dense-70b-dp, "
-                   "deepseek-v3-like) or a JSON file; default: the project's")
+                   help="a preset (llama3-405b-8k, llama3-405b-16k, llama3-405b-131k, "
+                   "dense-70b-dp, deepseek-v3-like) or a JSON file; default: the project's")
     p.add_argument("--fit", choices=("batch", "per-gpu"), default=None,
                    help="fit a workload written for another size to this design: keep the "
                    "global batch (data parallelism follows the GPUs) or the per-GPU batch "
