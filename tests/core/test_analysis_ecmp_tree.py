@@ -162,4 +162,5 @@ def test_the_command_line_hashes_the_tree_when_nccl_runs_one(tmp_path, capsys):
     ring = json.loads(capsys.readouterr().out)
     # the step's own all-reduces run ring (DP) and NVLS inside the node (TP): no tree
     assert ring["collectives"][0]["algorithm"] == "ring"
-    assert ring["fabric"]["tree_slowdown"] is None
+    assert ring["fabric"]["tree_slowdown"] == ring["fabric"]["network_slowdown"]
+    assert "tree and NVLS-tree" not in ring["fabric"]["routing"]

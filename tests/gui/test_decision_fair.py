@@ -147,3 +147,20 @@ def test_a_preset_larger_than_the_design_is_fitted_with_one_click(window, qtbot,
     assert messages and "8,192 -> 1,024" in messages[-1]
     window.doc.undo_stack.undo()  # one step back: the preset as it was
     assert window.doc.project.decision.workload.gpus == 8192
+
+
+def test_attention_efficiency_shows_with_its_source(window, qtbot, su4):
+    """The Workload panel shows the attention efficiency with a tooltip saying why attention
+    has its own (FlashAttention-2 on H100, arXiv 2307.08691); the Llama 3 131K preset marks it
+    sourced and its CP overlap sourced from the paper's 'exposed in the critical path'."""
+    load(window, qtbot, su4)
+    workload = window.analysis.decision.workload
+    label = workload.labels[("workload", "attention_efficiency")]
+    assert "Attention efficiency" in label.text() and "[assumed]" in label.text()
+    assert "FlashAttention-2" in label.toolTip() and "2307.08691" in label.toolTip()
+    workload.preset.setCurrentIndex(workload.preset.findData("llama3-405b-131k"))
+    workload._apply_preset(workload.preset.currentIndex())
+    qtbot.waitUntil(lambda: "[sourced]" in label.text(), timeout=WAIT_MS)
+    assert workload.editors[("workload", "attention_efficiency")].text() == "0.3387"
+    cp = workload.labels[("workload", "overlap_cp")]
+    assert "[sourced]" in cp.text() and "critical path" in cp.toolTip()

@@ -97,7 +97,9 @@ class Estimate:
                        "levels": [{"tier": lv.tier, "gpus": lv.gpus, "ratio": round(lv.ratio, 4)}
                                   for lv in v.levels],
                        "routing": self.routing, "network_slowdown": self.network_slowdown,
-                       "tree_slowdown": self.tree_slowdown},
+                       # the factor on the tree and NVLS-tree (the same unless hashed apart)
+                       "tree_slowdown": self.network_slowdown if self.tree_slowdown is None
+                       else self.tree_slowdown},
             "collectives": [r.to_json() for r in self.collectives],
             "step": self.step.to_json() | {"time_to_train_days": self.days_to_train},
             "ideal": {"step_s": round(self.ideal.step_s, 6), "slowdown": round(self.slowdown, 6),

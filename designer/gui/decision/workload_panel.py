@@ -173,7 +173,8 @@ class WorkloadPanel(QWidget):
                 continue
             colour, word = MARK[n.kind]
             label.setText(f"{_label(n.field)} <span style='color:{colour}'>[{word}]</span>")
-            label.setToolTip(f"{word}: {n.note}")
+            tip = TIPS.get(n.field)
+            label.setToolTip(f"{tip}\n\n{word}: {n.note}" if tip else f"{word}: {n.note}")
         for (part, name), w in self.editors.items():
             value = getattr(getattr(s, part), name)
             w.blockSignals(True)
