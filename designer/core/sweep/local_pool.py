@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import sys
 import threading
 from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -33,10 +34,12 @@ _warm_lock = threading.Lock()
 
 
 def start_method() -> str:
-    """``fork`` when this is the only thread (nothing can hold a lock across the fork),
-    else ``forkserver``; ``spawn`` where neither exists."""
+    """``fork`` on Linux when this is the only thread (nothing can hold a lock across the
+    fork; macOS's system libraries are not safe to fork at all, which is why Python spawns
+    there), else ``forkserver``; ``spawn`` where neither exists (Windows)."""
     methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and threading.active_count() == 1:
+    if sys.platform.startswith("linux") and "fork" in methods \
+            and threading.active_count() == 1:
         return "fork"
     if "forkserver" in methods:
         return "forkserver"
