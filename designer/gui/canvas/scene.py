@@ -55,6 +55,9 @@ from designer.gui.project.document import Document, Selection
 from designer.gui.rackscale.rack_box import rack_info
 
 COLLAPSE_ABOVE = 300  # designs with more devices open with their groups collapsed
+# An edit of a design with more devices is drawn in the event-loop turn after the edit, so the
+# edit's own work (the command, the panels) and the redraw are two stalls of the window, not one
+DEFER_ABOVE = 5000
 BOX_PAD = 26.0
 FRAME_PAD = 20.0
 FRAME_STEP = 16.0
@@ -110,12 +113,18 @@ class CanvasScene(QGraphicsScene):
     """Items for one document. Ask it, not the items, what is where."""
 
     collapsedChanged = Signal()
+    synced = Signal()  # the items show the document's project again (after an edit's redraw)
     contextMenuWanted = Signal(object, object, object)  # item or None, screen pos, scene pos
     centreOn = Signal(QRectF)
     refused = Signal(str, QPointF)  # a gesture was refused: message, where (scene)
+    _pending = False  # an edit's redraw waits (events come while the constructor runs)
 
     def __init__(self, document: Document) -> None:
         super().__init__(document)  # owned by the document, so Qt deletes it in order
+        self._sync_timer = QTimer(self)
+        self._sync_timer.setSingleShot(True)
+        self._sync_timer.setInterval(0)
+        self._sync_timer.timeout.connect(self.flush)
         self.doc = document
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.index = GroupIndex.build(())
@@ -154,6 +163,11 @@ class CanvasScene(QGraphicsScene):
         self._geometry_timer.setSingleShot(True)
         self._geometry_timer.setInterval(15)
         self._geometry_timer.timeout.connect(self.refresh_geometry)
+        # the fabric the items show: the document's, or the one before an edit whose redraw
+        # waits for the next turn (``pending``); every lookup of the scene uses this one, so
+        # the scene is never half of one design and half of the other
+        self._fabric: Fabric = document.project.fabric
+        self.defer_above = DEFER_ABOVE
         document.projectChanged.connect(self._on_project_changed)
         document.projectReplaced.connect(self._on_replaced)
         document.selectionChanged.connect(self._on_doc_selection)
@@ -165,10 +179,30 @@ class CanvasScene(QGraphicsScene):
     # -- syncing with the document -------------------------------------------------------------
     @property
     def fabric(self) -> Fabric:
-        return self.doc.project.fabric
+        """The fabric the items show (the document's once ``flush`` has run)."""
+        return self._fabric
+
+    @property
+    def pending(self) -> bool:
+        """An edit's redraw waits for the next event-loop turn."""
+        return self._pending
+
+    def flush(self) -> None:
+        """Bring the items up to the document's project now if a redraw is waiting (anyone
+        who reads the scene together with the document calls this first)."""
+        if self._pending:
+            self._sync()
+
+    def event(self, event) -> bool:
+        # mouse, keys, tooltips and drops act on what the document holds: draw it first
+        self.flush()
+        return super().event(event)
 
     def _on_replaced(self) -> None:
         # another document: nothing of the previous one's folding carries over
+        self._pending = False
+        self._sync_timer.stop()
+        self._fabric = self.doc.project.fabric
         self._devices_ref = None
         self._generator_ref = self.doc.project.generator
         self.index = GroupIndex.build(())
@@ -177,9 +211,27 @@ class CanvasScene(QGraphicsScene):
         self.cancel_gesture()
         saved = self.doc.view_state.get("collapsed")
         self._full_sync(initial_collapsed=list(saved) if isinstance(saved, list) else None)
+        self.synced.emit()
 
     def _on_project_changed(self, _revision: int) -> None:
-        fabric = self.fabric
+        big = max(len(self.doc.project.fabric.devices), len(self._fabric.devices))
+        if big > self.defer_above and self._devices_ref is not None:
+            # edits in one turn (a command and its selection) get one redraw
+            self._pending = True
+            self._sync_timer.start()
+            return
+        self._sync()
+
+    def _sync(self) -> None:
+        """Patch the items to the document's project: what changed, or everything."""
+        self._pending = False
+        self._sync_timer.stop()
+        self._fabric = self.doc.project.fabric
+        self._patch()
+        self.synced.emit()
+
+    def _patch(self) -> None:
+        fabric = self._fabric
         old = self._devices_ref
         if self.doc.catalog is not self._catalog_ref or old is None:
             self._full_sync()
@@ -550,6 +602,7 @@ class CanvasScene(QGraphicsScene):
 
     def content_rect(self) -> QRectF:
         """Where the design is (without the margin the scene keeps for panning)."""
+        self.flush()
         r = self.sceneRect()
         return r.adjusted(SCENE_MARGIN, SCENE_MARGIN, -SCENE_MARGIN, -SCENE_MARGIN)
 
@@ -578,6 +631,7 @@ class CanvasScene(QGraphicsScene):
 
     # -- collapse and expand ----------------------------------------------------------------------
     def set_collapsed(self, keys: set[str]) -> None:
+        self.flush()
         keys = {k for k in keys if k in self.index.key_id}
         if keys == self.collapsed:
             return
@@ -600,10 +654,12 @@ class CanvasScene(QGraphicsScene):
 
     def expand_one_level(self) -> None:
         """Open the outermost collapsed boxes shown now."""
+        self.flush()
         self.set_collapsed(self.collapsed - set(self.vg.boxes))
 
     def collapse_one_level(self) -> None:
         """Fold the innermost open groups that still show devices."""
+        self.flush()
         frames = [k for k in self.vg.frames]
         if not frames:
             self.collapse_all()
@@ -612,11 +668,13 @@ class CanvasScene(QGraphicsScene):
         self.set_collapsed(self.collapsed | {k for k in frames if k.count("/") == deepest})
 
     def group_of(self, device_id: str) -> list[str]:
+        self.flush()
         i = self.fabric.index.get(device_id)
         return [] if i is None else self.index.chain_of(i)
 
     def focus_devices(self, device_ids: list[str]) -> None:
         """Expand what hides these devices, select them and centre the view on them."""
+        self.flush()
         idx = [self.fabric.index[d] for d in device_ids if d in self.fabric.index]
         if not idx:
             return
@@ -668,6 +726,7 @@ class CanvasScene(QGraphicsScene):
             self._syncing = False
 
     def select_edge(self, edge: int | None) -> None:
+        self.flush()
         self._syncing = True
         try:
             self.clearSelection()
@@ -706,6 +765,7 @@ class CanvasScene(QGraphicsScene):
         return int(hit[0]) if hit.size else None
 
     def select_all(self) -> None:
+        self.flush()
         self._syncing = True
         try:
             for item in [*self.device_items.values(), *self.box_items.values()]:
@@ -718,6 +778,7 @@ class CanvasScene(QGraphicsScene):
 
     def selected_device_ids(self, include_groups: bool = True) -> list[str]:
         """Selected devices, and every member of selected collapsed groups, in design order."""
+        self.flush()
         sel = self.doc.selection
         want = set(sel.devices)
         if include_groups:
