@@ -50,6 +50,7 @@ from designer.gui.canvas.items import (
     role_count_text,
     short_label,
 )
+from designer.gui.canvas.recall import DeviceArrays, Recall
 from designer.gui.canvas.spans import Spans, group_spans
 from designer.gui.project.document import Document, Selection
 from designer.gui.rackscale.rack_box import rack_info
@@ -64,12 +65,17 @@ FRAME_STEP = 16.0
 SCENE_MARGIN = 2000.0
 
 
-def same_devices(old: tuple[Device, ...], new: tuple[Device, ...]) -> np.ndarray:
+def same_devices(old: tuple[Device, ...], new: tuple[Device, ...],
+                 old_ids: np.ndarray | None = None, new_ids: np.ndarray | None = None
+                 ) -> np.ndarray:
     """For each device of ``new``: its position in ``old`` if it is the very same object
-    (models are frozen, so unchanged), else -1."""
+    (models are frozen, so unchanged), else -1. ``old_ids`` and ``new_ids``: the lists' id()
+    arrays if the caller has them already."""
     # ``old`` and ``new`` are alive, so id() names their objects; matched with numpy
-    old_ids = np.fromiter(map(id, old), np.int64, len(old))
-    new_ids = np.fromiter(map(id, new), np.int64, len(new))
+    if old_ids is None:
+        old_ids = np.fromiter(map(id, old), np.int64, len(old))
+    if new_ids is None:
+        new_ids = np.fromiter(map(id, new), np.int64, len(new))
     # An edit changes one stretch (a delete, its undo, an insert): the same objects before
     # it and after it, found by comparing arrays. An object in the stretch of ``new`` can
     # only be one of the stretch of ``old`` (a device is in a fabric once), so only the two
@@ -168,6 +174,7 @@ class CanvasScene(QGraphicsScene):
         # the scene is never half of one design and half of the other
         self._fabric: Fabric = document.project.fabric
         self.defer_above = DEFER_ABOVE
+        self._recall = Recall()
         document.projectChanged.connect(self._on_project_changed)
         document.projectReplaced.connect(self._on_replaced)
         document.selectionChanged.connect(self._on_doc_selection)
@@ -204,6 +211,7 @@ class CanvasScene(QGraphicsScene):
         self._sync_timer.stop()
         self._fabric = self.doc.project.fabric
         self._devices_ref = None
+        self._recall.clear()
         self._generator_ref = self.doc.project.generator
         self.index = GroupIndex.build(())
         self.collapsed = set()
@@ -239,7 +247,7 @@ class CanvasScene(QGraphicsScene):
         new = fabric.devices
         if new is not old:
             if len(new) != len(old):
-                self._full_sync(source=same_devices(old, new))
+                self._full_sync(derive_from=old)
                 return
             changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a is not b]
             if any(
@@ -248,7 +256,7 @@ class CanvasScene(QGraphicsScene):
                 or old[i].role != new[i].role
                 for i in changed
             ):
-                self._full_sync(source=same_devices(old, new))
+                self._full_sync(derive_from=old)
                 return
             self._devices_ref = new
             self._update_devices(changed)
@@ -259,12 +267,12 @@ class CanvasScene(QGraphicsScene):
             self.refresh_geometry()
 
     def _full_sync(
-        self, initial_collapsed: list[str] | None = None, source: np.ndarray | None = None
+        self, initial_collapsed: list[str] | None = None, derive_from: tuple | None = None
     ) -> None:
-        """Regroup and redraw. ``source`` (new device -> position of the same device object
-        in the previous list, -1 if new or changed) lets an edit reuse what it did not touch:
-        the group index, positions and port info of unchanged devices are gathered, not
-        worked out again (the result equals a rebuild; tests check it)."""
+        """Regroup and redraw. ``derive_from`` (the device list shown until now) lets an edit
+        reuse what it did not touch: the group index, positions and port info of unchanged
+        devices are gathered, not worked out again (the result equals a rebuild; tests check
+        it), and a list shown a few edits ago (an undo, a redo) is recalled whole."""
         fabric = self.fabric
         old_keys = set(self.index.keys)
         generator = self.doc.project.generator
@@ -274,12 +282,22 @@ class CanvasScene(QGraphicsScene):
         self._generator_ref = generator
         devices = fabric.devices
         n = len(devices)
-        if source is None:
+        profile = self.doc.project.profile
+        recalled = (self._recall.arrays(devices, self.doc.catalog, profile)
+                    if derive_from is not None else None)
+        if recalled is not None:
+            self.index = recalled.index
+            self.xs, self.ys, self.tech = recalled.xs, recalled.ys, recalled.tech
+            self.gpus, self.tech_code = recalled.gpus, recalled.tech_code
+            self.tech_names = recalled.tech_names
+        elif derive_from is None:
             self.index = GroupIndex.build(devices)
             self.xs = np.fromiter((d.x for d in devices), float, n)
             self.ys = np.fromiter((d.y for d in devices), float, n)
             self._compute_device_info(range(n), fresh=True)
         else:
+            source = same_devices(derive_from, devices, self._recall.ids(derive_from),
+                                  self._recall.ids(devices))
             self.index = self.index.rebuilt(devices, source)
             kept = np.flatnonzero(source >= 0)
             fresh = np.flatnonzero(source < 0).tolist()
@@ -294,6 +312,10 @@ class CanvasScene(QGraphicsScene):
             self.xs, self.ys, self.tech, self.gpus = xs, ys, tech, gpus
             self.tech_code = tech_code
             self._compute_device_info(fresh)
+        if recalled is None:
+            self._recall.keep_arrays(devices, self.doc.catalog, profile, DeviceArrays(
+                self.index, self.xs, self.ys, self.tech, self.gpus, self.tech_code,
+                self.tech_names))
         self._devices_ref = devices
         self._links_ref = fabric.links
         self._catalog_ref = self.doc.catalog
@@ -367,7 +389,10 @@ class CanvasScene(QGraphicsScene):
     # -- what is shown ----------------------------------------------------------------------------
     def _refresh_visible(self) -> None:
         fabric = self.fabric
-        self.vg = visible_graph(self.index, fabric.links, self.collapsed, len(fabric.devices))
+        n = len(fabric.devices)
+        self.vg = self._recall.graph(
+            self.index, fabric.links, self.collapsed, n,
+            lambda: visible_graph(self.index, fabric.links, self.collapsed, n))
         shown = {fabric.devices[i].id: i for i in self.vg.shown_devices.tolist()}
         self._syncing = True
         try:
@@ -547,11 +572,11 @@ class CanvasScene(QGraphicsScene):
         items = [*self.frame_items.values(), *self.box_items.values()]
         if not items:
             return
-        for item in items:
-            item.reset_tab()
         depth = np.array([int(index.depth[index.key_id[i.key]]) if i.key in index.key_id
                           else 0 for i in items])
-        tabs = [i.tab_scene_rect() for i in items]
+        # placed from where each group puts its tab; an item whose tab ends where it is
+        # already is not touched (an edit of a large design moves few of them)
+        tabs = [i.laid_tab_scene_rect() for i in items]
         rects = np.array([[t.x(), t.y(), t.width(), t.height()] for t in tabs])
         order = np.lexsort((rects[:, 0], rects[:, 1], depth))
         limits = np.array([items[k].tab_right_limit() for k in order])
