@@ -130,7 +130,8 @@ class CanvasScene(QGraphicsScene):
         self._sync_timer = QTimer(self)
         self._sync_timer.setSingleShot(True)
         self._sync_timer.setInterval(0)
-        self._sync_timer.timeout.connect(self.flush)
+        self._sync_timer.timeout.connect(self._next_step)
+        self._prepared = False
         self.doc = document
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.index = GroupIndex.build(())
@@ -200,6 +201,17 @@ class CanvasScene(QGraphicsScene):
         if self._pending:
             self._sync()
 
+    def _next_step(self) -> None:
+        """A large edit's redraw, over two turns: regroup (``_prepare``), then the items."""
+        if not self._pending:
+            return
+        if not self._prepared:
+            self._prepared = True
+            if self._prepare():
+                self._sync_timer.start()
+                return
+        self._sync()
+
     def event(self, event) -> bool:
         # mouse, keys, tooltips and drops act on what the document holds: draw it first
         self.flush()
@@ -226,6 +238,7 @@ class CanvasScene(QGraphicsScene):
         if big > self.defer_above and self._devices_ref is not None:
             # edits in one turn (a command and its selection) get one redraw
             self._pending = True
+            self._prepared = False
             self._sync_timer.start()
             return
         self._sync()
@@ -274,83 +287,109 @@ class CanvasScene(QGraphicsScene):
         devices are gathered, not worked out again (the result equals a rebuild; tests check
         it), and a list shown a few edits ago (an undo, a redo) is recalled whole."""
         fabric = self.fabric
-        old_keys = set(self.index.keys)
         generator = self.doc.project.generator
-        if generator is not None and generator != self._generator_ref:
-            old_keys = set()  # a newly generated design: fold it like a freshly opened one
-            self.collapsed = set()
-        self._generator_ref = generator
         devices = fabric.devices
-        n = len(devices)
-        profile = self.doc.project.profile
-        recalled = (self._recall.arrays(devices, self.doc.catalog, profile)
-                    if derive_from is not None else None)
-        if recalled is not None:
-            self.index = recalled.index
-            self.xs, self.ys, self.tech = recalled.xs, recalled.ys, recalled.tech
-            self.gpus, self.tech_code = recalled.gpus, recalled.tech_code
-            self.tech_names = recalled.tech_names
-        elif derive_from is None:
-            self.index = GroupIndex.build(devices)
-            self.xs = np.fromiter((d.x for d in devices), float, n)
-            self.ys = np.fromiter((d.y for d in devices), float, n)
-            self._compute_device_info(range(n), fresh=True)
-        else:
-            source = same_devices(derive_from, devices, self._recall.ids(derive_from),
-                                  self._recall.ids(devices))
-            self.index = self.index.rebuilt(devices, source)
-            kept = np.flatnonzero(source >= 0)
-            fresh = np.flatnonzero(source < 0).tolist()
-            xs, ys = np.empty(n), np.empty(n)
-            tech, gpus = np.empty(n, dtype=object), np.zeros(n, dtype=np.int64)
-            tech_code = np.zeros(n, dtype=np.int64)
-            for new_col, old_col in ((xs, self.xs), (ys, self.ys), (tech, self.tech),
-                                     (gpus, self.gpus), (tech_code, self.tech_code)):
-                new_col[kept] = old_col[source[kept]]
-            xs[fresh] = [devices[i].x for i in fresh]
-            ys[fresh] = [devices[i].y for i in fresh]
-            self.xs, self.ys, self.tech, self.gpus = xs, ys, tech, gpus
-            self.tech_code = tech_code
-            self._compute_device_info(fresh)
-        if recalled is None:
-            self._recall.keep_arrays(devices, self.doc.catalog, profile, DeviceArrays(
-                self.index, self.xs, self.ys, self.tech, self.gpus, self.tech_code,
-                self.tech_names))
+        arrays = self._arrays_of(devices, derive_from)
+        self.collapsed = self._folding(arrays.index, len(devices), initial_collapsed)
+        self._generator_ref = generator
+        self.index = arrays.index
+        self.xs, self.ys, self.tech = arrays.xs, arrays.ys, arrays.tech
+        self.gpus, self.tech_code = arrays.gpus, arrays.tech_code
+        self.tech_names = arrays.tech_names
         self._devices_ref = devices
         self._links_ref = fabric.links
         self._catalog_ref = self.doc.catalog
-        keys = set(self.index.keys)
-        if initial_collapsed is not None:
-            self.collapsed = {k for k in initial_collapsed if k in keys}
-        elif not old_keys and n > COLLAPSE_ABOVE:
-            self.collapsed = self.index.default_collapsed()
-        else:
-            self.collapsed &= keys
-            added = keys - old_keys  # an edit adds few groups, if any: look at those only
-            if n > COLLAPSE_ABOVE:  # new groups of a large design arrive folded
-                self.collapsed |= self.index.default_collapsed(added)
-            # a rack-scale system arrives as one rack (double-click opens it to its trays)
-            self.collapsed |= {k for k in added if is_rack_key(k)}
         self._store_collapsed()
         self._refresh_visible()
 
-    def _compute_device_info(self, indices, fresh: bool = False) -> None:
-        fabric = self.fabric
+    def _arrays_of(self, devices: tuple, derive_from: tuple | None) -> DeviceArrays:
+        """The per-device state of ``devices`` (a copy the caller may change): recalled,
+        derived from ``derive_from`` (the list the scene shows) or built. Changes nothing."""
+        cat, profile = self.doc.catalog, self.doc.project.profile
+        if derive_from is not None:
+            recalled = self._recall.arrays(devices, cat, profile)
+            if recalled is not None:
+                return recalled
+        n = len(devices)
+        if derive_from is None:
+            arrays = DeviceArrays(
+                GroupIndex.build(devices), np.fromiter((d.x for d in devices), float, n),
+                np.fromiter((d.y for d in devices), float, n), np.empty(n, dtype=object),
+                np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), [])
+            self._fill_device_info(devices, range(n), arrays)
+        else:
+            source = same_devices(derive_from, devices, self._recall.ids(derive_from),
+                                  self._recall.ids(devices))
+            kept = np.flatnonzero(source >= 0)
+            fresh = np.flatnonzero(source < 0).tolist()
+            arrays = DeviceArrays(
+                self.index.rebuilt(devices, source), np.empty(n), np.empty(n),
+                np.empty(n, dtype=object), np.zeros(n, dtype=np.int64),
+                np.zeros(n, dtype=np.int64), list(self.tech_names))
+            for new_col, old_col in ((arrays.xs, self.xs), (arrays.ys, self.ys),
+                                     (arrays.tech, self.tech), (arrays.gpus, self.gpus),
+                                     (arrays.tech_code, self.tech_code)):
+                new_col[kept] = old_col[source[kept]]
+            arrays.xs[fresh] = [devices[i].x for i in fresh]
+            arrays.ys[fresh] = [devices[i].y for i in fresh]
+            self._fill_device_info(devices, fresh, arrays)
+        self._recall.keep_arrays(devices, cat, profile, arrays)
+        return arrays
+
+    def _folding(self, index: GroupIndex, n: int, initial_collapsed: list[str] | None
+                 ) -> set[str]:
+        """The groups collapsed once ``index`` (of ``n`` devices) is shown. Changes nothing."""
+        old_keys = set(self.index.keys)
+        collapsed = set(self.collapsed)
+        generator = self.doc.project.generator
+        if generator is not None and generator != self._generator_ref:
+            old_keys = set()  # a newly generated design: fold it like a freshly opened one
+            collapsed = set()
+        keys = set(index.keys)
+        if initial_collapsed is not None:
+            return {k for k in initial_collapsed if k in keys}
+        if not old_keys and n > COLLAPSE_ABOVE:
+            return index.default_collapsed()
+        collapsed &= keys
+        added = keys - old_keys  # an edit adds few groups, if any: look at those only
+        if n > COLLAPSE_ABOVE:  # new groups of a large design arrive folded
+            collapsed |= index.default_collapsed(added)
+        # a rack-scale system arrives as one rack (double-click opens it to its trays)
+        collapsed |= {k for k in added if is_rack_key(k)}
+        return collapsed
+
+    def _prepare(self) -> bool:
+        """The first of a large edit's two redraw turns: regroup the document's devices and
+        sum the links between what will be shown, into the recall only (the scene still
+        shows, and answers from, the design before). The next turn (``_sync``) recalls
+        them and patches the items. False if the edit does not regroup."""
+        fabric = self.doc.project.fabric
+        new, old = fabric.devices, self._devices_ref
+        if (old is None or new is old or len(new) == len(old)
+                or self.doc.catalog is not self._catalog_ref):
+            return False
+        arrays = self._arrays_of(new, old)
+        collapsed = self._folding(arrays.index, len(new), None)
+        self._recall.graph(arrays.index, fabric.links, collapsed, len(new),
+                           lambda: visible_graph(arrays.index, fabric.links, collapsed,
+                                                 len(new)))
+        return True
+
+    def _compute_device_info(self, indices) -> None:
+        self._fill_device_info(self.fabric.devices, indices, DeviceArrays(
+            self.index, self.xs, self.ys, self.tech, self.gpus, self.tech_code, self.tech_names))
+
+    def _fill_device_info(self, devices: tuple, indices, out: DeviceArrays) -> None:
+        """Technology and GPUs of ``devices[indices]``, written into ``out``'s arrays."""
         cat = self.doc.catalog
-        n = len(fabric.devices)
-        if fresh:
-            self.tech = np.empty(n, dtype=object)
-            self.gpus = np.zeros(n, dtype=np.int64)
-            self.tech_code = np.zeros(n, dtype=np.int64)
-            self.tech_names = []
-        codes = {name: k for k, name in enumerate(self.tech_names)}
+        codes = {name: k for k, name in enumerate(out.tech_names)}
         cache: dict[tuple, tuple[str | None, int]] = {}
         try:
             preferred = cat.profile(self.doc.project.profile).tech
         except DesignerError:
             preferred = None
         for i in indices:
-            d = fabric.devices[i]
+            d = devices[i]
             key = (d.model, d.port_speed_gbps, d.nic, d.nics)
             info = cache.get(key)
             if info is None:
@@ -361,12 +400,12 @@ class CanvasScene(QGraphicsScene):
                 except (CatalogError, DesignerError):
                     info = (None, 0)
                 cache[key] = info
-            self.tech[i], self.gpus[i] = info
+            out.tech[i], out.gpus[i] = info
             code = codes.get(info[0])
             if code is None:
-                code = codes[info[0]] = len(self.tech_names)
-                self.tech_names.append(info[0])
-            self.tech_code[i] = code
+                code = codes[info[0]] = len(out.tech_names)
+                out.tech_names.append(info[0])
+            out.tech_code[i] = code
 
     def _update_devices(self, changed: list[int]) -> None:
         fabric = self.fabric
