@@ -88,6 +88,7 @@ class BomModel(QAbstractTableModel):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.rows: list[_Row] = []
+        self._memo: dict[tuple, object] = {}  # (row, column, role) -> data, until a reset
         self.total_usd = 0.0
         self.gpus = 0
 
@@ -112,6 +113,7 @@ class BomModel(QAbstractTableModel):
         if rows == self.rows:
             return  # most edits leave the BOM as it was: no relayout, no repaint
         self.beginResetModel()
+        self._memo.clear()
         self.rows = rows
         self.endResetModel()
 
@@ -142,6 +144,7 @@ class BomModel(QAbstractTableModel):
         items = [r for r in self.rows if r.kind == ITEM_ROW]
         compute = [r for r in self.rows if r.kind == COMPUTE]
         self.beginResetModel()
+        self._memo.clear()
         self.rows = self._with_subtotals(items, compute)
         self.endResetModel()
 
@@ -171,8 +174,18 @@ class BomModel(QAbstractTableModel):
     def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
-        r = self.rows[index.row()]
-        c = index.column()
+        # the table sizes its rows and columns to their contents: after each new result it
+        # asks every cell for several roles, more than once; the rows only change by a reset
+        key = (index.row(), index.column(), role)
+        try:
+            return self._memo[key]
+        except KeyError:
+            pass
+        out = self._cell(self.rows[index.row()], index.column(), role)
+        self._memo[key] = out
+        return out
+
+    def _cell(self, r: _Row, c: int, role):
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(r, c)
         if role == Qt.ItemDataRole.EditRole:
