@@ -1,9 +1,10 @@
 """Does the distributed engine pay off on a sweep a user waits for? (issue 29 targets)
 
 A sweep of 208 designs (fat trees of 64 to 3,904 GPUs every 320, 4 gear profiles, 4
-oversubscriptions), run in process, on a local cluster of 1 worker and of 2 workers. Each
-run is a fresh ``python`` process, as a user's ``designer sweep`` is (cluster start, fork
-server and imports included), and the three alternate so that a change of load touches all.
+oversubscriptions), run in process, on 1 and 2 local worker processes (the default engine:
+forked from the sweeping process) and on a local Dask cluster of 1 and 2 workers (``--dask``).
+Each run is a fresh ``python`` process, as a user's ``designer sweep`` is (worker start, fork
+server and imports included), and they alternate so that a change of load touches all.
 Targets: 2 workers at least 1.6x faster than 1, and faster than in process (the baseline).
 
 The wall clock counts the queue for a core on a shared machine: with other jobs running, two
@@ -11,7 +12,7 @@ workers get less than two cores. The load (``os.getloadavg``) is printed with th
 and so is the CPU time of each run (the sweeping process and its cluster: the fork server is
 asked for its own, as it outlives the sweep).
 
-Run: python bench/bench_sweep_scaling.py [--repeat 3] [--step 320]
+Run: python bench/bench_sweep_scaling.py [--repeat 3] [--step 320] [--dask]
 """
 
 from __future__ import annotations
@@ -33,16 +34,16 @@ import psutil
 from designer.core.sweep import run_sweep, spec_from_dict
 
 def main():
-    step, workers = int(sys.argv[1]), int(sys.argv[2])
+    step, workers, engine = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     spec = spec_from_dict({"name": "bench", "generate": {
         "kind": "fat-tree", "gpus": {"min": 64, "max": 4096, "step": step},
         "gear": ["ib-ndr", "ib-xdr", "roce-400", "roce-800"],
         "oversubscription": ["1:1", "2:1", "3:1", "4:1"]}})
     t0 = time.perf_counter()
-    run = run_sweep(spec, workers=workers)
+    run = run_sweep(spec, workers=workers, engine=engine)
     wall = time.perf_counter() - t0
     me = psutil.Process()
-    cpu = sum(me.cpu_times()[:4])
+    cpu = sum(me.cpu_times()[:4])  # with the ended children this process waited for
     for p in me.children():  # the fork server: alive, so not in our own cpu_times
         try:
             cpu += sum(p.cpu_times()[:4])  # its ended workers too
@@ -73,8 +74,8 @@ def capacity() -> float:
     return 2 * run(1) / run(2)
 
 
-def once(step: int, workers: int) -> dict:
-    out = subprocess.run([sys.executable, "-c", CHILD, str(step), str(workers)],
+def once(step: int, workers: int, engine: str) -> dict:
+    out = subprocess.run([sys.executable, "-c", CHILD, str(step), str(workers), engine],
                          capture_output=True, text=True, cwd=ROOT)
     if out.returncode:
         raise SystemExit(out.stderr)
@@ -85,30 +86,36 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--step", type=int, default=320, help="GPU step (320: 208 designs)")
+    ap.add_argument("--dask", action="store_true", help="also a local Dask cluster")
     args = ap.parse_args()
-    best: dict[int, dict] = {}
+    runs = [(0, "processes"), (1, "processes"), (2, "processes")]
+    if args.dask:
+        runs += [(1, "dask"), (2, "dask")]
+    best: dict[tuple[int, str], dict] = {}
     loads = []
     cap = capacity()
     for _ in range(args.repeat):
-        for w in (0, 1, 2):
+        for key in runs:
             loads.append(os.getloadavg()[0])
-            r = once(args.step, w)
-            if w not in best or r["wall"] < best[w]["wall"]:
-                best[w] = r
-    n = best[0]["designs"]
+            r = once(args.step, *key)
+            if key not in best or r["wall"] < best[key]["wall"]:
+                best[key] = r
+    n = best[0, "processes"]["designs"]
     print(f"sweep of {n} designs, best of {args.repeat} fresh processes each; "
           f"{os.cpu_count()} cores; load {min(loads):.1f}-{max(loads):.1f} during the runs")
-    names = {0: "in process (baseline)", 1: "Dask, 1 worker", 2: "Dask, 2 workers"}
-    for w, r in best.items():
-        print(f"  {names[w]:24} wall {r['wall']:6.2f} s   cpu {r['cpu']:6.2f} s   "
+    for (w, engine), r in best.items():
+        name = "in process (baseline)" if w == 0 else f"{engine}, {w} worker(s)"
+        print(f"  {name:24} wall {r['wall']:6.2f} s   cpu {r['cpu']:6.2f} s   "
               f"({r['failed']} failed, {r['shipped']} batches shipped)")
     cap = min(cap, capacity())
     print(f"  the machine's parallel capacity: two busy processes ran {cap:.2f}x as fast as one"
           f"{' (the 2-worker target cannot show here)' if cap < 1.6 else ''}")
-    s21 = best[1]["wall"] / best[2]["wall"]
-    s20 = best[0]["wall"] / best[2]["wall"]
-    print(f"  2 workers vs 1: {s21:.2f}x (target >= 1.6x: {'ok' if s21 >= 1.6 else 'NOT met'})")
-    print(f"  2 workers vs in process: {s20:.2f}x (target > 1: {'ok' if s20 > 1 else 'NOT met'})")
+    for engine in ("processes", "dask") if args.dask else ("processes",):
+        s21 = best[1, engine]["wall"] / best[2, engine]["wall"]
+        s20 = best[0, "processes"]["wall"] / best[2, engine]["wall"]
+        print(f"  {engine}: 2 workers vs 1: {s21:.2f}x (target >= 1.6x: "
+              f"{'ok' if s21 >= 1.6 else 'NOT met'}); 2 workers vs in process: {s20:.2f}x "
+              f"(target > 1: {'ok' if s20 > 1 else 'NOT met'})")
 
 
 if __name__ == "__main__":

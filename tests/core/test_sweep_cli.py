@@ -91,3 +91,25 @@ def test_example_sweeps_in_projects_load_and_expand():
     for path in specs:
         points = expand(load_spec(path))
         assert points and not all(p.error for p in points)
+
+
+@pytest.mark.parametrize("engine", ["processes", "dask"])
+def test_the_engine_option_runs_on_local_workers(capsys, spec_file, engine):
+    """`--engine processes` (the default: workers forked from this process) and `--engine
+    dask` (a local Dask cluster) give the in-process figures; the JSON says where it ran."""
+    assert main(["sweep", str(spec_file), "--workers", "0", "--json"]) == 0
+    serial = json.loads(capsys.readouterr().out)
+    assert main(["sweep", str(spec_file), "--workers", "2", "--engine", engine, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["workers"] == 2 and data["failed"] == 0
+    assert data["scheduler"] == ("local" if engine == "processes" else "local Dask")
+    def figures(rows):
+        return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+    assert figures(data["pareto"]) == figures(serial["pareto"])
+
+
+def test_an_unknown_engine_is_a_usage_error(capsys, spec_file):
+    with pytest.raises(SystemExit) as exc:
+        main(["sweep", str(spec_file), "--engine", "ray"])
+    assert exc.value.code == 2
+    assert "invalid choice: 'ray'" in capsys.readouterr().err

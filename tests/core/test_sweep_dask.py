@@ -52,8 +52,9 @@ def test_local_cluster_of_two_workers_matches_the_in_process_run():
     spec = loads_spec(ISSUE_SPEC)
     before = children()
     streamed: list[int] = []
-    run = run_sweep(spec, workers=2, on_outcome=lambda o, done, n: streamed.append(done))
-    assert run.workers == 2 and run.scheduler == "local"
+    run = run_sweep(spec, workers=2, on_outcome=lambda o, done, n: streamed.append(done),
+                    engine="dask")
+    assert run.workers == 2 and run.scheduler == "local Dask"
     assert streamed == list(range(1, 9))  # one call per point as it arrives
     assert run.failed == 0 and len(run.outcomes) == 8
     serial = run_sweep(spec, workers=0)
@@ -70,7 +71,7 @@ def test_cancel_stops_the_sweep_and_leaves_no_worker_behind():
     before = children()
     seen: list[int] = []
     run = run_sweep(spec, workers=2, on_outcome=lambda o, d, n: seen.append(o.index),
-                    cancelled=lambda: len(seen) >= 1)
+                    cancelled=lambda: len(seen) >= 1, engine="dask")
     assert run.cancelled
     assert 1 <= len(run.outcomes) < len(run.points)
     table = sweep_table(run)  # the unfinished points are listed as not run

@@ -102,11 +102,13 @@ def test_a_bad_spec_is_refused_before_anything_starts(window, qtbot):
 
 
 @pytest.mark.slow
-def test_dask_run_from_the_window_and_cancel_leave_no_worker(window, qtbot):
+@pytest.mark.parametrize("engine", ["processes", "dask"])
+def test_workers_run_from_the_window_and_cancel_leave_no_worker(window, qtbot, engine):
     dlg = open_dialog(window, qtbot)
     dlg.editor.setPlainText(
         "generate: {kind: fat-tree, gpus: {min: 1024, max: 8192, step: 512}}")
     dlg.workers.setValue(2)
+    dlg.engine.setCurrentIndex(dlg.engine.findData(engine))
     with qtbot.waitSignal(dlg.runner.finished, timeout=120_000) as blocker:
         dlg.start()
         qtbot.waitUntil(lambda: dlg.run is not None and len(dlg.run.outcomes) >= 1,
@@ -114,8 +116,23 @@ def test_dask_run_from_the_window_and_cancel_leave_no_worker(window, qtbot):
         dlg.cancel()
     run = blocker.args[0]
     assert run.cancelled and len(run.outcomes) < len(run.points)
+    assert run.scheduler == ("local" if engine == "processes" else "local Dask")
     assert "Cancelled" in dlg.status.text()
     dlg.close()  # the fixture checks that no worker process outlives the test
+
+
+def test_a_scheduler_address_means_dask_so_the_engine_choice_is_off(window, qtbot):
+    dlg = open_dialog(window, qtbot)
+    dlg.scheduler.setText("")
+    dlg.workers.setValue(2)
+    assert dlg.engine.isEnabled() and dlg.engine.currentData() == "processes"
+    dlg.scheduler.setText("tcp://10.0.0.5:8786")
+    assert not dlg.engine.isEnabled()
+    dlg.scheduler.setText("")
+    assert dlg.engine.isEnabled()
+    dlg.workers.setValue(0)  # this process: no workers to choose an engine for
+    assert not dlg.engine.isEnabled()
+    dlg.close()
 
 
 def test_add_axis_rewrites_the_spec(window, qtbot):

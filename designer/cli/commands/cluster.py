@@ -59,11 +59,14 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                    help="the same trace on another design, side by side (repeat for more)")
     p.add_argument("--grid", metavar="P1,P2,...",
                    help="sweep these policies x the designs (FILE and --vs) x the traces "
-                   "(TRACE and --also-trace) on Dask")
+                   "(TRACE and --also-trace) on local worker processes")
     p.add_argument("--also-trace", action="append", metavar="TRACE2", default=[],
                    help="another trace file for --grid")
     p.add_argument("--workers", type=count_arg(0, 256), default=None,
-                   help="Dask worker processes for --grid (0: in this process)")
+                   help="worker processes for --grid (0: in this process)")
+    p.add_argument("--engine", choices=("processes", "dask"), default="processes",
+                   help="--grid's local workers: processes forked from this one (default) or "
+                   "a local Dask cluster")
 
 
 def settings_from(args: argparse.Namespace) -> ClusterSettings:
@@ -142,7 +145,8 @@ def _grid(args: argparse.Namespace, settings: ClusterSettings) -> int:
         raise TraceError(f"--grid: unknown policy '{bad[0]}' (choose {', '.join(POLICIES)})")
     base = settings.model_dump(mode="json")
     cells = cluster_sweep([args.file, *args.vs], [args.trace, *args.also_trace], pols, base,
-                          workers=default_workers() if args.workers is None else args.workers)
+                          workers=default_workers() if args.workers is None else args.workers,
+                          engine=args.engine)
     if args.json:
         print_json([{"design": c.design, "trace": c.trace, "policy": c.policy,
                      "figures": c.figures, "error": c.error} for c in cells])

@@ -17,26 +17,30 @@ from designer.core.sweep.files import format_of, write_designs, write_table
 from designer.core.sweep.metrics import METRICS
 from designer.core.sweep.points import expand
 from designer.core.sweep.results import SweepTable
-from designer.core.sweep.run import SweepRun
+from designer.core.sweep.run import ENGINES, SweepRun
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:
     p = add_command(
         sub, name, run, file=False,
-        help="explore a design space: many designs, a Pareto front, on Dask",
-        description="Build and solve every design a sweep spec (YAML or JSON) describes, on a "
-        "local Dask cluster of worker processes or on an existing one (--scheduler or "
-        "DASK_SCHEDULER_ADDRESS), and report the Pareto front of the objectives and the best "
-        "design per constraint. Exit 0 on success (failed points are recorded, not fatal), "
-        "2 when the spec cannot run.",
+        help="explore a design space: many designs, a Pareto front, on local workers or Dask",
+        description="Build and solve every design a sweep spec (YAML or JSON) describes, on "
+        "local worker processes (forked warm from this one), a local Dask cluster (--engine "
+        "dask) or an existing Dask cluster (--scheduler or DASK_SCHEDULER_ADDRESS), and report "
+        "the Pareto front of the objectives and the best design per constraint. Exit 0 on "
+        "success (failed points are recorded, not fatal), 2 when the spec cannot run.",
     )
     p.add_argument("spec", help="sweep spec (*.sweep.yaml or *.sweep.json)")
     p.add_argument("--scheduler", metavar="ADDR",
                    help="an existing Dask scheduler, such as tcp://HOST:8786 "
-                   "(default: $DASK_SCHEDULER_ADDRESS, else a local cluster)")
+                   "(default: $DASK_SCHEDULER_ADDRESS, else local workers)")
     p.add_argument("--workers", type=count_arg(0, 256), metavar="N",
                    help="local worker processes (default: the CPU count, at most 8; "
-                   "0 runs in this process without Dask)")
+                   "0 runs in this process)")
+    p.add_argument("--engine", choices=ENGINES, default="processes",
+                   help="local workers: plain processes forked from this one, ready in "
+                   "milliseconds (default), or a local Dask cluster (about a second to start; "
+                   "its dashboard and tools)")
     p.add_argument("-o", "--output", metavar="FILE", type=Path,
                    help="write the table: .csv, .xlsx, .parquet (needs pyarrow) or .json")
     p.add_argument("--top", type=count_arg(0, 100_000), metavar="N", default=0,
@@ -59,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     points = expand(spec, cat)  # every check before anything starts
     progress = None if args.json or not sys.stderr.isatty() else _progress
     result = run_sweep(spec, catalog=cat, workers=args.workers, scheduler=args.scheduler,
-                       on_outcome=progress, points=points)
+                       on_outcome=progress, points=points, engine=args.engine)
     if progress:
         sys.stderr.write("\n")
     table = sweep_table(result)
@@ -100,8 +104,7 @@ def _fmt(v: object) -> str:
 
 def format_report(result: SweepRun, table: SweepTable) -> str:
     n, ok = len(result.points), int(table.ok.sum())
-    where = "this process" if result.workers == 0 else \
-        f"{result.workers} Dask worker(s), {result.scheduler}"
+    where = result.ran_on()
     out = [result.spec.name, "",
            f"  Points     {n:,} ({ok:,} solved, {n - ok:,} failed, "
            f"{int(table.feasible.sum()):,} meet the constraints)"

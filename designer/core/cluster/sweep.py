@@ -48,10 +48,11 @@ def run_cell(design: str, trace: str, policy: str, settings: dict,
 
 def cluster_sweep(designs: list[str | Path], traces: list[str | Path], policies: list[str],
                   settings: dict | None = None, *, workers: int = 0,
-                  scheduler: str | None = None,
+                  scheduler: str | None = None, engine: str = "processes",
                   on_cell: Callable[[Cell, int, int], None] | None = None,
                   cancelled: Callable[[], bool] | None = None) -> list[Cell]:
-    """Every (design, trace, policy). ``workers`` 0: in this process, one after another."""
+    """Every (design, trace, policy). ``workers`` 0: in this process, one after another;
+    else on local worker processes, or on Dask (``scheduler``, ``engine="dask"``)."""
     grid = list(itertools.product([str(d) for d in designs], [str(t) for t in traces],
                                   policies))
     base = dict(settings or {})
@@ -64,9 +65,9 @@ def cluster_sweep(designs: list[str | Path], traces: list[str | Path], policies:
             if on_cell:
                 on_cell(out[-1], k + 1, len(grid))
         return out
-    from designer.core.sweep.run import dask_executor
+    from designer.core.sweep.run import sweep_executor
 
-    with dask_executor(workers, scheduler) as (ex, _n, _where):
+    with sweep_executor(workers, scheduler, engine) as (ex, _n, _where):
         pending = {ex.submit(run_cell, d, t, p, base) for d, t, p in grid}
         while pending:
             done, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)

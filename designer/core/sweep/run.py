@@ -1,15 +1,15 @@
-"""Run a sweep on Dask through the standard ``concurrent.futures`` executor interface.
+"""Run a sweep through the standard ``concurrent.futures`` executor interface.
 
-By default a local cluster of worker processes, one thread each (METIS holds the GIL, so
-threads would not scale); with a scheduler address (or ``DASK_SCHEDULER_ADDRESS``) the same
-sweep runs on an existing Dask cluster. ``workers=0`` runs in this process (the baseline the
-benchmark compares against, and a fallback without Dask).
+By default local worker processes, one thread each (METIS holds the GIL, so threads would not
+scale), forked from this process so that they start warm (``local_pool``); with a scheduler
+address (or ``DASK_SCHEDULER_ADDRESS``) the same sweep runs on an existing Dask cluster, and
+``engine="dask"`` starts a local Dask cluster instead of the plain processes. ``workers=0``
+runs in this process (the baseline the benchmark compares against).
 
 Points go out in batches of about ``TARGET_BATCH_S`` of estimated work (the largest first, so
-the last batches are small and the workers finish together); while the cluster starts, this
-process solves the smallest batches itself; outcomes stream back as batches finish;
-cancelling stops submitting, cancels what has not started and closes the local cluster, whose
-worker processes end with it.
+the last batches are small and the workers finish together); while a Dask cluster starts,
+this process solves the smallest batches itself; outcomes stream back as batches finish;
+cancelling stops submitting, cancels what has not started and ends the local workers.
 """
 
 from __future__ import annotations
@@ -30,17 +30,20 @@ from dataclasses import dataclass, field
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import DesignerError
 from designer.core.sweep.errors import SweepSpecError
+from designer.core.sweep.local_pool import local_pool
 from designer.core.sweep.points import Point, expand
 from designer.core.sweep.spec import SweepSpec
 from designer.core.sweep.worker import Outcome, run_batch, run_point, warm_up
 from designer.core.text import shown
 
 TARGET_BATCH_S = 0.15  # a task should be worth shipping: Dask costs a few ms per task
+POOL_BATCH_S = 0.02  # a local process takes a task for about 0.2 ms: small sweeps spread too
 MAX_BATCH_S = 0.5  # ... but small enough to stream results and to balance the workers
 POLL_S = 0.05  # how often a running sweep looks at its cancel flag
 CONNECT_TIMEOUT = "10s"  # reaching an existing scheduler
 WORKER_WAIT_S = 60  # for a first worker to join it
 
+ENGINES = ("processes", "dask")
 OnOutcome = Callable[[Outcome, int, int], None]  # outcome, done so far, total
 
 
@@ -55,6 +58,17 @@ class SweepRun:
     cancelled: bool = False
     batches: int = 0
 
+    def ran_on(self) -> str:
+        """Where the designs were built, for a report: this process, local worker processes,
+        a local Dask cluster or a Dask scheduler's workers."""
+        if self.workers == 0:
+            return "this process"
+        if self.scheduler == "local":
+            return f"{self.workers} local worker process(es)"
+        if self.scheduler == "local Dask":
+            return f"{self.workers} worker(s) of a local Dask cluster"
+        return f"{self.workers} Dask worker(s) at {self.scheduler}"
+
     @property
     def failed(self) -> int:
         return sum(1 for o in self.outcomes.values() if o.error)
@@ -65,10 +79,11 @@ def estimate_s(point: Point) -> float:
     return 0.003 + 8e-6 * point.gpus
 
 
-def make_batches(points: list[Point], workers: int) -> list[list[Point]]:
+def make_batches(points: list[Point], workers: int,
+                 min_batch_s: float = TARGET_BATCH_S) -> list[list[Point]]:
     todo = sorted((p for p in points if not p.error), key=estimate_s, reverse=True)
     total = sum(estimate_s(p) for p in todo)
-    target = min(MAX_BATCH_S, max(TARGET_BATCH_S, total / max(1, workers) / 16))
+    target = min(MAX_BATCH_S, max(min_batch_s, total / max(1, workers) / 16))
     batches: list[list[Point]] = []
     current: list[Point] = []
     acc = 0.0
@@ -151,6 +166,18 @@ def _preload_workers() -> None:
     ctx.set_forkserver_preload(mods)
 
 
+def sweep_executor(workers: int, scheduler: str | None, engine: str = "processes"
+                   ) -> contextlib.AbstractContextManager[tuple[Executor, int, str]]:
+    """The executor a sweep of many independent tasks runs on: Dask at ``scheduler`` or with
+    ``engine="dask"``, else ``workers`` local processes forked warm."""
+    if engine not in ENGINES:
+        raise SweepSpecError(f"engine: give one of {', '.join(ENGINES)}, not "
+                             f"'{shown(str(engine), 40)}'")
+    if scheduler or engine == "dask":
+        return dask_executor(workers, scheduler)
+    return local_pool(workers)
+
+
 @contextlib.contextmanager
 def dask_executor(workers: int, scheduler: str | None) -> Iterator[tuple[Executor, int, str]]:
     """A ``concurrent.futures.Executor`` on Dask: a local cluster of ``workers`` processes
@@ -183,7 +210,7 @@ def dask_executor(workers: int, scheduler: str | None) -> Iterator[tuple[Executo
                                        processes=True, dashboard_address=None,
                                        silence_logs=logging.CRITICAL)
             client = Client(cluster, set_as_default=False)
-            where = "local"
+            where = "local Dask"
         try:
             client.wait_for_workers(1, timeout=WORKER_WAIT_S)
         except TimeoutError:
@@ -219,10 +246,13 @@ def run_sweep(
     on_outcome: OnOutcome | None = None,
     cancelled: Callable[[], bool] | None = None,
     points: list[Point] | None = None,
+    engine: str = "processes",
 ) -> SweepRun:
     """Build and solve every point of ``spec``. ``on_outcome`` is called (in this thread) as
     each point finishes; when ``cancelled()`` turns true the run stops early and returns
-    what finished with ``cancelled`` set. A spec that cannot run raises before any work."""
+    what finished with ``cancelled`` set. A spec that cannot run raises before any work.
+    ``engine``: ``processes`` (local workers forked from this process) or ``dask`` (a local
+    Dask cluster); a scheduler address always means Dask."""
     pts = points if points is not None else expand(spec, catalog)
     if not pts:
         raise SweepSpecError("the spec gives no point")
@@ -232,6 +262,9 @@ def run_sweep(
     n_workers = default_workers() if workers is None else workers
     if n_workers < 0:
         raise SweepSpecError("workers: give 0 (this process) or more")
+    if engine not in ENGINES:
+        raise SweepSpecError(f"engine: give one of {', '.join(ENGINES)}, not "
+                             f"'{shown(str(engine), 40)}'")
     stop = cancelled or (lambda: False)
     run = SweepRun(spec, pts)
     t0 = time.perf_counter()
@@ -260,11 +293,24 @@ def run_sweep(
         run.seconds = time.perf_counter() - t0
         return run
 
-    # the cluster starts in the background (a fork server importing the designer, or the
-    # workers joining a remote scheduler: seconds) while this process solves the smallest
-    # batches itself; what is left goes to the workers once they are up
+    on_dask = bool(scheduler) or engine == "dask"
+    batches = make_batches(pts, max(1, n_workers), TARGET_BATCH_S if on_dask else POOL_BATCH_S)
+    if on_dask:
+        _run_on_dask(run, batches, n_workers, scheduler, catalog, workloads, record, stop)
+    else:
+        with local_pool(n_workers) as (ex, run.workers, run.scheduler):
+            _run_batches(run, ex, batches, catalog, workloads, record, stop)
+    run.seconds = time.perf_counter() - t0
+    return run
+
+
+def _run_on_dask(run: SweepRun, batches: list[list[Point]], n_workers: int,
+                 scheduler: str | None, catalog: Catalog | None, workloads: list | None,
+                 record: Callable[[Outcome], None], stop: Callable[[], bool]) -> None:
+    """The cluster starts in the background (a fork server importing the designer, or the
+    workers joining a remote scheduler: seconds) while this process solves the smallest
+    batches itself; what is left goes to the workers once they are up."""
     starting = _Starting(n_workers, scheduler)
-    batches = make_batches(pts, max(1, n_workers))
     try:
         try:
             while batches and not starting.ready.is_set():
@@ -278,33 +324,36 @@ def run_sweep(
             run.cancelled = True
         if starting.error is not None:
             raise starting.error
+        run.workers, run.scheduler = starting.n, starting.where
         if run.cancelled or not batches:
-            run.workers, run.scheduler = starting.n, starting.where
-            run.seconds = time.perf_counter() - t0
-            return run
-        ex, run.workers, run.scheduler = starting.ex, starting.n, starting.where
-        run.batches = len(batches)
-        futures: dict[Future, list[Point]] = {
-            ex.submit(run_batch, b, catalog, workloads): b for b in batches}
-        pending = set(futures)
-        try:
-            while pending:
-                if stop():
-                    run.cancelled = True
-                    break
-                done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
-                for f in done:
-                    for o in _outcomes(f, futures[f]):
-                        record(o)
-        except KeyboardInterrupt:  # Ctrl+C: keep what finished, as a cancel would
-            run.cancelled = True
-        if run.cancelled:
-            for f in pending:
-                f.cancel()
+            return
+        assert starting.ex is not None
+        _run_batches(run, starting.ex, batches, catalog, workloads, record, stop)
     finally:
         starting.close()
-    run.seconds = time.perf_counter() - t0
-    return run
+
+
+def _run_batches(run: SweepRun, ex: Executor, batches: list[list[Point]],
+                 catalog: Catalog | None, workloads: list | None,
+                 record: Callable[[Outcome], None], stop: Callable[[], bool]) -> None:
+    run.batches = len(batches)
+    futures: dict[Future, list[Point]] = {
+        ex.submit(run_batch, b, catalog, workloads): b for b in batches}
+    pending = set(futures)
+    try:
+        while pending:
+            if stop():
+                run.cancelled = True
+                break
+            done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+            for f in done:
+                for o in _outcomes(f, futures[f]):
+                    record(o)
+    except KeyboardInterrupt:  # Ctrl+C: keep what finished, as a cancel would
+        run.cancelled = True
+    if run.cancelled:
+        for f in pending:
+            f.cancel()
 
 
 class _Starting:

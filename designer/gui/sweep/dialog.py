@@ -15,6 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
+    QComboBox,
     QDialog,
     QFileDialog,
     QHBoxLayout,
@@ -75,6 +76,7 @@ class SweepDialog(QDialog):
         self.runner.outcome.connect(self._on_outcome)
         self.runner.finished.connect(self._on_finished)
         self.runner.failed.connect(self._on_failed)
+        self.runner.warm()  # the workers' fork server imports the designer while the user reads
         self._dirty = False
         self._timer = QTimer(self)
         self._timer.setInterval(REFRESH_MS)
@@ -92,9 +94,17 @@ class SweepDialog(QDialog):
         self.workers.setRange(0, 256)
         self.workers.setValue(default_workers())
         self.workers.setToolTip("Local worker processes (one thread each); 0 runs in this "
-                                "process without Dask")
+                                "process")
+        self.engine = QComboBox()
+        self.engine.addItem("Processes", "processes")
+        self.engine.addItem("Dask", "dask")
+        self.engine.setToolTip("Local workers: plain processes, ready at once (default), or a "
+                               "local Dask cluster (about a second to start). A scheduler "
+                               "address always runs on that Dask cluster.")
         self.scheduler = QLineEdit(os.environ.get("DASK_SCHEDULER_ADDRESS", ""))
-        self.scheduler.setPlaceholderText("local cluster (or tcp://host:8786)")
+        self.scheduler.setPlaceholderText("local workers, or tcp://host:8786 (Dask)")
+        self.scheduler.textChanged.connect(self._engine_choice)
+        self.workers.valueChanged.connect(self._engine_choice)
         self.run_button = QPushButton("Run")
         self.run_button.setDefault(True)
         self.run_button.clicked.connect(self.start)
@@ -115,6 +125,7 @@ class SweepDialog(QDialog):
         row.addStretch(1)
         row.addWidget(QLabel("Workers"))
         row.addWidget(self.workers)
+        row.addWidget(self.engine)
         ll.addLayout(row)
         row = QHBoxLayout()
         row.addWidget(QLabel("Scheduler"))
@@ -198,7 +209,7 @@ class SweepDialog(QDialog):
         self.table = None
         self.choose(None)
         self.runner.start(spec, self.catalog, self.workers.value(),
-                          self.scheduler.text().strip() or None)
+                          self.scheduler.text().strip() or None, self.engine.currentData())
         return True
 
     def cancel(self) -> None:
@@ -212,6 +223,13 @@ class SweepDialog(QDialog):
         self.editor.setReadOnly(on)
         self.workers.setEnabled(not on)
         self.scheduler.setEnabled(not on)
+        self._engine_choice()
+
+    def _engine_choice(self) -> None:
+        """The engine matters for local workers only: not with 0 workers (this process) nor
+        with a scheduler address (Dask)."""
+        self.engine.setEnabled(self.run_button.isEnabled() and self.workers.value() > 0
+                               and not self.scheduler.text().strip())
 
     def _on_started(self, points: list[Point]) -> None:
         spec = loads_spec(self.editor.toPlainText(), "spec")
@@ -254,7 +272,7 @@ class SweepDialog(QDialog):
         self._busy(False)
         s = summary_json(run, self.table) if self.table is not None else {}
         what = "Cancelled" if run.cancelled else "Done"
-        where = "this process" if run.workers == 0 else f"{run.workers} worker(s)"
+        where = run.ran_on()
         self.status.setText(
             f"{what}: {len(run.outcomes):,} of {len(run.points):,} points in "
             f"{run.seconds:.1f} s on {where}; {s.get('failed', 0):,} failed, "

@@ -1,7 +1,9 @@
 """Run a sweep off the GUI thread; each finished point reaches the GUI thread as a signal.
 
-The Dask client and its local cluster live in one Python thread for the whole sweep (the
-core's ``run_sweep`` owns them and closes them whatever happens); the window only sees
+The workers (local processes, or a Dask client and its cluster) live in one Python thread for
+the whole sweep (the core's ``run_sweep`` owns them and ends them whatever happens). The
+window runs other threads, so local workers come from Python's fork server, which ``warm``
+starts with the designer imported when the dialog opens; the window only sees
 signals: ``started(points)``, ``outcome(outcome, done, total)``, then exactly one of
 ``finished(run)``, ``failed(message)``.
 """
@@ -16,6 +18,7 @@ from PySide6.QtCore import QObject, Signal
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
 from designer.core.sweep import SweepSpec, expand, run_sweep
+from designer.core.sweep.local_pool import warm as warm_workers
 from designer.gui.base.background import emit_from_worker
 
 THREAD_NAME = "fd-sweep"
@@ -36,8 +39,14 @@ class SweepRunner(QObject):
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
+    @staticmethod
+    def warm() -> None:
+        """Start the local workers' fork server in the background (about a second of one core
+        in its own process), so that Run starts at once."""
+        threading.Thread(target=warm_workers, name=THREAD_NAME + "-warm", daemon=True).start()
+
     def start(self, spec: SweepSpec, catalog: Catalog | None, workers: int | None,
-              scheduler: str | None) -> None:
+              scheduler: str | None, engine: str = "processes") -> None:
         if self.running:
             raise RuntimeError("a sweep is already running")
         self._cancel.clear()
@@ -47,7 +56,7 @@ class SweepRunner(QObject):
                 points = expand(spec, catalog)
                 emit_from_worker(self.started, points)
                 run = run_sweep(spec, catalog=catalog, workers=workers, scheduler=scheduler,
-                                points=points, cancelled=self._cancel.is_set,
+                                points=points, cancelled=self._cancel.is_set, engine=engine,
                                 on_outcome=lambda o, d, n: emit_from_worker(self.outcome, o, d, n))
             except DesignerError as exc:
                 emit_from_worker(self.failed, str(exc))
