@@ -132,6 +132,7 @@ class MainWindow(FileActions, QMainWindow):
         self._paste_count = 0
         self._last_copied: list[str] = []
         self.doc.projectChanged.connect(self._on_project_changed)
+        self.scene.synced.connect(self._update_size_label)
         self.doc.pathChanged.connect(lambda _p: self._update_title())
         self.doc.undo_stack.cleanChanged.connect(lambda _c: self._update_title())
         self.doc.message.connect(self._on_message)
@@ -149,6 +150,7 @@ class MainWindow(FileActions, QMainWindow):
         self.autosave_timer.start()
         self._restore_settings()
         self._on_project_changed(self.doc.revision)
+        self._update_size_label()
         self._update_title()
 
     # -- layout ------------------------------------------------------------------------------
@@ -270,8 +272,9 @@ class MainWindow(FileActions, QMainWindow):
         self.setWindowTitle(f"{name}{file}[*] — Fabric Designer")
         self.setWindowModified(self.doc.modified)
 
-    def _on_project_changed(self, _revision: int) -> None:
-        fabric = self.doc.project.fabric
+    def _update_size_label(self) -> None:
+        # from the canvas's arrays, so after its redraw (a large design's comes a turn later)
+        fabric = self.scene.fabric
         n = len(fabric.devices)
         switches = int((self.scene.index.role_code > 0).sum()) if n else 0
         gpus = int(self.scene.gpus.sum()) if n else 0
@@ -279,6 +282,8 @@ class MainWindow(FileActions, QMainWindow):
             f"{n:,} devices · {gpus:,} GPUs · {switches:,} switches · "
             f"{fabric.links.n_cables:,} cables"
         )
+
+    def _on_project_changed(self, _revision: int) -> None:
         pid = self.doc.project.profile
         combo = self.actions_.profile_combo
         i = combo.findData(pid)

@@ -182,27 +182,40 @@ class _ScreenTab:
             self._lod = lod
             self._layout_tab()
 
-    def reset_tab(self) -> None:
-        """The tab where its group puts it, shown (before the scene declutters again)."""
-        self.prepareGeometryChange()
-        self._layout_tab()
-        self.tab_shown = True
+    def _layout_tab(self) -> None:
+        self._tab = self._laid_tab()
+
+    def _laid_tab(self) -> QRectF:
+        """The tab where its group puts it at this zoom (item coordinates)."""
+        raise NotImplementedError
+
+    def _body_bounds(self) -> QRectF:
+        """The item's bounds without its tab (item coordinates)."""
+        raise NotImplementedError
+
+    def boundingRect(self) -> QRectF:
+        return self._body_bounds().united(self._tab)
 
     def tab_scene_rect(self) -> QRectF:
-        """Where the title tab is, in scene coordinates, as laid out for the zoom."""
+        """Where the title tab is, in scene coordinates."""
         return self._tab.translated(self.pos())
+
+    def laid_tab_scene_rect(self) -> QRectF:
+        """Where its group puts the tab, in scene coordinates, before the scene declutters."""
+        return self._laid_tab().translated(self.pos())
 
     def tab_right_limit(self) -> float:
         """How far right (scene x) the tab may slide: the end of its group."""
-        return self.boundingRect().translated(self.pos()).right()
+        return self._body_bounds().united(self._laid_tab()).translated(self.pos()).right()
 
     def set_tab_place(self, dx: float, width: float, shown: bool) -> None:
-        """Slide the tab ``dx`` scene units right of where it was laid out (``width`` wide:
-        narrower cuts its text), or hide it."""
-        if dx or shown != self.tab_shown or width != self._tab.width():
+        """The tab ``dx`` scene units right of where its group puts it (``width`` wide:
+        narrower cuts its text), or hidden. Nothing is redrawn if that is where it is."""
+        laid = self._laid_tab()
+        tab = QRectF(laid.left() + dx, laid.top(), width, laid.height())
+        if tab != self._tab or shown != self.tab_shown:
             self.prepareGeometryChange()
-            self._tab = QRectF(self._tab.left() + dx, self._tab.top(), width,
-                               self._tab.height())
+            self._tab = tab
             self.tab_shown = shown
             self.update()
 
@@ -360,10 +373,15 @@ class GroupBoxItem(_Hover, _ScreenTab, QGraphicsItem):
         self.setAcceptHoverEvents(True)
         self.setZValue(Z_BOX)
         self.mark: str | None = None  # the worst problem among its members
+        self._text_w: tuple[tuple[str, str], float] | None = None
         self._layout_tab()
 
-    def set_geometry(self, look: BoxLook, rect: QRectF) -> None:
+    def set_geometry(self, look: BoxLook, rect: QRectF) -> bool:
+        """Show ``look`` over ``rect`` (scene); False if that is what it shows already (an
+        edit elsewhere in a large design leaves most boxes as they are: nothing to redraw)."""
         local = QRectF(0, 0, rect.width(), rect.height())
+        if local == self._rect and look == self.look and rect.topLeft() == self.pos():
+            return False
         if (
             local != self._rect
             or look.title != self.look.title
@@ -376,6 +394,7 @@ class GroupBoxItem(_Hover, _ScreenTab, QGraphicsItem):
         self.look = look
         self.setPos(rect.topLeft())
         self.update()
+        return True
 
     def _extra(self) -> float:
         """Scene units added around the box so it keeps some height on screen when far out."""
@@ -385,21 +404,23 @@ class GroupBoxItem(_Hover, _ScreenTab, QGraphicsItem):
         e = self._extra()
         return self._rect.adjusted(-e, -e, e, e)
 
-    def _layout_tab(self) -> None:
+    def _laid_tab(self) -> QRectF:
+        texts = (self.look.title, self.look.summary)
+        if self._text_w is None or self._text_w[0] != texts:  # font metrics: once per text
+            title_w = _metrics(12, True).horizontalAdvance("▸ " + texts[0])
+            self._text_w = (texts, title_w + _metrics(10.5).horizontalAdvance(texts[1]))
         lod = self._lod
-        title_w = _metrics(12, True).horizontalAdvance("▸ " + self.look.title)
-        summary_w = _metrics(10.5).horizontalAdvance(self.look.summary)
         drawn = self._drawn()
-        width = min((title_w + summary_w + 34) / lod, drawn.width())
+        width = min((self._text_w[1] + 34) / lod, drawn.width())
         h = self.TAB_PX / lod
-        self._tab = QRectF(drawn.left(), drawn.top() - h, width, h)
+        return QRectF(drawn.left(), drawn.top() - h, width, h)
 
     def scene_rect(self) -> QRectF:
         return self._rect.translated(self.pos())
 
-    def boundingRect(self) -> QRectF:
+    def _body_bounds(self) -> QRectF:
         e = self._extra() + 3
-        return self._rect.adjusted(-e, -e, e, e).united(self._tab)
+        return self._rect.adjusted(-e, -e, e, e)
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
@@ -525,29 +546,35 @@ class GroupFrameItem(_ScreenTab, QGraphicsItem):
         self.depth = depth
         self._rect = QRectF(rect)
         self._tab = QRectF()
+        self._title_w: tuple[str, float] | None = None
         self.setZValue(Z_FRAME + 0.1 * depth)
         self._layout_tab()
 
-    def set_geometry(self, title: str, rect: QRectF) -> None:
-        if rect != self._rect or title != self.title:
-            self.prepareGeometryChange()
-            self._rect = QRectF(rect)
-            self.title = title
-            self._layout_tab()
+    def set_geometry(self, title: str, rect: QRectF) -> bool:
+        """Frame ``rect`` under ``title``; False if it does already (nothing to redraw)."""
+        if rect == self._rect and title == self.title:
+            return False
+        self.prepareGeometryChange()
+        self._rect = QRectF(rect)
+        self.title = title
+        self._layout_tab()
         self.update()
+        return True
 
-    def _layout_tab(self) -> None:
+    def _laid_tab(self) -> QRectF:
+        if self._title_w is None or self._title_w[0] != self.title:
+            self._title_w = (self.title,
+                             _metrics(11, True).horizontalAdvance("▾ " + self.title) + 14)
         lod = self._lod
-        tw = _metrics(11, True).horizontalAdvance("▾ " + self.title) + 14
-        width = min(tw / lod, self._rect.width())
+        width = min(self._title_w[1] / lod, self._rect.width())
         h = self.TAB_PX / lod
-        self._tab = QRectF(self._rect.left(), self._rect.top() - h, width, h)
+        return QRectF(self._rect.left(), self._rect.top() - h, width, h)
 
     def frame_rect(self) -> QRectF:
         return QRectF(self._rect)
 
-    def boundingRect(self) -> QRectF:
-        return self._rect.adjusted(-2, -2, 2, 2).united(self._tab)
+    def _body_bounds(self) -> QRectF:
+        return self._rect.adjusted(-2, -2, 2, 2)
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()

@@ -50,23 +50,32 @@ from designer.gui.canvas.items import (
     role_count_text,
     short_label,
 )
+from designer.gui.canvas.recall import DeviceArrays, Recall
 from designer.gui.canvas.spans import Spans, group_spans
 from designer.gui.project.document import Document, Selection
 from designer.gui.rackscale.rack_box import rack_info
 
 COLLAPSE_ABOVE = 300  # designs with more devices open with their groups collapsed
+# An edit of a design with more devices is drawn in the event-loop turn after the edit, so the
+# edit's own work (the command, the panels) and the redraw are two stalls of the window, not one
+DEFER_ABOVE = 5000
 BOX_PAD = 26.0
 FRAME_PAD = 20.0
 FRAME_STEP = 16.0
 SCENE_MARGIN = 2000.0
 
 
-def same_devices(old: tuple[Device, ...], new: tuple[Device, ...]) -> np.ndarray:
+def same_devices(old: tuple[Device, ...], new: tuple[Device, ...],
+                 old_ids: np.ndarray | None = None, new_ids: np.ndarray | None = None
+                 ) -> np.ndarray:
     """For each device of ``new``: its position in ``old`` if it is the very same object
-    (models are frozen, so unchanged), else -1."""
+    (models are frozen, so unchanged), else -1. ``old_ids`` and ``new_ids``: the lists' id()
+    arrays if the caller has them already."""
     # ``old`` and ``new`` are alive, so id() names their objects; matched with numpy
-    old_ids = np.fromiter(map(id, old), np.int64, len(old))
-    new_ids = np.fromiter(map(id, new), np.int64, len(new))
+    if old_ids is None:
+        old_ids = np.fromiter(map(id, old), np.int64, len(old))
+    if new_ids is None:
+        new_ids = np.fromiter(map(id, new), np.int64, len(new))
     # An edit changes one stretch (a delete, its undo, an insert): the same objects before
     # it and after it, found by comparing arrays. An object in the stretch of ``new`` can
     # only be one of the stretch of ``old`` (a device is in a fabric once), so only the two
@@ -110,12 +119,19 @@ class CanvasScene(QGraphicsScene):
     """Items for one document. Ask it, not the items, what is where."""
 
     collapsedChanged = Signal()
+    synced = Signal()  # the items show the document's project again (after an edit's redraw)
     contextMenuWanted = Signal(object, object, object)  # item or None, screen pos, scene pos
     centreOn = Signal(QRectF)
     refused = Signal(str, QPointF)  # a gesture was refused: message, where (scene)
+    _pending = False  # an edit's redraw waits (events come while the constructor runs)
 
     def __init__(self, document: Document) -> None:
         super().__init__(document)  # owned by the document, so Qt deletes it in order
+        self._sync_timer = QTimer(self)
+        self._sync_timer.setSingleShot(True)
+        self._sync_timer.setInterval(0)
+        self._sync_timer.timeout.connect(self._next_step)
+        self._prepared = False
         self.doc = document
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.index = GroupIndex.build(())
@@ -154,6 +170,12 @@ class CanvasScene(QGraphicsScene):
         self._geometry_timer.setSingleShot(True)
         self._geometry_timer.setInterval(15)
         self._geometry_timer.timeout.connect(self.refresh_geometry)
+        # the fabric the items show: the document's, or the one before an edit whose redraw
+        # waits for the next turn (``pending``); every lookup of the scene uses this one, so
+        # the scene is never half of one design and half of the other
+        self._fabric: Fabric = document.project.fabric
+        self.defer_above = DEFER_ABOVE
+        self._recall = Recall()
         document.projectChanged.connect(self._on_project_changed)
         document.projectReplaced.connect(self._on_replaced)
         document.selectionChanged.connect(self._on_doc_selection)
@@ -165,11 +187,43 @@ class CanvasScene(QGraphicsScene):
     # -- syncing with the document -------------------------------------------------------------
     @property
     def fabric(self) -> Fabric:
-        return self.doc.project.fabric
+        """The fabric the items show (the document's once ``flush`` has run)."""
+        return self._fabric
+
+    @property
+    def pending(self) -> bool:
+        """An edit's redraw waits for the next event-loop turn."""
+        return self._pending
+
+    def flush(self) -> None:
+        """Bring the items up to the document's project now if a redraw is waiting (anyone
+        who reads the scene together with the document calls this first)."""
+        if self._pending:
+            self._sync()
+
+    def _next_step(self) -> None:
+        """A large edit's redraw, over two turns: regroup (``_prepare``), then the items."""
+        if not self._pending:
+            return
+        if not self._prepared:
+            self._prepared = True
+            if self._prepare():
+                self._sync_timer.start()
+                return
+        self._sync()
+
+    def event(self, event) -> bool:
+        # mouse, keys, tooltips and drops act on what the document holds: draw it first
+        self.flush()
+        return super().event(event)
 
     def _on_replaced(self) -> None:
         # another document: nothing of the previous one's folding carries over
+        self._pending = False
+        self._sync_timer.stop()
+        self._fabric = self.doc.project.fabric
         self._devices_ref = None
+        self._recall.clear()
         self._generator_ref = self.doc.project.generator
         self.index = GroupIndex.build(())
         self.collapsed = set()
@@ -177,9 +231,28 @@ class CanvasScene(QGraphicsScene):
         self.cancel_gesture()
         saved = self.doc.view_state.get("collapsed")
         self._full_sync(initial_collapsed=list(saved) if isinstance(saved, list) else None)
+        self.synced.emit()
 
     def _on_project_changed(self, _revision: int) -> None:
-        fabric = self.fabric
+        big = max(len(self.doc.project.fabric.devices), len(self._fabric.devices))
+        if big > self.defer_above and self._devices_ref is not None:
+            # edits in one turn (a command and its selection) get one redraw
+            self._pending = True
+            self._prepared = False
+            self._sync_timer.start()
+            return
+        self._sync()
+
+    def _sync(self) -> None:
+        """Patch the items to the document's project: what changed, or everything."""
+        self._pending = False
+        self._sync_timer.stop()
+        self._fabric = self.doc.project.fabric
+        self._patch()
+        self.synced.emit()
+
+    def _patch(self) -> None:
+        fabric = self._fabric
         old = self._devices_ref
         if self.doc.catalog is not self._catalog_ref or old is None:
             self._full_sync()
@@ -187,7 +260,7 @@ class CanvasScene(QGraphicsScene):
         new = fabric.devices
         if new is not old:
             if len(new) != len(old):
-                self._full_sync(source=same_devices(old, new))
+                self._full_sync(derive_from=old)
                 return
             changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a is not b]
             if any(
@@ -196,7 +269,7 @@ class CanvasScene(QGraphicsScene):
                 or old[i].role != new[i].role
                 for i in changed
             ):
-                self._full_sync(source=same_devices(old, new))
+                self._full_sync(derive_from=old)
                 return
             self._devices_ref = new
             self._update_devices(changed)
@@ -207,76 +280,116 @@ class CanvasScene(QGraphicsScene):
             self.refresh_geometry()
 
     def _full_sync(
-        self, initial_collapsed: list[str] | None = None, source: np.ndarray | None = None
+        self, initial_collapsed: list[str] | None = None, derive_from: tuple | None = None
     ) -> None:
-        """Regroup and redraw. ``source`` (new device -> position of the same device object
-        in the previous list, -1 if new or changed) lets an edit reuse what it did not touch:
-        the group index, positions and port info of unchanged devices are gathered, not
-        worked out again (the result equals a rebuild; tests check it)."""
+        """Regroup and redraw. ``derive_from`` (the device list shown until now) lets an edit
+        reuse what it did not touch: the group index, positions and port info of unchanged
+        devices are gathered, not worked out again (the result equals a rebuild; tests check
+        it), and a list shown a few edits ago (an undo, a redo) is recalled whole."""
         fabric = self.fabric
-        old_keys = set(self.index.keys)
         generator = self.doc.project.generator
-        if generator is not None and generator != self._generator_ref:
-            old_keys = set()  # a newly generated design: fold it like a freshly opened one
-            self.collapsed = set()
-        self._generator_ref = generator
         devices = fabric.devices
-        n = len(devices)
-        if source is None:
-            self.index = GroupIndex.build(devices)
-            self.xs = np.fromiter((d.x for d in devices), float, n)
-            self.ys = np.fromiter((d.y for d in devices), float, n)
-            self._compute_device_info(range(n), fresh=True)
-        else:
-            self.index = self.index.rebuilt(devices, source)
-            kept = np.flatnonzero(source >= 0)
-            fresh = np.flatnonzero(source < 0).tolist()
-            xs, ys = np.empty(n), np.empty(n)
-            tech, gpus = np.empty(n, dtype=object), np.zeros(n, dtype=np.int64)
-            tech_code = np.zeros(n, dtype=np.int64)
-            for new_col, old_col in ((xs, self.xs), (ys, self.ys), (tech, self.tech),
-                                     (gpus, self.gpus), (tech_code, self.tech_code)):
-                new_col[kept] = old_col[source[kept]]
-            xs[fresh] = [devices[i].x for i in fresh]
-            ys[fresh] = [devices[i].y for i in fresh]
-            self.xs, self.ys, self.tech, self.gpus = xs, ys, tech, gpus
-            self.tech_code = tech_code
-            self._compute_device_info(fresh)
+        arrays = self._arrays_of(devices, derive_from)
+        self.collapsed = self._folding(arrays.index, len(devices), initial_collapsed)
+        self._generator_ref = generator
+        self.index = arrays.index
+        self.xs, self.ys, self.tech = arrays.xs, arrays.ys, arrays.tech
+        self.gpus, self.tech_code = arrays.gpus, arrays.tech_code
+        self.tech_names = arrays.tech_names
         self._devices_ref = devices
         self._links_ref = fabric.links
         self._catalog_ref = self.doc.catalog
-        keys = set(self.index.keys)
-        if initial_collapsed is not None:
-            self.collapsed = {k for k in initial_collapsed if k in keys}
-        elif not old_keys and n > COLLAPSE_ABOVE:
-            self.collapsed = self.index.default_collapsed()
-        else:
-            self.collapsed &= keys
-            added = keys - old_keys  # an edit adds few groups, if any: look at those only
-            if n > COLLAPSE_ABOVE:  # new groups of a large design arrive folded
-                self.collapsed |= self.index.default_collapsed(added)
-            # a rack-scale system arrives as one rack (double-click opens it to its trays)
-            self.collapsed |= {k for k in added if is_rack_key(k)}
         self._store_collapsed()
         self._refresh_visible()
 
-    def _compute_device_info(self, indices, fresh: bool = False) -> None:
-        fabric = self.fabric
+    def _arrays_of(self, devices: tuple, derive_from: tuple | None) -> DeviceArrays:
+        """The per-device state of ``devices`` (a copy the caller may change): recalled,
+        derived from ``derive_from`` (the list the scene shows) or built. Changes nothing."""
+        cat, profile = self.doc.catalog, self.doc.project.profile
+        if derive_from is not None:
+            recalled = self._recall.arrays(devices, cat, profile)
+            if recalled is not None:
+                return recalled
+        n = len(devices)
+        if derive_from is None:
+            arrays = DeviceArrays(
+                GroupIndex.build(devices), np.fromiter((d.x for d in devices), float, n),
+                np.fromiter((d.y for d in devices), float, n), np.empty(n, dtype=object),
+                np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), [])
+            self._fill_device_info(devices, range(n), arrays)
+        else:
+            source = same_devices(derive_from, devices, self._recall.ids(derive_from),
+                                  self._recall.ids(devices))
+            kept = np.flatnonzero(source >= 0)
+            fresh = np.flatnonzero(source < 0).tolist()
+            arrays = DeviceArrays(
+                self.index.rebuilt(devices, source), np.empty(n), np.empty(n),
+                np.empty(n, dtype=object), np.zeros(n, dtype=np.int64),
+                np.zeros(n, dtype=np.int64), list(self.tech_names))
+            for new_col, old_col in ((arrays.xs, self.xs), (arrays.ys, self.ys),
+                                     (arrays.tech, self.tech), (arrays.gpus, self.gpus),
+                                     (arrays.tech_code, self.tech_code)):
+                new_col[kept] = old_col[source[kept]]
+            arrays.xs[fresh] = [devices[i].x for i in fresh]
+            arrays.ys[fresh] = [devices[i].y for i in fresh]
+            self._fill_device_info(devices, fresh, arrays)
+        self._recall.keep_arrays(devices, cat, profile, arrays)
+        return arrays
+
+    def _folding(self, index: GroupIndex, n: int, initial_collapsed: list[str] | None
+                 ) -> set[str]:
+        """The groups collapsed once ``index`` (of ``n`` devices) is shown. Changes nothing."""
+        old_keys = set(self.index.keys)
+        collapsed = set(self.collapsed)
+        generator = self.doc.project.generator
+        if generator is not None and generator != self._generator_ref:
+            old_keys = set()  # a newly generated design: fold it like a freshly opened one
+            collapsed = set()
+        keys = set(index.keys)
+        if initial_collapsed is not None:
+            return {k for k in initial_collapsed if k in keys}
+        if not old_keys and n > COLLAPSE_ABOVE:
+            return index.default_collapsed()
+        collapsed &= keys
+        added = keys - old_keys  # an edit adds few groups, if any: look at those only
+        if n > COLLAPSE_ABOVE:  # new groups of a large design arrive folded
+            collapsed |= index.default_collapsed(added)
+        # a rack-scale system arrives as one rack (double-click opens it to its trays)
+        collapsed |= {k for k in added if is_rack_key(k)}
+        return collapsed
+
+    def _prepare(self) -> bool:
+        """The first of a large edit's two redraw turns: regroup the document's devices and
+        sum the links between what will be shown, into the recall only (the scene still
+        shows, and answers from, the design before). The next turn (``_sync``) recalls
+        them and patches the items. False if the edit does not regroup."""
+        fabric = self.doc.project.fabric
+        new, old = fabric.devices, self._devices_ref
+        if (old is None or new is old or len(new) == len(old)
+                or self.doc.catalog is not self._catalog_ref):
+            return False
+        arrays = self._arrays_of(new, old)
+        collapsed = self._folding(arrays.index, len(new), None)
+        self._recall.graph(arrays.index, fabric.links, collapsed, len(new),
+                           lambda: visible_graph(arrays.index, fabric.links, collapsed,
+                                                 len(new)))
+        return True
+
+    def _compute_device_info(self, indices) -> None:
+        self._fill_device_info(self.fabric.devices, indices, DeviceArrays(
+            self.index, self.xs, self.ys, self.tech, self.gpus, self.tech_code, self.tech_names))
+
+    def _fill_device_info(self, devices: tuple, indices, out: DeviceArrays) -> None:
+        """Technology and GPUs of ``devices[indices]``, written into ``out``'s arrays."""
         cat = self.doc.catalog
-        n = len(fabric.devices)
-        if fresh:
-            self.tech = np.empty(n, dtype=object)
-            self.gpus = np.zeros(n, dtype=np.int64)
-            self.tech_code = np.zeros(n, dtype=np.int64)
-            self.tech_names = []
-        codes = {name: k for k, name in enumerate(self.tech_names)}
+        codes = {name: k for k, name in enumerate(out.tech_names)}
         cache: dict[tuple, tuple[str | None, int]] = {}
         try:
             preferred = cat.profile(self.doc.project.profile).tech
         except DesignerError:
             preferred = None
         for i in indices:
-            d = fabric.devices[i]
+            d = devices[i]
             key = (d.model, d.port_speed_gbps, d.nic, d.nics)
             info = cache.get(key)
             if info is None:
@@ -287,12 +400,12 @@ class CanvasScene(QGraphicsScene):
                 except (CatalogError, DesignerError):
                     info = (None, 0)
                 cache[key] = info
-            self.tech[i], self.gpus[i] = info
+            out.tech[i], out.gpus[i] = info
             code = codes.get(info[0])
             if code is None:
-                code = codes[info[0]] = len(self.tech_names)
-                self.tech_names.append(info[0])
-            self.tech_code[i] = code
+                code = codes[info[0]] = len(out.tech_names)
+                out.tech_names.append(info[0])
+            out.tech_code[i] = code
 
     def _update_devices(self, changed: list[int]) -> None:
         fabric = self.fabric
@@ -315,7 +428,10 @@ class CanvasScene(QGraphicsScene):
     # -- what is shown ----------------------------------------------------------------------------
     def _refresh_visible(self) -> None:
         fabric = self.fabric
-        self.vg = visible_graph(self.index, fabric.links, self.collapsed, len(fabric.devices))
+        n = len(fabric.devices)
+        self.vg = self._recall.graph(
+            self.index, fabric.links, self.collapsed, n,
+            lambda: visible_graph(self.index, fabric.links, self.collapsed, n))
         shown = {fabric.devices[i].id: i for i in self.vg.shown_devices.tolist()}
         self._syncing = True
         try:
@@ -495,11 +611,11 @@ class CanvasScene(QGraphicsScene):
         items = [*self.frame_items.values(), *self.box_items.values()]
         if not items:
             return
-        for item in items:
-            item.reset_tab()
         depth = np.array([int(index.depth[index.key_id[i.key]]) if i.key in index.key_id
                           else 0 for i in items])
-        tabs = [i.tab_scene_rect() for i in items]
+        # placed from where each group puts its tab; an item whose tab ends where it is
+        # already is not touched (an edit of a large design moves few of them)
+        tabs = [i.laid_tab_scene_rect() for i in items]
         rects = np.array([[t.x(), t.y(), t.width(), t.height()] for t in tabs])
         order = np.lexsort((rects[:, 0], rects[:, 1], depth))
         limits = np.array([items[k].tab_right_limit() for k in order])
@@ -550,6 +666,7 @@ class CanvasScene(QGraphicsScene):
 
     def content_rect(self) -> QRectF:
         """Where the design is (without the margin the scene keeps for panning)."""
+        self.flush()
         r = self.sceneRect()
         return r.adjusted(SCENE_MARGIN, SCENE_MARGIN, -SCENE_MARGIN, -SCENE_MARGIN)
 
@@ -578,6 +695,7 @@ class CanvasScene(QGraphicsScene):
 
     # -- collapse and expand ----------------------------------------------------------------------
     def set_collapsed(self, keys: set[str]) -> None:
+        self.flush()
         keys = {k for k in keys if k in self.index.key_id}
         if keys == self.collapsed:
             return
@@ -600,10 +718,12 @@ class CanvasScene(QGraphicsScene):
 
     def expand_one_level(self) -> None:
         """Open the outermost collapsed boxes shown now."""
+        self.flush()
         self.set_collapsed(self.collapsed - set(self.vg.boxes))
 
     def collapse_one_level(self) -> None:
         """Fold the innermost open groups that still show devices."""
+        self.flush()
         frames = [k for k in self.vg.frames]
         if not frames:
             self.collapse_all()
@@ -612,11 +732,13 @@ class CanvasScene(QGraphicsScene):
         self.set_collapsed(self.collapsed | {k for k in frames if k.count("/") == deepest})
 
     def group_of(self, device_id: str) -> list[str]:
+        self.flush()
         i = self.fabric.index.get(device_id)
         return [] if i is None else self.index.chain_of(i)
 
     def focus_devices(self, device_ids: list[str]) -> None:
         """Expand what hides these devices, select them and centre the view on them."""
+        self.flush()
         idx = [self.fabric.index[d] for d in device_ids if d in self.fabric.index]
         if not idx:
             return
@@ -668,6 +790,7 @@ class CanvasScene(QGraphicsScene):
             self._syncing = False
 
     def select_edge(self, edge: int | None) -> None:
+        self.flush()
         self._syncing = True
         try:
             self.clearSelection()
@@ -706,6 +829,7 @@ class CanvasScene(QGraphicsScene):
         return int(hit[0]) if hit.size else None
 
     def select_all(self) -> None:
+        self.flush()
         self._syncing = True
         try:
             for item in [*self.device_items.values(), *self.box_items.values()]:
@@ -718,6 +842,7 @@ class CanvasScene(QGraphicsScene):
 
     def selected_device_ids(self, include_groups: bool = True) -> list[str]:
         """Selected devices, and every member of selected collapsed groups, in design order."""
+        self.flush()
         sel = self.doc.selection
         want = set(sel.devices)
         if include_groups:
