@@ -85,6 +85,13 @@ def test_ecmp_from_nccl_channels_and_rules_in_a_narrow_dock(window, qtbot, su4):
     qtbot.waitUntil(lambda: est.current is not None and "ECMP" in est.current.routing,
                     timeout=WAIT_MS)
     assert "2 channel(s) per NIC x 1 queue pair(s)" in est.current.routing
+    # the tree's flows are hashed only when NCCL's choice runs a tree, as on the command line
+    from designer.core.analysis.ecmp import runs_a_tree
+    qtbot.waitUntil(lambda: not (est.routing.task and est.routing.task.running),
+                    timeout=WAIT_MS)
+    cur = est.current
+    used = [p.algorithm for p in cur.step.parts] + [r.algorithm for r in cur.collectives]
+    assert (est.routing.tree_slowdown is not None) == runs_a_tree(used)
     est.routing.combo.setCurrentIndex(0)
     est.routing.combo.activated.emit(0)
     qtbot.waitUntil(lambda: "adaptive" in est.current.routing, timeout=WAIT_MS)

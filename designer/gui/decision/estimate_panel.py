@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from designer.core.analysis.constants import ASSUMED, constant_notes
+from designer.core.analysis.ecmp import runs_a_tree
 from designer.core.analysis.estimate import Estimate, busbw_curve, estimate, settings_of
 from designer.core.analysis.fabric import fabric_view
 from designer.core.analysis.fit import fit_workload, fittable
@@ -159,12 +160,12 @@ class EstimatePanel(QWidget):
         result, project = self.service.latest, self.doc.project
         if result is None:
             return
-        self.routing.update_for(project)
         try:
             est = estimate(project, result, catalog=self.doc.catalog,
                            network_slowdown=self.routing.slowdown, routing=self.routing.label,
                            tree_slowdown=self.routing.tree_slowdown)
         except DesignerError as exc:
+            self.routing.update_for(project)
             self.current = None
             can_fit = fittable(exc)
             self.fit_bar.setVisible(can_fit)
@@ -177,6 +178,10 @@ class EstimatePanel(QWidget):
             self.rules_view.clear()
             self.estimated.emit(None)
             return
+        # NCCL picks its algorithms without knowing the collisions, so this estimate already
+        # names them: the tree's flows are hashed only when a tree runs (as on the command line)
+        used = [p.algorithm for p in est.step.parts] + [r.algorithm for r in est.collectives]
+        self.routing.update_for(project, tree=runs_a_tree(used))
         self.current = est
         self.fit_bar.hide()
         self._write_summary(est)

@@ -26,6 +26,7 @@ class RoutingControl(QWidget):
         self.doc = doc
         self.slowdown, self.label = 1.0, FLUID_LABEL
         self.tree_slowdown: float | None = None  # the tree's own factor under ECMP
+        self.tree_wanted = True  # whether the last estimate ran a tree (until one is known)
         self.task: BackgroundTask | None = None
         self._key: tuple | None = None
         lay = QHBoxLayout(self)
@@ -38,15 +39,19 @@ class RoutingControl(QWidget):
             "ECMP hashes each of NCCL's ring channels (workload: channels per NIC) and queue "
             "pairs (workload: NCCL_IB_QPS_PER_CONNECTION) onto one path; each channel's "
             "pipelined ring moves at its most loaded link")
-        self.combo.activated.connect(lambda _i: self.update_for(self.doc.project))
+        self.combo.activated.connect(
+            lambda _i: self.update_for(self.doc.project, self.tree_wanted))
         lay.addWidget(self.combo, 1)
 
     @property
     def ecmp(self) -> bool:
         return self.combo.currentData() == "ecmp"
 
-    def update_for(self, project) -> None:
-        """Recompute the factor when ECMP is chosen and the fabric or NCCL settings changed."""
+    def update_for(self, project, tree: bool = True) -> None:
+        """Recompute the factor when ECMP is chosen and the fabric or NCCL settings changed.
+        ``tree``: whether the estimate runs NCCL's double binary tree (tree, NVLS-tree), whose
+        flows are then hashed too (two to three times the ring's work, so only when used)."""
+        self.tree_wanted = tree
         if not self.ecmp:
             if self.slowdown != 1.0 or self.label != FLUID_LABEL:
                 self.slowdown, self.label, self._key = 1.0, FLUID_LABEL, None
@@ -55,7 +60,7 @@ class RoutingControl(QWidget):
             return
         w = settings_of(project).workload
         ch, qps, job = w.channels_per_nic, w.qps_per_connection, w.gpus or None
-        key = (id(project.fabric), ch, qps, job)
+        key = (id(project.fabric), ch, qps, job, tree)
         if key == self._key or (self.task is not None and self.task.running):
             return
         self._key = key
@@ -63,7 +68,7 @@ class RoutingControl(QWidget):
 
         def work(_progress, _cancelled):
             return ring_under_ecmp(project, channels_per_nic=ch, qps=qps, gpus=job,
-                                   catalog=catalog, tree=True)
+                                   catalog=catalog, tree=tree)
 
         task = BackgroundTask(self, "ECMP", "Hashing NCCL's channels onto the paths…", work)
         task.finished.connect(self._done)
