@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 
 import pytest
@@ -24,8 +25,10 @@ def fat_tree():
 
 
 def _ours() -> list[str]:
+    """This process's lab namespaces: a lab is named after the process that builds it, and a
+    parallel test worker's check may be running at the same time."""
     out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
-    return [x.split()[0] for x in out.splitlines() if x.startswith("fdroce")]
+    return [x.split()[0] for x in out.splitlines() if x.startswith(f"fdroce{os.getpid()}x")]
 
 
 def test_the_action_sits_in_tools_and_says_why_when_greyed(window, monkeypatch):
