@@ -75,8 +75,10 @@ def test_a_worker_that_dies_is_recorded_not_waited_for(monkeypatch):
 
 
 def test_cancel_ends_the_workers_at_once(monkeypatch):
-    spec = spec_from_dict({"generate": {"kind": "fat-tree", "gpus": {"min": 1024, "max": 8192,
-                                                                      "step": 512}}})
+    # the largest designs first, each a batch of its own: most of the work is left when the
+    # first outcome arrives, however fast the workers
+    spec = spec_from_dict({"generate": {"kind": "fat-tree", "gpus": {"min": 2048, "max": 32768,
+                                                                      "step": 2048}}})
     before = children()
     seen: list[int] = []
     run = run_sweep(spec, workers=2, on_outcome=lambda o, d, n: seen.append(o.index),

@@ -105,8 +105,10 @@ def test_a_bad_spec_is_refused_before_anything_starts(window, qtbot):
 @pytest.mark.parametrize("engine", ["processes", "dask"])
 def test_workers_run_from_the_window_and_cancel_leave_no_worker(window, qtbot, engine):
     dlg = open_dialog(window, qtbot)
+    # 64 designs of up to 65,536 GPUs, the largest first: many seconds of work after the first
+    # outcome arrives, so the cancel lands mid-sweep even on warm local workers
     dlg.editor.setPlainText(
-        "generate: {kind: fat-tree, gpus: {min: 1024, max: 8192, step: 512}}")
+        "generate: {kind: fat-tree, gpus: {min: 1024, max: 65536, step: 1024}}")
     dlg.workers.setValue(2)
     dlg.engine.setCurrentIndex(dlg.engine.findData(engine))
     with qtbot.waitSignal(dlg.runner.finished, timeout=120_000) as blocker:
