@@ -166,13 +166,17 @@ def _preload_workers() -> None:
     ctx.set_forkserver_preload(mods)
 
 
+def check_engine(engine: str) -> None:
+    if engine not in ENGINES:
+        raise SweepSpecError(f"engine: give one of {', '.join(ENGINES)}, not "
+                             f"'{shown(str(engine), 40)}'")
+
+
 def sweep_executor(workers: int, scheduler: str | None, engine: str = "processes"
                    ) -> contextlib.AbstractContextManager[tuple[Executor, int, str]]:
     """The executor a sweep of many independent tasks runs on: Dask at ``scheduler`` or with
     ``engine="dask"``, else ``workers`` local processes forked warm."""
-    if engine not in ENGINES:
-        raise SweepSpecError(f"engine: give one of {', '.join(ENGINES)}, not "
-                             f"'{shown(str(engine), 40)}'")
+    check_engine(engine)
     if scheduler or engine == "dask":
         return dask_executor(workers, scheduler)
     return local_pool(workers)
@@ -262,9 +266,7 @@ def run_sweep(
     n_workers = default_workers() if workers is None else workers
     if n_workers < 0:
         raise SweepSpecError("workers: give 0 (this process) or more")
-    if engine not in ENGINES:
-        raise SweepSpecError(f"engine: give one of {', '.join(ENGINES)}, not "
-                             f"'{shown(str(engine), 40)}'")
+    check_engine(engine)
     stop = cancelled or (lambda: False)
     run = SweepRun(spec, pts)
     t0 = time.perf_counter()
