@@ -5,6 +5,8 @@ Used by ``designer validate``, by the solver's Result and by the window's proble
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
@@ -102,13 +104,16 @@ class DeviceTable:
         return out
 
 
+_GEAR_CHOICE = operator.attrgetter("model", "port_speed_gbps", "nic", "nics")
+
+
 def device_table(fabric: Fabric, catalog: Catalog) -> DeviceTable:
     n = len(fabric.devices)
-    code: dict[GearChoice, int] = {}
-    gear = np.fromiter(
-        (code.setdefault((d.model, d.port_speed_gbps, d.nic, d.nics), len(code))
-         for d in fabric.devices), np.int64, n)
-    choices = tuple(code)
+    keys = list(map(_GEAR_CHOICE, fabric.devices))
+    # choices in the order each first appears; C-level maps, not a Python call per device
+    choices: tuple[GearChoice, ...] = tuple(dict.fromkeys(keys))
+    code = dict(zip(choices, itertools.count()))
+    gear = np.fromiter(map(code.__getitem__, keys), np.int64, n)
     first = np.unique(gear, return_index=True)[1]  # a device of every choice
     layouts: list[PortLayout | None] = []
     switch_spec: list[bool] = []

@@ -361,7 +361,7 @@ def test_loading_never_executes_anything(tmp_path):
 
 
 def test_generated_devices_save_as_parsed_ones():
-    """Device.trusted builds most generated devices without validation: their file bytes must
+    """Device.block builds most generated devices without validation: their file bytes must
     equal those of the same devices parsed back, or an autosave and its recovery differ."""
     from designer.core.fileformat import dumps_project, loads_project
     from designer.core.generators import generate, params_from_dict

@@ -23,7 +23,14 @@ import numpy as np
 from designer.core.errors import GeneratorError
 from designer.core.generators.gear import GearChoice, SwitchChoice
 from designer.core.generators.params import Ratio
-from designer.core.generators.plane import LinkChunk, Plane, Servers, SwitchRow, spread
+from designer.core.generators.plane import (
+    LinkChunk,
+    Plane,
+    Servers,
+    SwitchRow,
+    compose_ids,
+    spread,
+)
 from designer.core.model import Role
 
 SERVER_DX = 60.0
@@ -240,19 +247,17 @@ def build_clos(plan: ClosPlan, gear: GearChoice) -> tuple[Plane, Servers]:
 
     unit_group_list = [unit_groups(u) for u in range(spec.units)]
     if spec.placement == "rail" and T > 1:
-        server_ids = [
-            f"su{u + 1}-rack{k // T + 1}-tray{k % T + 1:02d}"
-            for u, k in zip(unit_of.tolist(), slot.tolist(), strict=True)
-        ]
+        racks = -(-spec.unit // T)
+        server_ids = compose_ids(
+            [f"su{u + 1}-rack{r + 1}-tray" for u in range(spec.units) for r in range(racks)],
+            [f"{t + 1:02d}" for t in range(T)],
+            unit_of * racks + slot // T, slot % T)
     elif spec.placement == "rail":
-        server_ids = [
-            f"su{u + 1}-node{k + 1:02d}"
-            for u, k in zip(unit_of.tolist(), slot.tolist(), strict=True)
-        ]
+        server_ids = compose_ids([f"su{u + 1}-node" for u in range(spec.units)],
+                                 [f"{k + 1:02d}" for k in range(spec.unit)], unit_of, slot)
     else:
-        server_ids = [
-            f"rack{u + 1}-node{k + 1}" for u, k in zip(unit_of.tolist(), slot.tolist(), strict=True)
-        ]
+        server_ids = compose_ids([f"rack{u + 1}-node" for u in range(spec.units)],
+                                 [str(k + 1) for k in range(spec.unit)], unit_of, slot)
     servers = Servers(server_ids, [unit_group_list[u] for u in unit_of.tolist()], server_x,
                       dy=server_dy.astype(float))
 

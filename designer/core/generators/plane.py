@@ -8,6 +8,7 @@ pass. Servers of a rack-scale system get the ``domain`` label of their rack, in 
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -99,34 +100,10 @@ def assemble(plane: Plane, servers: Servers, gear: GearChoice) -> Fabric:
     """Devices and links for ``gear.planes`` copies of ``plane`` sharing ``servers``."""
     planes = gear.planes
     E = gear.endpoints_per_server
-    T = gear.domain_servers
     tiers = max(r.tier for r in plane.rows)
     n_servers = len(servers.ids)
-    server_extra: dict[str, object] = {}
-    if gear.nic_id != gear.server.nic:
-        server_extra["nic"] = gear.nic_id
-    if gear.nics is not None:
-        server_extra["nics"] = gear.nics
-    if gear.nic_mode.speed_gbps != gear.nic.modes[0].speed_gbps:  # not the NIC's first mode
-        server_extra["port_speed_gbps"] = gear.nic_mode.speed_gbps
-
-    server_dy = servers.dy if servers.dy is not None else np.zeros(len(servers.ids))
-    below = float(server_dy.max()) if server_dy.size else 0.0
-    raw: list[dict] = [
-        {
-            "id": sid,
-            "name": sid,
-            "model": gear.server.id,
-            "role": "gpu-server",
-            "groups": grp if T == 1 else grp | {"domain": k // T + 1},
-            "x": float(x),
-            "y": float(dy),
-            **server_extra,
-        }
-        for k, (sid, grp, x, dy) in enumerate(zip(
-            servers.ids, servers.groups, servers.x.tolist(), server_dy.tolist(), strict=True
-        ))
-    ]
+    devices = server_devices(servers, gear)
+    below = float(servers.dy.max()) if servers.dy is not None and servers.dy.size else 0.0
     chunks: list[LinkTable] = []
     n_sw = plane.n_switches
     n_app = len(plane.appliances)
@@ -137,40 +114,20 @@ def assemble(plane: Plane, servers: Servers, gear: GearChoice) -> Fabric:
         base = n_servers + p * per_plane
         for row in plane.rows:
             y0 = plane_y(row.tier, p, planes, tiers, below)
-            speed = row.speed_gbps
-            dys = row.dy.tolist() if row.dy is not None else [0.0] * len(row.ids)
-            for sid, grp, x, dy in zip(row.ids, row.groups, row.x.tolist(), dys, strict=True):
-                y = y0 + dy
-                g = dict(grp)
-                if planes > 1:
-                    g["plane"] = p + 1
-                raw.append(
-                    {
-                        "id": prefix + sid,
-                        "name": prefix + sid,
-                        "model": row.model,
-                        "role": row.role.value,
-                        "groups": g,
-                        "x": float(x),
-                        "y": y,
-                        "port_speed_gbps": speed,
-                    }
-                )
+            devices += switch_block(row, prefix, y0, {"plane": p + 1} if planes > 1 else {})
         for name, grp, x in plane.appliances:
             g = dict(grp)
             if planes > 1:
                 g["plane"] = p + 1
-            raw.append(
-                {
-                    "id": prefix + name,
-                    "name": prefix + name,
-                    "model": plane.appliance_model,
-                    "role": "appliance",
-                    "groups": g,
-                    "x": float(x),
-                    "y": plane_y(0, p, planes, tiers, below) * 0.5 if planes > 1 else 0.0,
-                }
-            )
+            devices.append(Device.model_validate({
+                "id": prefix + name,
+                "name": prefix + name,
+                "model": plane.appliance_model,
+                "role": "appliance",
+                "groups": g,
+                "x": float(x),
+                "y": plane_y(0, p, planes, tiers, below) * 0.5 if planes > 1 else 0.0,
+            }))
         # endpoint e of server e // E, NIC port e % E, plane p -> server port (e%E)*P + p + 1
         chunks.append(
             LinkTable(
@@ -208,16 +165,57 @@ def assemble(plane: Plane, servers: Servers, gear: GearChoice) -> Fabric:
                     length_m=ch.length_m,
                 )
             )
-    return Fabric(devices=build_devices(raw), links=LinkTable.concat(chunks))
+    return Fabric(devices=tuple(devices), links=LinkTable.concat(chunks))
 
 
-def build_devices(raw: list[dict]) -> tuple[Device, ...]:
-    """Devices of generated rows: the first row of each shape (model, role, group keys,
-    fields) is validated in full, so a wrong type or an id the pattern refuses fails there;
-    the rest, made by the same numpy code, are built as validated ones (``Device.trusted``):
-    at 131,040 GPUs in NVL72 trays that is 37,752 devices, whose validation one by one took
-    longer than generating the whole design of 8-GPU servers."""
-    return Device.trusted(raw)
+def server_devices(servers: Servers, gear: GearChoice) -> list[Device]:
+    """The servers (or trays) as devices: a tray of a domain that spans several trays is
+    labelled with its domain (``gear.domain_servers`` consecutive trays a domain); the NIC,
+    its count and its port speed are written only where they differ from the catalog's."""
+    extra: dict[str, object] = {}
+    if gear.nic_id != gear.server.nic:
+        extra["nic"] = gear.nic_id
+    if gear.nics is not None:
+        extra["nics"] = gear.nics
+    if gear.nic_mode.speed_gbps != gear.nic.modes[0].speed_gbps:  # not the NIC's first mode
+        extra["port_speed_gbps"] = gear.nic_mode.speed_gbps
+    groups = domain_groups(servers.groups, gear.domain_servers)
+    dy = servers.dy if servers.dy is not None else np.zeros(len(servers.ids))
+    return Device.block(servers.ids, groups, servers.x, dy, model=gear.server.id,
+                        role=Role.GPU_SERVER, **extra)
+
+
+def domain_groups(groups: list[dict[str, int]], T: int) -> list[dict[str, int]]:
+    """Trays' group labels with their domain (``T`` consecutive trays a domain): one dict
+    a domain, shared by its trays, which must have the same labels."""
+    if T == 1:
+        return groups
+    n = len(groups)
+    firsts = groups[::T]
+    per_domain = [g | {"domain": j + 1} for j, g in enumerate(firsts)]
+    index = (np.arange(n) // T).tolist()
+    if not all(map(operator.eq, groups, map(firsts.__getitem__, index))):
+        raise ValueError("the trays of a scale-up domain carry different group labels")
+    return list(map(per_domain.__getitem__, index))
+
+
+def switch_block(row: SwitchRow, prefix: str, y0: float, extra: dict[str, int]) -> list[Device]:
+    """The devices of one switch row in one copy of a plane (ids prefixed with the copy's
+    ``prefix``, ``extra`` group labels added)."""
+    ids = [prefix + sid for sid in row.ids] if prefix else row.ids
+    groups = [g | extra for g in row.groups] if extra else row.groups
+    y = y0 + (row.dy if row.dy is not None else np.zeros(len(row.ids)))
+    return Device.block(ids, groups, row.x, y, model=row.model, role=row.role,
+                        port_speed_gbps=row.speed_gbps)
+
+
+def compose_ids(heads: list[str], tails: list[str], head: np.ndarray,
+                tail: np.ndarray) -> list[str]:
+    """``heads[head[i]] + tails[tail[i]]`` for every i: ids of tens of thousands of servers
+    from a few hundred distinct parts, in C-level maps (a format string each took three
+    times as long)."""
+    return list(map(str.__add__, map(heads.__getitem__, head.tolist()),
+                    map(tails.__getitem__, tail.tolist())))
 
 
 def spread(n: int, start: float, width: float) -> np.ndarray:

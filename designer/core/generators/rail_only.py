@@ -30,9 +30,11 @@ from designer.core.generators.plane import (
     Plane,
     Servers,
     SwitchRow,
-    build_devices,
+    compose_ids,
     plane_y,
+    server_devices,
     spread,
+    switch_block,
 )
 from designer.core.links import LinkTable
 from designer.core.model import Fabric, Role
@@ -121,8 +123,8 @@ def _build(cp, gear: GearChoice, domains: int, tiers: int) -> tuple[Plane, Serve
     s = np.arange(domains * T)
     d, t = s // T, s % T
     if T > 1:
-        ids = [f"rack{a + 1}-tray{b + 1:02d}" for a, b in zip(d.tolist(), t.tolist(),
-                                                              strict=True)]
+        ids = compose_ids([f"rack{a + 1}-tray" for a in range(domains)],
+                          [f"{b + 1:02d}" for b in range(T)], d, t)
     else:
         ids = [f"node{a + 1}" for a in d.tolist()]
     servers = Servers(ids, [{} for _ in ids], dom_x[d].astype(float),
@@ -135,7 +137,7 @@ def assemble_rails(plane: Plane, servers: Servers, gear: GearChoice, rails: int)
     ``r % P + 1`` of server ``j * T + r // P`` (P ports a server, T servers a domain)."""
     P = gear.ports_per_server
     T = gear.domain_servers
-    raw = _server_rows(servers, gear)
+    devices = server_devices(servers, gear)
     n_servers = len(servers.ids)
     tiers = max(r.tier for r in plane.rows)
     below = float(servers.dy.max()) if servers.dy is not None and servers.dy.size else 0.0
@@ -148,39 +150,17 @@ def assemble_rails(plane: Plane, servers: Servers, gear: GearChoice, rails: int)
         base = n_servers + r * n_sw
         for row in plane.rows:
             y0 = plane_y(row.tier, r, rails, tiers, below)
-            dys = row.dy.tolist() if row.dy is not None else [0.0] * len(row.ids)
-            for sid, grp, x, dy in zip(row.ids, row.groups, row.x.tolist(), dys, strict=True):
-                raw.append({"id": prefix + sid, "name": prefix + sid, "model": row.model,
-                            "role": row.role.value, "groups": dict(grp) | {"rail": r + 1},
-                            "x": float(x), "y": y0 + dy, "port_speed_gbps": row.speed_gbps})
+            devices += switch_block(row, prefix, y0, {"rail": r + 1})
         chunks.append(LinkTable(
             a=(j * T + r // P).astype(np.int32), a_port=np.full(D, r % P + 1, np.int32),
             b=(base + plane.attach_sw).astype(np.int32), b_port=plane.attach_port,
             count=1, speed_gbps=gear.endpoint_speed, length_m=plane.attach_length_m))
         for ch in plane.links:
             chunks.append(_rail_chunk(ch, base))
-    return Fabric(devices=build_devices(raw), links=LinkTable.concat(chunks))
+    return Fabric(devices=tuple(devices), links=LinkTable.concat(chunks))
 
 
 def _rail_chunk(ch: LinkChunk, base: int) -> LinkTable:
     return LinkTable(a=(base + ch.a).astype(np.int32), a_port=ch.a_port,
                      b=(base + ch.b).astype(np.int32), b_port=ch.b_port, count=ch.count,
                      speed_gbps=ch.speed_gbps, length_m=ch.length_m)
-
-
-def _server_rows(servers: Servers, gear: GearChoice) -> list[dict]:
-    T = gear.domain_servers
-    extra: dict[str, object] = {}
-    if gear.nic_id != gear.server.nic:
-        extra["nic"] = gear.nic_id
-    if gear.nics is not None:
-        extra["nics"] = gear.nics
-    if gear.nic_mode.speed_gbps != gear.nic.modes[0].speed_gbps:
-        extra["port_speed_gbps"] = gear.nic_mode.speed_gbps
-    dy = servers.dy if servers.dy is not None else np.zeros(len(servers.ids))
-    return [{"id": sid, "name": sid, "model": gear.server.id, "role": "gpu-server",
-             "groups": grp if T == 1 else grp | {"domain": k // T + 1}, "x": float(x),
-             "y": float(y), **extra}
-            for k, (sid, grp, x, y) in enumerate(zip(servers.ids, servers.groups,
-                                                     servers.x.tolist(), dy.tolist(),
-                                                     strict=True))]

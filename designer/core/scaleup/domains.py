@@ -77,7 +77,7 @@ def domain_table(fabric: Fabric, table: DeviceTable, catalog: Catalog,
     label of every device (0: none), dense or as saved."""
     n = len(fabric.devices)
     if label is None:
-        label = np.fromiter((d.groups.get(DOMAIN_KEY, 0) for d in fabric.devices), np.int64, n)
+        label = fabric.group_label(DOMAIN_KEY)
     label = np.asarray(label, np.int64)
     # per gear choice: the model's code and its scale-up figures
     models: dict[str, int] = {}

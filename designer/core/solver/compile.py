@@ -230,9 +230,9 @@ def compile_project(project: Project, catalog: Catalog, control=None) -> Compile
     is_switch = np.isin(role, [ROLE_CODE[r] for r in ROLES if r.is_switch])
     is_server = (role == ROLE_CODE[Role.GPU_SERVER]) & t.known & (t.gpus > 0)
     is_endpoint = ~is_switch
-    present = {k for d in fabric.devices for k in d.groups}
+    present = fabric.group_keys
     groups = {
-        k: _dense_labels(np.fromiter((d.groups.get(k, 0) for d in fabric.devices), np.int64, n))
+        k: _dense_labels(fabric.group_label(k))
         for k in GROUP_KEYS + tuple(sorted(present - set(GROUP_KEYS)))
         if k in present
     }
