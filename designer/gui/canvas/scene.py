@@ -28,6 +28,7 @@ from designer.gui.canvas.edges import (
     nearest_segment,
     width_class,
 )
+from designer.gui.canvas.folding import Folding
 from designer.gui.canvas.groups import (
     ROLES,
     GroupIndex,
@@ -55,7 +56,6 @@ from designer.gui.canvas.spans import Spans, group_spans
 from designer.gui.project.document import Document, Selection
 from designer.gui.rackscale.rack_box import rack_info
 
-COLLAPSE_ABOVE = 300  # designs with more devices open with their groups collapsed
 # An edit of a design with more devices is drawn in the event-loop turn after the edit, so the
 # edit's own work (the command, the panels) and the redraw are two stalls of the window, not one
 DEFER_ABOVE = 5000
@@ -115,7 +115,7 @@ def _padded_rect(sp: Spans, j: int) -> QRectF:
     return QRectF(x0, y0, x1 - x0, y1 - y0)
 
 
-class CanvasScene(QGraphicsScene):
+class CanvasScene(Folding, QGraphicsScene):
     """Items for one document. Ask it, not the items, what is where."""
 
     collapsedChanged = Signal()
@@ -336,28 +336,6 @@ class CanvasScene(QGraphicsScene):
         self._recall.keep_arrays(devices, cat, profile, arrays)
         return arrays
 
-    def _folding(self, index: GroupIndex, n: int, initial_collapsed: list[str] | None
-                 ) -> set[str]:
-        """The groups collapsed once ``index`` (of ``n`` devices) is shown. Changes nothing."""
-        old_keys = set(self.index.keys)
-        collapsed = set(self.collapsed)
-        generator = self.doc.project.generator
-        if generator is not None and generator != self._generator_ref:
-            old_keys = set()  # a newly generated design: fold it like a freshly opened one
-            collapsed = set()
-        keys = set(index.keys)
-        if initial_collapsed is not None:
-            return {k for k in initial_collapsed if k in keys}
-        if not old_keys and n > COLLAPSE_ABOVE:
-            return index.default_collapsed()
-        collapsed &= keys
-        added = keys - old_keys  # an edit adds few groups, if any: look at those only
-        if n > COLLAPSE_ABOVE:  # new groups of a large design arrive folded
-            collapsed |= index.default_collapsed(added)
-        # a rack-scale system arrives as one rack (double-click opens it to its trays)
-        collapsed |= {k for k in added if is_rack_key(k)}
-        return collapsed
-
     def _prepare(self) -> bool:
         """The first of a large edit's two redraw turns: regroup the document's devices and
         sum the links between what will be shown, into the recall only (the scene still
@@ -421,9 +399,6 @@ class CanvasScene(QGraphicsScene):
     def _look(self, i: int) -> DeviceLook:
         d = self.fabric.devices[i]
         return DeviceLook(d.id, short_label(d.name), d.role.value, self.tech[i])
-
-    def _store_collapsed(self) -> None:
-        self.doc.view_state["collapsed"] = sorted(self.collapsed)
 
     # -- what is shown ----------------------------------------------------------------------------
     def _refresh_visible(self) -> None:
@@ -692,44 +667,6 @@ class CanvasScene(QGraphicsScene):
                 item.setPos(xi, yi)
         if not self._geometry_timer.isActive():
             self._geometry_timer.start()
-
-    # -- collapse and expand ----------------------------------------------------------------------
-    def set_collapsed(self, keys: set[str]) -> None:
-        self.flush()
-        keys = {k for k in keys if k in self.index.key_id}
-        if keys == self.collapsed:
-            return
-        self.collapsed = keys
-        self._store_collapsed()
-        self._refresh_visible()
-        self.collapsedChanged.emit()
-
-    def collapse(self, key: str) -> None:
-        self.set_collapsed(self.collapsed | {key})
-
-    def expand(self, key: str) -> None:
-        self.set_collapsed(self.collapsed - {key})
-
-    def collapse_all(self) -> None:
-        self.set_collapsed(self.index.default_collapsed())
-
-    def expand_all(self) -> None:
-        self.set_collapsed(set())
-
-    def expand_one_level(self) -> None:
-        """Open the outermost collapsed boxes shown now."""
-        self.flush()
-        self.set_collapsed(self.collapsed - set(self.vg.boxes))
-
-    def collapse_one_level(self) -> None:
-        """Fold the innermost open groups that still show devices."""
-        self.flush()
-        frames = [k for k in self.vg.frames]
-        if not frames:
-            self.collapse_all()
-            return
-        deepest = max(k.count("/") for k in frames)
-        self.set_collapsed(self.collapsed | {k for k in frames if k.count("/") == deepest})
 
     def group_of(self, device_id: str) -> list[str]:
         self.flush()
