@@ -72,7 +72,7 @@ def test_role_sizes_follow_the_items():
 def test_an_edit_measures_all_boxes_in_one_pass(window, qapp, monkeypatch):
     """Deleting a spine of a 4,608-GPU NVL72 design and undoing it measures every box and
     frame shown in one call, not one per box (the time is in bench/bench_rackscale.py)."""
-    from designer.gui.canvas import scene as scene_module
+    from designer.gui.canvas import drawing
     from designer.gui.project import commands
 
     doc, scene = window.doc, window.scene
@@ -81,8 +81,8 @@ def test_an_edit_measures_all_boxes_in_one_pass(window, qapp, monkeypatch):
     looks_before = {k: (i.look.summary, i.look.tech) for k, i in scene.box_items.items()}
     assert len(looks_before) > 1
     calls = []
-    spans = scene_module.group_spans
-    monkeypatch.setattr(scene_module, "group_spans",
+    spans = drawing.group_spans
+    monkeypatch.setattr(drawing, "group_spans",
                         lambda members, *a: calls.append(len(members)) or spans(members, *a))
     spine = next(d.id for d in doc.project.fabric.devices if d.role.value == "spine")
     doc.push(commands.delete(doc, [spine]))

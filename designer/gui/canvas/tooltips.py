@@ -44,7 +44,7 @@ def device(scene: CanvasScene, device_id: str) -> str:
 def box(scene: CanvasScene, key: str) -> str:
     g = scene.index.key_id[key]
     members = scene.index.members[g]
-    look = scene._box_look(key, members, scene._box_rect(members))
+    look = scene.box_look(key, members, scene.box_rect(members))
     return (
         f"<b>{key_path_label(key)}</b> (collapsed)<br>{look.summary}<br>"
         "<span style='color:#5d6876'>Double-click to expand</span>"
