@@ -1,4 +1,4 @@
-"""A large design's edit is drawn a turn later (canvas/scene.py): the canvas must end up showing
+"""A large design's edit is drawn a turn later (canvas/sync.py): the canvas must end up showing
 exactly the document's design, answer from one design at a time until then, and undo and redo
 (which recall what was worked out before, canvas/recall.py) must draw what a rebuild draws.
 

@@ -118,7 +118,7 @@ def test_edit_at_65536_gpus_regroups_without_a_rebuild(window, qapp, qtbot, monk
 def test_same_devices_matches_every_object_after_any_edits(edits):
     """The canvas finds unchanged devices from the stretch an edit changed; the answer must
     equal matching every object of the new list against the whole old one."""
-    from designer.gui.canvas.scene import same_devices
+    from designer.gui.canvas.sync import same_devices
 
     old = [object() for _ in range(40)]
     new = list(old)
