@@ -79,6 +79,7 @@ class SceneInput:
             ):
                 self.select_edge(None)
         super().mousePressEvent(event)
+
     def mouseMoveEvent(self, event) -> None:
         if self.gesture is not None:
             self.gesture.move(event.scenePos(), event.modifiers())

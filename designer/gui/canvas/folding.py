@@ -42,8 +42,10 @@ class Folding:
         # a rack-scale system arrives as one rack (double-click opens it to its trays)
         collapsed |= {k for k in added if is_rack_key(k)}
         return collapsed
+
     def _store_collapsed(self) -> None:
         self.doc.view_state["collapsed"] = sorted(self.collapsed)
+
     def set_collapsed(self, keys: set[str]) -> None:
         self.flush()
         keys = {k for k in keys if k in self.index.key_id}

@@ -46,6 +46,7 @@ class SceneSelection:
             xs.min() - 80, ys.min() - 60, xs.max() - xs.min() + 160, ys.max() - ys.min() + 120
         )
         self.centreOn.emit(rect)
+
     def _on_scene_selection(self) -> None:
         if self._syncing:
             return
@@ -143,6 +144,7 @@ class SceneSelection:
                 if g is not None:
                     want.update(self.fabric.devices[i].id for i in self.index.members[g].tolist())
         return [d.id for d in self.fabric.devices if d.id in want]
+
     def _select_members(self, key: str, modifiers) -> None:
         g = self.index.key_id[key]
         members = {self.fabric.devices[i].id for i in self.index.members[g].tolist()}
