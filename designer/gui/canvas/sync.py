@@ -63,12 +63,13 @@ class DocumentSync:
     """Keeps a ``CanvasScene``'s items in step with its document's project.
 
     Part of ``CanvasScene`` (a mixin, not used alone). Relies on the scene's ``doc``,
-    ``_sync_timer`` (single shot, 0 ms, connected to ``_next_step``), ``_recall``,
-    ``defer_above``, the per-device arrays (``index``, ``xs``, ``ys``, ``tech``, ``gpus``,
-    ``tech_code``, ``tech_names``), the references of what is shown (``_fabric``,
-    ``_devices_ref``, ``_links_ref``, ``_catalog_ref``, ``_generator_ref``), the ``synced``
-    signal, and on the folding (``_folding``, ``_store_collapsed``), drawing
-    (``_refresh_visible``, ``refresh_geometry``, ``_look``) and input (``cancel_gesture``) parts.
+    ``_sync_timer`` (single shot, 0 ms, connected to ``_next_step``), ``_prepared``,
+    ``_recall``, ``defer_above``, the per-device arrays (``index``, ``xs``, ``ys``, ``tech``,
+    ``gpus``, ``tech_code``, ``tech_names``; written here), ``collapsed``, ``selected_edge``,
+    ``device_items``, the references of what is shown (``_fabric``, ``_devices_ref``,
+    ``_links_ref``, ``_catalog_ref``, ``_generator_ref``), the ``synced`` signal, and on the
+    folding (``_folding``, ``_store_collapsed``), drawing (``_refresh_visible``,
+    ``refresh_geometry``, ``_look``) and input (``cancel_gesture``) parts.
     """
 
     _pending = False  # an edit's redraw waits (events come while the constructor runs)
