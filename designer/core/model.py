@@ -206,6 +206,15 @@ class Fabric(_Frozen):
         check_link_table(self.links, len(self.devices), ids)
         return self
 
+    def __eq__(self, other: object) -> bool:
+        # the fields only: pydantic compares whole __dict__s first, which hold the cached
+        # numpy columns below, and an array compared with another has no single truth value
+        if not isinstance(other, Fabric):
+            return NotImplemented
+        return self.devices == other.devices and self.links == other.links
+
+    __hash__ = None  # type: ignore[assignment]  # devices hold dicts: never hashable
+
     @functools.cached_property
     def index(self) -> dict[str, int]:
         """Device id -> position in ``devices``."""

@@ -198,3 +198,19 @@ def test_generate_checks_the_links_once(monkeypatch):
     project = generate(params_from_dict("rail", {"gpus": 576, "gear": "gb300-ib-xdr"}))
     assert [n for n in calls if n] == [len(_NVL.fabric.links)]
     assert project == _NVL and project.model_fields_set == _NVL.model_fields_set
+
+
+def test_fabrics_compare_by_fields_with_their_caches_warm():
+    """A fabric keeps numpy columns it worked out (roles, group labels); comparing two
+    fabrics, or two projects, compares devices and links, never those arrays (an array
+    compared with another has no single truth value: the comparison raised)."""
+    a = generate(params_from_dict("rail", {"sus": 1}))
+    b = generate(params_from_dict("rail", {"sus": 1}))
+    c = generate(params_from_dict("rail", {"sus": 2}))
+    for p in (a, b, c):
+        _ = p.fabric.roles, p.fabric.index, p.fabric.group_label("su")
+    assert a == b and a.fabric == b.fabric
+    assert a != c and a.fabric != c.fabric
+    moved = a.fabric.with_devices((a.fabric.devices[0].model_copy(update={"x": 1.0}),)
+                                  + a.fabric.devices[1:])
+    assert moved != a.fabric
