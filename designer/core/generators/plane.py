@@ -186,17 +186,18 @@ def server_devices(servers: Servers, gear: GearChoice) -> list[Device]:
 
 
 def domain_groups(groups: list[dict[str, int]], T: int) -> list[dict[str, int]]:
-    """Trays' group labels with their domain (``T`` consecutive trays a domain): one dict
-    a domain, shared by its trays, which must have the same labels."""
+    """Trays' group labels with their domain (``T`` consecutive trays a domain): one dict a
+    domain, shared by its trays, when they carry the same labels (a rack in one unit), else
+    one dict a tray."""
     if T == 1:
         return groups
     n = len(groups)
-    firsts = groups[::T]
-    per_domain = [g | {"domain": j + 1} for j, g in enumerate(firsts)]
     index = (np.arange(n) // T).tolist()
-    if not all(map(operator.eq, groups, map(firsts.__getitem__, index))):
-        raise ValueError("the trays of a scale-up domain carry different group labels")
-    return list(map(per_domain.__getitem__, index))
+    firsts = groups[::T]
+    if all(map(operator.eq, groups, map(firsts.__getitem__, index))):
+        per_domain = [g | {"domain": j + 1} for j, g in enumerate(firsts)]
+        return list(map(per_domain.__getitem__, index))
+    return [g | {"domain": j + 1} for g, j in zip(groups, index, strict=True)]
 
 
 def switch_block(row: SwitchRow, prefix: str, y0: float, extra: dict[str, int]) -> list[Device]:
