@@ -185,6 +185,8 @@ if list(Device.model_fields) != ["id", "name", "model", "role", "groups", "x", "
 
 _DEVICE_ID = operator.attrgetter("id")
 _DEVICE_GROUPS = operator.attrgetter("groups")
+_DEVICE_ROLE = operator.attrgetter("role")
+_ROLE_VALUE = {r: r.value for r in Role}
 
 
 class Fabric(_Frozen):
@@ -253,7 +255,8 @@ class Fabric(_Frozen):
     @functools.cached_property
     def roles(self) -> np.ndarray:
         """Role of every device as an array of strings, for vectorised masks."""
-        return np.array([d.role.value for d in self.devices], dtype=object)
+        values = map(_ROLE_VALUE.__getitem__, map(_DEVICE_ROLE, self.devices))
+        return np.array(list(values), dtype=object)
 
     def with_devices(self, devices: tuple[Device, ...]) -> Fabric:
         return Fabric(devices=devices, links=self.links)
