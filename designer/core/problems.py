@@ -5,7 +5,6 @@ Used by ``designer validate``, by the solver's Result and by the window's proble
 
 from __future__ import annotations
 
-import itertools
 import operator
 from collections import Counter
 from dataclasses import dataclass
@@ -15,6 +14,7 @@ import numpy as np
 
 from designer.core.catalog import Catalog, ServerSpec, SwitchSpec
 from designer.core.errors import CatalogError
+from designer.core.factorize import factorize
 from designer.core.model import Fabric, Role
 from designer.core.ports import PortLayout, highest_port, port_layout, used_port_counts
 
@@ -104,16 +104,15 @@ class DeviceTable:
         return out
 
 
-_GEAR_CHOICE = operator.attrgetter("model", "port_speed_gbps", "nic", "nics")
+# a device's gear: what its port layout, and so its row of the device table, depends on
+GEAR_CHOICE = operator.attrgetter("model", "port_speed_gbps", "nic", "nics")
 
 
 def device_table(fabric: Fabric, catalog: Catalog) -> DeviceTable:
     n = len(fabric.devices)
-    keys = list(map(_GEAR_CHOICE, fabric.devices))
     # choices in the order each first appears; C-level maps, not a Python call per device
-    choices: tuple[GearChoice, ...] = tuple(dict.fromkeys(keys))
-    code = dict(zip(choices, itertools.count()))
-    gear = np.fromiter(map(code.__getitem__, keys), np.int64, n)
+    distinct, gear = factorize(list(map(GEAR_CHOICE, fabric.devices)))
+    choices: tuple[GearChoice, ...] = tuple(distinct)
     first = np.unique(gear, return_index=True)[1]  # a device of every choice
     layouts: list[PortLayout | None] = []
     switch_spec: list[bool] = []

@@ -92,6 +92,7 @@ class Bom:
 # entries are 128 MB for a moment, about 400,000 switches of 144 ports
 DENSE_CAGES = 16_000_000
 
+
 def _sum_by(item: np.ndarray, qty: np.ndarray) -> Counter:
     out: Counter = Counter()
     if item.size:
@@ -240,7 +241,7 @@ def _by_source(lines) -> dict[str, float]:
 
 
 def count_items(dev: np.ndarray, cage: np.ndarray, item: np.ndarray,
-           per_item: np.ndarray) -> Counter:
+                per_item: np.ndarray) -> Counter:
     """Items needed when the links that share a device's cage and an item (``item`` per link,
     -1: none) share items of ``per_item`` links each."""
     sel = item >= 0

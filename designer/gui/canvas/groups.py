@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from designer.core.factorize import factorize
 from designer.core.links import LinkTable
 from designer.core.model import Device, Role
 
@@ -231,7 +232,7 @@ def _chain_columns(devices, key_id: dict[GroupKey, int]) -> np.ndarray:
     # found with C-level maps (a loop over 37,752 devices took 0.2 s of the GUI thread)
     labels = map(tuple, map(dict.items, map(_GROUPS, devices)))
     pairs = list(zip(labels, map(_ROLE, devices), strict=True))
-    distinct = dict.fromkeys(pairs)  # in order of first appearance: key ids as before
+    distinct, which = factorize(pairs)  # in order of first appearance: key ids as before
     example = dict(zip(pairs, devices, strict=True))
     chains = [tuple(key_id.setdefault(k, len(key_id)) for k in device_chain(example[p]))
               for p in distinct]
@@ -239,8 +240,6 @@ def _chain_columns(devices, key_id: dict[GroupKey, int]) -> np.ndarray:
     table = np.full((max_depth, len(chains)), -1, dtype=np.int32)
     for c, ids in enumerate(chains):
         table[: len(ids), c] = ids
-    of_pair = dict(zip(distinct, itertools.count()))
-    which = np.fromiter(map(of_pair.__getitem__, pairs), np.int64, len(pairs))
     return table[:, which]
 
 

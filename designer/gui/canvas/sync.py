@@ -8,14 +8,15 @@ regroups into the recall (``recall.py``) while the items still show the design b
 
 from __future__ import annotations
 
-import itertools
 import operator
 
 import numpy as np
 
 from designer.core.errors import CatalogError, DesignerError
+from designer.core.factorize import factorize
 from designer.core.model import Device, Fabric
 from designer.core.ports import port_layout
+from designer.core.problems import GEAR_CHOICE
 from designer.gui.canvas.groups import GroupIndex, visible_graph
 from designer.gui.canvas.recall import DeviceArrays
 
@@ -23,7 +24,6 @@ from designer.gui.canvas.recall import DeviceArrays
 # edit's own work (the command, the panels) and the redraw are two stalls of the window, not one
 DEFER_ABOVE = 5000
 _X, _Y = operator.attrgetter("x"), operator.attrgetter("y")
-_GEAR_KEY = operator.attrgetter("model", "port_speed_gbps", "nic", "nics")
 
 
 def same_devices(old: tuple[Device, ...], new: tuple[Device, ...],
@@ -269,12 +269,13 @@ class DocumentSync:
         # by C-level maps (a loop writing three arrays element by element took 50 ms of the
         # GUI thread at 37,752 devices)
         picked = list(map(devices.__getitem__, idx.tolist()))
-        keys = list(map(_GEAR_KEY, picked))
+        keys = list(map(GEAR_CHOICE, picked))
+        distinct, which = factorize(keys)  # in order of first appearance: codes as before
         example = dict(zip(keys, picked, strict=True))
         tech: list[str | None] = []
         gpus: list[int] = []
         code: list[int] = []
-        for key in dict.fromkeys(keys):  # in order of first appearance: codes as before
+        for key in distinct:
             try:
                 lay = port_layout(example[key], cat)
                 t = preferred if preferred in lay.techs else None
@@ -288,8 +289,6 @@ class DocumentSync:
                 c = codes[info[0]] = len(out.tech_names)
                 out.tech_names.append(info[0])
             code.append(c)
-        of_key = dict(zip(dict.fromkeys(keys), itertools.count()))
-        which = np.fromiter(map(of_key.__getitem__, keys), np.int64, len(keys))
         tech_arr = np.empty(len(tech), dtype=object)
         tech_arr[:] = tech
         out.tech[idx] = tech_arr[which]
