@@ -73,3 +73,22 @@ def test_cancel_stops_the_run(window, qtbot, su4):
     qtbot.waitUntil(lambda: not p.task.running, timeout=WAIT_MS)
     assert p.summary.text() in ("Cancelled.",) or p.results
     assert p.run_btn.isEnabled()
+
+
+def test_run_and_its_answer_are_in_view_in_the_default_docked_layout(window, qtbot, su4):
+    from PySide6.QtCore import QPoint, QRect
+
+    window.resize(1728, 972)  # the default window on a 1920 x 1080 screen
+    load(window, qtbot, su4)
+    dock = window.docks["clusterDock"]
+    assert not dock.isFloating()
+    dock.show()
+    dock.raise_()
+    qtbot.waitUntil(lambda: window.cluster.run_btn.isVisible(), timeout=WAIT_MS)
+    p = window.cluster
+    shown = QRect(dock.mapTo(window, QPoint(0, 0)), dock.size())
+    for w in (p.run_btn, p.summary):
+        r = QRect(w.mapTo(window, QPoint(0, 0)), w.size())
+        assert shown.contains(r.topLeft()) and shown.bottom() >= r.top() + 20, w
+    # the inputs are a tab of their own, scrolled inside it: Run never moves below the fold
+    assert p.tabs.tabText(0) == "Setup"

@@ -25,9 +25,8 @@ REPLAY_MAX_GPUS = 8192  # above this the report keeps to the failure model (seco
 
 
 def _replay(project, catalog, result, n: int, jobs: int, seed: int) -> FactSection:
-    probe = synthetic(n, 1.0, seed=seed)  # arrivals that keep the design 80% busy
-    days = max(jobs / max(probe.n, 1), 0.25)
-    tr = synthetic(n, days, jobs=jobs, seed=seed)
+    tr = synthetic(n, None, jobs=jobs, seed=seed)  # arrivals over the days 80% load asks
+    days = max((tr.window_h or 0.0) / 24.0, 0.25)
     runs = {p: cluster_project(project, tr, ClusterSettings(policy=p, days=days, seed=seed),
                                catalog=catalog, result=result)
             for p in ("pack", "first-fit")}

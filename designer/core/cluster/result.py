@@ -54,6 +54,7 @@ class ClusterResult:
     spares: tuple[Spares, ...] = ()
     timings: dict[str, float] = field(default_factory=dict)
     cache_hits: int = 0
+    offered_gpu_h: float = 0.0  # the trace's work arriving within the horizon, on an ideal fabric
 
     @property
     def useful_gpu_h(self) -> float:
@@ -82,6 +83,13 @@ class ClusterResult:
     def utilisation(self) -> float:
         cap = self.design_gpus * self.horizon_h
         return float(self.held_gpu_h.sum()) / cap if cap > 0 else 0.0
+
+    @property
+    def offered_load(self) -> float:
+        """The work the trace brings within the horizon, over the design's GPU-hours: what a
+        scheduler with no queueing, fragmentation or failures would keep busy."""
+        cap = self.design_gpus * self.horizon_h
+        return self.offered_gpu_h / cap if cap > 0 else 0.0
 
     @property
     def finished(self) -> int:
@@ -126,6 +134,7 @@ class ClusterResult:
             "trace": self.trace,
             "horizon_h": round(self.horizon_h, 4),
             "utilisation": _r(self.utilisation),
+            "offered_load": _r(self.offered_load),
             "per_month": {
                 "usd_lost_network": round(self.gpu_hours_lost_network * usd * pm, 2),
                 "usd_lost_failures": round(self.gpu_hours_lost_failures * usd * pm, 2),

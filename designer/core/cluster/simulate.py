@@ -434,7 +434,13 @@ class _Sim:
             held_gpu_h=self.held, spans=self.spans, comm_share=self.share, by_tier=by_tier,
             by_cause={k: v for k, v in self.cause.items() if v["failures"] > 0},
             timeline=timeline, blast=blast, mtti_h=mtti, spares=sp, timings=timings,
-            cache_hits=self.cache.hits)
+            cache_hits=self.cache.hits, offered_gpu_h=self._offered())
+
+    def _offered(self) -> float:
+        """GPU-hours of work arriving before the horizon, cut at the horizon."""
+        tr = self.tr
+        run = np.clip(self.horizon - tr.arrival_h, 0.0, tr.duration_h)
+        return float((self.gpus * run).sum())
 
     def _overhead_lost(self) -> np.ndarray:
         """Restart time spent (held, no work): restarts paid minus what is still owed."""

@@ -9,6 +9,8 @@ for its research clusters (Kokolis et al., HPCA 2025, arXiv 2410.21680).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from designer.core.cluster.trace import Trace, TraceError, make_trace
@@ -21,16 +23,22 @@ DEFAULT_SIGMA = 1.2
 DEFAULT_LOAD = 0.8
 
 
-def synthetic(design_gpus: int, days: float = 30.0, *, jobs: int | None = None,
-              sizes: dict[int, float] | None = None, median_h: float = DEFAULT_MEDIAN_H,
+def synthetic(design_gpus: int, days: float | None = 30.0, *, jobs: int | None = None,
+              sizes: dict[int, float] | None = None, median_h: float | None = None,
               sigma: float = DEFAULT_SIGMA, load: float = DEFAULT_LOAD, tenants: int = 8,
               workloads: tuple[str, ...] = ("",), seed: int = 0) -> Trace:
-    """``jobs`` arrivals over ``days`` (or as many as ``load`` asks for). Sizes larger than
-    the design are left out of the distribution."""
+    """A mix that offers ``load`` of the design's GPU-hours. Of the job count, the window
+    (``days``) and the median run time, two may be given and the third is sized to the load:
+    no count gives as many arrivals as the load asks for over ``days``; a count and no window
+    spreads the arrivals over the time the load asks for; a count and a window size the run
+    times. Sizes larger than the design are left out of the distribution."""
     if design_gpus < 1:
         raise TraceError("synthetic trace: the design has no GPUs")
-    if not 0 < load <= 4 or days <= 0 or median_h <= 0 or sigma < 0:
+    if not 0 < load <= 4 or (days is not None and days <= 0) or sigma < 0 \
+            or (median_h is not None and median_h <= 0):
         raise TraceError("synthetic trace: load in (0, 4], days and median_h positive")
+    if jobs is not None and jobs < 1:
+        raise TraceError("synthetic trace: no jobs (ask for one or more)")
     dist = {int(k): float(v) for k, v in (sizes or DEFAULT_SIZES).items()
             if int(k) <= design_gpus and v > 0}
     if not dist:
@@ -38,9 +46,14 @@ def synthetic(design_gpus: int, days: float = 30.0, *, jobs: int | None = None,
     size = np.array(sorted(dist), np.int64)
     p = np.array([dist[int(s)] for s in size])
     p /= p.sum()
-    mean_h = median_h * float(np.exp(sigma ** 2 / 2))
-    gpu_h_per_job = float((size * p).sum()) * mean_h
-    rate = load * design_gpus / gpu_h_per_job  # jobs per hour
+    mean_size = float((size * p).sum())
+    spread = float(np.exp(sigma ** 2 / 2))  # mean / median of the log-normal run time
+    if jobs is not None and days is not None and median_h is None:
+        median_h = load * design_gpus * days * 24.0 / (jobs * mean_size * spread)
+    median_h = DEFAULT_MEDIAN_H if median_h is None else median_h
+    rate = load * design_gpus / (mean_size * median_h * spread)  # jobs per hour
+    if days is None:
+        days = (jobs if jobs is not None else 1) / rate / 24.0
     n = jobs if jobs is not None else round(rate * days * 24)
     if n < 1:
         raise TraceError("synthetic trace: no jobs (raise days or load)")
@@ -48,8 +61,45 @@ def synthetic(design_gpus: int, days: float = 30.0, *, jobs: int | None = None,
     arrival = np.sort(rng.uniform(0.0, days * 24.0, n))  # Poisson arrivals, ordered
     gpus = rng.choice(size, n, p=p)
     dur = median_h * np.exp(sigma * rng.standard_normal(n))
-    dur = np.maximum(dur, 1.0 / 60)  # a minute at least
+    window_h = days * 24.0
+    scale = _fill_scale(arrival, gpus, dur, window_h, load * design_gpus * window_h)
+    median_h *= scale
+    dur = np.maximum(dur * scale, 1.0 / 60)  # a minute at least
     tenant = [f"tenant-{k + 1}" for k in rng.integers(0, max(tenants, 1), n)]
     wl = [workloads[k] for k in rng.integers(0, len(workloads), n)]
-    return make_trace(f"synthetic ({n:,} jobs, {days:g} days)", [f"j{i + 1}" for i in range(n)],
-                      arrival, gpus, dur, wl, tenant, None, None, "synthetic", shift=False)
+    offered = float((gpus * np.minimum(dur, window_h - arrival)).sum()) / (
+        design_gpus * window_h)
+    name = (f"synthetic ({n:,} jobs over {days:.3g} days, median run {median_h:.3g} h, "
+            f"offering {offered:.0%} of the design)")
+    tr = make_trace(name, [f"j{i + 1}" for i in range(n)],
+                    arrival, gpus, dur, wl, tenant, None, None, "synthetic", shift=False)
+    return replace(tr, window_h=window_h)
+
+
+def _fill_scale(arrival: np.ndarray, gpus: np.ndarray, dur: np.ndarray, window_h: float,
+                target_gpu_h: float) -> float:
+    """The factor on every run time that makes the work done inside the window (each job cut
+    at its end) equal the target: it takes out the draw's noise (a heavy tail of sizes makes
+    one draw's GPU-hours swing widely) and the work that runs past the window's end, so the
+    offered load holds within the window. Where even endless runs cannot fill it (a few small
+    jobs on a large design), the runs fill what they can: the name states the load offered."""
+    room = np.maximum(window_h - arrival, 0.0)
+
+    def work(k: float) -> float:
+        return float((gpus * np.minimum(dur * k, room)).sum())
+
+    if work(1.0) >= target_gpu_h:
+        lo, hi = 0.0, 1.0
+    else:
+        lo, hi = 1.0, 2.0
+        while work(hi) < target_gpu_h and hi < 1e6:
+            lo, hi = hi, hi * 2
+        if work(hi) < target_gpu_h:
+            return hi
+    for _ in range(50):  # bisection on a monotone function: 2^-50 of the bracket
+        mid = (lo + hi) / 2
+        if work(mid) < target_gpu_h:
+            lo = mid
+        else:
+            hi = mid
+    return hi

@@ -40,6 +40,7 @@ class Trace:
     tokens: np.ndarray  # float64, 0 when not given
     hosts: tuple[tuple[tuple[str, int], ...], ...] = field(default=())
     source: str = "csv"
+    window_h: float | None = None  # a synthetic mix's arrival window: the replay's default
 
     @property
     def n(self) -> int:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QScrollArea
 
 from designer.gui.cluster.panel import ClusterPanel
 
@@ -11,10 +10,6 @@ from designer.gui.cluster.panel import ClusterPanel
 def install_cluster(window) -> ClusterPanel:
     service = getattr(getattr(window, "analysis", None), "service", None)
     panel = ClusterPanel(window.doc, service.result_for if service is not None else None)
-    scroll = QScrollArea()
-    scroll.setWidget(panel)
-    scroll.setWidgetResizable(True)
-    scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-    window.add_panel(scroll, "Cluster", "clusterDock", Qt.DockWidgetArea.BottomDockWidgetArea,
+    window.add_panel(panel, "Cluster", "clusterDock", Qt.DockWidgetArea.BottomDockWidgetArea,
                      tabify_with="trafficDock" if "trafficDock" in window.docks else None)
     return panel

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QTableView,
     QTableWidget,
@@ -59,7 +60,13 @@ class ClusterPanel(QWidget):
         self.task: BackgroundTask | None = None
         self.results: list[ClusterResult] = []
         lay = QVBoxLayout(self)
-        top = QHBoxLayout()
+        # Run and the answer first, so both stay in view in a short dock; below, one tab for
+        # the inputs (scrolling) and one for each view of the result
+        head = QHBoxLayout()
+        lay.addLayout(head)
+        inputs = QWidget()
+        top = QHBoxLayout(inputs)
+        top.setContentsMargins(0, 0, 0, 0)
         form = QFormLayout()
         self.trace = QComboBox()
         self.trace.setEditable(False)
@@ -75,7 +82,8 @@ class ClusterPanel(QWidget):
         self.jobs = QSpinBox()
         self.jobs.setRange(10, 1_000_000)
         self.jobs.setValue(2000)
-        self.jobs.setToolTip("Jobs of the synthetic mix (sized to keep the design 80% busy)")
+        self.jobs.setToolTip("Jobs of the synthetic mix over the replay's days; their run "
+                             "times are sized so the mix offers 80% of the design's GPU-hours")
         form.addRow("Synthetic jobs", self.jobs)
         self.policy = QComboBox()
         self.policy.addItems(list(POLICIES))
@@ -120,28 +128,25 @@ class ClusterPanel(QWidget):
         self.rates.horizontalHeader().setStretchLastSection(True)
         self.rates.setToolTip("Failures per 1,000 days of one part, and the hours a failed "
                               "part stays out; hover a row for its source")
-        self.rates.setMinimumHeight(230)
+        self.rates.setMinimumHeight(120)
         self._fill_rates(FailureSettings())
         fbox.addWidget(self.failures_on)
         fbox.addLayout(fform)
         fbox.addWidget(self.rates)
         top.addLayout(fbox, 2)
-        lay.addLayout(top)
-        buttons = QHBoxLayout()
+        buttons = head
         self.run_btn = QPushButton("Run")
         self.run_btn.setShortcut("Ctrl+Shift+R")
         self.run_btn.setToolTip("Replay the trace on the design (Ctrl+Shift+R)")
         self.run_btn.clicked.connect(self.run)
         reset = QPushButton("Default rates")
         reset.clicked.connect(lambda: self._fill_rates(FailureSettings()))
-        buttons.addWidget(self.run_btn)
-        buttons.addWidget(reset)
-        buttons.addStretch(1)
-        lay.addLayout(buttons)
         self.summary = QLabel("Choose a trace and Run.")
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        lay.addWidget(self.summary)
+        buttons.addWidget(self.run_btn, 0, Qt.AlignmentFlag.AlignTop)
+        buttons.addWidget(reset, 0, Qt.AlignmentFlag.AlignTop)
+        buttons.addWidget(self.summary, 1)
         self.tabs = QTabWidget()
         self.timeline = TimelineView()
         self.jobs_model, proxy = sorted_jobs(self)
@@ -152,6 +157,11 @@ class ClusterPanel(QWidget):
             QHeaderView.ResizeMode.ResizeToContents)
         self.compare = QTableWidget(0, 1)
         self.compare.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        scroll = QScrollArea()
+        scroll.setWidget(inputs)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.tabs.addTab(scroll, "Setup")
         self.tabs.addTab(self.timeline, "Timeline")
         self.tabs.addTab(self.job_table, "Jobs")
         self.tabs.addTab(self.compare, "Side by side")
@@ -275,13 +285,16 @@ class ClusterPanel(QWidget):
         mtti = ", ".join(f"{s:,} GPUs {h:,.0f} h" for s, h in r.mtti_h[-3:])
         self.summary.setText(
             f"<b>{r.trace}</b>, policy <b>{r.policy}</b>, {r.horizon_h / 24:.1f} days: "
-            f"goodput <b>{r.goodput:.2%}</b>, utilisation {r.utilisation:.1%}, "
+            f"goodput <b>{r.goodput:.2%}</b>, offered load {r.offered_load:.1%}, "
+            f"utilisation {r.utilisation:.1%}, "
             f"{r.finished:,} of {len(r.job):,} jobs finished.<br>"
             f"Lost to the network ${r.gpu_hours_lost_network * usd * pm:,.0f}/month "
             f"(by tier: {tiers}); to failures "
             f"${r.gpu_hours_lost_failures * usd * pm:,.0f}/month (failures: {causes}).<br>"
             f"Mean time to interruption: {mtti}.")
         self.timeline.show_result(r)
+        if self.tabs.currentIndex() == 0:
+            self.tabs.setCurrentWidget(self.timeline)
         self.jobs_model.set_result(r)
         rows = side_by_side(results)
         self.compare.setColumnCount(len(results))

@@ -83,3 +83,23 @@ def test_grid_on_dask(files):
     local = cluster_sweep([a, b], [t], ["pack"], {"comm_share": 0.3}, workers=0)
     assert [c["figures"]["goodput"] for c in cells] == [c.figures["goodput"] for c in local]
     assert [c["error"] for c in cells] == [None, None]
+
+
+@pytest.mark.parametrize("args", [["synthetic:300", "--days", "3"], ["synthetic:300"],
+                                  ["synthetic", "--days", "3"]])
+def test_synthetic_mix_offers_80_percent_and_says_what_it_reached(files, capsys, args):
+    a, _b, _t = files
+    assert main(["cluster", str(a), *args, "--quiet", "--no-failures"]) == 0
+    out = capsys.readouterr().out
+    assert "offering 80% of the design" in out and "offered load 80.0%" in out
+    assert main(["cluster", str(a), *args, "--quiet", "--no-failures", "--json"]) == 0
+    js = json.loads(capsys.readouterr().out)
+    assert js["offered_load"] == pytest.approx(0.8, abs=1e-4)
+    # what the scheduler reached: never more than was offered
+    assert 0 < js["utilisation"] <= js["offered_load"] + 1e-9
+
+
+def test_synthetic_with_no_jobs_is_refused(files, capsys):
+    a, _b, _t = files
+    assert main(["cluster", str(a), "synthetic:0"]) == 2
+    assert "one job or more" in capsys.readouterr().err

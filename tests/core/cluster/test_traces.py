@@ -131,8 +131,33 @@ def test_unknown_file_says_what_it_reads(tmp_path):
         read_trace(p)
 
 
-def test_synthetic_mix_fills_the_design_at_the_load_asked():
-    tr = synthetic(4096, days=10, load=0.8, seed=3)
-    asked = float((tr.gpus * tr.duration_h).sum()) / (4096 * 240)
-    assert 0.6 < asked < 1.0  # 0.8 in expectation; a heavy tail moves one draw
-    assert tr.gpus.max() <= 4096 and (np.diff(tr.arrival_h) >= 0).all()
+def _offered_in_window(tr, gpus: int) -> float:
+    """Work inside the window, each job cut at the window's end, over the design's GPU-hours."""
+    w = tr.window_h
+    return float((tr.gpus * np.minimum(tr.duration_h, w - tr.arrival_h)).sum()) / (gpus * w)
+
+
+@pytest.mark.parametrize(("gpus", "days", "jobs"), [
+    (4096, 10, None),  # the count from the load
+    (1024, 14, 300),  # a count and a window: run times sized
+    (1024, 30, 2000),  # the window's default mix
+    (1024, None, 300),  # a count alone: the window sized
+    (64, 2, None),
+])
+def test_synthetic_mix_offers_the_load_asked_within_its_window(gpus, days, jobs):
+    tr = synthetic(gpus, days, jobs=jobs, load=0.8, seed=3)
+    assert _offered_in_window(tr, gpus) == pytest.approx(0.8, rel=1e-6)
+    assert "offering 80% of the design" in tr.name
+    assert tr.gpus.max() <= gpus and (np.diff(tr.arrival_h) >= 0).all()
+    assert (tr.arrival_h <= tr.window_h).all()
+    if jobs is not None:
+        assert tr.n == jobs
+    if days is not None:
+        assert tr.window_h == pytest.approx(days * 24)
+
+
+def test_synthetic_mix_too_small_to_fill_the_design_says_what_it_offers():
+    # three jobs cannot offer 80% of 1,024 GPUs whatever their length: the name says so
+    tr = synthetic(1024, 1, jobs=3, sizes={1: 1.0}, seed=1)
+    offered = _offered_in_window(tr, 1024)
+    assert offered < 0.01 and f"offering {offered:.0%}" in tr.name
