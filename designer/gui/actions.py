@@ -84,6 +84,9 @@ class WindowActions:
         self.quit = act("&Quit", w.close, ["Ctrl+Q"], "Close the window")
         self.recent_menu = QMenu("Open &Recent", w)
         self.recent_menu.aboutToShow.connect(w.fill_recent_menu)
+        self.examples_menu = QMenu("Open E&xample", w)
+        self.examples_menu.setToolTipsVisible(True)
+        self.examples_menu.aboutToShow.connect(w.fill_examples_menu)
 
         # edit: the menu items say what will be undone, the toolbar keeps short labels
         stack = doc.undo_stack
@@ -242,6 +245,10 @@ class WindowActions:
         self.shortcuts = act(
             "&Keyboard and Mouse…", w.show_shortcuts, ["F1"], "Every shortcut and gesture"
         )
+        self.documentation = act(
+            "&Documentation…", w.show_documentation, ["Shift+F1"],
+            "The guides and reference, shipped with the app"
+        )
         self.about = act("&About Fabric Designer", w.show_about)
 
     # menus and toolbar ----------------------------------------------------------------------
@@ -253,6 +260,7 @@ class WindowActions:
         m = self.menus["file"] = bar.addMenu("&File")
         m.addActions([self.new, self.open])
         m.addMenu(self.recent_menu)
+        m.addMenu(self.examples_menu)
         m.addSeparator()
         m.addActions([self.save, self.save_as])
         self.file_end = m.addSeparator()  # insert further file actions before this
@@ -284,7 +292,9 @@ class WindowActions:
         p.addActions(list(self.profile_actions.values()))
 
         m = self.menus["help"] = bar.addMenu("&Help")
-        m.addActions([self.shortcuts, self.about])
+        m.addActions([self.documentation, self.shortcuts])
+        m.addSeparator()
+        m.addAction(self.about)
 
     def build_toolbar(self) -> QToolBar:
         w = self.w

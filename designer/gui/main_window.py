@@ -589,6 +589,14 @@ class MainWindow(FileActions, QMainWindow):
         dlg.show()
         return dlg
 
+    def show_documentation(self, page: str = "index.md") -> QDialog:
+        from designer.gui.help.documentation import DocumentationDialog
+
+        dlg = DocumentationDialog(self, page)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dlg.show()
+        return dlg
+
     def show_about(self) -> None:
         from PySide6.QtWidgets import QMessageBox
 

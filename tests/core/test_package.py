@@ -39,6 +39,10 @@ def test_the_wheel_carries_the_catalog_examples_and_icon(wheel):
     examples = sorted(p.name for p in projects_dir().glob("*.fabric.json"))
     assert examples and all(f"designer/_bundled/projects/{n}" in names for n in examples)
     assert not [n for n in names if n.endswith((".pyc", ".bak", ".recovery"))]
+    # Help > Documentation reads the pages and their order from the package
+    assert {"designer/_bundled/docs/index.md", "designer/_bundled/mkdocs.yml",
+            "designer/_bundled/docs/getting-started.md"} <= names
+    assert not [n for n in names if n.startswith("designer/_bundled/docs/hooks/")]
 
 
 def test_the_version_is_the_packages(wheel):
@@ -53,13 +57,18 @@ def test_an_installed_package_finds_its_bundled_data(tmp_path, wheel, monkeypatc
     importlib.resources."""
     zipfile.ZipFile(wheel).extractall(tmp_path)
     code = ("import designer.core.paths as p, designer.core.catalog as c;"
+            "import designer.core.docs as d, designer.core.examples as e;"
             "print(p.resources_dir()); print(p.projects_dir());"
-            "print(len(list(c.builtin_catalog())))")
+            "print(len(list(c.builtin_catalog())));"
+            "print(d.docs_dir()); print(len(d.pages())); print(len(e.examples()))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=tmp_path, env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin"},
                           check=False)
     assert done.returncode == 0, done.stderr
-    res, proj, items = done.stdout.split()
+    res, proj, items, docs, n_pages, n_examples = done.stdout.split()
     assert res == str(tmp_path / "designer" / "_bundled" / "resources")
     assert proj == str(tmp_path / "designer" / "_bundled" / "projects")
     assert int(items) > 20
+    assert docs == str(tmp_path / "designer" / "_bundled" / "docs")
+    assert int(n_pages) > 20  # the site's nav, read from the bundled mkdocs.yml
+    assert int(n_examples) == len(list(projects_dir().glob("*.fabric.json")))

@@ -59,6 +59,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "check a RoCE design as a routed fabric: FRR in network namespaces, BGP and ECMP",
     ),
     "desktop": ("desktop", "add the app to the desktop menu; double-click opens project files"),
+    "examples": ("examples", "list the bundled example projects, or copy one into a folder"),
 }
 
 

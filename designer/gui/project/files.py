@@ -118,6 +118,24 @@ class FileActions:
         self.doc.say(f"Saved {path.name}")
         return True
 
+    def fill_examples_menu(self) -> None:
+        """The bundled examples, each with its line; opened like any file (Save puts an
+        edited example elsewhere, never over the bundled one)."""
+        from designer.core.examples import examples
+
+        menu = self.actions_.examples_menu
+        menu.clear()
+        for ex in examples():
+            a = menu.addAction(f"{ex.name}  \u2014  {ex.description}" if ex.description
+                               else ex.name)
+            a.setToolTip(str(ex.path))
+            a.setStatusTip(ex.description or str(ex.path))
+            a.setData(str(ex.path))
+            a.triggered.connect(lambda _=False, p=ex.path: self.open_path(p))
+        if menu.isEmpty():
+            a = menu.addAction("No examples found")
+            a.setEnabled(False)
+
     def fill_recent_menu(self) -> None:
         menu = self.actions_.recent_menu
         menu.clear()

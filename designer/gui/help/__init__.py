@@ -1,0 +1,1 @@
+"""Help: the documentation pages shipped with the app, and the example projects."""
