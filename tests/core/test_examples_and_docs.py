@@ -31,7 +31,7 @@ def test_copy_puts_the_file_in_the_folder_and_keeps_an_existing_one(tmp_path):
 
 
 def test_an_unknown_example_names_the_ones_there_are():
-    with pytest.raises(ExampleError, match="no example called 'nope'.*dgx-superpod-4su-ib-ndr"):
+    with pytest.raises(ExampleError, match=r"no example called 'nope'.*dgx-superpod-4su-ib-ndr"):
         copy_example("nope", "x")
 
 

@@ -35,7 +35,7 @@ class DocBrowser(QTextBrowser):
         self.forward: list[str] = []
         self.external: list[QUrl] = []  # links out of the pages: handed to the system
 
-    def loadResource(self, kind: int, url: QUrl):  # noqa: N802 (Qt's name)
+    def loadResource(self, kind: int, url: QUrl):
         """Pictures scaled down to the page's width: the window's screenshots are wider than a
         reading column."""
         res = super().loadResource(kind, url)
