@@ -39,12 +39,10 @@ class DocBrowser(QTextBrowser):
         """Pictures scaled down to the page's width: the window's screenshots are wider than a
         reading column."""
         res = super().loadResource(kind, url)
-        if kind == QTextDocument.ResourceType.ImageResource.value or \
-                kind == QTextDocument.ResourceType.ImageResource:
-            img = res if isinstance(res, QImage) else QImage.fromData(res) \
-                if isinstance(res, (bytes, bytearray)) or hasattr(res, "data") else None
+        if kind == QTextDocument.ResourceType.ImageResource.value:
+            img = res if isinstance(res, QImage) else QImage.fromData(res)
             width = max(self.viewport().width() - 40, 200)
-            if img is not None and not img.isNull() and img.width() > width:
+            if not img.isNull() and img.width() > width:
                 return img.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation)
         return res
 
