@@ -2,7 +2,7 @@
 
 Runs offscreen with throwaway settings; writes window.png (a 512-GPU DGX SuperPOD being
 edited), window-large.png and window-large-all.png (the 16,384-GPU example, collapsed,
-arranged compactly, one pod open), generate.png (the rail generate dialog), and the live
+arranged compactly, one pod open), generate.png (the rail generate dialog at 4 SUs, as the first hour walks it), and the live
 analysis: window-analysis.png (the 1,024-GPU DGX SuperPOD example with metrics, charts and
 BOM), window-analysis-roce-24k.png (the oversubscribed 24,576-GPU RoCE example),
 window-analysis-dragonfly.png (the dragonfly example's global cut and unused router ports),
@@ -12,7 +12,8 @@ the Workload, Compare and Estimate panels in front), traffic-load.png and traffi
 (a permutation under ECMP, then a spine failed), floor-panel.png (the example placed on the
 floor, one rack's elevation open),
 window-asbuilt.png (an as-built comparison in the problems panel, marked on the canvas) and
-window-price-book.png (a supplier's quote applied: the BOM names its source per line).
+window-price-book.png (a supplier's quote applied: the BOM names its source per line); and
+panel-*.png, each panel alone as the window pages show it (readable at a page's width).
 """
 
 from __future__ import annotations
@@ -53,6 +54,13 @@ def main() -> None:
     def shot(name: str) -> None:
         app.processEvents()
         w.grab().save(str(out / name))
+        print("wrote", out / name)
+
+    def panel(dock: str, name: str) -> None:
+        """One panel alone, at the size the window gives it: readable at a page's width where
+        the whole window is not (the page links the whole window beside it)."""
+        app.processEvents()
+        w.docks[dock].grab().save(str(out / name))
         print("wrote", out / name)
 
     def analysed() -> None:
@@ -102,6 +110,7 @@ def main() -> None:
     analysed()
     w.view.hide_toast()
     shot("window-analysis-roce-24k.png")
+    panel("metricsDock", "panel-metrics.png")
 
     # a dragonfly: routers at 1:1 but the global cut oversubscribed, most router ports unused
     w.open_path(projects_dir() / "dragonfly-1056-gpus.fabric.json", ask=False)
@@ -109,6 +118,7 @@ def main() -> None:
     analysed()
     w.view.hide_toast()
     shot("window-analysis-dragonfly.png")
+    panel("chartsDock", "panel-charts-dragonfly.png")
 
     # an as-built with one leaf's cables to spine 2 missing
     plan_path = projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json"
@@ -129,6 +139,7 @@ def main() -> None:
     panel.tree.setCurrentItem(first)
     panel.activate(first.data(0, PROBLEM_ROLE))  # selects and centres its devices
     shot("window-asbuilt.png")
+    panel("problemsDock", "panel-problems-asbuilt.png")
     panel.clear_asbuilt()
 
     # a supplier's quote applied to the RoCE example: the BOM names the book per line
@@ -151,6 +162,7 @@ def main() -> None:
     analysed()
     w.view.hide_toast()
     shot("window-price-book.png")
+    panel("bomDock", "panel-bom-price-book.png")
 
     # the first hour: the 4-SU example against itself on RoCE 400G, each laid out at its best
     w.open_path(projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json", ask=False)
@@ -168,10 +180,12 @@ def main() -> None:
         app.processEvents()
     w.view.hide_toast()
     shot("first-hour-compare.png")
+    panel("compareDock", "panel-compare.png")
     w.analysis.show_panel("estimateDock")
     for _ in range(20):
         app.processEvents()
     shot("first-hour-estimate.png")
+    panel("estimateDock", "panel-estimate.png")
     decision.compare.boxes["roce-400"].setChecked(False)
 
     def wait(task) -> None:
@@ -195,6 +209,7 @@ def main() -> None:
     wait(traffic.task)
     w.view.hide_toast()
     shot("traffic-load.png")
+    panel("trafficDock", "panel-traffic.png")
     w.traffic.what_if(["spine:3"])
     wait(traffic.task)
     shot("traffic-what-if.png")
@@ -213,10 +228,11 @@ def main() -> None:
     floor.show_rack(0)
     w.view.hide_toast()
     shot("floor-panel.png")
+    panel("floorDock", "panel-floor.png")
     w.doc.undo_stack.undo()
 
     dlg = w.show_generate("rail")
-    dlg.set_value("sus", 16)
+    dlg.set_value("sus", 4)  # the first hour's walk: 4 SUs, 1,024 GPUs
     app.processEvents()
     deadline = time.monotonic() + 120  # the picture shows the quick analysis, not "analysing"
     while dlg.analysis.result is None and not dlg.analysis.error and time.monotonic() < deadline:

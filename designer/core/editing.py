@@ -32,6 +32,7 @@ from designer.core.model import (
     Role,
 )
 from designer.core.ports import PortLayout, port_layout
+from designer.core.text import plain_error
 
 _ID_CHARS = re.compile(r"[^A-Za-z0-9_.:/+-]+")
 # Devices closer than this in y to an existing switch row take that row's role when dropped.
@@ -228,7 +229,7 @@ def update_device(
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
         field = ".".join(str(p) for p in err["loc"])
-        raise FabricError(f"{field}: {err['msg'].removeprefix('Value error, ')}") from None
+        raise FabricError(f"{field}: {plain_error(err)}") from None
     spec = catalog.get(new.model, f"device '{device_id}'")
     if new.role not in roles_for(spec):
         kinds = ", ".join(r.label.lower() for r in roles_for(spec))

@@ -26,6 +26,7 @@ from designer.core.safe_io import FileRefused, read_bytes
 # Saving moved to safe_io with the other writes; these names stay importable from here.
 from designer.core.safe_io import atomic_write as atomic_write
 from designer.core.safe_io import backup_path as backup_path
+from designer.core.text import plain_error
 
 SUFFIX = ".fabric.json"
 MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -131,7 +132,7 @@ class _Steps:
 def _validation_error(exc: ValidationError, source: str | None, prefix: tuple = ()) -> \
         ProjectFileError:
     err = exc.errors(include_url=False)[0]
-    msg = err["msg"].removeprefix("Value error, ")
+    msg = plain_error(err)
     more = f" (and {exc.error_count() - 1} more problems)" if exc.error_count() > 1 else ""
     return ProjectFileError(msg + more, source, _location((*prefix, *err["loc"])))
 
@@ -153,7 +154,7 @@ def _validate_devices(raw: dict[str, Any], source: str | None, steps: _Steps) ->
             err = exc.errors(include_url=False)[0]
             index, *rest = err["loc"]
             loc = ("fabric", "devices", start + int(index), *rest)
-            msg = err["msg"].removeprefix("Value error, ")
+            msg = plain_error(err)
             raise ProjectFileError(msg, source, _location(loc)) from None
     fabric["devices"] = out
 

@@ -88,3 +88,51 @@ def ascii_float(text: str) -> float | None:
         return None
     value = float(t)
     return value if math.isfinite(value) else None
+
+
+def _number(x) -> str:
+    if isinstance(x, float) and x.is_integer():
+        x = int(x)
+    return f"{x:,}" if isinstance(x, int) and not isinstance(x, bool) else str(x)
+
+
+# pydantic's wording for a broken rule, in the words the rest of the tool uses
+_PLAIN = {
+    "greater_than_equal": lambda c: f"must be {_number(c['ge'])} or more",
+    "greater_than": lambda c: f"must be more than {_number(c['gt'])}",
+    "less_than_equal": lambda c: f"must be {_number(c['le'])} or less",
+    "less_than": lambda c: f"must be less than {_number(c['lt'])}",
+    "int_parsing": lambda c: "must be a whole number",
+    "int_type": lambda c: "must be a whole number",
+    "int_from_float": lambda c: "must be a whole number",
+    "float_parsing": lambda c: "must be a number",
+    "float_type": lambda c: "must be a number",
+    "finite_number": lambda c: "must be a finite number",
+    "bool_parsing": lambda c: "must be true or false",
+    "bool_type": lambda c: "must be true or false",
+    "string_type": lambda c: "must be text",
+    "string_too_short": lambda c: f"must be at least {_number(c['min_length'])} characters",
+    "string_too_long": lambda c: f"must be at most {_number(c['max_length'])} characters",
+    "too_short": lambda c: f"must have at least {_number(c['min_length'])} items",
+    "too_long": lambda c: f"must have at most {_number(c['max_length'])} items",
+    "list_type": lambda c: "must be a list",
+    "dict_type": lambda c: "must be a table of names and values",
+    "missing": lambda c: "is required",
+    "extra_forbidden": lambda c: "is not a setting this tool knows",
+    "literal_error": lambda c: f"must be one of {c['expected']}",
+    "enum": lambda c: f"must be one of {c['expected']}",
+}
+
+
+def plain_error(err: dict) -> str:
+    """One pydantic error (an item of ``ValidationError.errors()``) as a plain sentence:
+    "must be 1 or more" where pydantic says "Input should be greater than or equal to 1"."""
+    kind = err.get("type", "")
+    ctx = err.get("ctx") or {}
+    make = _PLAIN.get(kind)
+    if make is not None:
+        try:
+            return make(ctx)
+        except (KeyError, TypeError, ValueError):
+            pass
+    return str(err.get("msg", "is not valid")).removeprefix("Value error, ")

@@ -91,7 +91,7 @@ def test_generate_validate_round_trip(tmp_path, capsys):
     (["generate", "rail", "--switch", "nope", "--plan"], "unknown gear 'nope'"),
     (["generate", "fat-tree", "--oversubscription", "1:3000", "--plan"], "1:1000"),
     (["generate", "rail", "--planes", "2", "--plan"], "planes"),
-    (["generate", "rail", "--sus", "0", "--plan"], "--sus: Input should be greater than"),
+    (["generate", "rail", "--sus", "0", "--plan"], "--sus: must be 1 or more"),
     # balanced defaults on a 128-port router and a*h+1 groups would be 4,196,352 GPUs
     (["generate", "dragonfly", "--gear", "roce-800", "--plan"], "at most 1,048,576: set --groups"),
 ])

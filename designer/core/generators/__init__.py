@@ -32,6 +32,7 @@ from designer.core.generators.rail_only import plan_rail_only
 from designer.core.generators.trees import plan_fat_tree, plan_rail
 from designer.core.limits import MAX_CABLES, MAX_DEVICES, MAX_GPUS
 from designer.core.model import GeneratorSpec, Overrides, Project
+from designer.core.text import plain_error
 
 KINDS: dict[str, Callable[[Any, Catalog], Plan]] = {
     "rail": plan_rail,
@@ -76,7 +77,7 @@ def params_from_dict(kind: str, values: dict[str, Any]) -> GeneratorParams:
         where = ".".join(str(x) for x in err["loc"])
         option = f"--{where.replace('_', '-')}" if where else kind
         raise GeneratorError(
-            f"{option}: {err['msg'].removeprefix('Value error, ')}"
+            f"{option}: {plain_error(err)}"
         ) from None
 
 

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from designer.core.safe_io import FileRefused, decode_text, read_bytes
 from designer.core.sweep.errors import SweepSpecError
 from designer.core.sweep.metrics import get as get_metric
-from designer.core.text import shown
+from designer.core.text import plain_error, shown
 
 MAX_POINTS = 200_000  # beyond this a table and a scatter stop being useful
 MAX_SPEC_BYTES = 1024 * 1024  # a spec is a page of text
@@ -134,7 +134,7 @@ def spec_from_dict(data: Any) -> SweepSpec:
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
         where = shown(".".join(str(x) for x in err["loc"]) or "spec", 120)
-        raise SweepSpecError(f"{where}: {shown(err['msg'].removeprefix('Value error, '), 300)}"
+        raise SweepSpecError(f"{where}: {shown(plain_error(err), 300)}"
                              ) from None
     for i, name in enumerate(spec.objectives):
         get_metric(name, f"objectives[{i}]")
