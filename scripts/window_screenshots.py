@@ -56,7 +56,7 @@ def main() -> None:
         w.grab().save(str(out / name))
         print("wrote", out / name)
 
-    def panel(dock: str, name: str) -> None:
+    def dock_shot(dock: str, name: str) -> None:
         """One panel alone, at the size the window gives it: readable at a page's width where
         the whole window is not (the page links the whole window beside it)."""
         app.processEvents()
@@ -110,7 +110,7 @@ def main() -> None:
     analysed()
     w.view.hide_toast()
     shot("window-analysis-roce-24k.png")
-    panel("metricsDock", "panel-metrics.png")
+    dock_shot("metricsDock", "panel-metrics.png")
 
     # a dragonfly: routers at 1:1 but the global cut oversubscribed, most router ports unused
     w.open_path(projects_dir() / "dragonfly-1056-gpus.fabric.json", ask=False)
@@ -118,7 +118,7 @@ def main() -> None:
     analysed()
     w.view.hide_toast()
     shot("window-analysis-dragonfly.png")
-    panel("chartsDock", "panel-charts-dragonfly.png")
+    dock_shot("chartsDock", "panel-charts-dragonfly.png")
 
     # an as-built with one leaf's cables to spine 2 missing
     plan_path = projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json"
@@ -139,7 +139,7 @@ def main() -> None:
     panel.tree.setCurrentItem(first)
     panel.activate(first.data(0, PROBLEM_ROLE))  # selects and centres its devices
     shot("window-asbuilt.png")
-    panel("problemsDock", "panel-problems-asbuilt.png")
+    dock_shot("problemsDock", "panel-problems-asbuilt.png")
     panel.clear_asbuilt()
 
     # a supplier's quote applied to the RoCE example: the BOM names the book per line
@@ -162,7 +162,7 @@ def main() -> None:
     analysed()
     w.view.hide_toast()
     shot("window-price-book.png")
-    panel("bomDock", "panel-bom-price-book.png")
+    dock_shot("bomDock", "panel-bom-price-book.png")
 
     # the first hour: the 4-SU example against itself on RoCE 400G, each laid out at its best
     w.open_path(projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json", ask=False)
@@ -180,12 +180,12 @@ def main() -> None:
         app.processEvents()
     w.view.hide_toast()
     shot("first-hour-compare.png")
-    panel("compareDock", "panel-compare.png")
+    dock_shot("compareDock", "panel-compare.png")
     w.analysis.show_panel("estimateDock")
     for _ in range(20):
         app.processEvents()
     shot("first-hour-estimate.png")
-    panel("estimateDock", "panel-estimate.png")
+    dock_shot("estimateDock", "panel-estimate.png")
     decision.compare.boxes["roce-400"].setChecked(False)
 
     def wait(task) -> None:
@@ -209,7 +209,7 @@ def main() -> None:
     wait(traffic.task)
     w.view.hide_toast()
     shot("traffic-load.png")
-    panel("trafficDock", "panel-traffic.png")
+    dock_shot("trafficDock", "panel-traffic.png")
     w.traffic.what_if(["spine:3"])
     wait(traffic.task)
     shot("traffic-what-if.png")
@@ -228,7 +228,7 @@ def main() -> None:
     floor.show_rack(0)
     w.view.hide_toast()
     shot("floor-panel.png")
-    panel("floorDock", "panel-floor.png")
+    dock_shot("floorDock", "panel-floor.png")
     w.doc.undo_stack.undo()
 
     dlg = w.show_generate("rail")

@@ -75,6 +75,9 @@ def make_app(argv: list[str] | None = None):
         # once: restyling a running app re-polishes every widget it has
         app.setProperty("fabricDesignerReady", True)
         style.apply_app_style(app)
+        from designer.gui.base import spin_refusal
+
+        spin_refusal.install(app)
         app.setWindowIcon(app_icon())
         app.aboutToQuit.connect(_release_clipboard)
     return app

@@ -145,3 +145,22 @@ def test_dialog_modes(window):
     assert dlg.mode == GenerateDialog.REPLACE
     assert not dlg.add_btn.isEnabled()  # nothing to add to yet
     dlg.reject()
+
+
+def test_rail_dialog_shows_the_su_unit_of_the_chosen_server(window, qtbot):
+    """An SU of 8-GPU servers is counted in servers, an NVL72's in racks: the dialog shows the
+    field that governs and hides the one the generator would refuse."""
+    dlg = window.show_generate("rail")
+    qtbot.addWidget(dlg)
+    form = dlg.topology_form
+    assert form.isRowVisible(dlg.widgets["servers_per_su"])
+    assert not form.isRowVisible(dlg.widgets["racks_per_su"])
+    dlg.set_value("servers_per_su", 16)
+    dlg.set_value("server", "gb200-nvl72")
+    assert form.isRowVisible(dlg.widgets["racks_per_su"])
+    assert not form.isRowVisible(dlg.widgets["servers_per_su"])
+    assert dlg.plan() is not None, dlg.error_text()  # the hidden 16 servers is not carried
+    assert "servers_per_su" not in dlg.values()
+    dlg.set_value("server", "dgx-h100")
+    assert form.isRowVisible(dlg.widgets["servers_per_su"])
+    dlg.reject()

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 from designer.core.catalog import Catalog, ServerSpec, SwitchSpec
 from designer.core.errors import DesignerError
 from designer.core.generators import KIND_LABELS, Plan, params_from_dict, plan
+from designer.core.generators.gear import resolve_gear
 from designer.core.generators.params import GEAR_PROFILES
 from designer.gui.generate.preview import PreviewAnalysis
 
@@ -432,8 +433,30 @@ class GenerateDialog(QDialog):
     def error_text(self) -> str:
         return self._error
 
+    def _show_su_unit(self) -> None:
+        """A rail SU is counted in servers, or in racks of a rack-scale system: only the field
+        that governs the chosen server is shown (the other would be refused)."""
+        if self.kind != "rail" or "racks_per_su" not in self.widgets:
+            return
+        values = self.values()
+        values.pop("servers_per_su", None)
+        values.pop("racks_per_su", None)
+        try:
+            gear = resolve_gear(params_from_dict(self.kind, values), self.catalog)
+        except DesignerError:
+            return  # the preview says what is wrong; keep the rows as they are
+        racks = gear.domain_servers > 1
+        for name, show in (("racks_per_su", racks), ("servers_per_su", not racks)):
+            w = self.widgets[name]
+            if not show and isinstance(w, QSpinBox):
+                w.blockSignals(True)
+                w.setValue(0)  # a hidden field never carries a value the generator refuses
+                w.blockSignals(False)
+            self.topology_form.setRowVisible(w, show)
+
     def update_preview(self) -> None:
         self._timer.stop()
+        self._show_su_unit()
         try:
             params = self.params()
             self._plan = plan(params, self.catalog)
