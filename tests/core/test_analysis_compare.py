@@ -82,3 +82,21 @@ def test_compare_html_report_page(capsys, tmp_path):
     assert "Break-even" in html and "Recommendation" in html
     assert main(["compare", IB, ROCE, "-o", str(tmp_path / "x.pdf")]) == 2
     assert ".xlsx or .html" in capsys.readouterr().err
+
+
+def test_compare_html_shows_no_difference_below_the_figures_precision():
+    from types import SimpleNamespace
+
+    from designer.core.analysis.compare import FIGURES
+    from designer.core.export.compare_html import compare_html
+
+    key, _label, unit, _ = next(f for f in FIGURES if f[2] not in ("%", "$"))
+
+    def col(label, value):
+        return SimpleNamespace(label=label, figures={key: value}, busbw={}, layout="", error="")
+
+    c = SimpleNamespace(designs=[col("A", 3.94), col("B", 3.94 + 9.12e-05), col("C", 4.5)],
+                        break_even=[], premium=None, recommendation=None)
+    html = compare_html(c)
+    assert "e-05" not in html and "(+9.12" not in html
+    assert "(+0.56)" in html  # a real difference is still shown

@@ -23,7 +23,9 @@ def compare_html(c: Comparison, title: str = "Designs compared") -> str:
         cells = []
         for j, v in enumerate(values):
             text = figure_text(v, unit)
-            if j and v is not None and values[0] is not None and v != values[0]:
+            # a difference below the figures' shown precision is no difference to a reader
+            if j and v is not None and values[0] is not None \
+                    and text != figure_text(values[0], unit):
                 d = v - values[0]
                 sign = "+" if d > 0 else "−"
                 text += f' <span class="muted">({sign}{figure_text(abs(d), unit)})</span>'
