@@ -116,3 +116,25 @@ def test_estimate_panel_shows_tabs_when_narrow_and_panes_when_wide(window, qtbot
     qtbot.waitUntil(lambda: est.views.currentWidget() is est.split)
     assert est.split.count() == 3 and est.tabs.count() == 0
     est.close()
+
+
+def test_workload_values_read_whole_at_the_default_dock_width(window, qtbot, su4):
+    """At the default window (1,728 px on a 1,920 x 1,080 screen) no value is cut at the dock's
+    right edge: long labels keep their bracketed detail for the tooltip."""
+    from PySide6.QtCore import QPoint
+
+    window.resize(1728, 972)
+    load(window, qtbot, su4)
+    window.analysis.show_panel("workloadDock")
+    panel = window.analysis.decision.workload
+    qtbot.waitUntil(lambda: panel.isVisible(), timeout=WAIT_MS)
+    view = panel.form.parentWidget().parentWidget()  # the scroll area's viewport
+    for (part, name), editor in panel.editors.items():
+        right = editor.mapTo(view, QPoint(editor.width(), 0)).x()
+        assert right <= view.width(), (part, name, right, view.width())
+        assert editor.width() >= 100, (part, name, editor.width())
+    name = panel.editors[("workload", "name")]
+    assert name.fontMetrics().horizontalAdvance(name.text()) < name.width()
+    qps = panel.labels[("workload", "qps_per_connection")]
+    assert "NCCL_IB_QPS_PER_CONNECTION" not in qps.text()
+    assert "NCCL_IB_QPS_PER_CONNECTION" in qps.toolTip()

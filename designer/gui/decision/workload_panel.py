@@ -12,7 +12,7 @@ from __future__ import annotations
 import typing
 
 from pydantic import BaseModel, ValidationError
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -28,6 +28,26 @@ from designer.core.analysis.constants import ASSUMED, SOURCE, USER, constant_not
 from designer.core.analysis.estimate import settings_of
 from designer.core.analysis.workload import PRESETS, DecisionSettings, Economics, Workload
 from designer.gui.project.commands import ProjectCommand
+
+VALUE_MIN_WIDTH = 120  # "Dense 70B, data parallel" and 16,777,216 read whole at a dock's width
+
+
+LABEL_CHARS = 26  # a label this long leaves the value its room at the dock's default width
+
+
+def _short(text: str) -> str:
+    """A label short enough for a narrow dock: what a long one adds in brackets ("0: the
+    design's", the NCCL variable) is left to its tooltip."""
+    short, sep, _rest = text.partition(" (")
+    return short if sep and len(text) > LABEL_CHARS else text
+
+
+def _wrapped(text: str) -> QLabel:
+    label = QLabel(_short(text))
+    if label.text() != text:
+        label.setProperty("fullLabel", text)
+    return label
+
 
 LABELS = {
     "params_b": "Parameters (billions)", "active_params_b": "Active parameters (B, MoE)",
@@ -109,10 +129,14 @@ class WorkloadPanel(QWidget):
         outer.addWidget(self.error)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
+        # the form fits the dock's width: labels wrap, values get the room they need, nothing
+        # is cut at the right edge behind a sideways scroll
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         inner = QWidget()
         self.form = QFormLayout(inner)
         self.form.setContentsMargins(2, 2, 2, 2)
-        # a narrow dock puts the editor under its label rather than off to the right
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        # a row too long for the dock puts its value under the label, at the full width
         self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         scroll.setWidget(inner)
         outer.addWidget(scroll, 1)
@@ -125,11 +149,19 @@ class WorkloadPanel(QWidget):
                 if part == "workload" and name in DESIGN_FIELDS:
                     self.domain = QLabel("– (not solved yet)")
                     self.domain.setWordWrap(True)
-                    self.form.addRow(_label(name), self.domain)
+                    self.domain.setMinimumWidth(VALUE_MIN_WIDTH)
+                    self.form.addRow(_wrapped(_label(name)), self.domain)
                     continue
                 self.editors[(part, name)] = self._editor(part, name, info.annotation)
-                label = QLabel(_label(name))
-                label.setToolTip(TIPS.get(name, ""))
+                label = _wrapped(_label(name))
+                full = label.property("fullLabel")
+                tip = "\n\n".join(t for t in (full, TIPS.get(name, "")) if t)
+                label.setToolTip(tip)
+                if full:
+                    self.editors[(part, name)].setToolTip(
+                        "\n\n".join(t for t in (full, self.editors[(part, name)].toolTip())
+                                    if t))
+                self.editors[(part, name)].setMinimumWidth(VALUE_MIN_WIDTH)
                 self.labels[(part, name)] = label
                 self.form.addRow(label, self.editors[(part, name)])
         doc.projectChanged.connect(lambda _r: self.load())
@@ -172,8 +204,10 @@ class WorkloadPanel(QWidget):
             if label is None:
                 continue
             colour, word = MARK[n.kind]
-            label.setText(f"{_label(n.field)} <span style='color:{colour}'>[{word}]</span>")
-            tip = TIPS.get(n.field)
+            full = _label(n.field)
+            label.setText(f"{_short(full)} <span style='color:{colour}'>[{word}]</span>")
+            tip = "\n\n".join(t for t in (full if _short(full) != full else "",
+                                           TIPS.get(n.field, "")) if t)
             label.setToolTip(f"{tip}\n\n{word}: {n.note}" if tip else f"{word}: {n.note}")
         for (part, name), w in self.editors.items():
             value = getattr(getattr(s, part), name)
