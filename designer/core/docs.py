@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-from designer.core.paths import _data_dir
+from designer.core.paths import docs_dir
 
 PAGE_LIMIT = 4 * 1024 * 1024
 _SNIPPET = re.compile(r'^--8<--\s+"([^"]+)"\s*$', re.MULTILINE)
@@ -27,11 +27,6 @@ class Page:
     title: str
     path: str  # relative to the docs folder, with '/' between parts
     section: str
-
-
-def docs_dir() -> Path:
-    """The folder holding index.md and the other pages."""
-    return _data_dir("docs", "window")
 
 
 def pages() -> list[Page]:

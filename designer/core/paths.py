@@ -41,6 +41,11 @@ def projects_dir() -> Path:
     return _data_dir("projects")
 
 
+def docs_dir() -> Path:
+    """The documentation's pages (``docs/``; mkdocs.yml beside it gives their order)."""
+    return _data_dir("docs", "window")
+
+
 def is_bundled_example(path: str | Path) -> bool:
     """Whether ``path`` is one of the bundled example projects (which Save must not overwrite:
     the window saves an opened example elsewhere on its first Save)."""

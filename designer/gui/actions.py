@@ -24,13 +24,15 @@ from designer.gui.base import icons
 from designer.gui.transport.picker import TransportPicker
 
 if TYPE_CHECKING:
-    from designer.gui.main_window import MainWindow
+    from PySide6.QtWidgets import QMainWindow
 
 Std = QKeySequence.StandardKey
 
 
 class WindowActions:
-    def __init__(self, w: MainWindow) -> None:
+    def __init__(self, w: QMainWindow) -> None:
+        # the main window, typed by its Qt class: it builds these actions, so naming its own
+        # class here would close an import circle
         self.w = w
         sv = w.view
         sc = w.scene

@@ -1,7 +1,8 @@
 """The import graph of ``designer/`` reads top-down: no circles, no private names across modules.
 
 Every import counts, including one inside a function (a lazy import that closes a circle is
-still a circle); only imports under ``if TYPE_CHECKING:`` are left out, since they never run.
+still a circle) and one under ``if TYPE_CHECKING:`` (it never runs, but it ties two modules
+together all the same: move the shared type down, or name a protocol).
 ``from package import module`` is an edge to that module, not to the package's ``__init__``.
 """
 
@@ -37,14 +38,6 @@ def _absolute(module: str, is_pkg: bool, level: int, name: str | None) -> str:
     return ".".join(base + ([name] if name else []))
 
 
-def _type_checking_nodes(tree: ast.AST) -> set[int]:
-    skip: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            skip.update(id(n) for n in ast.walk(node))
-    return skip
-
-
 def _imports(mods: dict[str, tuple[Path, bool]], only: str | None = None):
     """(importer, imported module, imported name or None) for every import in ``designer``
     (or in module ``only``)."""
@@ -52,10 +45,7 @@ def _imports(mods: dict[str, tuple[Path, bool]], only: str | None = None):
         if only is not None and mod != only:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        skip = _type_checking_nodes(tree)
         for node in ast.walk(tree):
-            if id(node) in skip:
-                continue
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     yield mod, alias.name, None
@@ -103,3 +93,37 @@ def test_the_checks_see_a_circle_and_a_private_name() -> None:
     # a submodule imported from its package is an edge to the submodule itself
     found = list(_imports(mods, "designer.core.solver.bisection"))
     assert ("designer.core.solver.bisection", "designer.core.solver.certificates", None) in found
+    # an import made only for type checking is an edge too
+    found = list(_imports(mods, "designer.core.acceptance.kpis"))
+    assert ("designer.core.acceptance.kpis", "designer.core.acceptance.collective_test", None) \
+        in found or ("designer.core.acceptance.kpis", "designer.core.acceptance.collective_test",
+                     "CollectiveTest") in found
+
+
+# The layers: core knows neither face; the window and the command line do not lean on each
+# other, except where the command line starts the window or borrows Qt to draw a picture or a
+# PDF (named here, so a new one is a decision, not an accident).
+CLI_MAY_USE_GUI = {
+    ("designer.cli.commands.open_window", "designer.gui.app"),
+    ("designer.cli.exports.formats", "designer.gui.exports.report_pdf"),
+    ("designer.cli.exports.formats", "designer.gui.exports.image"),
+}
+
+
+def _layer(mod: str) -> str:
+    parts = mod.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def test_layers_core_knows_neither_face_and_the_faces_keep_apart(graph) -> None:
+    g, _ = graph
+    bad = []
+    for a, b in g.edges:
+        la, lb = _layer(a), _layer(b)
+        if la == "core" and lb in ("gui", "cli"):
+            bad.append(f"{a} imports {b}: the core never imports a face")
+        elif la == "gui" and lb == "cli":
+            bad.append(f"{a} imports {b}: the window calls the core, not the command line")
+        elif la == "cli" and lb == "gui" and (a, b) not in CLI_MAY_USE_GUI:
+            bad.append(f"{a} imports {b}")
+    assert not bad, "\n".join(sorted(bad))

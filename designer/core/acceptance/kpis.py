@@ -30,7 +30,7 @@ from designer.core.solver import Result
 
 if TYPE_CHECKING:
     from designer.core.acceptance.cluster import Cluster
-    from designer.core.acceptance.plan import CollectiveTest
+    from designer.core.acceptance.collective_test import CollectiveTest
 
 DRAFT = "draft-calabria-bmwg-ai-fabric-training-bench"
 JCT_BYTES = 1 << 30  # the draft's S = 1 GB point

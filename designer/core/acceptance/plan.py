@@ -19,6 +19,7 @@ import numpy as np
 
 from designer.core.acceptance.bands import band, latency_band, rule_text
 from designer.core.acceptance.cluster import Cluster, cluster_of, switch_hops
+from designer.core.acceptance.collective_test import CollectiveTest, Row
 from designer.core.acceptance.kpis import Kpi, plan_kpis
 from designer.core.acceptance.predict import predict_collective
 from designer.core.analysis.estimate import settings_of
@@ -39,41 +40,6 @@ RAIL_MIN, RAIL_MAX = 1 << 26, 1 << 32
 MTU = 4096
 WIRE_OVERHEAD = {"ib": 26, "eth": 82}
 MAX_PAIRS = 4096
-
-
-@dataclass(frozen=True)
-class Row:
-    bytes: int
-    time_us: float
-    busbw: float  # GB/s, nccl-tests' definition
-    low: float
-    high: float
-    algorithm: str
-
-
-@dataclass(frozen=True)
-class CollectiveTest:
-    binary: str
-    op: str
-    ranks: int
-    nodes: int
-    gpus_per_node: int
-    rail: int | None  # None: every rail
-    rows: tuple[Row, ...]
-    command: str
-
-    @property
-    def name(self) -> str:
-        return self.binary if self.rail is None else f"{self.binary} rail {self.rail}"
-
-    def to_json(self) -> dict:
-        return {"test": self.binary, "op": self.op, "ranks": self.ranks, "nodes": self.nodes,
-                "gpus_per_node": self.gpus_per_node, "rail": self.rail,
-                "command": self.command,
-                "rows": [{"bytes": r.bytes, "time_us": round(r.time_us, 3),
-                          "busbw_gbytes_s": round(r.busbw, 3), "low": round(r.low, 3),
-                          "high": round(r.high, 3), "algorithm": r.algorithm}
-                         for r in self.rows]}
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from designer.gui.canvas.items import Z_OVERLAY, DeviceItem, GroupBoxItem
 from designer.gui.project import commands
 
 if TYPE_CHECKING:
-    from designer.gui.canvas.scene import CanvasScene
+    from designer.gui.canvas.scene_view import SceneView
 
 GEAR_MIME = "application/x-fabric-designer-gear"  # palette drag: the catalog id
 DEVICES_MIME = "application/x-fabric-designer-devices"  # clipboard: a small project file
@@ -42,7 +42,7 @@ class Gesture:
 class MoveGesture(Gesture):
     """Drag the selected devices and collapsed boxes; snapped to the grid; one Move on release."""
 
-    def __init__(self, scene: CanvasScene, pos: QPointF, lod: float) -> None:
+    def __init__(self, scene: SceneView, pos: QPointF, lod: float) -> None:
         self.snap = snap
         self.scene = scene
         self.origin = QPointF(pos)
@@ -104,7 +104,7 @@ class MoveGesture(Gesture):
 class LinkGesture(Gesture):
     """Drag from one device to another to link them; the target turns green or red."""
 
-    def __init__(self, scene: CanvasScene, source_id: str, pos: QPointF) -> None:
+    def __init__(self, scene: SceneView, source_id: str, pos: QPointF) -> None:
         self.scene = scene
         self.source = source_id
         i = scene.fabric.index[source_id]

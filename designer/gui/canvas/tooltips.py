@@ -12,10 +12,10 @@ from designer.core.ports import port_layout, used_port_counts
 from designer.gui.canvas.groups import EDGE_CLASS_NAMES, key_path_label
 
 if TYPE_CHECKING:
-    from designer.gui.canvas.scene import CanvasScene
+    from designer.gui.canvas.scene_view import SceneView
 
 
-def device(scene: CanvasScene, device_id: str) -> str:
+def device(scene: SceneView, device_id: str) -> str:
     fabric = scene.fabric
     i = fabric.index[device_id]
     d = fabric.devices[i]
@@ -41,7 +41,7 @@ def device(scene: CanvasScene, device_id: str) -> str:
     return "<br>".join(lines)
 
 
-def box(scene: CanvasScene, key: str) -> str:
+def box(scene: SceneView, key: str) -> str:
     g = scene.index.key_id[key]
     members = scene.index.members[g]
     look = scene.box_look(key, members, scene.box_rect(members))
@@ -51,7 +51,7 @@ def box(scene: CanvasScene, key: str) -> str:
     )
 
 
-def edge(scene: CanvasScene, edge: int) -> str:
+def edge(scene: SceneView, edge: int) -> str:
     a, b = scene.edge_nodes(edge)
     vg = scene.vg
     count, speed = int(vg.edge_count[edge]), int(vg.edge_speed[edge])
