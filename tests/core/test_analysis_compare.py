@@ -90,7 +90,7 @@ def test_compare_html_shows_no_difference_below_the_figures_precision():
     from designer.core.analysis.compare import FIGURES
     from designer.core.export.compare_html import compare_html
 
-    key, _label, unit, _ = next(f for f in FIGURES if f[2] not in ("%", "$"))
+    key, _label, _unit, _ = next(f for f in FIGURES if f[2] not in ("%", "$"))
 
     def col(label, value):
         return SimpleNamespace(label=label, figures={key: value}, busbw={}, layout="", error="")
