@@ -4,7 +4,8 @@ Runs offscreen with throwaway settings; writes window.png (a 512-GPU DGX SuperPO
 edited), window-large.png and window-large-all.png (the 16,384-GPU example, collapsed,
 arranged compactly, one pod open), generate.png (the rail generate dialog at 4 SUs, as the
 first hour walks it), and the live analysis: window-analysis.png (the 1,024-GPU DGX SuperPOD
-example with metrics, charts and BOM), window-analysis-roce-24k.png (the oversubscribed 24,576-GPU RoCE example),
+example with metrics, charts and BOM), window-analysis-roce-24k.png (the oversubscribed
+24,576-GPU RoCE example),
 window-analysis-dragonfly.png (the dragonfly example's global cut and unused router ports),
 generate-fit.png (a pod too large for the profile's spine switch),
 first-hour-compare.png and first-hour-estimate.png (the 4-SU example beside itself on RoCE 400G,
