@@ -30,10 +30,10 @@ from PySide6.QtWidgets import (
 )
 
 from designer.core import editing
-from designer.core.catalog import TECH_LABELS, ServerSpec, SwitchSpec
+from designer.core.device_choices import device_choices, neighbours
 from designer.core.errors import DesignerError
 from designer.core.links import MEDIA
-from designer.core.model import SWITCH_ROLES, Role
+from designer.core.model import SWITCH_ROLES
 from designer.core.ports import planes_text, port_layout, used_port_counts
 from designer.core.transport.choice import transport_of
 from designer.gui.canvas.groups import device_chain, key_path_label
@@ -367,54 +367,20 @@ class InspectorPanel(QScrollArea):
         self._set_text(self.d_name, d.name)
         self._set_text(self.d_groups, groups_text(d.groups))
         self.d_pos.setText(f"x {d.x:,.0f}, y {d.y:,.0f}")
-        try:
-            spec = cat.get(d.model)
-        except DesignerError:
-            spec = None
+        ch = device_choices(fabric, i, cat)
         self.d_model.clear()
-        kind = "switch" if d.role.is_switch else "server"
-        for g in cat.of_kind(kind):
-            if (
-                kind == "server"
-                and isinstance(g, ServerSpec)
-                and bool(g.gpus) != (d.role == Role.GPU_SERVER)
-            ):
-                continue
-            self.d_model.addItem(g.name, g.id)
-        k = self.d_model.findData(d.model)
-        if k < 0:
-            self.d_model.addItem(d.model, d.model)
-            k = self.d_model.count() - 1
-        self.d_model.setCurrentIndex(k)
+        for gid, name in ch.models:
+            self.d_model.addItem(name, gid)
+        self.d_model.setCurrentIndex(max(0, self.d_model.findData(ch.model)))
         self.d_role.clear()
-        for r in editing.roles_for(spec) if spec else (d.role,):
+        for r in ch.roles:
             self.d_role.addItem(r.label, r.value)
         self.d_role.setCurrentIndex(max(0, self.d_role.findData(d.role.value)))
         self.d_mode.clear()
-        modes = []
-        if isinstance(spec, SwitchSpec):
-            modes = spec.modes
-        elif isinstance(spec, ServerSpec):
-            nic = cat.nic(d.nic or spec.nic)
-            modes = nic.modes
-        seen = set()
-        for m in modes:
-            if m.speed_gbps in seen:
-                continue
-            seen.add(m.speed_gbps)
-            techs = "/".join(
-                TECH_LABELS.get(t, t)
-                for mm in modes
-                if mm.speed_gbps == m.speed_gbps
-                for t in mm.techs
-            )
-            label = f"{m.ports} x {m.speed_gbps}G ({techs})"
-            if isinstance(spec, ServerSpec):
-                label = f"{(d.nics or spec.nics) * m.ports} x {m.speed_gbps}G ({techs})"
-            self.d_mode.addItem(label, m.speed_gbps)
-        if modes:
-            want = d.port_speed_gbps or modes[0].speed_gbps
-            self.d_mode.setCurrentIndex(max(0, self.d_mode.findData(want)))
+        for label, speed in ch.modes:
+            self.d_mode.addItem(label, speed)
+        if ch.mode is not None:
+            self.d_mode.setCurrentIndex(max(0, self.d_mode.findData(ch.mode)))
         try:
             lay = port_layout(d, cat)
             used = int(used_port_counts(fabric)[i])
@@ -426,24 +392,13 @@ class InspectorPanel(QScrollArea):
         except DesignerError:
             self.d_planes.setText("")
         self.d_links.clear()
-        links = fabric.links
-        rows = (links.a == i) | (links.b == i)
-        idx = np.flatnonzero(rows)
-        other = np.where(links.a[idx] == i, links.b[idx], links.a[idx])
-        if idx.size:
-            uniq, inv = np.unique(other, return_inverse=True)
-            counts = np.bincount(inv, weights=links.count[idx]).astype(int)
-            speeds = np.zeros(uniq.size, np.int64)
-            np.maximum.at(speeds, inv, links.speed_gbps[idx])
-            for j, c, s in list(zip(uniq.tolist(), counts.tolist(), speeds.tolist(), strict=True))[
-                :500
-            ]:
-                od = fabric.devices[j]
-                item = QListWidgetItem(f"{od.name}  —  {c} x {s}G")
-                item.setData(Qt.ItemDataRole.UserRole, od.id)
-                self.d_links.addItem(item)
-            if uniq.size > 500:
-                self.d_links.addItem(f"… and {uniq.size - 500:,} more")
+        near, total = neighbours(fabric, i)
+        for n in near:
+            item = QListWidgetItem(f"{n.name}  —  {n.cables} x {n.speed_gbps}G")
+            item.setData(Qt.ItemDataRole.UserRole, n.device)
+            self.d_links.addItem(item)
+        if total > len(near):
+            self.d_links.addItem(f"… and {total - len(near):,} more")
 
     def _show_multi(self, sel: Selection) -> None:
         self.stack.setCurrentWidget(self.multi_page)
