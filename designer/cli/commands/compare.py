@@ -28,6 +28,7 @@ from designer.core.analysis.compare import (
 )
 from designer.core.analysis.estimate import settings_of
 from designer.core.analysis.inputs import load_workload, with_economics
+from designer.core.analysis.price_sources import price_sources_json, price_sources_text
 from designer.core.analysis.workload import WorkloadError
 from designer.core.errors import DesignerError
 from designer.core.fileformat import load_project
@@ -127,9 +128,10 @@ def run(args: argparse.Namespace) -> int:
 
             write_compare_xlsx(cmp, args.output)
     if args.json:
-        print_json(cmp.to_json())
+        print_json(cmp.to_json() | {"price_sources": price_sources_json(cmp, base)})
     else:
         print(format_comparison(cmp))
+        print(price_sources_text(cmp, base))
     return 0
 
 
