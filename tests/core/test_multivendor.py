@@ -120,9 +120,12 @@ def test_premium_is_the_ratio_of_the_catalog_prices_with_each_source(capsys, cat
     assert {"FS", "Broadcom", "FS (third-party)"} <= vendors
 
 
-def test_compare_text_shows_the_premium_and_the_sources(capsys):
-    assert main(["compare", NDR, "--profiles", f"ib-ndr,{PROFILE}"]) == 0
+def test_compare_text_and_report_show_the_premium_and_the_sources(capsys, tmp_path):
+    page = tmp_path / "c.html"
+    assert main(["compare", NDR, "--profiles", f"ib-ndr,{PROFILE}", "-o", str(page)]) == 0
     out = capsys.readouterr().out
+    html = page.read_text()
+    assert "Price sources" in html and "fs-n9600-64od" in html and "FS.com EU listing" in html
     assert "InfiniBand premium" in out and "Price sources" in out
     block = out[out.index("Price sources"):]
     assert "fs-n9600-64od" in block and "FS.com" in block and "[sourced: 2026-09, M]" in block

@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         if suffix == ".html":
             from designer.core.export.compare_html import write_compare_html
 
-            write_compare_html(cmp, args.output)
+            write_compare_html(cmp, args.output, base)
         else:
             from designer.core.export.compare_xlsx import write_compare_xlsx
 

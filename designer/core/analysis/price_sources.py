@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from designer.core.analysis.compare import Comparison
-from designer.core.catalog import Catalog
+from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import DesignerError
 from designer.core.solver import Result
 
@@ -73,8 +73,11 @@ def sourced_share(rows: tuple[PriceRow, ...]) -> float:
     return sum(r.total_usd for r in rows if r.sourced) / total if total > 0 else 0.0
 
 
-def column_rows(cmp: Comparison, catalog: Catalog) -> list[tuple[str, tuple[PriceRow, ...]]]:
-    """(column label, its rows) for every compared design that was solved."""
+def column_rows(cmp: Comparison, catalog: Catalog | None = None
+                ) -> list[tuple[str, tuple[PriceRow, ...]]]:
+    """(column label, its rows) for every compared design that was solved. ``catalog``: the
+    base catalog the comparison used (default: the built-in one)."""
+    catalog = catalog if catalog is not None else builtin_catalog()
     out = []
     for d in cmp.designs:
         if d.result is None or d.project is None:
