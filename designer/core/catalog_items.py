@@ -329,6 +329,10 @@ class MediumSpec(GearBase):
     # transceivers: the cage they plug into; cables: which two kinds of device they join.
     host: Literal["switch", "nic", "any"] = "any"
     joins: Literal["switch-switch", "switch-nic", "any"] = "any"
+    # "" for parts every design may use; a name ("third-party") for parts only designs whose
+    # gear profile opens that ecosystem use (third-party coded optics are bought with
+    # merchant-silicon Ethernet, not with NVIDIA's InfiniBand or Spectrum-X)
+    ecosystem: Annotated[str, Field(pattern=r"^$|^[a-z][a-z0-9-]{0,31}$")] = ""
 
 
 class LaserSpec(GearBase):
@@ -368,6 +372,12 @@ class Profile(_Frozen):
     # how design names mention this profile, the short form first: switching a design's gear
     # renames "..., InfiniBand NDR" to "..., RoCE 400G" (empty: the name alone)
     aliases: tuple[str, ...] = Field(default=(), max_length=16)
+    # the media ecosystem its designs may buy from besides the common parts (MediumSpec)
+    media_ecosystem: str = Field(default="", pattern=r"^$|^[a-z][a-z0-9-]{0,31}$")
+    # the profile's NIC goes into every GPU server, the servers' own NICs aside: PCIe NICs
+    # bought with the network, as multi-vendor Ethernet buys Broadcom or AMD NICs for
+    # servers whatever NIC they are sold with
+    nic_in_servers: bool = False
 
     @property
     def short_name(self) -> str:

@@ -191,6 +191,12 @@ def _map_server(
         (m for m in nic.modes if tech in m.techs), None
     )
     profile_server = source is not None and spec.id == source.server and spec.gpus > 0
+    if target.nic_in_servers and spec.gpus > 0 and not profile_server:
+        # the profile's NIC goes into the server, whatever NIC it came with
+        pnic = cat.nic(target.nic)
+        pmode = pnic.mode_for(target.nic_speed_gbps, tech) or pnic.modes[0]
+        return {"nic": None if spec.nic == target.nic else target.nic, "nics": None,
+                "port_speed_gbps": _speed_field(pnic.modes[0], pmode)}
     if mode is not None and not profile_server:
         first = nic.modes[0]
         same = (mode.speed_gbps, mode.ports) == (first.speed_gbps, first.ports)

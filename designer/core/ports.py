@@ -68,7 +68,9 @@ def port_layout(device: Device, catalog: Catalog) -> PortLayout:
             count = nics * mode.ports
             per_gpu = count // spec.gpus if spec.gpus and count % spec.gpus == 0 else 0
             cage = spec.ports_per_cage(count)
-            if not spec.cages:  # a NIC port split into lanes (8 x 100G) is still one cage
+            if not spec.cages or nic_id != spec.nic:
+                # a NIC port split into lanes (8 x 100G) is still one cage; a NIC other than
+                # the server's own is a card with its own cages, not the server's
                 cage = catalog.nic(nic_id).split_of(mode)
             return PortLayout(count, mode.speed_gbps, 1, techs, spec.gpus, per_gpu,
                               cage_ports=cage)

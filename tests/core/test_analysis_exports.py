@@ -60,7 +60,7 @@ def test_tco_sheet_formulas_match_the_core(ndr, tmp_path):
     assert evaluate(wb, "TCO", labels["TCO"]) == pytest.approx(t.total_usd, rel=1e-6)
     assert evaluate(wb, "TCO", labels["Cost per useful GPU-hour"]) == \
         pytest.approx(t.usd_per_useful_gpu_hour, rel=1e-6)
-    assert evaluate(wb, "TCO", labels["RoCE tuning and validation (one-off)"]) == 120_000
+    assert evaluate(wb, "TCO", labels["InfiniBand tuning and validation (one-off)"]) == 120_000
     # live: another number of years moves the total by the yearly costs
     years = labels["Years"]
     more = evaluate(wb, "TCO", labels["TCO"], {f"TCO!{years}": 5.0})

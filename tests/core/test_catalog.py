@@ -67,6 +67,8 @@ def test_profiles_resolve(catalog):
         "amd-roce-400",
         # the transports' profiles (issue 23)
         "spectrum-x-800", "uec-800",
+        # RoCE on merchant silicon from several vendors, third-party optics
+        "mv-roce-400",
     }
     assert catalog.profile("roce-800").planes == 2
     with pytest.raises(CatalogError, match="unknown gear profile"):

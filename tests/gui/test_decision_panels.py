@@ -51,6 +51,7 @@ def test_estimate_rules_and_chart(window, qtbot, su4):
     est = window.analysis.decision.estimate
     qtbot.waitUntil(lambda: est.current is not None, timeout=WAIT_MS)
     assert "Communication is" in est.summary.text()
+    assert "InfiniBand tuning" in est.summary.text() and "RoCE" not in est.summary.text()
     assert est.rules.rowCount() == len(est.current.recommendation.rules)
     xs, ys = est.curves["all-reduce"].getOriginalDataset()
     assert len(xs) == 25 and (ys > 0).all()

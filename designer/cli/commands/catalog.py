@@ -44,6 +44,9 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
         description="List the gear catalog (prices are estimates) and the profiles.",
     )
     p.add_argument("--kind", choices=KIND_ORDER, help="only this kind of gear")
+    p.add_argument("--sources", action="store_true",
+                   help="under each item, where its price comes from: source, date and "
+                   "confidence")
 
 
 def _ports(item) -> str:
@@ -81,17 +84,24 @@ def _ports(item) -> str:
 NAME_W, PORTS_W = 44, 42  # columns wrapped at word boundaries, never cut
 
 
-def _print_item(item, id_w: int) -> None:
-    """One item: figures on its first line; a long name or port list wraps under itself."""
+def _print_item(item, id_w: int, sources: bool = False) -> None:
+    """One item: figures and vendor on its first line; a long name or port list wraps under
+    itself; with ``sources``, the source of its price below."""
     name = textwrap.wrap(item.name, NAME_W) or [""]
     ports = textwrap.wrap(_ports(item), PORTS_W) or [""]
     for k in range(max(len(name), len(ports))):
         left = f"  {item.id if k == 0 else '':<{id_w}}  {_at(name, k):<{NAME_W}}  "
         if k == 0:
             print(f"{left}{_at(ports, k):<{PORTS_W}} ${item.price_usd:>11,.0f} "
-                  f"{item.power_w:>7,.0f} W  {_price_mark(item)}")
+                  f"{item.power_w:>7,.0f} W  {_price_mark(item):<11} {item.vendor}".rstrip())
         else:
             print(f"{left}{_at(ports, k)}".rstrip())
+    if sources:
+        f = item.figure_for("price_usd")
+        text = ("price: no source given" if f is None else
+                f"price: {f.source}" + "".join(f"; {x}" for x in (f.date, f.confidence) if x))
+        for line in textwrap.wrap(text, 96):
+            print(f"  {'':<{id_w}}    {line}")
 
 
 def _at(lines: list[str], k: int) -> str:
@@ -126,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{KIND_TITLES[kind]}")
         id_w = max(len(i.id) for i in group)
         for i in sorted(group, key=lambda x: x.id):
-            _print_item(i, id_w)
+            _print_item(i, id_w, args.sources)
         print()
     if args.kind is None:
         print("Gear profiles (--gear)")

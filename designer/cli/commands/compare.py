@@ -28,6 +28,7 @@ from designer.core.analysis.compare import (
 )
 from designer.core.analysis.estimate import settings_of
 from designer.core.analysis.inputs import load_workload, with_economics
+from designer.core.analysis.price_sources import price_sources_json, price_sources_text
 from designer.core.analysis.workload import WorkloadError
 from designer.core.errors import DesignerError
 from designer.core.fileformat import load_project
@@ -121,15 +122,16 @@ def run(args: argparse.Namespace) -> int:
         if suffix == ".html":
             from designer.core.export.compare_html import write_compare_html
 
-            write_compare_html(cmp, args.output)
+            write_compare_html(cmp, args.output, base)
         else:
             from designer.core.export.compare_xlsx import write_compare_xlsx
 
             write_compare_xlsx(cmp, args.output)
     if args.json:
-        print_json(cmp.to_json())
+        print_json(cmp.to_json() | {"price_sources": price_sources_json(cmp, base)})
     else:
         print(format_comparison(cmp))
+        print(price_sources_text(cmp, base))
     return 0
 
 

@@ -23,6 +23,7 @@ from designer.core.analysis.fit import fittable
 from designer.core.analysis.inputs import load_workload, parse_bytes, with_economics
 from designer.core.analysis.workload import WorkloadError
 from designer.core.solver import solve
+from designer.core.transport.tuning import tuning_name
 
 GROUPS = ("all", "dp", "tp", "ep", "pp", "cp")
 OPS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "send-recv")
@@ -195,7 +196,7 @@ def format_estimate(e: Estimate) -> str:
             "",
             f"TCO over {t.years:g} years: ${t.total_usd:,.0f} (capex ${t.capex_usd:,.0f}, energy "
             f"${t.energy_usd_per_year:,.0f}/yr, support ${t.support_usd_per_year:,.0f}/yr, "
-            f"tuning ${t.tuning_usd:,.0f}"
+            f"{tuning_name(e.transport)} tuning ${t.tuning_usd:,.0f}"
             + (" as the transport's default" if e.tuning_from_transport else "") + ")",
             f"  ${t.usd_per_useful_gpu_hour:.3f} per useful GPU-hour", "",
             f"Recommendation: {e.recommendation.choice}"]

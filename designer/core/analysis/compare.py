@@ -231,7 +231,7 @@ def _verdict(ok: list[DesignColumn], economics: Economics
 
 PROFILE_LABELS = {"ib-ndr": "IB NDR", "ib-xdr": "IB XDR", "roce-400": "RoCE 400G",
                   "roce-800": "RoCE 800G", "spectrum-x-800": "Spectrum-X 800G",
-                  "uec-800": "UEC 800G"}
+                  "uec-800": "UEC 800G", "mv-roce-400": "Multi-vendor RoCE 400G"}
 
 
 def profile_variant(project: Project, profile: str, catalog: Catalog) -> Project:

@@ -39,6 +39,7 @@ from designer.core.model import Project
 from designer.core.solver import Result
 from designer.core.transport.choice import transport_of
 from designer.core.transport.profiles import Transport
+from designer.core.transport.tuning import tuning_label
 
 DEFAULT_WORKLOAD = Workload()
 # a network engineer's fully loaded week (assumption: about $500k a year for two engineers)
@@ -126,6 +127,7 @@ class Estimate:
                 "all_to_all": transport_a2a_text(t, spread),
                 "all_to_all_spread": round(spread, 6),
                 "tuning_weeks": self.economics.tuning_weeks,
+                "tuning_label": tuning_label(t),
                 "tuning_from_transport": self.tuning_from_transport,
                 "tuning_why": t.tuning_why}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from designer.core.analysis.constants import ASSUMED, constant_notes
 from designer.core.analysis.estimate import Estimate
 from designer.core.export.facts import Fact, FactSection
+from designer.core.transport.tuning import tuning_label
 
 
 def decision_sections(e: Estimate) -> list[FactSection]:
@@ -40,7 +41,7 @@ def decision_sections(e: Estimate) -> list[FactSection]:
         Fact("Energy per year", t.energy_usd_per_year, "usd"),
         Fact("Support per year", t.support_usd_per_year, "usd"),
         Fact("Space per year", t.space_usd_per_year, "usd"),
-        Fact("RoCE tuning and validation", t.tuning_usd, "usd",
+        Fact(tuning_label(e.transport), t.tuning_usd, "usd",
              note="one-off; the transport's weeks unless the project sets its own"),
         Fact("Total", t.total_usd, "usd", strong=True, key="tco_usd"),
         Fact("Cost per useful GPU-hour", round(t.usd_per_useful_gpu_hour, 3), "usd2",

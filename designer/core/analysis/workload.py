@@ -124,7 +124,8 @@ class Economics(_Frozen):
     support_fraction: Annotated[float, Field(ge=0, le=2)] = 0.15  # of capex, per year
     usd_per_ru_month: Annotated[NonNegative, Field(le=L.USD_PER_RU_MONTH_MAX)] = 0.0
     include_servers: bool = False
-    # RoCE tuning and validation (the articles' main risk)
+    # tuning and validation of the transport (RoCE's is the articles' main risk); 0: the
+    # transport's default
     tuning_weeks: Annotated[NonNegative, Field(le=L.TUNING_WEEKS_MAX)] = 0.0
     tuning_usd_per_week: Annotated[NonNegative, Field(le=L.TUNING_USD_PER_WEEK_MAX)] = 0.0
     availability: Annotated[float, Field(gt=0, le=1)] = 0.95

@@ -1,17 +1,21 @@
 """The comparison as a report page (HTML, the design report's style): one column per design,
-each other design's difference from the first beside its value, the break-even and the rules."""
+each other design's difference from the first beside its value, the break-even and the rules,
+and where each column's prices come from."""
 
 from __future__ import annotations
 
 import os
 
 from designer.core.analysis.compare import FIGURES, Comparison, figure_text
+from designer.core.catalog import Catalog
 from designer.core.export.output import write_bytes
+from designer.core.export.price_sources_html import price_sources_html
 from designer.core.export.report_html import CSS, TABLE
 from designer.core.export.safety import markup_text
 
 
-def compare_html(c: Comparison, title: str = "Designs compared") -> str:
+def compare_html(c: Comparison, title: str = "Designs compared",
+                 catalog: Catalog | None = None) -> str:
     cols = c.designs
     head = "<th>Figure</th>" + "".join(f'<th class="n">{markup_text(d.label)}</th>' for d in cols)
     rows = []
@@ -53,10 +57,11 @@ def compare_html(c: Comparison, title: str = "Designs compared") -> str:
     body = (f"<h1>{markup_text(title)}</h1><p class=\"sub\">Differences are against "
             f"{markup_text(cols[0].label)}.</p><table class=\"grid\" {TABLE}><tr>{head}</tr>"
             f"{''.join(rows)}</table><h2>Break-even</h2>"
-            + "".join(f"<p>{n}</p>" for n in notes) + rec)
+            + "".join(f"<p>{n}</p>" for n in notes) + rec + price_sources_html(c, catalog))
     return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{markup_text(title)}"
             f"</title><style>{CSS}</style></head><body>{body}</body></html>")
 
 
-def write_compare_html(c: Comparison, path: str | os.PathLike[str]) -> None:
-    write_bytes(path, compare_html(c).encode("utf-8"))
+def write_compare_html(c: Comparison, path: str | os.PathLike[str],
+                       catalog: Catalog | None = None) -> None:
+    write_bytes(path, compare_html(c, catalog=catalog).encode("utf-8"))

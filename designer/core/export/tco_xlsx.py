@@ -21,12 +21,14 @@ from designer.core.export.xlsx import (
     put,
     set_widths,
 )
+from designer.core.transport.tuning import tuning_label, tuning_name
 
 
 def tco_sheet(ws: Worksheet, est: Estimate, capex_cell: str, power_w: float,
               rack_units: float) -> dict[str, str]:
     """Write the sheet; returns the cell of each named figure (tests read them)."""
     e = est.economics
+    line, who = tuning_label(est.transport), tuning_name(est.transport)
     put(ws, 1, 1, "Total cost of ownership", font=TITLE_FONT)
     put(ws, 2, 1, "Shaded cells are assumptions to edit; the rest are formulas.", font=MUTED)
     put(ws, 4, 1, "Assumptions", font=SECTION_FONT)
@@ -37,8 +39,8 @@ def tco_sheet(ws: Worksheet, est: Estimate, capex_cell: str, power_w: float,
         ("load", "Network load (share of nameplate power)", e.network_load, PERCENT),
         ("support", "Support per year (share of capex)", e.support_fraction, PERCENT),
         ("ru_month", "$ per rack unit per month", e.usd_per_ru_month, USD),
-        ("weeks", "RoCE tuning and validation, weeks", e.tuning_weeks, DECIMAL2),
-        ("week_usd", "RoCE tuning, $ per week", e.tuning_usd_per_week, USD),
+        ("weeks", f"{line}, weeks", e.tuning_weeks, DECIMAL2),
+        ("week_usd", f"{who} tuning, $ per week", e.tuning_usd_per_week, USD),
         ("gpus", "GPUs", est.view.gpus, INTEGER),
         ("gpu_hour", "$ per GPU-hour (GPU time, when servers are not in capex)",
          0.0 if e.include_servers else e.gpu_hour_usd, USD),
@@ -64,7 +66,7 @@ def tco_sheet(ws: Worksheet, est: Estimate, capex_cell: str, power_w: float,
         ("energy", "Energy per year", f"={c['kw']}*8760*{c['load']}*{c['pue']}*{c['kwh']}"),
         ("support_usd", "Support per year", f"={c['support']}*{{capex}}"),
         ("space", "Space per year", f"={c['ru']}*{c['ru_month']}*12"),
-        ("tuning", "RoCE tuning and validation (one-off)", f"={c['weeks']}*{c['week_usd']}"),
+        ("tuning", f"{line} (one-off)", f"={c['weeks']}*{c['week_usd']}"),
         ("total", "TCO", f"={{capex}}+{c['years']}*({{energy}}+{{support_usd}}+{{space}})"
          "+{tuning}"),
         ("gpu_time", "GPU time over the years", f"={c['gpus']}*{c['years']}*8760*{c['gpu_hour']}"),

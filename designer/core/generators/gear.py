@@ -213,6 +213,11 @@ def _nic_for(params: CommonParams, catalog: Catalog, profile: Profile, server: S
     if not params.server:
         return profile.nic
     own = catalog.nic(server.nic)
+    if profile.nic_in_servers and server.nic != profile.nic:
+        notes.append(
+            f"NICs: '{server.id}' comes with {own.name}; gear profile '{profile.id}' puts its "
+            f"{catalog.nic(profile.nic).name} in every server (--nic forces another)")
+        return profile.nic
     if tech in own.techs or tech not in catalog.nic(profile.nic).techs:
         return server.nic
     notes.append(

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_valid
 
 GEAR_PROFILES = ("ib-ndr", "ib-xdr", "roce-400", "roce-800", "gb200-ib-ndr", "gb300-ib-xdr",
                  "gb300-spectrum-x", "vr-ib-xdr", "vr-spectrum-x", "amd-roce-400",
-                 "spectrum-x-800", "uec-800")
+                 "spectrum-x-800", "uec-800", "mv-roce-400")
 
 
 class Ratio(BaseModel):

@@ -19,7 +19,8 @@ OSFP cage takes a twin-port module; a single-port NIC cage a single-port one); a
 twin-port cage takes copper only as a straight cage-to-cage cable whose lanes all land on one
 cage of the other end ("paired"). InfiniBand XDR has no DAC and no multimode optics. A
 co-packaged-optics switch's end takes no module (its port is single-mode fibre already), so
-its links are single-mode fibre with a module at the other end only. The cost
+its links are single-mode fibre with a module at the other end only. Parts of a media
+ecosystem (third-party optics) are open only to designs whose gear profile names it. The cost
 of a choice is per link: an item serving two links counts half.
 """
 
@@ -105,14 +106,16 @@ def _cage_fit(mods: list[MediumSpec], cage: int | None) -> list[MediumSpec]:
 
 def options(catalog: Catalog, tech: str, speed: int, joins: str,
             cage1: int | None = None, cage2: int | None = None,
-            paired: bool = False, cpo1: bool = False, cpo2: bool = False) -> list[Option]:
+            paired: bool = False, cpo1: bool = False, cpo2: bool = False,
+            ecosystem: str = "") -> list[Option]:
     """Every way the catalog can make one link of this kind, cheapest first. ``cage1`` /
     ``cage2``: ports behind the cage at each end (the switch end first); ``paired``: all
     lanes of the second end's cage land on one cage of the first end. ``cpo1`` / ``cpo2``:
     that end is a co-packaged-optics switch: its port is single-mode fibre already, so the
-    link is optical, single-mode, with no transceiver at that end."""
+    link is optical, single-mode, with no transceiver at that end. ``ecosystem``: the media
+    ecosystem the design's gear profile opens (third-party optics), besides the common parts."""
     media = [m for m in catalog.of_kind("transceiver", "cable", "fiber")
-             if isinstance(m, MediumSpec)]
+             if isinstance(m, MediumSpec) and m.ecosystem in ("", ecosystem)]
     out: list[Option] = []
     twin_nic = joins == "switch-nic" and (cage2 or 1) > 1
     for cls in CLASSES:
@@ -228,6 +231,8 @@ def choose_media(project: Project, catalog: Catalog | None = None,
     cpo = cpo_devices(c)
     cpo1 = np.where(swap, cpo[b], cpo[a]).astype(np.int64)
     cpo2 = np.where(swap, cpo[a], cpo[b]).astype(np.int64)
+    profile = c.catalog.profiles.get(project.profile)
+    ecosystem = profile.media_ecosystem if profile is not None else ""
     # one integer per kind of link (1-D unique is an order of magnitude faster than rows)
     cols = (tech, joins, speed, cage1, cage2, paired.astype(np.int64), cpo1, cpo2)
     spans = [int(x.max(initial=0)) + 1 for x in cols]
@@ -242,7 +247,7 @@ def choose_media(project: Project, catalog: Catalog | None = None,
             parts.append(part)
         t_code, j_code, sp, c1, c2, pr, o1, o2 = reversed(parts)
         opts = options(c.catalog, TECHS[t_code], sp, JOINS[j_code], c1, c2, bool(pr),
-                       bool(o1), bool(o2))
+                       bool(o1), bool(o2), ecosystem)
         if not opts:
             continue
         for want in np.unique(forced_cls[sel]).tolist():

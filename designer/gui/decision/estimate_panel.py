@@ -31,6 +31,7 @@ from designer.core.analysis.estimate import Estimate, busbw_curve, estimate, set
 from designer.core.analysis.fabric import fabric_view
 from designer.core.analysis.fit import fit_workload, fittable
 from designer.core.errors import DesignerError
+from designer.core.transport.tuning import tuning_name
 from designer.gui.base.lazy import LazyRefresh
 from designer.gui.base.lazy_import import pyqtgraph as pg
 from designer.gui.decision.routing_control import RoutingControl
@@ -231,7 +232,7 @@ class EstimatePanel(QWidget):
             f"${econ.gpu_hour_usd:g}/GPU-hour {lost}<br><br>"
             f"TCO over {t.years:g} years {fmt.money(t.total_usd)} (capex "
             f"{fmt.money(t.capex_usd)}, energy {fmt.money(t.energy_usd_per_year)}/yr, support "
-            f"{fmt.money(t.support_usd_per_year)}/yr, transport tuning "
+            f"{fmt.money(t.support_usd_per_year)}/yr, {tuning_name(e.transport)} tuning "
             f"{fmt.money(t.tuning_usd)}"
             + (" (the transport's default)" if e.tuning_from_transport else "") + ")"
             f"<br>{fmt.money_exact(t.usd_per_useful_gpu_hour)} per useful GPU-hour<br><br>"

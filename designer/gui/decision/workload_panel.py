@@ -63,7 +63,7 @@ LABELS = {
     "compute_s": "Measured compute s/step (0: FLOPs)", "gpu_hour_usd": "$ per GPU-hour",
     "usd_per_kwh": "$ per kWh", "pue": "PUE", "network_load": "Network load",
     "support_fraction": "Support (share of capex/yr)", "usd_per_ru_month": "$ per RU per month",
-    "tuning_weeks": "RoCE tuning weeks", "tuning_usd_per_week": "RoCE tuning $ per week",
+    "tuning_weeks": "Transport tuning weeks", "tuning_usd_per_week": "Tuning $ per week",
     "team_tunes_roce": "Team tunes PFC/ECN/DCQCN", "growth_expected": "Growth in 24-36 months",
     "avoid_lock_in": "Avoid vendor lock-in", "include_servers": "Servers in capex",
     "interleave": "Virtual stages (interleaved)", "schedule": "Pipeline schedule",
