@@ -159,12 +159,15 @@ def test_attention_flops_make_long_sequences_dearer():
     assert model_flops(long) / (6 * 405e9) == pytest.approx(1.668, rel=0.01)
 
 
-def test_fp8_workload_computes_at_the_fp8_peak():
+def test_fp8_workload_runs_its_gemms_at_the_fp8_share():
+    """FP8 GEMMs at their own share of the FP8 peak (analysis/compute.py), attention in BF16:
+    faster than BF16, far from the peaks' 2x (the step was 2x before, DeepSeek-V3 2.3x too
+    fast). MFU stays against the compute precision's peak."""
     p, r = solved(NDR)
     bf16 = estimate(p, r, Workload(tp=8))
     fp8 = estimate(p, r, Workload(tp=8, precision="fp8"))
     assert fp8.view.peak_tflops == 1979 and bf16.view.peak_tflops == 989
-    assert fp8.step.compute_s == pytest.approx(bf16.step.compute_s * 989 / 1979)
+    assert 1.3 < bf16.step.compute_s / fp8.step.compute_s < 1.7
 
 
 def test_old_files_with_interleave_keep_their_schedule():

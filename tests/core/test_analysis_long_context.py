@@ -4,10 +4,12 @@ run by its own kernel at FlashAttention-2's measured share of an H100's peak."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import pytest
 
+from designer.core.analysis.compute import ComputeRates
 from designer.core.analysis.constants import note_for
 from designer.core.analysis.estimate import estimate
 from designer.core.analysis.step import attention_flops, compute_seconds, model_flops
@@ -51,15 +53,17 @@ def test_the_long_context_row_runs_the_papers_layout():
 
 def test_attention_runs_at_its_own_efficiency():
     """The parameter GEMMs at the compute efficiency, the causal attention at the attention
-    kernel's; 0 keeps attention at the compute efficiency (files saved before the field)."""
-    w = Workload(sequence=131_072)
-    tokens, peak = 2**20, 1e18
-    assert compute_seconds(w, tokens, peak) == pytest.approx(
-        model_flops(w) * tokens / (peak * w.compute_efficiency))
-    slow = w.model_copy(update={"attention_efficiency": 0.3})
-    extra = attention_flops(w) * tokens / peak * (1 / 0.3 - 1 / w.compute_efficiency)
-    assert compute_seconds(slow, tokens, peak) == pytest.approx(
-        compute_seconds(w, tokens, peak) + extra)
+    kernel's; 0 keeps attention at the BF16 GEMMs' share (files saved before the field)."""
+    w = Workload(sequence=131_072, compute_efficiency=0.5)
+    tokens, gpus = 2**20, 1024
+    rates = ComputeRates(gemm=5e14, expert=5e14, attention=5e14, gemm_efficiency=0.5,
+                         shape_factor=1.0, source="")
+    assert compute_seconds(w, tokens, gpus, rates) == pytest.approx(
+        model_flops(w) * tokens / (gpus * 5e14))
+    slow = dataclasses.replace(rates, attention=3e14)
+    extra = attention_flops(w) * tokens / gpus * (1 / 3e14 - 1 / 5e14)
+    assert compute_seconds(w, tokens, gpus, slow) == pytest.approx(
+        compute_seconds(w, tokens, gpus, rates) + extra)
 
 
 def test_llama3_rows_within_three_points_and_long_context_falls():

@@ -183,7 +183,11 @@ def format_estimate(e: Estimate) -> str:
             f"{s.exposed_comm_s:.3f} s -> step {s.step_s:.3f} s",
             f"  communication is {s.comm_fraction:.0%} of the step; MFU {s.mfu:.1%}"
             + (f"; {w.train_tokens_b:,.0f}B tokens in {e.days_to_train:,.1f} days"
-               if e.days_to_train else "")]
+               if e.days_to_train else ""),
+            f"  GEMMs at {s.gemm_efficiency:.1%} of the {w.precision.upper()} peak "
+            f"({s.efficiency_source}); {s.gpu_hours_per_trillion_tokens:,.0f} GPU-hours per "
+            f"trillion tokens"]
+    out += [f"  note: {n}" for n in s.notes]
     for p in s.parts:
         out.append(f"  {p.kind:<3} {p.op:<14} {p.time_s:8.3f} s, {p.overlap:.0%} hidden "
                    f"({p.algorithm})")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.core.analysis.collectives import Communicator, collective_times
+from designer.core.analysis.compute import ComputeRates, compute_rates, routed_active_params
 from designer.core.analysis.fabric import FabricView
 from designer.core.analysis.workload import Workload, WorkloadError
 
@@ -101,6 +102,14 @@ class StepEstimate:
     mfu: float
     tokens_per_step: int
     parallel: Parallelism
+    gemm_efficiency: float = 0.0  # share of the GEMM precision's peak, shape included
+    efficiency_source: str = ""
+    notes: tuple[str, ...] = ()  # what the model leaves out for this workload, said plainly
+
+    @property
+    def gpu_hours_per_trillion_tokens(self) -> float:
+        """GPU-hours to train 10^12 tokens at this step (DeepSeek-V3 reports 180K on H800)."""
+        return 1e12 / self.tokens_per_step * self.step_s * self.parallel.gpus / 3600
 
     @property
     def comm_s(self) -> float:
@@ -113,6 +122,10 @@ class StepEstimate:
                 "exposed_comm_s": round(self.exposed_comm_s, 6),
                 "comm_fraction": round(self.comm_fraction, 6), "step_s": round(self.step_s, 6),
                 "mfu": round(self.mfu, 6), "tokens_per_step": self.tokens_per_step,
+                "gemm_efficiency": round(self.gemm_efficiency, 4),
+                "efficiency_source": self.efficiency_source,
+                "gpu_hours_per_trillion_tokens": round(self.gpu_hours_per_trillion_tokens, 1),
+                "notes": list(self.notes),
                 "parallelism": {"gpus": p.gpus, "tp": p.tp, "pp": p.pp, "dp": p.dp,
                                 "cp": p.cp, "ep": p.ep},
                 "communication": [x.to_json() for x in self.parts]}
@@ -125,10 +138,11 @@ def step_estimate(w: Workload, view: FabricView, *, network_slowdown: float = 1.
     tokens = w.global_batch_tokens
     flops = model_flops(w) * tokens
     peak = view.peak_tflops * 1e12
-    compute = w.compute_s or compute_seconds(w, tokens, par.gpus * peak)
     m = w.microbatches
-    bubble = compute * bubble_fraction(w.schedule, par.pp, m, w.interleave)
     mb_tokens = tokens / (par.dp * m)  # tokens of one micro-batch of one replica
+    rates = rates_for(w, view, par.tp, mb_tokens / par.cp)
+    compute = w.compute_s or compute_seconds(w, tokens, par.gpus, rates)
+    bubble = compute * bubble_fraction(w.schedule, par.pp, m, w.interleave)
     layers = w.layers / par.pp
     groups = par.groups()
     kw = {"job_gpus": par.gpus, "placement": w.placement, "network_slowdown": network_slowdown,
@@ -160,7 +174,7 @@ def step_estimate(w: Workload, view: FabricView, *, network_slowdown: float = 1.
     step = compute + bubble + exposed
     mfu = flops / (step * par.gpus * peak)  # against the peak of the compute precision
     return StepEstimate(compute, bubble, tuple(parts), exposed, step, exposed / step, mfu,
-                        tokens, par)
+                        tokens, par, rates.gemm_efficiency, rates.source)
 
 
 def model_flops(w: Workload) -> float:
@@ -171,18 +185,33 @@ def model_flops(w: Workload) -> float:
 
 
 def attention_flops(w: Workload) -> float:
-    """The causal attention part of ``model_flops`` per token (score and value products)."""
-    return 6.0 * w.layers * w.hidden * w.sequence
+    """The causal attention part of ``model_flops`` per token (score and value products),
+    over the attention's own width where it differs from the hidden one (MLA)."""
+    return 6.0 * w.layers * (w.attention_width or w.hidden) * w.sequence
 
 
-def compute_seconds(w: Workload, tokens: float, peak_flops: float) -> float:
-    """Compute time of a step over ``peak_flops`` (all GPUs): the parameter GEMMs at the
-    compute efficiency, attention at its own kernel's (FlashAttention reaches a different
-    share of peak than a GEMM: 335 of 989 TFLOPS on H100 for version 2, arXiv 2307.08691)."""
+def rates_for(w: Workload, view: FabricView, tp: int, mb_tokens: float) -> ComputeRates:
+    """One GPU's achieved rates for this workload (``compute.compute_rates``)."""
+    dense = w.active_params - routed_active_params(w.params_b * 1e9, w.active_params,
+                                                   w.experts, w.top_k)
+    return compute_rates(view.gpu, w.precision, hidden=w.hidden,
+                         params_per_layer=dense / max(w.layers, 1), kv_fraction=w.kv_fraction,
+                         tp=tp, tokens=mb_tokens, peak_tflops=w.peak_tflops,
+                         efficiency=w.compute_efficiency,
+                         attention_efficiency=w.attention_efficiency)
+
+
+def compute_seconds(w: Workload, tokens: float, gpus: int, rates: ComputeRates) -> float:
+    """Compute time of a step on ``gpus`` GPUs: the dense parameter GEMMs, the routed experts'
+    and the attention products each at their own achieved rate (``compute.py``: FP8 runs
+    GEMMs on the FP8 tensor cores and attention in BF16, FlashAttention reaching a different
+    share of peak than a GEMM), on the share of SMs communication leaves."""
     attn = attention_flops(w) * tokens
-    dense = model_flops(w) * tokens - attn
-    att_eff = w.attention_efficiency or w.compute_efficiency
-    return (dense / w.compute_efficiency + attn / att_eff) / peak_flops
+    routed = 6.0 * routed_active_params(w.params_b * 1e9, w.active_params, w.experts,
+                                        w.top_k) * tokens
+    dense = model_flops(w) * tokens - attn - routed
+    t = dense / rates.gemm + routed / rates.expert + attn / rates.attention
+    return t / (gpus * w.compute_sm_share)
 
 
 # Pipeline bubble over compute, per schedule, with p stages and m micro-batches. A
