@@ -188,7 +188,13 @@ def test_multi_node_h100_all_reduce_is_nic_bound():
     ring = collective_rows(v, "all-reduce", [8 * 2**30], Communicator("all", 1024),
                            algorithm="ring")[0]
     assert 8 * 46 <= ring.busbw_gbytes_s <= 8 * 49
+    # NVLS-tree past two nodes: NCCL's per-channel cap on Hopper, 45.5 GB/s x 8 channels =
+    # 364 (GTC 2024 quotes 370-380 for NVLS+Tree at scale, nccl issue 1649); NCCL's choice
+    # between it and the ring is a matter of a few per cent here
     auto = collective_rows(v, "all-reduce", [8 * 2**30], Communicator("all", 1024))[0]
-    assert auto.algorithm == "nvls-tree" and 8 * 46 <= auto.busbw_gbytes_s <= 8 * 49
+    assert auto.algorithm in ("ring", "nvls-tree") and 364 <= auto.busbw_gbytes_s <= 8 * 49
+    nvls_tree = collective_rows(v, "all-reduce", [8 * 2**30], Communicator("all", 1024),
+                                algorithm="nvls-tree")[0]
+    assert nvls_tree.busbw_gbytes_s == pytest.approx(375, rel=0.04)
     two = collective_rows(v, "all-reduce", [8 * 2**30], Communicator("all", 16))[0]
     assert two.busbw_gbytes_s == pytest.approx(470, rel=0.05)

@@ -178,6 +178,8 @@ def format_estimate(e: Estimate) -> str:
     for r in e.collectives:
         out.append(f"  {r.op:<15}{r.group:<6}{r.gpus:>7,}{r.bytes:>16,}{r.algorithm:>10}"
                    f"{r.time_us:>12,.1f}{r.algbw_gbytes_s:>12.1f}{r.busbw_gbytes_s:>12.1f}")
+    for r in e.collectives:  # what a row's model does not reproduce, beyond the busbw rule
+        out += [f"  note ({r.group}): {n}" for n in r.note.split("; ")[1:]]
     out += ["", "Step",
             f"  compute {s.compute_s:.3f} s, bubble {s.bubble_s:.3f} s, exposed communication "
             f"{s.exposed_comm_s:.3f} s -> step {s.step_s:.3f} s",

@@ -182,7 +182,7 @@ def _candidates(view: FabricView, op: str, S: np.ndarray, comm: Communicator, la
             out["sharp"] = {"Simple": _collnet(view, S, g, N, nic, lay, nvl, extra)}
     if op == "all-reduce" and not multi and view.gpu.nvls and n > 2:
         lat = nm.NVL_US["nvls"][2] * 1e-6
-        out["nvls"] = {"Simple": lat + (2 * (n - 1) / n) * S / (nvl * _nvls_gain(view, n))}
+        out["nvls"] = {"Simple": lat + (2 * (n - 1) / n) * S / nvls_busbw(view, n)}
     if op == "all-to-all":
         direct: dict[str, np.ndarray] = {}
         for p, name in enumerate(nm.PROTOCOLS):
@@ -255,13 +255,16 @@ def gpu_tree_cap(gen: str, index: int) -> float:
 
 def _nvls_tree(view: FabricView, S: np.ndarray, n: int, g: int, N: int, nic: float,
                lay: Layout, nvl: float, extra: float) -> np.ndarray:
-    """NVLS inside each NVLink domain, a tree across them (no IB SHARP needed): bus
-    bandwidth the smaller of the domain's rails (twice with two domains) and NVLS inside,
-    capped per channel by NCCL's NVLS-tree table; algorithm bandwidth n / 2(n-1) of it."""
+    """NVLS inside each NVLink domain, a tree across them (no IB SHARP needed), as NCCL's
+    tuning models it: per channel (one per head GPU) the least of NVLS inside, the domain's
+    rails over the channels (twice with two domains: each sends half) and the generation's
+    per-channel NVLS-tree cap (perChMaxNVLSTreeBws); algorithm bandwidth n / 2(n-1) of it."""
     gen = view.gpu.generation
-    cap = nm.NVLS_CHANNELS * NVLS_TREE_MAX_CH.get(gen, (45.5, 45.5))[0 if N <= 2 else 1] * 1e9
-    inter = g * nic / lay.slow_ring * (2 if N == 2 else 1)
-    bus = min(inter, nvl * _nvls_gain(view, g), cap)
+    c = nm.nvls_channels(g)
+    intra = nvls_busbw(view, g) / c
+    inter = g * nic / lay.slow_ring / c * (2 if N == 2 else 1)
+    cap = NVLS_TREE_MAX_CH.get(gen, (45.5, 45.5))[0 if N <= 2 else 1] * 1e9
+    bus = c * min(intra, inter, cap)
     alg = bus * n / (2 * (n - 1))
     lat = nm.NVL_US["nvls-tree"][2] + 2 * np.log2(N) * (nm.NET_US["nvls-tree"][2] + extra)
     return lat * 1e-6 + S / alg
@@ -275,7 +278,7 @@ def _collnet(view: FabricView, S: np.ndarray, g: int, N: int, nic: float, lay: L
     does (2 S over NVLink, 0.85 on Hopper and later)."""
     t_net = S / (g * nic / lay.slow_ring)
     if view.gpu.nvls and g > 1:
-        t_in = (2 * (g - 1) / g) * S / (nvl * _nvls_gain(view, g))
+        t_in = (2 * (g - 1) / g) * S / nvls_busbw(view, g)
         lat = nm.NVL_US["nvls"][2] + nm.NET_US["nvls"][2] + extra
     elif g > 1:
         eff = nm.COLLNET_HOPPER if view.gpu.generation in ("hopper", "blackwell") else 1.0
@@ -287,10 +290,24 @@ def _collnet(view: FabricView, S: np.ndarray, g: int, N: int, nic: float, lay: L
     return lat * 1e-6 + np.maximum(t_in, t_net)
 
 
-def _nvls_gain(view: FabricView, g: int) -> float:
-    """NVLS bus bandwidth over ring's inside an NVLink domain: 2(g-1)/(g+1) x the
-    generation's NVLS efficiency (NCCL nvlsEfficiency: Hopper 0.85, Blackwell 0.74)."""
-    return max(1.0, 2 * (g - 1) / (g + 1) * view.gpu.nvls_efficiency)
+def nvls_busbw(view: FabricView, g: int) -> float:
+    """NVLS all-reduce bus bandwidth (bytes/s, nccl-tests' busbw) over ``g`` GPUs of one
+    NVLink domain, NCCL's rule (``nccl_model.nvls_channel_speed``): channels x speed x
+    nvlsEfficiency x (channels - 1)/channels x 2. 8 x H100: 476 GB/s (480 measured); 8 x B200:
+    829 (830+); 72 x GB200: 918 (835-847 measured on a full NVL72 rack)."""
+    gen = view.gpu.generation or "hopper"
+    c = nm.nvls_channels(g)
+    nominal = view.nvlink_gbytes_s / max(view.gpu.ring_efficiency, 1e-9)
+    speed = nm.nvls_channel_speed(gen, nominal, c)
+    return 2 * view.gpu.nvls_efficiency * (c - 1) * speed * 1e9
+
+
+IN_NETWORK_NOTE = ("in-network reduction: busbw uses 2(n-1)/n as nccl-tests does and may "
+                   "exceed the wire rate")
+# NCCL's NVLS model past its 32 heads, against a measured full NVL72 rack (CoreWeave
+# nccl-tests pull request 43: 835-847 GB/s busbw at 4-8 GB on 72 GB200)
+WIDE_NVLS_NOTE = ("NVLS over more than 32 GPUs follows NCCL's tuning model (32 heads), about "
+                  "9% above the 835-847 GB/s measured on a full GB200 NVL72 rack")
 
 
 @dataclass(frozen=True)
@@ -324,8 +341,9 @@ def collective_rows(view: FabricView, op: str, sizes, comm: Communicator,
         alg = S[i] / t[i] / 1e9 if t[i] > 0 else 0.0
         note = ""
         if op == "all-reduce" and algo[i] in ("sharp", "nvls", "nvls-tree"):
-            note = ("in-network reduction: busbw uses 2(n-1)/n as nccl-tests does and may "
-                    "exceed the wire rate")
+            note = IN_NETWORK_NOTE
+        if algo[i] in ("nvls", "nvls-tree") and min(comm.n, view.domain) > nm.NVLS_MAX_ARITY:
+            note += "; " + WIDE_NVLS_NOTE
         rows.append(CollectiveRow(op, str(algo[i]), str(proto[i]), comm.name, comm.n,
                                   int(S[i]), float(t[i] * 1e6), alg, alg * F, note))
     return rows

@@ -49,10 +49,34 @@ TREE_CORRECTION = np.array([
 SIMPLE_CHUNK = 2 * 2**20
 SIMPLE_SLICE = 2**20
 LL_CHUNK = (32 * 2**10, 600 * 2**10)  # LL, LL128 data per channel-step
-NVLS_CHANNELS = 16  # NCCL_NVLS_NCHANNELS default
+# NVLS (NVLink SHARP) as NCCL's tuning models it (src/graph/search.cc, tuning.cc): one
+# channel per head GPU, at most NCCL_MAX_NVLS_ARITY (32, src/include/device.h); each channel
+# moves a speed from the generation's table of intra-node speeds (search.cc
+# sm90SpeedArrayIntra / sm100SpeedArrayIntra, GB/s), the highest one the GPU's NVLink carries
+# for all channels plus its own head's second pass: speed x (channels + 1) <= the GPU's
+# NVLink bandwidth as NCCL counts it (topo.h: 20.6 GB/s per NVLink 4 link of 25, 40.1 per
+# NVLink 5 link of 50). All-reduce bus bandwidth is then channels x speed x nvlsEfficiency x
+# (channels - 1)/channels x 2 (tuning.cc: "AllReduce pipelines two operations").
+NVLS_MAX_ARITY = 32
+NVLS_SPEEDS = {"hopper": (60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0),
+               "blackwell": (90.0, 80.0, 70.0, 60.0, 50.0, 45.0, 40.0, 30.0, 24.0, 20.0, 19.0,
+                             18.0)}
+NVLINK_NCCL_SHARE = {"hopper": 20.6 / 25, "blackwell": 40.1 / 50}
 # Defaults a workload can change
 CHANNELS_PER_NIC = 2  # ring channels per NIC: one per NIC, doubled in ncclTopoPostset
 QPS_PER_CONNECTION = 1  # NCCL_IB_QPS_PER_CONNECTION
+
+
+def nvls_channels(gpus: int) -> int:
+    return max(2, min(NVLS_MAX_ARITY, gpus))
+
+
+def nvls_channel_speed(generation: str, nvlink_nominal: float, channels: int) -> float:
+    """GB/s one NVLS channel moves (see NVLS_SPEEDS): the highest table speed whose load on
+    one GPU's NVLink, channels + 1 passes, fits what NCCL counts that NVLink to carry."""
+    speeds = NVLS_SPEEDS.get(generation, NVLS_SPEEDS["hopper"])
+    carry = nvlink_nominal * NVLINK_NCCL_SHARE.get(generation, NVLINK_NCCL_SHARE["hopper"])
+    return next((x for x in speeds if x * (channels + 1) <= carry), speeds[-1])
 
 
 def node_index(nodes: int) -> int:
