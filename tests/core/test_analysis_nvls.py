@@ -81,9 +81,10 @@ def test_many_hopper_nodes_nvls_tree():
 
 
 def test_two_blackwell_nodes_within_nccls_cap():
-    """NCCL's two-node NVLS-tree cap on Blackwell: 96 GB/s per channel, 8 channels."""
-    r = row(B300, 16)
-    assert r.algorithm == "nvls-tree" and r.busbw_gbytes_s <= 8 * 96.0 * 1.001
+    """NCCL's two-node NVLS-tree cap on Blackwell: 96 GB/s per channel, 8 channels; with
+    800G rails the ring reaches the same 8 x 96 (no published two-node B300 run found)."""
+    assert row(B300, 16, "nvls-tree").busbw_gbytes_s <= 8 * 96.0 * 1.001
+    assert row(B300, 16).busbw_gbytes_s <= 8 * 96.0 * 1.001
 
 
 def test_channel_speed_rule():

@@ -9,6 +9,8 @@ microseconds, bandwidths in GB/s.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 PROTOCOLS = ("LL", "LL128", "Simple")
@@ -65,6 +67,45 @@ NVLINK_NCCL_SHARE = {"hopper": 20.6 / 25, "blackwell": 40.1 / 50}
 # Defaults a workload can change
 CHANNELS_PER_NIC = 2  # ring channels per NIC: one per NIC, doubled in ncclTopoPostset
 QPS_PER_CONNECTION = 1  # NCCL_IB_QPS_PER_CONNECTION
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """One library's cost-model constants for a GPU generation: latencies (us) per algorithm
+    and protocol {LL, LL128, Simple}, and bandwidth ratios per protocol (0: not used)."""
+
+    library: str
+    base: dict[str, tuple[float, float, float]]
+    nvl: dict[str, tuple[float, float, float]]  # per step on the scale-up fabric
+    net: dict[str, tuple[float, float, float]]  # per step across the network
+    ring_ratio: tuple[float, float, float]
+    tree_ratio: tuple[tuple[float, float, float], tuple[float, float, float]]  # 2 / >2 nodes
+    ring_plateau: float  # NCCL's latency factor on multi-node ring Simple all-reduce
+
+
+NCCL = Tuning("NCCL", BASE_US, NVL_US, NET_US, (1.0, 1.0, 1.0),
+              ((1.0, 1.0, 1.0), (1.0, 1.0, 1.0)), RING_PLATEAU)
+# RCCL (ROCm/rccl src/graph/tuning.cc) for MI300-class GPUs: the 8-GPU xGMI mesh topologies
+# of src/graph/rome_models.cc choose tuning model 5. Base latencies 12 / 12 / 17 us for ring
+# and tree; per step on xGMI ring 0.8 / - / 2.1, tree 0.9 / - / 2.3; across the network ring
+# 9.5 / - / 320, tree 10.5 / - / 25. Bandwidth ratios: LL128 off (0), ring LL 0.08 (before
+# the 0.5 all LL pays), tree LL 0.06 and Simple 0.11 on 2 nodes, 0.59 on more. RCCL has no
+# ring plateau factor (that branch is NVIDIA-only). Its per-size correction tables are
+# selection heuristics fitted so the argmin picks the measured best, not times: left out.
+RCCL_MI300 = Tuning(
+    "RCCL",
+    {"tree": (12.0, 12.0, 17.0), "ring": (12.0, 12.0, 17.0), **{
+        k: BASE_US[k] for k in ("collnet", "nvls", "nvls-tree")}},
+    {"tree": (0.9, 0.0, 2.3), "ring": (0.8, 0.0, 2.1), **{
+        k: NVL_US[k] for k in ("collnet", "nvls", "nvls-tree")}},
+    {"tree": (10.5, 0.0, 25.0), "ring": (9.5, 0.0, 320.0), **{
+        k: NET_US[k] for k in ("collnet", "nvls", "nvls-tree")}},
+    (0.08, 0.0, 1.0), ((0.06, 0.0, 0.11), (0.06, 0.0, 0.59)), 1.0)
+
+
+def tuning(generation: str) -> Tuning:
+    """The collective library's constants for a GPU generation: RCCL's on AMD (cdna)."""
+    return RCCL_MI300 if generation == "cdna" else NCCL
 
 
 def nvls_channels(gpus: int) -> int:
