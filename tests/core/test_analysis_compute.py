@@ -90,11 +90,16 @@ def test_published_fp8_runs_within_fifteen_percent(case, project, model, layout,
 def test_deepseek_v3_gpu_hours_per_trillion_tokens():
     """arXiv 2412.19437, 1: 180K H800 GPU-hours per trillion tokens (2,048 GPUs, 3.7 days).
     Before the GEMMs ran at their FP8 share (0.55 of the FP8 peak, attention too), the step
-    gave about 79K: 2.3x too fast. Tolerance 10%: the paper's one figure, the model's FP8 and
-    expert shares come from other runs."""
+    gave about 79K: 2.3x too fast. Now about 210K: the FP8 and expert shares come from
+    NVIDIA's runs (its DeepSeek-V3 on H100 reproduces within 3%), and DeepSeek's own kernels
+    ran 19% faster per GPU than NVIDIA's (1,543 against 1,297 tokens/s), which the step's own
+    note says. Tolerance 20%: that gap, and the micro-batch count DualPipe's bubble needs is
+    not published (30 assumed)."""
     p, r = solved("dgx-superpod-64su-ib-ndr.fabric.json")
     s = estimate(p, r, PRESETS["deepseek-v3-like"]).step
-    assert s.gpu_hours_per_trillion_tokens == pytest.approx(180_000, rel=0.10)
+    assert s.gpu_hours_per_trillion_tokens == pytest.approx(180_000, rel=0.20)
+    assert s.gpu_hours_per_trillion_tokens > 180_000
+    assert any("DeepSeek's own kernels" in n for n in s.notes)
 
 
 def test_fp8_speeds_up_the_gemms_only():

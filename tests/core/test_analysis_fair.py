@@ -118,11 +118,12 @@ def test_the_premium_the_catalog_implies_is_stated():
 
 def test_bubble_by_schedule():
     """1F1B (p-1)/m, interleaved (p-1)/(v m) (Narayanan et al., SC'21); ZB-H1 a third of 1F1B
-    and DualPipe (p/2-1)(F&B+B-3W) (DeepSeek-V3 Table 2), with F = B = W."""
+    and DualPipe (p/2-1)(F&B+B-3W) (DeepSeek-V3 Table 2, B the whole backward, F&B = F + B),
+    with a GEMM's F = B = W: (p/2-1)(1 + 2 + 2 - 3) = 2(p/2-1) of m(F+B+W)."""
     assert bubble_fraction("1f1b", 16, 32) == pytest.approx(15 / 32)
     assert bubble_fraction("interleaved", 16, 32, 4) == pytest.approx(15 / 128)
     assert bubble_fraction("zero-bubble", 16, 32) == pytest.approx(15 / 32 / 3)
-    assert bubble_fraction("dualpipe", 16, 32) == pytest.approx(7 * 1 / (32 * 3))
+    assert bubble_fraction("dualpipe", 16, 32) == pytest.approx(7 * 2 / (32 * 3))
     assert bubble_fraction("dualpipe", 1, 32) == 0.0
 
 

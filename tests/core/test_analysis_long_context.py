@@ -12,7 +12,12 @@ import pytest
 from designer.core.analysis.compute import ComputeRates
 from designer.core.analysis.constants import note_for
 from designer.core.analysis.estimate import estimate
-from designer.core.analysis.step import attention_flops, compute_seconds, model_flops
+from designer.core.analysis.step import (
+    attention_flops,
+    compute_seconds,
+    cp_imbalance,
+    model_flops,
+)
 from designer.core.analysis.workload import PRESETS, Workload
 from designer.core.fileformat import load_project
 from designer.core.paths import projects_dir
@@ -86,3 +91,37 @@ def test_the_presets_constants_name_their_sources():
     cp = note_for(w, "overlap_cp")
     assert cp is not None and cp.kind == "source" and "critical path" in cp.note
     assert note_for(Workload(), "attention_efficiency").kind == "assumption"
+
+
+def test_context_parallel_imbalance_by_split():
+    """Causal attention cut into cp pieces in order: rank j attends over (j + 1/2) pieces, the
+    last (cp - 1/2) against a mean of cp/2: (2cp - 1)/cp, 1.94 at CP16. Llama 3 cuts 2 x cp
+    chunks and gives rank i chunks i and 2cp-1-i (arXiv 2407.21783, 3.3.2): every rank does
+    the same work."""
+    assert cp_imbalance(16, "contiguous") == pytest.approx(31 / 16)
+    assert cp_imbalance(16, "balanced") == 1.0 and cp_imbalance(1, "contiguous") == 1.0
+    w = PRESETS["llama3-405b-131k"]
+    assert w.cp_split == "balanced"
+    p, r = superpod()
+    even = estimate(p, r, w).step
+    cut = estimate(p, r, w.model_copy(update={"cp_split": "contiguous"})).step
+    attn = attention_flops(w) / model_flops(w)
+    assert cut.compute_s > even.compute_s * (1 + attn * 0.5)
+    assert any("cut in order" in n for n in cut.notes)
+    assert any("attention is" in n for n in even.notes)  # the 131K row says what it rests on
+
+
+def test_dualpipe_bubble_takes_f_b_w_from_the_model():
+    """DeepSeek-V3 Table 2: DualPipe's bubble (p/2-1)(F&B + B - 3W), B the whole backward.
+    A GEMM's F, B, W are equal; attention has no W, its backward twice its forward: so the
+    bubble grows with attention's share, and with no attention it is 2(p/2-1) of m(F+B+W)."""
+    from designer.core.analysis.step import bubble_fraction, stage_work
+
+    rates = ComputeRates(gemm=5e14, expert=5e14, attention=2.5e14, gemm_efficiency=0.5,
+                         shape_factor=1.0, source="")
+    w = PRESETS["deepseek-v3-like"]
+    f, b, wt = stage_work(w, rates)
+    assert b > f > wt  # attention: all of its backward is input-backward
+    exact = bubble_fraction("dualpipe", 16, 30, 1, f, b, wt)
+    assert exact == pytest.approx(7 * (f + 2 * b - wt) / (30 * (f + b + wt)))
+    assert exact > bubble_fraction("dualpipe", 16, 30)

@@ -75,6 +75,7 @@ class ComputeRates:
     gemm_efficiency: float  # share of the GEMM precision's peak, shape included
     shape_factor: float
     source: str
+    attention_peak: float = 0.0  # the BF16 peak attention runs against, FLOP/s
 
 
 def gemm_precision(precision: str, gpu: GpuSpec) -> str:
@@ -146,7 +147,8 @@ def compute_rates(gpu: GpuSpec, precision: str, *, hidden: int,
         eff = base * shape
     bf16_eff = efficiency or GEMM_EFFICIENCY.get((gpu.generation or "hopper", "bf16"), 0.55)
     att = (attention_efficiency or bf16_eff) * bf16_peak
-    return ComputeRates(peak * eff, peak * eff * MOE_EXPERT_FACTOR, att, eff, shape, source)
+    return ComputeRates(peak * eff, peak * eff * MOE_EXPERT_FACTOR, att, eff, shape, source,
+                        bf16_peak)
 
 
 def routed_active_params(params: float, active: float, experts: int, top_k: int) -> float:

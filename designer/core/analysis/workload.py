@@ -76,6 +76,10 @@ class Workload(_Frozen):
     # share of the GPU's SMs computing while communication kernels hold the others
     # (DeepSeek-V3 dedicates 20 of an H800's 132 SMs to communication, arXiv 2412.19437, 3.2.2)
     compute_sm_share: Annotated[float, Field(gt=0, le=1)] = 1.0
+    # how context parallelism cuts a sequence: balanced, 2 x cp chunks with rank i holding
+    # chunks i and 2cp-1-i (Llama 3, Megatron-LM), or contiguous, cp pieces in order (the
+    # last rank's causal attention is (2cp-1)/cp of the mean)
+    cp_split: Literal["balanced", "contiguous"] = "balanced"
     # measured compute time per step (0: from the FLOPs)
     compute_s: Annotated[NonNegative, Field(le=L.COMPUTE_S_MAX)] = 0.0
     # overlap: share of each kind of communication hidden behind compute
