@@ -46,8 +46,8 @@ GEMM_EFFICIENCY: dict[tuple[str, str], float] = {
     ("cdna", "bf16"): 0.55,
     ("hopper", "fp8"): 0.43, ("blackwell", "fp8"): 0.39, ("cdna", "fp8"): 0.43,
 }
-GEMM_SOURCES = {
-    "bf16": "0.55 assumed (Llama 3 405B, arXiv 2407.21783 Table 4, reproduces within 3 points)",
+BF16_SOURCE = "0.55 assumed (Llama 3 405B, arXiv 2407.21783 Table 4, reproduces within 3 points)"
+GEMM_SOURCES: dict[tuple[str, str], str] = {
     ("hopper", "fp8"): "0.43 of the FP8 peak: Megatron-Bridge performance summary, NeMo "
                        "25.11, Llama 3 8B FP8 on 8 x H100 (744 TFLOPs/GPU)",
     ("blackwell", "fp8"): "0.39 of the FP8 peak: Megatron-Bridge performance summary, NeMo "
@@ -86,7 +86,7 @@ def base_efficiency(gpu: GpuSpec, precision: str) -> tuple[float, str]:
     prec = gemm_precision(precision, gpu)
     key = (gpu.generation or "hopper", prec)
     eff = GEMM_EFFICIENCY.get(key, GEMM_EFFICIENCY[("hopper", prec)])
-    return eff, str(GEMM_SOURCES.get(key, GEMM_SOURCES["bf16"]))
+    return eff, GEMM_SOURCES.get(key, BF16_SOURCE)
 
 
 def gemm_shape_factor(gpu: GpuSpec, m: float, k: float, n: float, peak_flops: float,

@@ -42,7 +42,9 @@ class GpuSpec:
     ring_efficiency: float  # measured ring busbw over the nominal one-direction bandwidth
     source: str
     # what decides a GEMM's achieved share of peak by shape (compute.py): streaming
-    # multiprocessors (AMD compute units) and HBM bandwidth, from the datasheets (0: unknown)
+    # multiprocessors (AMD compute units) and HBM bandwidth (0: unknown). SMs from NVIDIA's
+    # architecture papers (A100 108, H100/H200 SXM 132, B200 148, Blackwell Ultra 160), CUs from
+    # AMD's CDNA 3 / CDNA 4 white papers (MI300X/MI325X 304, MI355X 256); TB/s from datasheets
     sms: int = 0
     hbm_tbytes_s: float = 0.0
 
@@ -108,12 +110,12 @@ GPUS: dict[str, GpuSpec] = {
                      True, True, BLACKWELL_RING,
                      "NVIDIA GB200 NVL72 datasheet: 360 PFLOPS BF16 and 720 FP8 per 72 GPUs "
                      "with sparsity (2.5 and 5 dense per GPU), NVLink 1.8 TB/s, 72-GPU domain",
-                    sms=148, hbm_tbytes_s=8.0),
+                     sms=148, hbm_tbytes_s=8.0),
     "GB300": GpuSpec("GB300", "NVIDIA", "blackwell", 2500.0, 5000.0, 900.0, "NVLink 5", 72,
                      True, True, BLACKWELL_RING,
                      "NVIDIA GB300 NVL72 datasheet: 360 PFLOPS BF16 and 720 FP8/FP6 per 72 GPUs "
                      "with sparsity, as the GB200; NVLink 1.8 TB/s, 72-GPU domain",
-                    sms=160, hbm_tbytes_s=8.0),
+                     sms=160, hbm_tbytes_s=8.0),
     # Rubin: NCCL's tuning tables have no Rubin index yet; Blackwell's stand in (assumption)
     "RUBIN": GpuSpec("Rubin", "NVIDIA", "blackwell", 8750.0, 17500.0, 1800.0, "NVLink 6", 72,
                      True, True, BLACKWELL_RING,
@@ -125,17 +127,17 @@ GPUS: dict[str, GpuSpec] = {
                       "Infinity Fabric (xGMI) mesh", 8, False, False, CDNA_RING,
                       "AMD Instinct MI300X datasheet: 1,307.4 TFLOPS BF16 and 2,614.9 FP8 "
                       "dense; 7 peer links of 128 GB/s bidirectional (64 one way) = 448",
-                    sms=304, hbm_tbytes_s=5.3),
+                      sms=304, hbm_tbytes_s=5.3),
     "MI325X": GpuSpec("MI325X", "AMD", "cdna", 1307.4, 2614.9, 448.0,
                       "Infinity Fabric (xGMI) mesh", 8, False, False, CDNA_RING,
                       "AMD Instinct MI325X datasheet: compute and Infinity Fabric as MI300X "
                       "(1,307.4 TFLOPS BF16, 2,614.9 FP8 dense; 128 GB/s per link)",
-                    sms=304, hbm_tbytes_s=6.0),
+                      sms=304, hbm_tbytes_s=6.0),
     "MI355X": GpuSpec("MI355X", "AMD", "cdna", 2516.6, 5033.2, 537.6,
                       "Infinity Fabric (xGMI) mesh", 8, False, False, CDNA_RING,
                       "AMD Instinct MI355X datasheet: 2.5 PFLOPS BF16 and 5.0 FP8 dense; 7 "
                       "peer links of 153.6 GB/s bidirectional (76.8 one way) = 537.6",
-                    sms=256, hbm_tbytes_s=8.0),
+                      sms=256, hbm_tbytes_s=8.0),
     # Helios: 72 MI455X joined by UALink over Ethernet switches (no in-switch reduction known)
     "MI455X": GpuSpec("MI455X", "AMD", "cdna", 10000.0, 20000.0, 1800.0,
                       "UALink over Ethernet", 72, True, False, CDNA_RING,
