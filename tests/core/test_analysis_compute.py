@@ -11,6 +11,8 @@ from __future__ import annotations
 import functools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from designer.core.analysis.compute import (
     GEMM_EFFICIENCY,
@@ -138,3 +140,25 @@ def test_a_workload_efficiency_overrides_the_table():
                       kv_fraction=0.125, tp=8, tokens=4096.0, efficiency=0.3)
     assert r.gemm == pytest.approx(989e12 * 0.3) and r.shape_factor == 1.0
     assert "workload" in r.source
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(GPUS)), st.integers(1, 2**17), st.integers(1, 2**16),
+       st.integers(1, 2**16), st.sampled_from([1, 2]))
+def test_a_gemm_keeps_at_most_a_large_ones_share(key, m, k, n, nbytes):
+    """Wave quantization and the roofline only take away: 0 < factor <= 1 for any shape."""
+    gpu = GPUS[key]
+    f = gemm_shape_factor(gpu, m, k, n, gpu.bf16_tflops * 1e12 * 0.55, nbytes)
+    assert 0 < f <= 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["H100", "B200", "MI300X", "A100"]), st.sampled_from(["bf16", "fp8"]),
+       st.sampled_from([1, 2, 4, 8]), st.integers(256, 65536))
+def test_the_share_never_exceeds_the_table(key, precision, tp, tokens):
+    gpu = GPUS[key]
+    r = compute_rates(gpu, precision, hidden=8192, params_per_layer=70e9 / 80,
+                      kv_fraction=0.125, tp=tp, tokens=float(tokens))
+    base = GEMM_EFFICIENCY[(gpu.generation, "fp8" if precision == "fp8" and gpu.fp8_tflops
+                            else "bf16")]
+    assert 0 < r.gemm_efficiency <= base and r.expert < r.gemm
