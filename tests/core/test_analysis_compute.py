@@ -139,6 +139,7 @@ def test_a_workload_efficiency_overrides_the_table():
     r = compute_rates(GPUS["H100"], "bf16", hidden=w.hidden, params_per_layer=1e9,
                       kv_fraction=0.125, tp=8, tokens=4096.0, efficiency=0.3)
     assert r.gemm == pytest.approx(989e12 * 0.3) and r.shape_factor == 1.0
+    assert r.expert == r.gemm  # the whole step at the workload's figure, as files saved with it
     assert "workload" in r.source
 
 

@@ -129,7 +129,8 @@ def compute_rates(gpu: GpuSpec, precision: str, *, hidden: int,
                   attention_efficiency: float = 0.0) -> ComputeRates:
     """Achieved rates of one GPU. ``peak_tflops`` (a workload's own peak) replaces the
     datasheet's for every kind of work; ``efficiency`` (a workload's own) replaces the table
-    and the shape; ``tokens`` is one micro-batch's tokens on one GPU (the GEMMs' m)."""
+    and the shape (and runs the experts at it too); ``tokens`` is one micro-batch's tokens on
+    one GPU (the GEMMs' m)."""
     prec = gemm_precision(precision, gpu)
     peak = (peak_tflops or (gpu.fp8_tflops if prec == "fp8" else gpu.bf16_tflops)) * 1e12
     bf16_peak = (peak_tflops or gpu.bf16_tflops) * 1e12
@@ -147,8 +148,9 @@ def compute_rates(gpu: GpuSpec, precision: str, *, hidden: int,
         eff = base * shape
     bf16_eff = efficiency or GEMM_EFFICIENCY.get((gpu.generation or "hopper", "bf16"), 0.55)
     att = (attention_efficiency or bf16_eff) * bf16_peak
-    return ComputeRates(peak * eff, peak * eff * MOE_EXPERT_FACTOR, att, eff, shape, source,
-                        bf16_peak)
+    # a workload's own efficiency is the whole step's, as before this model: experts too
+    expert = peak * eff * (1.0 if efficiency else MOE_EXPERT_FACTOR)
+    return ComputeRates(peak * eff, expert, att, eff, shape, source, bf16_peak)
 
 
 def routed_active_params(params: float, active: float, experts: int, top_k: int) -> float:
