@@ -118,11 +118,12 @@ def test_the_premium_the_catalog_implies_is_stated():
 
 def test_bubble_by_schedule():
     """1F1B (p-1)/m, interleaved (p-1)/(v m) (Narayanan et al., SC'21); ZB-H1 a third of 1F1B
-    and DualPipe (p/2-1)(F&B+B-3W) (DeepSeek-V3 Table 2), with F = B = W."""
+    and DualPipe (p/2-1)(F&B+B-3W) (DeepSeek-V3 Table 2, B the whole backward, F&B = F + B),
+    with a GEMM's F = B = W: (p/2-1)(1 + 2 + 2 - 3) = 2(p/2-1) of m(F+B+W)."""
     assert bubble_fraction("1f1b", 16, 32) == pytest.approx(15 / 32)
     assert bubble_fraction("interleaved", 16, 32, 4) == pytest.approx(15 / 128)
     assert bubble_fraction("zero-bubble", 16, 32) == pytest.approx(15 / 32 / 3)
-    assert bubble_fraction("dualpipe", 16, 32) == pytest.approx(7 * 1 / (32 * 3))
+    assert bubble_fraction("dualpipe", 16, 32) == pytest.approx(7 * 2 / (32 * 3))
     assert bubble_fraction("dualpipe", 1, 32) == 0.0
 
 
@@ -159,12 +160,15 @@ def test_attention_flops_make_long_sequences_dearer():
     assert model_flops(long) / (6 * 405e9) == pytest.approx(1.668, rel=0.01)
 
 
-def test_fp8_workload_computes_at_the_fp8_peak():
+def test_fp8_workload_runs_its_gemms_at_the_fp8_share():
+    """FP8 GEMMs at their own share of the FP8 peak (analysis/compute.py), attention in BF16:
+    faster than BF16, far from the peaks' 2x (the step was 2x before, DeepSeek-V3 2.3x too
+    fast). MFU stays against the compute precision's peak."""
     p, r = solved(NDR)
     bf16 = estimate(p, r, Workload(tp=8))
     fp8 = estimate(p, r, Workload(tp=8, precision="fp8"))
     assert fp8.view.peak_tflops == 1979 and bf16.view.peak_tflops == 989
-    assert fp8.step.compute_s == pytest.approx(bf16.step.compute_s * 989 / 1979)
+    assert 1.3 < bf16.step.compute_s / fp8.step.compute_s < 1.7
 
 
 def test_old_files_with_interleave_keep_their_schedule():
@@ -185,7 +189,13 @@ def test_multi_node_h100_all_reduce_is_nic_bound():
     ring = collective_rows(v, "all-reduce", [8 * 2**30], Communicator("all", 1024),
                            algorithm="ring")[0]
     assert 8 * 46 <= ring.busbw_gbytes_s <= 8 * 49
+    # NVLS-tree past two nodes: NCCL's per-channel cap on Hopper, 45.5 GB/s x 8 channels =
+    # 364 (GTC 2024 quotes 370-380 for NVLS+Tree at scale, nccl issue 1649); NCCL's choice
+    # between it and the ring is a matter of a few per cent here
     auto = collective_rows(v, "all-reduce", [8 * 2**30], Communicator("all", 1024))[0]
-    assert auto.algorithm == "nvls-tree" and 8 * 46 <= auto.busbw_gbytes_s <= 8 * 49
+    assert auto.algorithm in ("ring", "nvls-tree") and 364 <= auto.busbw_gbytes_s <= 8 * 49
+    nvls_tree = collective_rows(v, "all-reduce", [8 * 2**30], Communicator("all", 1024),
+                                algorithm="nvls-tree")[0]
+    assert nvls_tree.busbw_gbytes_s == pytest.approx(375, rel=0.04)
     two = collective_rows(v, "all-reduce", [8 * 2**30], Communicator("all", 16))[0]
     assert two.busbw_gbytes_s == pytest.approx(470, rel=0.05)

@@ -179,12 +179,18 @@ def format_estimate(e: Estimate) -> str:
     for r in e.collectives:
         out.append(f"  {r.op:<15}{r.group:<6}{r.gpus:>7,}{r.bytes:>16,}{r.algorithm:>10}"
                    f"{r.time_us:>12,.1f}{r.algbw_gbytes_s:>12.1f}{r.busbw_gbytes_s:>12.1f}")
+    for r in e.collectives:  # what a row's model does not reproduce, beyond the busbw rule
+        out += [f"  note ({r.group}): {n}" for n in r.note.split("; ")[1:]]
     out += ["", "Step",
             f"  compute {s.compute_s:.3f} s, bubble {s.bubble_s:.3f} s, exposed communication "
             f"{s.exposed_comm_s:.3f} s -> step {s.step_s:.3f} s",
             f"  communication is {s.comm_fraction:.0%} of the step; MFU {s.mfu:.1%}"
             + (f"; {w.train_tokens_b:,.0f}B tokens in {e.days_to_train:,.1f} days"
-               if e.days_to_train else "")]
+               if e.days_to_train else ""),
+            f"  GEMMs at {s.gemm_efficiency:.1%} of the {w.precision.upper()} peak "
+            f"({s.efficiency_source}); {s.gpu_hours_per_trillion_tokens:,.0f} GPU-hours per "
+            f"trillion tokens"]
+    out += [f"  note: {n}" for n in s.notes]
     for p in s.parts:
         out.append(f"  {p.kind:<3} {p.op:<14} {p.time_s:8.3f} s, {p.overlap:.0%} hidden "
                    f"({p.algorithm})")

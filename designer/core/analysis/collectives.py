@@ -142,18 +142,23 @@ def _candidates(view: FabricView, op: str, S: np.ndarray, comm: Communicator, la
     multi = N > 1
     extra = _extra_us(view)
     ni = nm.node_index(N)
-    # a ring's bus bandwidth: NVLink inside a domain, the domain's rails across (one ring
-    # channel crosses each domain boundary once per rail)
-    ring_bw = min(nvl if g > 1 else np.inf, g * nic / lay.slow_ring) if multi else nvl
+    tune = nm.tuning(gen)
+    # a ring's bus bandwidth: the scale-up fabric inside a domain, the domain's rails across.
+    # Across domains each ring channel enters a domain on one rail and makes g-1 hops inside
+    # it, so a GPU's ring bytes go g-1 parts in g over the scale-up links and one over its
+    # rail: the scale-up cap is g/(g-1) of one domain's own ring (8 x MI300X on 400G rails:
+    # 8 x 48 = 384 GB/s of NICs, not the one-node xGMI ring's 336)
+    inside = nvl * g / (g - 1) if g > 1 else np.inf
+    ring_bw = min(inside, g * nic / lay.slow_ring) if multi else nvl
     nic_tree = view.nic_gbytes_s * 1e9 / tree_slowdown
-    tree_bw = min(nvl if g > 1 else np.inf, g * nic_tree / lay.slow_ring) if multi else nvl
+    tree_bw = min(inside, g * nic_tree / lay.slow_ring) if multi else nvl
     channels = max(2, view.channels_per_nic * g) if multi else max(2, 2 * n)
     ll_cap = (nm.LL_MAX["cpu"] if multi else nm.LL_MAX.get(gen, nm.LL_MAX["hopper"]))[ni] * 1e9
     ll128_cap = channels * nm.RING_LL128_MAX_CH.get(gen, 36.7) * 1e9
     out: dict[str, dict[str, np.ndarray]] = {}
 
     def ring_proto_bw(p: int) -> float:
-        bw = ring_bw * nm.PROTO_BW[p]
+        bw = ring_bw * nm.PROTO_BW[p] * tune.ring_ratio[p]
         return min(bw, ll_cap) if p == 0 else min(bw, ll128_cap) if p == 1 else bw
 
     if op in ("all-reduce", "all-gather", "reduce-scatter"):
@@ -162,19 +167,22 @@ def _candidates(view: FabricView, op: str, S: np.ndarray, comm: Communicator, la
         inter = k * (N - 1) if multi else 0
         ring: dict[str, np.ndarray] = {}
         for p, name in enumerate(nm.PROTOCOLS):
-            intra = nm.NVL_US["ring"][p]
+            if not tune.ring_ratio[p]:
+                continue  # a protocol the library does not use here (RCCL's LL128 on MI300)
+            intra = tune.nvl["ring"][p]
             if multi:
                 intra = max(intra, nm.NET_OVERHEAD_US * (3 if p == 2 else 1))
-            net = (nm.NET_US["tree" if g == 1 else "ring"][p] + extra) if multi else 0.0
+            net = (tune.net["tree" if g == 1 else "ring"][p] + extra) if multi else 0.0
             hop = ((steps - inter) * intra + inter * net) / steps
             plateau = op == "all-reduce" and multi and p == 2
-            hop_s = np.where(plateau & (S / (channels * n) >= 64), hop * nm.RING_PLATEAU, hop)
+            hop_s = np.where(plateau & (S / (channels * n) >= 64), hop * tune.ring_plateau,
+                             hop)
             bw = ring_proto_bw(p)
-            ring[name] = nm.BASE_US["ring"][p] * 1e-6 + _ring(S, n, steps, channels, bw,
+            ring[name] = tune.base["ring"][p] * 1e-6 + _ring(S, n, steps, channels, bw,
                                                               hop_s, p)
         out["ring"] = ring
     if op == "all-reduce" and multi:
-        out["tree"] = _tree(view, S, g, N, tree_bw, channels, gen, extra)
+        out["tree"] = _tree(view, S, g, N, tree_bw, channels, gen, extra, tune)
         if view.gpu.nvls and g > 1:
             out["nvls-tree"] = {"Simple": _nvls_tree(view, S, n, g, N, nic_tree, lay, nvl,
                                                      extra)}
@@ -182,12 +190,14 @@ def _candidates(view: FabricView, op: str, S: np.ndarray, comm: Communicator, la
             out["sharp"] = {"Simple": _collnet(view, S, g, N, nic, lay, nvl, extra)}
     if op == "all-reduce" and not multi and view.gpu.nvls and n > 2:
         lat = nm.NVL_US["nvls"][2] * 1e-6
-        out["nvls"] = {"Simple": lat + (2 * (n - 1) / n) * S / (nvl * _nvls_gain(view, n))}
+        out["nvls"] = {"Simple": lat + (2 * (n - 1) / n) * S / nvls_busbw(view, n)}
     if op == "all-to-all":
         direct: dict[str, np.ndarray] = {}
         for p, name in enumerate(nm.PROTOCOLS):
-            lat = nm.BASE_US["ring"][p] + nm.NVL_US["ring"][p] + (
-                nm.NET_US["ring"][p] + extra if multi else 0.0)
+            if not tune.ring_ratio[p]:
+                continue
+            lat = tune.base["ring"][p] + tune.nvl["ring"][p] + (
+                _p2p_net_us(tune, p) + extra if multi else 0.0)
             t_in = (g - 1) / n * S / nvl
             spread = a2a_spread(view, comm, lay)
             t_net = (n - g) / n * S / (nic / (lay.slow_a2a * spread)) if multi else 0 * S
@@ -197,12 +207,21 @@ def _candidates(view: FabricView, op: str, S: np.ndarray, comm: Communicator, la
         remote = comm.stride >= view.domain
         p2p: dict[str, np.ndarray] = {}
         for p, name in enumerate(nm.PROTOCOLS):
-            lat = nm.BASE_US["ring"][p] + (nm.NET_US["ring"][p] + extra if remote
-                                          else nm.NVL_US["ring"][p])
+            if not tune.ring_ratio[p]:
+                continue
+            lat = tune.base["ring"][p] + (_p2p_net_us(tune, p) + extra if remote
+                                          else tune.nvl["ring"][p])
             bw = nic / lay.slow_ring if remote else nvl
             p2p[name] = lat * 1e-6 + S / (bw * nm.PROTO_BW[p])
         out["direct"] = p2p
     return out
+
+
+def _p2p_net_us(tune: nm.Tuning, p: int) -> float:
+    """One network step of a point-to-point transfer. NCCL's ring step is one; RCCL's ring
+    Simple step on MI300 (320 us) folds its ring pipeline into the step, so a single
+    transfer takes RCCL's tree step (one hop, 25 us) instead."""
+    return tune.net["ring" if tune.library == "NCCL" else "tree"][p]
 
 
 def a2a_spread(view: FabricView, comm: Communicator, lay: Layout | None = None) -> float:
@@ -228,23 +247,26 @@ def _ring(S: np.ndarray, n: int, steps: int, channels: int, bw: float, hop_us: n
 
 
 def _tree(view: FabricView, S: np.ndarray, g: int, N: int, ring_bw: float, channels: int,
-          gen: str, extra: float) -> dict[str, np.ndarray]:
+          gen: str, extra: float, tune: nm.Tuning = nm.NCCL) -> dict[str, np.ndarray]:
     """NCCL's tree: bus bandwidth 0.92 of the ring's, capped per channel by its tables, half
     of it as algorithm bandwidth, corrected at medium sizes; latency over log2 of the nodes."""
     ni = nm.node_index(N)
     cap = channels * gpu_tree_cap(gen, ni) * 1e9
     ll_cap = nm.LL_MAX["cpu"][ni] * 1e9
     out = {}
+    ratio = tune.tree_ratio[0 if N <= 2 else 1]
     for p, name in enumerate(nm.PROTOCOLS):
-        bus = min(ring_bw * nm.TREE_BW, cap)
+        if not ratio[p]:
+            continue
+        bus = min(ring_bw * ratio[p] * nm.TREE_BW, cap)
         if p == 0:
             bus = min(bus / 3.8, ll_cap)
         elif p == 1:
             ll128 = channels * nm.TREE_LL128_MAX_CH.get(gen, (36.7, 36.7, 29.0))[ni] * 1e9
             bus = min(bus * 120 / 128, ll128)
         alg = bus * 0.5 * nm.tree_correction(S, p)
-        lat = nm.BASE_US["tree"][p] + 2 * ((g - 1) * nm.NVL_US["tree"][p]
-                                           + np.log2(N) * (nm.NET_US["tree"][p] + extra))
+        lat = tune.base["tree"][p] + 2 * ((g - 1) * tune.nvl["tree"][p]
+                                          + np.log2(N) * (tune.net["tree"][p] + extra))
         out[name] = lat * 1e-6 + S / alg
     return out
 
@@ -255,13 +277,16 @@ def gpu_tree_cap(gen: str, index: int) -> float:
 
 def _nvls_tree(view: FabricView, S: np.ndarray, n: int, g: int, N: int, nic: float,
                lay: Layout, nvl: float, extra: float) -> np.ndarray:
-    """NVLS inside each NVLink domain, a tree across them (no IB SHARP needed): bus
-    bandwidth the smaller of the domain's rails (twice with two domains) and NVLS inside,
-    capped per channel by NCCL's NVLS-tree table; algorithm bandwidth n / 2(n-1) of it."""
+    """NVLS inside each NVLink domain, a tree across them (no IB SHARP needed), as NCCL's
+    tuning models it: per channel (one per head GPU) the least of NVLS inside, the domain's
+    rails over the channels (twice with two domains: each sends half) and the generation's
+    per-channel NVLS-tree cap (perChMaxNVLSTreeBws); algorithm bandwidth n / 2(n-1) of it."""
     gen = view.gpu.generation
-    cap = nm.NVLS_CHANNELS * NVLS_TREE_MAX_CH.get(gen, (45.5, 45.5))[0 if N <= 2 else 1] * 1e9
-    inter = g * nic / lay.slow_ring * (2 if N == 2 else 1)
-    bus = min(inter, nvl * _nvls_gain(view, g), cap)
+    c = nm.nvls_channels(g)
+    intra = nvls_busbw(view, g) / c
+    inter = g * nic / lay.slow_ring / c * (2 if N == 2 else 1)
+    cap = NVLS_TREE_MAX_CH.get(gen, (45.5, 45.5))[0 if N <= 2 else 1] * 1e9
+    bus = c * min(intra, inter, cap)
     alg = bus * n / (2 * (n - 1))
     lat = nm.NVL_US["nvls-tree"][2] + 2 * np.log2(N) * (nm.NET_US["nvls-tree"][2] + extra)
     return lat * 1e-6 + S / alg
@@ -275,7 +300,7 @@ def _collnet(view: FabricView, S: np.ndarray, g: int, N: int, nic: float, lay: L
     does (2 S over NVLink, 0.85 on Hopper and later)."""
     t_net = S / (g * nic / lay.slow_ring)
     if view.gpu.nvls and g > 1:
-        t_in = (2 * (g - 1) / g) * S / (nvl * _nvls_gain(view, g))
+        t_in = (2 * (g - 1) / g) * S / nvls_busbw(view, g)
         lat = nm.NVL_US["nvls"][2] + nm.NET_US["nvls"][2] + extra
     elif g > 1:
         eff = nm.COLLNET_HOPPER if view.gpu.generation in ("hopper", "blackwell") else 1.0
@@ -287,10 +312,24 @@ def _collnet(view: FabricView, S: np.ndarray, g: int, N: int, nic: float, lay: L
     return lat * 1e-6 + np.maximum(t_in, t_net)
 
 
-def _nvls_gain(view: FabricView, g: int) -> float:
-    """NVLS bus bandwidth over ring's inside an NVLink domain: 2(g-1)/(g+1) x the
-    generation's NVLS efficiency (NCCL nvlsEfficiency: Hopper 0.85, Blackwell 0.74)."""
-    return max(1.0, 2 * (g - 1) / (g + 1) * view.gpu.nvls_efficiency)
+def nvls_busbw(view: FabricView, g: int) -> float:
+    """NVLS all-reduce bus bandwidth (bytes/s, nccl-tests' busbw) over ``g`` GPUs of one
+    NVLink domain, NCCL's rule (``nccl_model.nvls_channel_speed``): channels x speed x
+    nvlsEfficiency x (channels - 1)/channels x 2. 8 x H100: 476 GB/s (480 measured); 8 x B200:
+    829 (830+); 72 x GB200: 918 (835-847 measured on a full NVL72 rack)."""
+    gen = view.gpu.generation or "hopper"
+    c = nm.nvls_channels(g)
+    nominal = view.nvlink_gbytes_s / max(view.gpu.ring_efficiency, 1e-9)
+    speed = nm.nvls_channel_speed(gen, nominal, c)
+    return 2 * view.gpu.nvls_efficiency * (c - 1) * speed * 1e9
+
+
+IN_NETWORK_NOTE = ("in-network reduction: busbw uses 2(n-1)/n as nccl-tests does and may "
+                   "exceed the wire rate")
+# NCCL's NVLS model past its 32 heads, against a measured full NVL72 rack (CoreWeave
+# nccl-tests pull request 43: 835-847 GB/s busbw at 4-8 GB on 72 GB200)
+WIDE_NVLS_NOTE = ("NVLS over more than 32 GPUs follows NCCL's tuning model (32 heads), about "
+                  "9% above the 835-847 GB/s measured on a full GB200 NVL72 rack")
 
 
 @dataclass(frozen=True)
@@ -324,8 +363,9 @@ def collective_rows(view: FabricView, op: str, sizes, comm: Communicator,
         alg = S[i] / t[i] / 1e9 if t[i] > 0 else 0.0
         note = ""
         if op == "all-reduce" and algo[i] in ("sharp", "nvls", "nvls-tree"):
-            note = ("in-network reduction: busbw uses 2(n-1)/n as nccl-tests does and may "
-                    "exceed the wire rate")
+            note = IN_NETWORK_NOTE
+        if algo[i] in ("nvls", "nvls-tree") and min(comm.n, view.domain) > nm.NVLS_MAX_ARITY:
+            note += "; " + WIDE_NVLS_NOTE
         rows.append(CollectiveRow(op, str(algo[i]), str(proto[i]), comm.name, comm.n,
                                   int(S[i]), float(t[i] * 1e6), alg, alg * F, note))
     return rows

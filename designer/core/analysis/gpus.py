@@ -41,6 +41,12 @@ class GpuSpec:
     in_switch_reduction: bool  # NVLink SHARP (NVLS): the switch reduces
     ring_efficiency: float  # measured ring busbw over the nominal one-direction bandwidth
     source: str
+    # what decides a GEMM's achieved share of peak by shape (compute.py): streaming
+    # multiprocessors (AMD compute units) and HBM bandwidth (0: unknown). SMs from NVIDIA's
+    # architecture papers (A100 108, H100/H200 SXM 132, B200 148, Blackwell Ultra 160), CUs from
+    # AMD's CDNA 3 / CDNA 4 white papers (MI300X/MI325X 304, MI355X 256); TB/s from datasheets
+    sms: int = 0
+    hbm_tbytes_s: float = 0.0
 
     # names the estimates used before the scale-up fields were generalised
     @property
@@ -79,30 +85,37 @@ CDNA_RING = 48 / 64
 GPUS: dict[str, GpuSpec] = {
     "A100": GpuSpec("A100 SXM", "NVIDIA", "ampere", 312.0, 0.0, 300.0, "NVLink 3", 8, True,
                     False, HOPPER_RING,
-                    "NVIDIA A100 datasheet: 312 TFLOPS BF16 dense, NVLink 600 GB/s"),
+                    "NVIDIA A100 datasheet: 312 TFLOPS BF16 dense, NVLink 600 GB/s",
+                    sms=108, hbm_tbytes_s=2.039),
     "H100": GpuSpec("H100 SXM", "NVIDIA", "hopper", 989.0, 1979.0, 450.0, "NVLink 4", 8, True,
                     True, HOPPER_RING,
                     "NVIDIA H100 datasheet: 1,979 TFLOPS BF16 and 3,958 FP8 with sparsity "
-                    "(half dense), NVLink 900 GB/s"),
+                    "(half dense), NVLink 900 GB/s",
+                    sms=132, hbm_tbytes_s=3.35),
     "H200": GpuSpec("H200 SXM", "NVIDIA", "hopper", 989.0, 1979.0, 450.0, "NVLink 4", 8, True,
                     True, HOPPER_RING,
-                    "NVIDIA H200 datasheet: same compute and NVLink as H100"),
+                    "NVIDIA H200 datasheet: same compute and NVLink as H100",
+                    sms=132, hbm_tbytes_s=4.8),
     "B200": GpuSpec("B200", "NVIDIA", "blackwell", 2250.0, 4500.0, 900.0, "NVLink 5", 8, True,
                     True, BLACKWELL_RING,
                     "NVIDIA DGX B200 datasheet: 72 PFLOPS FP8 training per 8 GPUs with "
-                    "sparsity (4.5 dense per GPU), 2.25 PFLOPS BF16 dense, NVLink 1.8 TB/s"),
+                    "sparsity (4.5 dense per GPU), 2.25 PFLOPS BF16 dense, NVLink 1.8 TB/s",
+                    sms=148, hbm_tbytes_s=8.0),
     "B300": GpuSpec("B300", "NVIDIA", "blackwell", 2250.0, 4500.0, 900.0, "NVLink 5", 8, True,
                     True, BLACKWELL_RING,
                     "NVIDIA HGX B300: 72 PFLOPS FP8 per 8 GPUs with sparsity, BF16 as B200; "
-                    "NVLink 1.8 TB/s"),
+                    "NVLink 1.8 TB/s",
+                    sms=160, hbm_tbytes_s=8.0),
     "GB200": GpuSpec("GB200", "NVIDIA", "blackwell", 2500.0, 5000.0, 900.0, "NVLink 5", 72,
                      True, True, BLACKWELL_RING,
                      "NVIDIA GB200 NVL72 datasheet: 360 PFLOPS BF16 and 720 FP8 per 72 GPUs "
-                     "with sparsity (2.5 and 5 dense per GPU), NVLink 1.8 TB/s, 72-GPU domain"),
+                     "with sparsity (2.5 and 5 dense per GPU), NVLink 1.8 TB/s, 72-GPU domain",
+                     sms=148, hbm_tbytes_s=8.0),
     "GB300": GpuSpec("GB300", "NVIDIA", "blackwell", 2500.0, 5000.0, 900.0, "NVLink 5", 72,
                      True, True, BLACKWELL_RING,
                      "NVIDIA GB300 NVL72 datasheet: 360 PFLOPS BF16 and 720 FP8/FP6 per 72 GPUs "
-                     "with sparsity, as the GB200; NVLink 1.8 TB/s, 72-GPU domain"),
+                     "with sparsity, as the GB200; NVLink 1.8 TB/s, 72-GPU domain",
+                     sms=160, hbm_tbytes_s=8.0),
     # Rubin: NCCL's tuning tables have no Rubin index yet; Blackwell's stand in (assumption)
     "RUBIN": GpuSpec("Rubin", "NVIDIA", "blackwell", 8750.0, 17500.0, 1800.0, "NVLink 6", 72,
                      True, True, BLACKWELL_RING,
@@ -113,15 +126,18 @@ GPUS: dict[str, GpuSpec] = {
     "MI300X": GpuSpec("MI300X", "AMD", "cdna", 1307.4, 2614.9, 448.0,
                       "Infinity Fabric (xGMI) mesh", 8, False, False, CDNA_RING,
                       "AMD Instinct MI300X datasheet: 1,307.4 TFLOPS BF16 and 2,614.9 FP8 "
-                      "dense; 7 peer links of 128 GB/s bidirectional (64 one way) = 448"),
+                      "dense; 7 peer links of 128 GB/s bidirectional (64 one way) = 448",
+                      sms=304, hbm_tbytes_s=5.3),
     "MI325X": GpuSpec("MI325X", "AMD", "cdna", 1307.4, 2614.9, 448.0,
                       "Infinity Fabric (xGMI) mesh", 8, False, False, CDNA_RING,
                       "AMD Instinct MI325X datasheet: compute and Infinity Fabric as MI300X "
-                      "(1,307.4 TFLOPS BF16, 2,614.9 FP8 dense; 128 GB/s per link)"),
+                      "(1,307.4 TFLOPS BF16, 2,614.9 FP8 dense; 128 GB/s per link)",
+                      sms=304, hbm_tbytes_s=6.0),
     "MI355X": GpuSpec("MI355X", "AMD", "cdna", 2516.6, 5033.2, 537.6,
                       "Infinity Fabric (xGMI) mesh", 8, False, False, CDNA_RING,
                       "AMD Instinct MI355X datasheet: 2.5 PFLOPS BF16 and 5.0 FP8 dense; 7 "
-                      "peer links of 153.6 GB/s bidirectional (76.8 one way) = 537.6"),
+                      "peer links of 153.6 GB/s bidirectional (76.8 one way) = 537.6",
+                      sms=256, hbm_tbytes_s=8.0),
     # Helios: 72 MI455X joined by UALink over Ethernet switches (no in-switch reduction known)
     "MI455X": GpuSpec("MI455X", "AMD", "cdna", 10000.0, 20000.0, 1800.0,
                       "UALink over Ethernet", 72, True, False, CDNA_RING,

@@ -9,6 +9,8 @@ microseconds, bandwidths in GB/s.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 PROTOCOLS = ("LL", "LL128", "Simple")
@@ -49,10 +51,73 @@ TREE_CORRECTION = np.array([
 SIMPLE_CHUNK = 2 * 2**20
 SIMPLE_SLICE = 2**20
 LL_CHUNK = (32 * 2**10, 600 * 2**10)  # LL, LL128 data per channel-step
-NVLS_CHANNELS = 16  # NCCL_NVLS_NCHANNELS default
+# NVLS (NVLink SHARP) as NCCL's tuning models it (src/graph/search.cc, tuning.cc): one
+# channel per head GPU, at most NCCL_MAX_NVLS_ARITY (32, src/include/device.h); each channel
+# moves a speed from the generation's table of intra-node speeds (search.cc
+# sm90SpeedArrayIntra / sm100SpeedArrayIntra, GB/s), the highest one the GPU's NVLink carries
+# for all channels plus its own head's second pass: speed x (channels + 1) <= the GPU's
+# NVLink bandwidth as NCCL counts it (topo.h: 20.6 GB/s per NVLink 4 link of 25, 40.1 per
+# NVLink 5 link of 50). All-reduce bus bandwidth is then channels x speed x nvlsEfficiency x
+# (channels - 1)/channels x 2 (tuning.cc: "AllReduce pipelines two operations").
+NVLS_MAX_ARITY = 32
+NVLS_SPEEDS = {"hopper": (60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0),
+               "blackwell": (90.0, 80.0, 70.0, 60.0, 50.0, 45.0, 40.0, 30.0, 24.0, 20.0, 19.0,
+                             18.0)}
+NVLINK_NCCL_SHARE = {"hopper": 20.6 / 25, "blackwell": 40.1 / 50}
 # Defaults a workload can change
 CHANNELS_PER_NIC = 2  # ring channels per NIC: one per NIC, doubled in ncclTopoPostset
 QPS_PER_CONNECTION = 1  # NCCL_IB_QPS_PER_CONNECTION
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """One library's cost-model constants for a GPU generation: latencies (us) per algorithm
+    and protocol {LL, LL128, Simple}, and bandwidth ratios per protocol (0: not used)."""
+
+    library: str
+    base: dict[str, tuple[float, float, float]]
+    nvl: dict[str, tuple[float, float, float]]  # per step on the scale-up fabric
+    net: dict[str, tuple[float, float, float]]  # per step across the network
+    ring_ratio: tuple[float, float, float]
+    tree_ratio: tuple[tuple[float, float, float], tuple[float, float, float]]  # 2 / >2 nodes
+    ring_plateau: float  # NCCL's latency factor on multi-node ring Simple all-reduce
+
+
+NCCL = Tuning("NCCL", BASE_US, NVL_US, NET_US, (1.0, 1.0, 1.0),
+              ((1.0, 1.0, 1.0), (1.0, 1.0, 1.0)), RING_PLATEAU)
+# RCCL (ROCm/rccl src/graph/tuning.cc) for MI300-class GPUs: the 8-GPU xGMI mesh topologies
+# of src/graph/rome_models.cc choose tuning model 5. Base latencies 12 / 12 / 17 us for ring
+# and tree; per step on xGMI ring 0.8 / - / 2.1, tree 0.9 / - / 2.3; across the network ring
+# 9.5 / - / 320, tree 10.5 / - / 25. Bandwidth ratios: LL128 off (0), ring LL 0.08 (before
+# the 0.5 all LL pays), tree LL 0.06 and Simple 0.11 on 2 nodes, 0.59 on more. RCCL has no
+# ring plateau factor (that branch is NVIDIA-only). Its per-size correction tables are
+# selection heuristics fitted so the argmin picks the measured best, not times: left out.
+RCCL_MI300 = Tuning(
+    "RCCL",
+    {"tree": (12.0, 12.0, 17.0), "ring": (12.0, 12.0, 17.0), **{
+        k: BASE_US[k] for k in ("collnet", "nvls", "nvls-tree")}},
+    {"tree": (0.9, 0.0, 2.3), "ring": (0.8, 0.0, 2.1), **{
+        k: NVL_US[k] for k in ("collnet", "nvls", "nvls-tree")}},
+    {"tree": (10.5, 0.0, 25.0), "ring": (9.5, 0.0, 320.0), **{
+        k: NET_US[k] for k in ("collnet", "nvls", "nvls-tree")}},
+    (0.08, 0.0, 1.0), ((0.06, 0.0, 0.11), (0.06, 0.0, 0.59)), 1.0)
+
+
+def tuning(generation: str) -> Tuning:
+    """The collective library's constants for a GPU generation: RCCL's on AMD (cdna)."""
+    return RCCL_MI300 if generation == "cdna" else NCCL
+
+
+def nvls_channels(gpus: int) -> int:
+    return max(2, min(NVLS_MAX_ARITY, gpus))
+
+
+def nvls_channel_speed(generation: str, nvlink_nominal: float, channels: int) -> float:
+    """GB/s one NVLS channel moves (see NVLS_SPEEDS): the highest table speed whose load on
+    one GPU's NVLink, channels + 1 passes, fits what NCCL counts that NVLink to carry."""
+    speeds = NVLS_SPEEDS.get(generation, NVLS_SPEEDS["hopper"])
+    carry = nvlink_nominal * NVLINK_NCCL_SHARE.get(generation, NVLINK_NCCL_SHARE["hopper"])
+    return next((x for x in speeds if x * (channels + 1) <= carry), speeds[-1])
 
 
 def node_index(nodes: int) -> int:

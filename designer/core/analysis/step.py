@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.core.analysis.collectives import Communicator, collective_times
+from designer.core.analysis.compute import ComputeRates, compute_rates, routed_active_params
 from designer.core.analysis.fabric import FabricView
 from designer.core.analysis.workload import Workload, WorkloadError
 
@@ -101,6 +102,14 @@ class StepEstimate:
     mfu: float
     tokens_per_step: int
     parallel: Parallelism
+    gemm_efficiency: float = 0.0  # share of the GEMM precision's peak, shape included
+    efficiency_source: str = ""
+    notes: tuple[str, ...] = ()  # what the model leaves out for this workload, said plainly
+
+    @property
+    def gpu_hours_per_trillion_tokens(self) -> float:
+        """GPU-hours to train 10^12 tokens at this step (DeepSeek-V3 reports 180K on H800)."""
+        return 1e12 / self.tokens_per_step * self.step_s * self.parallel.gpus / 3600
 
     @property
     def comm_s(self) -> float:
@@ -113,6 +122,10 @@ class StepEstimate:
                 "exposed_comm_s": round(self.exposed_comm_s, 6),
                 "comm_fraction": round(self.comm_fraction, 6), "step_s": round(self.step_s, 6),
                 "mfu": round(self.mfu, 6), "tokens_per_step": self.tokens_per_step,
+                "gemm_efficiency": round(self.gemm_efficiency, 4),
+                "efficiency_source": self.efficiency_source,
+                "gpu_hours_per_trillion_tokens": round(self.gpu_hours_per_trillion_tokens, 1),
+                "notes": list(self.notes),
                 "parallelism": {"gpus": p.gpus, "tp": p.tp, "pp": p.pp, "dp": p.dp,
                                 "cp": p.cp, "ep": p.ep},
                 "communication": [x.to_json() for x in self.parts]}
@@ -125,10 +138,12 @@ def step_estimate(w: Workload, view: FabricView, *, network_slowdown: float = 1.
     tokens = w.global_batch_tokens
     flops = model_flops(w) * tokens
     peak = view.peak_tflops * 1e12
-    compute = w.compute_s or compute_seconds(w, tokens, par.gpus * peak)
     m = w.microbatches
-    bubble = compute * bubble_fraction(w.schedule, par.pp, m, w.interleave)
     mb_tokens = tokens / (par.dp * m)  # tokens of one micro-batch of one replica
+    rates = rates_for(w, view, par.tp, mb_tokens / par.cp)
+    compute = w.compute_s or compute_seconds(w, tokens, par.gpus, rates)
+    bubble = compute * bubble_fraction(w.schedule, par.pp, m, w.interleave,
+                                       *stage_work(w, rates))
     layers = w.layers / par.pp
     groups = par.groups()
     kw = {"job_gpus": par.gpus, "placement": w.placement, "network_slowdown": network_slowdown,
@@ -160,7 +175,32 @@ def step_estimate(w: Workload, view: FabricView, *, network_slowdown: float = 1.
     step = compute + bubble + exposed
     mfu = flops / (step * par.gpus * peak)  # against the peak of the compute precision
     return StepEstimate(compute, bubble, tuple(parts), exposed, step, exposed / step, mfu,
-                        tokens, par)
+                        tokens, par, rates.gemm_efficiency, rates.source,
+                        step_notes(w, rates, par))
+
+
+def step_notes(w: Workload, rates: ComputeRates, par: Parallelism) -> tuple[str, ...]:
+    """What the step rests on that published runs reach at different rates, said plainly."""
+    notes = []
+    if w.compute_s:
+        return ()
+    share = attention_flops(w) / model_flops(w)
+    if share > 0.3:
+        notes.append(
+            f"attention is {share:.0%} of the FLOPs: the step rests on the attention kernel's "
+            f"share of the BF16 peak ({rates.attention / (rates.attention_peak or 1):.2f}); "
+            "published kernels differ (FlashAttention-2 0.34 of an H100, FlashAttention-3 "
+            "0.5-0.75 forward), so long-context rows can miss by a few points (Llama 3 405B at "
+            "131K: 38% published)")
+    if w.is_moe and not w.compute_efficiency:
+        notes.append(
+            "routed experts at 0.45 of the dense GEMM rate, from NVIDIA's DeepSeek-V3 run on "
+            "H100 (1,297 tokens/s per GPU); DeepSeek's own kernels ran about 19% faster (1,543 "
+            "on H800, 180K GPU-hours per trillion tokens)")
+    if par.cp > 1 and w.cp_split == "contiguous":
+        notes.append(f"context parallel ranks cut in order: the last does "
+                     f"{cp_imbalance(par.cp, w.cp_split):.2f}x the mean causal attention")
+    return tuple(notes)
 
 
 def model_flops(w: Workload) -> float:
@@ -171,49 +211,92 @@ def model_flops(w: Workload) -> float:
 
 
 def attention_flops(w: Workload) -> float:
-    """The causal attention part of ``model_flops`` per token (score and value products)."""
-    return 6.0 * w.layers * w.hidden * w.sequence
+    """The causal attention part of ``model_flops`` per token (score and value products),
+    over the attention's own width where it differs from the hidden one (MLA)."""
+    return 6.0 * w.layers * (w.attention_width or w.hidden) * w.sequence
 
 
-def compute_seconds(w: Workload, tokens: float, peak_flops: float) -> float:
-    """Compute time of a step over ``peak_flops`` (all GPUs): the parameter GEMMs at the
-    compute efficiency, attention at its own kernel's (FlashAttention reaches a different
-    share of peak than a GEMM: 335 of 989 TFLOPS on H100 for version 2, arXiv 2307.08691)."""
+def rates_for(w: Workload, view: FabricView, tp: int, mb_tokens: float) -> ComputeRates:
+    """One GPU's achieved rates for this workload (``compute.compute_rates``)."""
+    dense = w.active_params - routed_active_params(w.params_b * 1e9, w.active_params,
+                                                   w.experts, w.top_k)
+    return compute_rates(view.gpu, w.precision, hidden=w.hidden,
+                         params_per_layer=dense / max(w.layers, 1), kv_fraction=w.kv_fraction,
+                         tp=tp, tokens=mb_tokens, peak_tflops=w.peak_tflops,
+                         efficiency=w.compute_efficiency,
+                         attention_efficiency=w.attention_efficiency)
+
+
+def compute_seconds(w: Workload, tokens: float, gpus: int, rates: ComputeRates) -> float:
+    """Compute time of a step on ``gpus`` GPUs: the dense parameter GEMMs, the routed experts'
+    and the attention products each at their own achieved rate (``compute.py``: FP8 runs
+    GEMMs on the FP8 tensor cores and attention in BF16, FlashAttention reaching a different
+    share of peak than a GEMM), on the share of SMs communication leaves."""
     attn = attention_flops(w) * tokens
-    dense = model_flops(w) * tokens - attn
-    att_eff = w.attention_efficiency or w.compute_efficiency
-    return (dense / w.compute_efficiency + attn / att_eff) / peak_flops
+    routed = 6.0 * routed_active_params(w.params_b * 1e9, w.active_params, w.experts,
+                                        w.top_k) * tokens
+    dense = model_flops(w) * tokens - attn - routed
+    imbalance = cp_imbalance(w.cp, w.cp_split)  # every layer waits for the slowest CP rank
+    t = dense / rates.gemm + routed / rates.expert + attn / rates.attention * imbalance
+    return t / (gpus * w.compute_sm_share)
 
 
 # Pipeline bubble over compute, per schedule, with p stages and m micro-batches. A
-# micro-batch's stage work splits into forward F, backward for inputs B and for weights W,
-# taken equal (F = B = W: the backward pass costs twice the forward, half of it for each).
+# micro-batch's stage work splits into forward F, backward for inputs B and backward for
+# weights W. For a GEMM the three cost the same (Y = XW, dX = dY W^T, dW = X^T dY); attention
+# has no weights, its backward (twice its forward's FLOPs) all in B: so F, B and W come from
+# the step's own GEMM and attention times (``stage_work``), equal only without attention.
 # 1F1B: (p-1)(F+B+W) over m(F+B+W) (Narayanan et al., SC'21, arXiv 2104.04473); interleaved
-# over v virtual stages: divided by v (same paper); zero-bubble ZB-H1: (p-1)(F+B+W-2W), the
-# weight gradients filling the bubble (Qi et al., arXiv 2401.10241; DeepSeek-V3 Table 2);
-# DualPipe: (p/2-1)(F&B + B - 3W) with F&B = F+B+W (DeepSeek-V3, arXiv 2412.19437, Table 2).
+# over v virtual stages: divided by v (same paper); zero-bubble ZB-H1: (p-1)(F+B-W), the
+# weight gradients filling the bubble (Qi et al., arXiv 2401.10241); DualPipe: DeepSeek-V3
+# Table 2 writes (p/2-1)(F&B + B' - 3W) with B' the whole backward (B + W; its 1F1B row is
+# (p-1)(F+B')) and F&B a forward and a backward chunk overlapped, F + B' in compute: so
+# (p/2-1)(F + 2B - W) (arXiv 2412.19437, 3.2.1).
 SCHEDULE_SOURCES = {
     "1f1b": "1F1B: (p-1)/m (Narayanan et al., SC'21, arXiv 2104.04473)",
     "interleaved": "interleaved: (p-1)/(v m) (Narayanan et al., SC'21)",
-    "zero-bubble": "ZB-H1: (p-1)(F+B-2W), a third of 1F1B's (Qi et al., arXiv 2401.10241)",
-    "dualpipe": "DualPipe: (p/2-1)(F&B+B-3W) (DeepSeek-V3, arXiv 2412.19437, Table 2)",
+    "zero-bubble": "ZB-H1: (p-1)(F+B-W) over m(F+B+W) (Qi et al., arXiv 2401.10241)",
+    "dualpipe": "DualPipe: (p/2-1)(F&B+B-3W) (DeepSeek-V3, arXiv 2412.19437, Table 2), F, B "
+                "and W from the step's GEMM and attention times",
 }
 
 
-def bubble_fraction(schedule: str, p: int, m: int, v: int = 1) -> float:
-    """Idle pipeline time as a share of the compute time, F = B = W (see above)."""
+def bubble_fraction(schedule: str, p: int, m: int, v: int = 1, f: float = 1.0,
+                    b: float = 1.0, w: float = 1.0) -> float:
+    """Idle pipeline time as a share of the compute time (see above); ``f``, ``b``, ``w``
+    are a micro-batch's forward, input-backward and weight-backward times (any unit)."""
     if p <= 1:
         return 0.0
-    per_mb = 3.0  # F + B + W
+    per_mb = f + b + w
     if schedule == "interleaved":
         idle = (p - 1) * per_mb / max(v, 1)
     elif schedule == "zero-bubble":
-        idle = (p - 1) * (1 + 1 + 1 - 2 * 1)
+        idle = (p - 1) * (f + b - w)
     elif schedule == "dualpipe":
-        idle = max(p / 2 - 1, 0) * (3 + 1 - 3 * 1)
+        idle = max(p / 2 - 1, 0) * (f + 2 * b - w)
     else:
         idle = (p - 1) * per_mb
-    return idle / (m * per_mb)
+    return max(idle, 0.0) / (m * per_mb)
+
+
+def stage_work(w: Workload, rates: ComputeRates) -> tuple[float, float, float]:
+    """(F, B, W) of one token's work, seconds per GPU-FLOP rate: the GEMMs a third each,
+    attention a third forward and two thirds input-backward."""
+    routed = 6.0 * routed_active_params(w.params_b * 1e9, w.active_params, w.experts, w.top_k)
+    dense = model_flops(w) - attention_flops(w) - routed
+    g = (dense / rates.gemm + routed / rates.expert) / 3
+    a = attention_flops(w) / rates.attention / 3
+    return g + a, g + 2 * a, g
+
+
+def cp_imbalance(cp: int, split: str) -> float:
+    """Slowest context-parallel rank's causal attention over the mean. Cut into cp pieces in
+    order, rank j attends over (j + 1/2) pieces: (2cp - 1)/cp. Cut into 2cp chunks with rank
+    i holding chunks i and 2cp-1-i (Llama 3, arXiv 2407.21783, 3.3.2; Megatron-LM's context
+    parallelism), each rank's work is (i + 1/2) + (2cp - 1 - i + 1/2) = 2cp chunks: even."""
+    if cp <= 1 or split == "balanced":
+        return 1.0
+    return (2 * cp - 1) / cp
 
 
 @dataclass(frozen=True)

@@ -64,10 +64,22 @@ class Workload(_Frozen):
     nvlink_gbytes_s: Annotated[NonNegative, Field(le=L.NVLINK_GBYTES_S_MAX)] = 0.0
     # dense, per GPU (0: the GPU's datasheet)
     peak_tflops: Annotated[NonNegative, Field(le=L.PEAK_TFLOPS_MAX)] = 0.0
-    compute_efficiency: Annotated[float, Field(gt=0, le=1)] = 0.55  # share of peak in compute
+    # share of peak the parameter GEMMs reach (0: by GPU generation, precision and the
+    # per-GPU GEMM shape, analysis/compute.py)
+    compute_efficiency: Fraction = 0.0
     # share of peak the attention kernels reach (0: the compute efficiency); attention is
     # its own kernel (FlashAttention), slower than the GEMMs on some GPUs
     attention_efficiency: Fraction = 0.0
+    # width of the attention products per token (heads x head size; 0: the hidden width);
+    # DeepSeek-V3's MLA: 128 heads of 192 (query-key) and 128 (value), 20,480 on average
+    attention_width: int = Field(default=0, ge=0, le=10_000_000)
+    # share of the GPU's SMs computing while communication kernels hold the others
+    # (DeepSeek-V3 dedicates 20 of an H800's 132 SMs to communication, arXiv 2412.19437, 3.2.2)
+    compute_sm_share: Annotated[float, Field(gt=0, le=1)] = 1.0
+    # how context parallelism cuts a sequence: balanced, 2 x cp chunks with rank i holding
+    # chunks i and 2cp-1-i (Llama 3, Megatron-LM), or contiguous, cp pieces in order (the
+    # last rank's causal attention is (2cp-1)/cp of the mean)
+    cp_split: Literal["balanced", "contiguous"] = "balanced"
     # measured compute time per step (0: from the FLOPs)
     compute_s: Annotated[NonNegative, Field(le=L.COMPUTE_S_MAX)] = 0.0
     # overlap: share of each kind of communication hidden behind compute
@@ -195,7 +207,8 @@ PRESETS: dict[str, Workload] = {
         params_b=671, active_params_b=37, layers=61, hidden=7168, experts=256, top_k=8,
         precision="fp8", sequence=4096, global_batch_tokens=15360 * 4096, gpus=2048, tp=1,
         pp=16, ep=64, microbatches=30, zero_stage=1, nvlink_domain=8, overlap_ep=0.8,
-        schedule="dualpipe"),
+        schedule="dualpipe", attention_width=128 * (192 + 128) // 2,
+        compute_sm_share=round(112 / 132, 4)),
 }
 
 
