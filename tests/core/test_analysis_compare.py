@@ -52,8 +52,14 @@ def test_compare_oversubscriptions(capsys, tmp_path):
                  "--workload", "dense-70b-dp"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["designs"][1]["oversubscription"] > d["designs"][0]["oversubscription"]
-    # a workload too big for this design says why instead of failing the comparison
-    assert "workload.gpus" in d["designs"][0]["error"]
+    # a workload too big for this design is fitted to it (data parallelism scaled) and says so
+    assert not d["designs"][0]["error"] and d["designs"][0]["step_s"] > 0
+    assert any("data parallel" in x for x in d["designs"][0]["workload_fitted"])
+    # as written (--no-fit) it says why instead of failing the comparison
+    assert main(["compare", str(f), "--oversubscriptions", "1:1,3:1", "--json", "--no-fit",
+                 "--workload", "dense-70b-dp"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert "workload.gpus" in d["designs"][0]["error"] and d["designs"][0]["step_s"] is None
 
 
 def test_break_even_rows():
