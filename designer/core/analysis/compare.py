@@ -94,7 +94,7 @@ class DesignColumn:
         if key == "servers":
             return self.servers
         if key == "routing":
-            return self.routing.name if self.routing is not None else ""
+            return self.routing.short if self.routing is not None else ""
         return ""
 
     def to_json(self) -> dict:

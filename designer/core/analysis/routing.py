@@ -63,8 +63,17 @@ class Routing:
     tree_slowdown: float | None = None
     qps: int | None = None  # queue pairs per connection when hashed
 
+    @property
+    def short(self) -> str:
+        """A table cell's worth: the routing and its factor on the network terms."""
+        head = {"ecmp": f"ECMP, {self.qps or 1} QP" + ("s" if (self.qps or 1) > 1 else ""),
+                "static": "static routes", "spray": "spraying",
+                "adaptive": "adaptive", "ideal": "ideal"}.get(self.mode, self.mode)
+        return f"{head}, {self.network_slowdown:.2f}x"
+
     def to_json(self) -> dict:
-        return {"mode": self.mode, "name": self.name, "source": self.source,
+        return {"mode": self.mode, "name": self.name, "short": self.short,
+                "source": self.source,
                 "network_slowdown": round(self.network_slowdown, 6),
                 "tree_slowdown": None if self.tree_slowdown is None
                 else round(self.tree_slowdown, 6), "qps_per_connection": self.qps}
