@@ -79,6 +79,41 @@ class Routing:
                 else round(self.tree_slowdown, 6), "qps_per_connection": self.qps}
 
 
+# hashed factors by (fabric, channels, queue pairs, job GPUs, trials, tree): a comparison
+# estimates a column again for its sensitivity cases and the window again on every workload
+# edit, over the same fabric; the fabric is held so its id cannot be reused while cached
+_ECMP_CACHE: dict[tuple, tuple[object, object]] = {}
+_ECMP_CACHE_SIZE = 32
+
+
+def _ring(project: Project, channels: int, qps: int, trials: int, gpus: int | None,
+          catalog: Catalog, tree: bool):
+    key = (id(project.fabric), channels, qps, trials, gpus, tree, id(catalog))
+    hit = _ECMP_CACHE.get(key)
+    if hit is not None and hit[0] is project.fabric:
+        return hit[1]
+    r = ring_under_ecmp(project, channels_per_nic=channels, qps=qps, trials=trials, gpus=gpus,
+                        catalog=catalog, tree=tree)
+    if len(_ECMP_CACHE) >= _ECMP_CACHE_SIZE:
+        _ECMP_CACHE.pop(next(iter(_ECMP_CACHE)))
+    _ECMP_CACHE[key] = (project.fabric, r)
+    return r
+
+
+def _tree(project: Project, channels: int, qps: int, trials: int, gpus: int | None,
+          catalog: Catalog) -> float:
+    key = ("tree", id(project.fabric), channels, qps, trials, gpus, id(catalog))
+    hit = _ECMP_CACHE.get(key)
+    if hit is not None and hit[0] is project.fabric:
+        return hit[1]  # type: ignore[return-value]
+    t = tree_under_ecmp(project, channels_per_nic=channels, qps=qps, trials=trials,
+                        gpus=gpus, catalog=catalog)
+    if len(_ECMP_CACHE) >= _ECMP_CACHE_SIZE:
+        _ECMP_CACHE.pop(next(iter(_ECMP_CACHE)))
+    _ECMP_CACHE[key] = (project.fabric, t)
+    return t
+
+
 def own_mode(project: Project, catalog: Catalog | None = None) -> str:
     """The routing a design's transport runs: ecmp, adaptive (Spectrum-X, InfiniBand) or
     spray (Ultra Ethernet, MRC)."""
@@ -111,8 +146,8 @@ def routing_for(project: Project, result: Result, workload: Workload, mode: str 
     t = transport_of(project, cat)
     if kind == "ecmp":
         q = qps if qps is not None else production_qps(workload)
-        r = ring_under_ecmp(project, channels_per_nic=workload.channels_per_nic, qps=q,
-                            trials=trials, gpus=workload.gpus or None, catalog=cat, tree=tree)
+        r = _ring(project, workload.channels_per_nic, q, trials, workload.gpus or None, cat,
+                  tree)
         src = S_QPS if q == PRODUCTION_QPS and qps is None else \
             "NCCL_IB_QPS_PER_CONNECTION as set"
         return Routing("ecmp", r.label(), src, r.slowdown, r.tree_slowdown, q)
@@ -161,9 +196,8 @@ def estimate_under(project: Project, result: Result, workload: Workload,
         used = [p.algorithm for p in est.step.parts] + [x.algorithm for x in est.collectives]
         if runs_a_tree(used):
             ew = est.workload
-            tree = tree_under_ecmp(project, channels_per_nic=ew.channels_per_nic,
-                                   qps=ew.qps_per_connection, trials=trials,
-                                   gpus=ew.gpus or None, catalog=cat)
+            tree = _tree(project, ew.channels_per_nic, ew.qps_per_connection, trials,
+                         ew.gpus or None, cat)
             r = Routing(r.mode, f"{r.name}, tree and NVLS-tree {tree:.3f}x", r.source,
                         r.network_slowdown, tree, r.qps)
             est = estimate(project, result, w, economics, catalog=cat,

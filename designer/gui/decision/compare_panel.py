@@ -119,7 +119,6 @@ class ComparePanel(QWidget):
         self.routing.view().setMinimumWidth(self.routing.view().sizeHintForColumn(0) + 24)
         self.routing.activated.connect(
             lambda _i: self.compare.set_routing(self.routing.currentData()))
-        row.addWidget(self.routing)
         self.add = QPushButton("Add file…")
         self.add.clicked.connect(self._add_file)
         self.clear = QPushButton("Clear files")
@@ -129,6 +128,11 @@ class ComparePanel(QWidget):
         self.save.setEnabled(False)
         self.save.clicked.connect(self._ask_save)
         self.task: BackgroundTask | None = None
+        row.addStretch(1)
+        lay.addLayout(row)
+        # a row of its own: the controls must fit a narrow dock
+        row = QHBoxLayout()
+        row.addWidget(self.routing)
         row.addWidget(self.add)
         row.addWidget(self.clear)
         row.addWidget(self.save)

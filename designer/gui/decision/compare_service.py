@@ -251,6 +251,9 @@ class CompareService(QObject):
         if result is None or self.service.latest_project is None or \
                 self.service.latest_project.fabric is not project.fabric:
             return
+        if getattr(self.service, "state", "") == "computing" and \
+                not getattr(self.service, "up_to_date", True):
+            return  # the solve of this very edit is on its way: compare once, with it
         keys = self._wanted()
         if any(k not in self._cache for k in keys):
             return
