@@ -205,3 +205,20 @@ def test_column_labels_are_the_profiles(capsys):
     d = run_json(capsys, H100, "--profiles", "roce-400,ib-ndr")
     assert d["recommendation"]["winner"] in ("IB NDR", "RoCE 400G")
     assert list(itertools.chain(c["label"] for c in d["designs"])) == ["RoCE 400G", "IB NDR"]
+
+
+def test_the_report_page_and_workbook_show_servers_routing_and_sensitivity(capsys, tmp_path):
+    from openpyxl import load_workbook
+
+    page, book = tmp_path / "c.html", tmp_path / "c.xlsx"
+    for out in (page, book):
+        assert main(["compare", str(H100), "--profiles", "ib-ndr,roce-400", "-o",
+                     str(out)]) == 0
+    capsys.readouterr()
+    html = page.read_text()
+    assert "Servers / GPU" in html and "ECMP, 16 QPs" in html
+    assert "Assumes " in html and "If IB NDR on static routes" in html
+    ws = load_workbook(book)["Compare"]
+    cells = [str(c.value) for row in ws.iter_rows() for c in row if c.value is not None]
+    assert "Servers / GPU" in cells and "Routing" in cells
+    assert any(c.startswith("If RoCE 400G with one queue pair") for c in cells)
