@@ -222,3 +222,12 @@ def test_the_report_page_and_workbook_show_servers_routing_and_sensitivity(capsy
     cells = [str(c.value) for row in ws.iter_rows() for c in row if c.value is not None]
     assert "Servers / GPU" in cells and "Routing" in cells
     assert any(c.startswith("If RoCE 400G with one queue pair") for c in cells)
+
+
+def test_break_even_never_shows_a_negative_gain_or_threshold():
+    from designer.core.analysis.compare import break_even_text
+
+    t = break_even_text("RoCE 800G", "UEC 800G", 2.26e6, 0.021, -0.088)
+    assert "loses 8.8% efficiency" in t and "does not pay" in t and "-" not in t
+    assert break_even_text("A", "B", 0.0, 0.0, -0.00001) == \
+        "A costs the same as B and gains no efficiency: does not pay"

@@ -166,9 +166,7 @@ def format_comparison(c: Comparison) -> str:
             out.append(f"{d.label}: no figures: {d.error}")
     out += list(c.notes)
     for be in c.break_even:
-        out.append(f"{be['dearer']} costs ${be['delta_tco_usd']:,.0f} more than {be['cheaper']};"
-                   f" it pays above a {be['break_even_gain']:.1%} efficiency gain and gains "
-                   f"{be['efficiency_gain']:.1%}: {'pays' if be['pays'] else 'does not pay'}")
+        out.append(be["text"])
     if c.recommendation:
         r = c.recommendation
         head = f"{r.winner} ({r.choice})" if r.winner else r.choice

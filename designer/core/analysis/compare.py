@@ -288,7 +288,8 @@ def compare(items: list[tuple], workload: Workload, economics: Economics,
             gain = e.tco.efficiency - e0.tco.efficiency
             be.append({"dearer": c.label, "cheaper": cheap.label, "delta_tco_usd": round(delta, 2),
                        "break_even_gain": round(need, 6), "efficiency_gain": round(gain, 6),
-                       "pays": gain > need})
+                       "pays": gain > need,
+                       "text": break_even_text(c.label, cheap.label, delta, need, gain)})
         rec, pair = _verdict(ok, economics)
         if pair is not None:
             i_col, e_col = pair
@@ -300,6 +301,19 @@ def compare(items: list[tuple], workload: Workload, economics: Economics,
                           sensitivity=_sensitivity(ok, i_col, e_col, rec, economics,
                                                    catalog) if sensitivity else ())
     return Comparison(tuple(cols), deltas, tuple(be), rec, prem, routing, tuple(out_notes))
+
+
+def break_even_text(dearer: str, cheaper: str, delta: float, need: float, gain: float) -> str:
+    """One break-even in words: never a negative gain or threshold."""
+    if abs(gain) < 5e-4:
+        eff = "gains no efficiency"
+    else:
+        eff = f"gains {gain:.1%} efficiency" if gain > 0 else f"loses {-gain:.1%} efficiency"
+    pays = "pays" if gain > need else "does not pay"
+    if delta < 0.5:
+        return f"{dearer} costs the same as {cheaper} and {eff}: {pays}"
+    return (f"{dearer} costs ${delta:,.0f} more than {cheaper}; it pays above a {need:.1%} "
+            f"efficiency gain and {eff}: {pays}")
 
 
 def _work_usd(c: DesignColumn) -> float:

@@ -32,10 +32,7 @@ def compare_html(c: Comparison, title: str = "Designs compared") -> str:
                 text += f' <span class="muted">({sign}{figure_text(abs(d), unit)})</span>'
             cells.append(f'<td class="n">{text}</td>')
         rows.append(f"<tr><td>{markup_text(label)}</td>{''.join(cells)}</tr>")
-    notes = [f"{markup_text(be['dearer'])} costs ${be['delta_tco_usd']:,.0f} more than "
-             f"{markup_text(be['cheaper'])}: it pays above a {be['break_even_gain']:.1%} "
-             f"efficiency gain and gains {be['efficiency_gain']:.1%} "
-             f"({'pays' if be['pays'] else 'does not pay'})" for be in c.break_even]
+    notes = [markup_text(be["text"]) for be in c.break_even]
     notes += [f"{markup_text(d.label)}: routing {markup_text(d.routing.name)} (source: "
               f"{markup_text(d.routing.source)})" for d in cols if d.routing is not None]
     notes += [f"{markup_text(d.label)}: {markup_text(d.layout)}" for d in cols if d.layout]

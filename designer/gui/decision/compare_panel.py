@@ -243,10 +243,7 @@ class ComparePanel(QWidget):
                         cell.setForeground(QColor("#2e7d32" if good else "#c62828"))
                 self.table.setItem(i, j, cell)
         self.table.resizeColumnsToContents()
-        lines = [f"{be['dearer']} costs {fmt.money(be['delta_tco_usd'])} more than "
-                 f"{be['cheaper']}: pays above a {fmt.percent(be['break_even_gain'])} efficiency "
-                 f"gain, gains {fmt.percent(be['efficiency_gain'])}: "
-                 f"{'pays' if be['pays'] else 'does not pay'}" for be in c.break_even]
+        lines = [be["text"] for be in c.break_even]
         lines += [f"{d.label}: {d.layout}" for d in cols
                   if d.layout and d.layout not in ("as drawn", "kept as drawn")]
         lines += [f"<span style='color:#c62828'>{d.label}: no figures: {d.error}</span>"
