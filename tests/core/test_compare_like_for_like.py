@@ -231,3 +231,19 @@ def test_break_even_never_shows_a_negative_gain_or_threshold():
     assert "loses 8.8% efficiency" in t and "does not pay" in t and "-" not in t
     assert break_even_text("A", "B", 0.0, 0.0, -0.00001) == \
         "A costs the same as B and gains no efficiency: does not pay"
+
+
+def test_servers_kept_when_the_drawn_sizes_do_not_fit_the_gear():
+    """An AMD MI355X design of 64-server SUs on 64-port InfiniBand: laid out at the gear's own
+    sizes, still on the MI355X servers (the NIC the profile's, the servers drive it)."""
+    p = load_project(projects_dir() / "amd-mi355x-1024-roce-400.fabric.json", CAT)
+    v = variants.build(p, variants.Spec("profile", "ib-ndr"), CAT)
+    assert v.project is not None and "gear's own sizes" in v.layout
+    assert variants.design_server(v.project, CAT) == variants.design_server(p, CAT)
+    assert v.result.gpus == 1024
+
+
+def test_a_design_that_would_change_its_gpus_says_so():
+    p = load_project(projects_dir() / "dragonfly-1056-gpus.fabric.json", CAT)
+    v = variants.build(p, variants.Spec("profile", "roce-800"), CAT)
+    assert v.project is None and "other GPUs" in v.reason and "DGX H100" in v.reason

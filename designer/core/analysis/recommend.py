@@ -111,7 +111,7 @@ def recommend(gpus: int, comm_fraction: float, econ: Economics, loss_fraction: f
         return Recommendation(UNDECIDED, rs, text, True,
                               f"the rules tie ({ib} each way): compare this design with the "
                               "other technology at its best (Compare, or designer compare "
-                              "--profiles) to break the tie by cost per useful GPU-hour")
+                              "--profiles) to break the tie by cost per step of work")
     return Recommendation(IB if ib > eth else ETH, rs, text, True, "")
 
 

@@ -19,7 +19,7 @@ from designer.core.analysis.workload import WorkloadError
 from designer.core.catalog import Catalog
 from designer.core.convert import convert_profile, renamed_for
 from designer.core.errors import DesignerError
-from designer.core.generators import generate, params_from_dict, plan, regenerate
+from designer.core.generators import generate, params_from_dict, regenerate
 from designer.core.model import Project
 from designer.core.ports import port_layout
 from designer.core.solver import Result, solve
@@ -183,34 +183,45 @@ def on_servers(project: Project, profile: str, catalog: Catalog,
             raise WorkloadError("servers: only a generated rail or fat-tree design can be "
                                 "built again on other servers")
         conv = convert_profile(project, profile, catalog).project
-        if design_server(conv, cat) != srv:
+        now = design_server(conv, cat)
+        if now != srv:
             raise WorkloadError(
-                f"{server_name(cat, srv)}'s NICs do not run {cat.profile(profile).name}; a "
-                "drawn design maps its servers in place only when they do")
+                f"{profile_label(profile, cat)}: switching this design (not a generated rail "
+                f"or fat tree) maps its "
+                f"{server_name(cat, srv)} to the profile's {server_name(cat, now or '')}, "
+                "other GPUs; not compared (a generated rail or fat tree keeps its servers)")
         return conv, ""
     nic, note = nic_for(profile, srv, cat)
     values = dict(gen.params) | {
         "gear": profile, "switch": None, "spine_switch": None, "radix": None, "server": srv,
-        "nic": None if nic == cat.server(srv).nic else nic, "nics": None, "planes": None,
-        "gpus_per_server": None}
+        "nic": None if nic == cat.server(srv).nic else nic, "nics": None, "planes": None}
     if server:
+        values["gpus_per_server"] = None  # the new servers' own
         # other servers: the same GPU count laid out at their sizes
         values |= {k: None for k in SIZE_FIELDS[gen.kind]} | {
             "gpus": design_gpus(project, cat)}
         if gen.kind == "rail":
             values["reserve_leaf_ports"] = 0
     notes = [note] if note else []
-    try:
-        built = generate(params_from_dict(gen.kind, values), cat, base=project)
-    except DesignerError as exc:
+    sized = values | {k: None for k in SIZE_FIELDS[gen.kind]} | {
+        "gpus": design_gpus(project, cat)} | ({"reserve_leaf_ports": 0}
+                                              if gen.kind == "rail" else {})
+    one = (f"one plane: {server_name(cat, srv)} has one NIC port per GPU where the profile "
+           "runs more")
+    own = "laid out at this gear's own sizes (the drawn sizes do not fit its switches)"
+    first: DesignerError | None = None
+    for vals, why in ((values, ()), (values | {"planes": 1}, (one,)), (sized, (own,)),
+                      (sized | {"planes": 1}, (own, one))):
         try:
-            plan(params_from_dict(gen.kind, values | {"planes": 1}), cat)
-        except DesignerError:
-            raise WorkloadError(f"{profile_label(profile, cat)} on "
-                                f"{server_name(cat, srv)}: {exc}") from None
-        built = generate(params_from_dict(gen.kind, values | {"planes": 1}), cat, base=project)
-        notes.append(f"one plane: {server_name(cat, srv)} has one NIC port per GPU where the "
-                     "profile runs more")
+            built = generate(params_from_dict(gen.kind, vals), cat, base=project)
+        except DesignerError as exc:
+            first = first or exc
+            continue
+        notes += why
+        break
+    else:
+        raise WorkloadError(f"{profile_label(profile, cat)} on {server_name(cat, srv)}: "
+                            f"{first}")
     old = cat.profiles.get(project.profile)
     name = renamed_for(project.name, old, cat.profile(profile)) if old is not None \
         else project.name
