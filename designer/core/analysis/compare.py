@@ -1,9 +1,12 @@
 """Two to six designs side by side: the figures an architect compares, deltas against the first,
 and the break-even between the cheapest and each dearer one.
 
-Each design is a (label, project, result) triple already solved; its estimate uses one common
-workload and economics so the columns compare like with like. Variants of one design under other
-gear profiles or oversubscriptions are built here (convert / regenerate), solved by the caller.
+Each design is a (label, project, result) triple already solved (``variants`` builds the
+columns of one design under other profiles, transports, ratios or servers); its estimate uses one
+common workload and economics, each technology under its own transport's routing unless one
+routing is asked of all (``routing``), and a workload written for another size is fitted. The
+verdict ranks by the cost of a step of work (network and servers, so columns on different GPUs
+compare), states what each side assumes and whether it flips under other routing.
 """
 
 from __future__ import annotations
