@@ -36,7 +36,9 @@ def test_compare_two_files_json(capsys, tmp_path):
     ws = load_workbook(out)["Compare"]
     assert [ws.cell(3, c).value for c in (2, 3)] == ["dgx-superpod-4su-ib-ndr",
                                                       "dgx-superpod-4su-roce-400"]
-    assert str(ws.cell(5, 4).value).startswith("=C5-B5")
+    # the Servers / GPU and Routing rows come first, then the figures with their deltas
+    assert [ws.cell(r, 1).value for r in (4, 5)] == ["Servers / GPU", "Routing"]
+    assert str(ws.cell(7, 4).value).startswith("=C7-B7")
 
 
 def test_compare_profiles_text(capsys):
