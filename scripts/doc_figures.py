@@ -71,6 +71,14 @@ def compare_ib_roce() -> str:
     return designer("compare", str(SUPERPOD), "--profiles", "ib-ndr,roce-400")
 
 
+def compare_b300_decision() -> str:
+    """The worked example of the decision page: the 1,024-GPU B300 example under four profiles
+    on its own servers, each technology under its own transport's routing."""
+    return designer("compare", str(SUPERPOD.parent / "b300-superpod-4su-ib-xdr.fabric.json"),
+                    "--profiles", "ib-xdr,roce-800,spectrum-x-800,uec-800",
+                    "--workload", "deepseek-v3-like")
+
+
 def solve_text() -> str:
     """``designer solve`` of the 4-SU example, as printed."""
     return designer("solve", str(SUPERPOD))
@@ -197,6 +205,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "examples.md": examples,
     "floor-4su.txt": floor_4su,
     "compare-ib-roce.txt": compare_ib_roce,
+    "compare-b300-decision.txt": compare_b300_decision,
     "solve-4su.txt": solve_text,
     "deepseek.md": deepseek,
 }

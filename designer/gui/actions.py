@@ -242,6 +242,16 @@ class WindowActions:
             )
             self.profile_group.addAction(a)
             self.profile_actions[pid] = a
+        self.relayout = act(
+            "Lay Out Again on a Gear Switch",
+            None,
+            (),
+            "On: a gear switch that would leave switch ports idle plans the layout again for "
+            "the same GPUs, bisection and oversubscription, as Compare does (one undo step, "
+            "the plan in the status bar). Off: the layout is kept as drawn",
+            checkable=True,
+        )
+        self.relayout.setChecked(True)
 
         # help
         self.shortcuts = act(
@@ -292,6 +302,8 @@ class WindowActions:
         m.addAction(self.explore)
         p = m.addMenu("Gear &Profile")
         p.addActions(list(self.profile_actions.values()))
+        p.addSeparator()
+        p.addAction(self.relayout)
 
         m = self.menus["help"] = bar.addMenu("&Help")
         m.addActions([self.documentation, self.shortcuts])

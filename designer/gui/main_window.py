@@ -545,7 +545,8 @@ class MainWindow(FileActions, QMainWindow):
             return False
         try:
             with busy_cursor():
-                cmd, conv = commands.switch_profile(self.doc, profile_id)
+                cmd, conv = commands.switch_profile(
+                    self.doc, profile_id, relayout=self.actions_.relayout.isChecked())
         except DesignerError as exc:
             self.view.toast(str(exc), error=True)
             self.doc.say(str(exc), True)

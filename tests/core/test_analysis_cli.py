@@ -116,7 +116,7 @@ def test_compare_table_shows_whole_names_and_units(capsys):
     assert lines["Bisection"].rstrip().endswith("Tb/s")
     assert "Gb/s" in lines["Bandwidth per GPU"] and " us" in lines["Latency p50"]
     assert " kW" in lines["Network power"] and " s" in lines["Step time"]
-    assert "Cost per endpoint, no NIC side" in lines
+    assert "Network cost per GPU, no NIC side" in lines and "Servers / GPU" in lines
     assert any(k.startswith("busbw") and v.rstrip().endswith("GB/s") for k, v in lines.items())
 
 

@@ -36,7 +36,7 @@ def test_compare_text_is_symmetric(capsys):
     b = run(capsys, "compare", ROCE, "--profiles", "roce-400,ib-ndr")
     ra = next(x for x in a.splitlines() if x.startswith("Recommendation"))
     rb = next(x for x in b.splitlines() if x.startswith("Recommendation"))
-    assert ra == rb and "cost per useful GPU-hour decides" in ra
+    assert ra == rb and "cost per step (network and servers) decides" in ra
     assert "n/a" not in next(x for x in a.splitlines() if x.startswith("Switch ports unused"))
     assert "InfiniBand premium" in a
 

@@ -36,7 +36,9 @@ def test_compare_two_files_json(capsys, tmp_path):
     ws = load_workbook(out)["Compare"]
     assert [ws.cell(3, c).value for c in (2, 3)] == ["dgx-superpod-4su-ib-ndr",
                                                       "dgx-superpod-4su-roce-400"]
-    assert str(ws.cell(5, 4).value).startswith("=C5-B5")
+    # the Servers / GPU and Routing rows come first, then the figures with their deltas
+    assert [ws.cell(r, 1).value for r in (4, 5)] == ["Servers / GPU", "Routing"]
+    assert str(ws.cell(7, 4).value).startswith("=C7-B7")
 
 
 def test_compare_profiles_text(capsys):
@@ -52,8 +54,14 @@ def test_compare_oversubscriptions(capsys, tmp_path):
                  "--workload", "dense-70b-dp"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["designs"][1]["oversubscription"] > d["designs"][0]["oversubscription"]
-    # a workload too big for this design says why instead of failing the comparison
-    assert "workload.gpus" in d["designs"][0]["error"]
+    # a workload too big for this design is fitted to it (data parallelism scaled) and says so
+    assert not d["designs"][0]["error"] and d["designs"][0]["step_s"] > 0
+    assert any("data parallel" in x for x in d["designs"][0]["workload_fitted"])
+    # as written (--no-fit) it says why instead of failing the comparison
+    assert main(["compare", str(f), "--oversubscriptions", "1:1,3:1", "--json", "--no-fit",
+                 "--workload", "dense-70b-dp"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert "workload.gpus" in d["designs"][0]["error"] and d["designs"][0]["step_s"] is None
 
 
 def test_break_even_rows():
@@ -93,10 +101,11 @@ def test_compare_html_shows_no_difference_below_the_figures_precision():
     key, _label, _unit, _ = next(f for f in FIGURES if f[2] not in ("%", "$"))
 
     def col(label, value):
-        return SimpleNamespace(label=label, figures={key: value}, busbw={}, layout="", error="")
+        return SimpleNamespace(label=label, figures={key: value}, busbw={}, layout="", error="",
+                               routing=None, text=lambda _key: None, result=None, project=None)
 
     c = SimpleNamespace(designs=[col("A", 3.94), col("B", 3.94 + 9.12e-05), col("C", 4.5)],
-                        break_even=[], premium=None, recommendation=None)
+                        break_even=[], premium=None, recommendation=None, notes=())
     html = compare_html(c)
     assert "e-05" not in html and "(+9.12" not in html
     assert "(+0.56)" in html  # a real difference is still shown

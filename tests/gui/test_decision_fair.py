@@ -38,7 +38,7 @@ def test_compare_builds_each_technology_at_its_best_and_one_verdict(window, qtbo
     assert all(panel.table.item(row, j).text() not in ("–", "") for j in range(len(c.designs)))
     assert "Unused ports' price" in rows
     verdict_ib_open = c.recommendation.choice
-    assert "cost per useful GPU-hour" in panel.status.text()
+    assert "cost per step" in panel.status.text()
     assert "InfiniBand premium" in panel.status.text()
     # the RoCE example open, InfiniBand ticked: the same verdict
     panel.boxes["roce-400"].setChecked(False)

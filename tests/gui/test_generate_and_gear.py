@@ -94,6 +94,7 @@ def test_add_to_design_is_one_step(window):
 
 def test_gear_profile_switch_is_one_undoable_step(window):
     _run(window, "rail", {"sus": 4})
+    window.actions_.relayout.setChecked(False)  # as drawn: the layout is kept
     combo = window.actions_.profile_combo
     before = window.doc.project
     i = combo.findData("roce-400")
@@ -113,6 +114,27 @@ def test_gear_profile_switch_is_one_undoable_step(window):
     assert window.doc.project is before
     assert combo.currentData() == "ib-ndr"
     assert window.windowTitle().startswith(before.name)
+    window.actions_.relayout.setChecked(True)
+
+
+def test_gear_switch_lays_out_again_like_compare_in_one_undo_step(window):
+    """A 4-SU SuperPOD on 128-port RoCE leaves as drawn leaves half of every leaf idle; the
+    switch plans the layout again as Compare does, says the plan, and undoes in one step."""
+    from designer.core.analysis.best import unused_ports
+    from designer.core.solver import solve
+
+    _run(window, "rail", {"sus": 4})
+    assert window.actions_.relayout.isChecked()  # the default
+    before = window.doc.project
+    assert window.switch_profile("roce-400")
+    p = window.doc.project
+    assert p.profile == "roce-400"
+    message = window.statusBar().currentMessage()
+    assert "laid out again" in message and "64 servers per leaf" in message
+    assert unused_ports(solve(p))[0] == 0
+    assert window.doc.undo_stack.undoText().endswith("laid out again")
+    window.doc.undo_stack.undo()
+    assert window.doc.project is before
 
 
 def test_gear_switch_refused_leaves_design_and_combo(window):

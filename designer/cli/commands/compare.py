@@ -13,28 +13,22 @@ from designer.cli.commands._common import (
     catalog_from,
     print_json,
 )
-from designer.core.analysis.best import Target
 from designer.core.analysis.compare import (
     FIGURES,
     MAX_DESIGNS,
-    PROFILE_LABELS,
+    TEXT_ROWS,
     Comparison,
     compare,
     figure_text,
-    oversubscription_variant,
-    profile_best,
-    profile_rebuilt,
-    server_variant,
 )
 from designer.core.analysis.estimate import settings_of
 from designer.core.analysis.inputs import load_workload, with_economics
 from designer.core.analysis.price_sources import price_sources_json, price_sources_text
+from designer.core.analysis.routing import MODES
+from designer.core.analysis.variants import build_all
 from designer.core.analysis.workload import WorkloadError
-from designer.core.errors import DesignerError
 from designer.core.fileformat import load_project
 from designer.core.solver import solve
-from designer.core.transport.choice import with_transport
-from designer.core.transport.profiles import get_transport
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:
@@ -59,9 +53,22 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     p.add_argument("--oversubscriptions", metavar="LIST",
                    help="the first file (a generated fat tree) under these ratios (1:1,3:1)")
     p.add_argument("--servers", metavar="LIST",
-                   help="the first file (a generated rail or fat tree) rebuilt on these servers "
-                   "with the same GPU count, beside it (dgx-b200,gb200-nvl72: 8-GPU servers "
-                   "against NVL72 racks)")
+                   help="with --profiles: every profile built on these servers instead of the "
+                   "design's own (named in the column head); alone: the first file (a "
+                   "generated rail or fat tree) rebuilt on these servers with the same GPU "
+                   "count, beside it (dgx-b200,gb200-nvl72: 8-GPU servers against NVL72 "
+                   "racks). By default every column keeps the design's servers and GPUs")
+    p.add_argument("--routing", choices=MODES, default="transport",
+                   help="how each column's traffic meets the network: transport (default: "
+                   "each technology under its own transport's routing, RoCE hashed by ECMP, "
+                   "Spectrum-X adaptive at its published effective bandwidth, Ultra Ethernet "
+                   "and MRC sprayed, InfiniBand adaptive), or one routing for every column")
+    fit = p.add_mutually_exclusive_group()
+    fit.add_argument("--fit", dest="fit", action="store_true", default=True,
+                     help="fit a workload written for another size to each design (data "
+                     "parallelism scaled, the rest kept; default on, said in the output)")
+    fit.add_argument("--no-fit", dest="fit", action="store_false",
+                     help="run the workload as written (a column it does not fit says why)")
     p.add_argument("--workload", metavar="PRESET|FILE")
     p.add_argument("--gpu-hour-usd", type=GPU_HOUR, metavar="X")
     p.add_argument("--run-days", type=RUN_DAYS, metavar="D")
@@ -77,46 +84,32 @@ def run(args: argparse.Namespace) -> int:
     base = catalog_from(args)
     projects = [load_project(f, base) for f in args.files]
     first = projects[0]
-    items = [(Path(f).name.removesuffix(".fabric.json"), p) for f, p in
-             zip(args.files, projects, strict=True)]
-    solved: list[tuple] = []
-    if args.profiles:
-        target = Target.of(solve(first, catalog=first.catalog(base)))
-        for x in [x.strip() for x in args.profiles.split(",") if x.strip()]:
-            try:
-                best = profile_best(first, x, base, target, as_drawn=args.as_drawn)
-            except DesignerError as exc:
-                # the drawn layout does not fit this gear: the same GPUs laid out its own way
-                rebuilt = profile_rebuilt(first, x, base)
-                solved.append((PROFILE_LABELS.get(x, x), rebuilt,
-                               solve(rebuilt, catalog=rebuilt.catalog(base)),
-                               f"laid out again for this gear ({exc})"))
-                continue
-            solved.append((PROFILE_LABELS.get(x, x), best.chosen.project, best.chosen.result,
-                           best.reason))
-    if args.transports:
-        items = [(get_transport(x.strip(), "--transports").short,
-                  with_transport(first, x.strip(), base))
-                 for x in args.transports.split(",") if x.strip()]
-    if args.oversubscriptions:
-        items = [(f"{x.strip()} oversubscribed", oversubscription_variant(first, x.strip(), base))
-                 for x in args.oversubscriptions.split(",") if x.strip()]
-    if args.servers:
-        items += [(f"on {x.strip()}", server_variant(first, x.strip(), base))
-                  for x in args.servers.split(",") if x.strip()]
-        items = items[:MAX_DESIGNS]
-    if not 2 <= len(items) <= MAX_DESIGNS and not (args.profiles or args.oversubscriptions
-                                                   or args.transports):
-        raise WorkloadError(f"designs: compare takes 2 to {MAX_DESIGNS} files, got {len(items)}")
+    items: list[tuple] = [(Path(f).name.removesuffix(".fabric.json"), p) for f, p in
+                          zip(args.files, projects, strict=True)]
+    listed = _list(args.profiles), _list(args.transports), _list(args.oversubscriptions)
+    servers = _list(args.servers)
     if args.as_drawn and not args.profiles:
         raise WorkloadError("--as-drawn: only with --profiles")
+    if not 2 <= len(items) + len(servers) <= MAX_DESIGNS and not any(listed):
+        raise WorkloadError(f"designs: compare takes 2 to {MAX_DESIGNS} files, got {len(items)}")
+    notes: list[str] = []
+    if any(listed):
+        variants, notes = build_all(first, base, profiles=listed[0], transports=listed[1],
+                                    ratios=listed[2], servers=servers,
+                                    as_drawn=args.as_drawn)
+        solved = [v.item() for v in variants]
+    else:
+        solved = [(label, p, solve(p, catalog=p.catalog(base))) for label, p in items]
+        if servers:
+            variants, notes = build_all(first, base, servers=servers,
+                                        room=MAX_DESIGNS - len(solved))
+            solved += [v.item() for v in variants]
     s = settings_of(first)
     workload = load_workload(args.workload) if args.workload else s.workload
     econ = with_economics(s.economics, gpu_hour_usd=args.gpu_hour_usd, run_days=args.run_days,
                           years=args.years)
-    if not args.profiles or args.oversubscriptions or args.transports:
-        solved = [(label, p, solve(p, catalog=p.catalog(base))) for label, p in items]
-    cmp = compare(solved, workload, econ, base)
+    cmp = compare(solved, workload, econ, base, routing=args.routing, fit=args.fit,
+                  notes=notes)
     if args.output:
         suffix = args.output.suffix.lower()
         if suffix == ".html":
@@ -135,6 +128,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _list(text: str | None) -> list[str]:
+    return [x.strip() for x in (text or "").split(",") if x.strip()]
+
+
 SPACED_UNITS = ("Tb/s", "Gb/s", "us", "s", "kW")  # written after the number; $ and % are in it
 
 
@@ -145,8 +142,10 @@ def _cell(value: float | None, unit: str) -> str:
 
 def format_comparison(c: Comparison) -> str:
     """The table with every label and figure whole: columns as wide as what they hold."""
-    rows = [(label, [_cell(d.figures.get(key), unit) for d in c.designs])
-            for key, label, unit, _ in FIGURES]
+    rows = [(label, [d.text(key) or "n/a" for d in c.designs]) for key, label in TEXT_ROWS
+            if key != "routing"]
+    rows += [(label, [_cell(d.figures.get(key), unit) for d in c.designs])
+             for key, label, unit, _ in FIGURES]
     keys = list(dict.fromkeys(k for d in c.designs for k in d.busbw))
     rows += [(f"busbw {k}", [_cell(d.busbw.get(k), "") + (" GB/s" if k in d.busbw else "")
                              for d in c.designs]) for k in keys]
@@ -159,19 +158,25 @@ def format_comparison(c: Comparison) -> str:
         out.append(label.ljust(label_w) + "".join(x.rjust(w) for x, w in zip(cells, widths,
                                                                            strict=True)))
     for d in c.designs:
+        if d.routing is not None:
+            out.append(f"{d.label}: routing {d.routing.name} ({d.routing.source})")
+    for d in c.designs:
         if d.layout:
             out.append(f"{d.label}: {d.layout}")
     for d in c.designs:
         if d.error:
-            out.append(f"{d.label}: {d.error}")
+            out.append(f"{d.label}: no figures: {d.error}")
+    out += list(c.notes)
     for be in c.break_even:
-        out.append(f"{be['dearer']} costs ${be['delta_tco_usd']:,.0f} more than {be['cheaper']};"
-                   f" it pays above a {be['break_even_gain']:.1%} efficiency gain and gains "
-                   f"{be['efficiency_gain']:.1%}: {'pays' if be['pays'] else 'does not pay'}")
+        out.append(be["text"])
     if c.recommendation:
-        out.append(f"Recommendation: {c.recommendation.choice}"
-                   + (f" ({c.recommendation.note})" if c.recommendation.note else ""))
-        out.append(f"  {c.recommendation.break_even}")
+        r = c.recommendation
+        head = f"{r.winner} ({r.choice})" if r.winner else r.choice
+        out.append(f"Recommendation: {head}" + (f" ({r.note})" if r.note else ""))
+        out.append(f"  {r.break_even}")
+        out += [f"  assumes {a}" for a in r.assumptions]
+        out += [f"  if {x['text']}" if "text" in x else f"  if {x['case']}: {x['error']}"
+                for x in r.sensitivity]
     if c.premium:
         out.append(c.premium.text())
     return "\n".join(out)

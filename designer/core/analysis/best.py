@@ -103,7 +103,8 @@ def _layouts(project: Project, catalog: Catalog) -> list[tuple[str, str, dict[st
     servers, G = pl.servers, pl.gear.gpus_per_server
     radix = pl.gear.leaf.radix
     keep = {k: values.get(k) for k in ("gear", "server", "gpus_per_server", "planes", "name",
-                                       "switch", "spine_switch", "radix") if values.get(k)}
+                                       "switch", "spine_switch", "radix", "nic", "nics")
+            if values.get(k)}
     out: list[tuple[str, str, dict[str, Any]]] = []
     if gen.kind == "rail":
         per_su = int(values.get("servers_per_su") or 32)

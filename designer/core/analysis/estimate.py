@@ -8,7 +8,7 @@ adaptive routing approaches); ``routing`` is the label reported with it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -157,11 +157,14 @@ def estimate(project: Project, result: Result, workload: Workload | None = None,
              economics: Economics | None = None, *, catalog: Catalog | None = None,
              requests: tuple[CollectiveRequest, ...] | None = None,
              network_slowdown: float = 1.0, routing: str = "adaptive (fluid optimum)",
-             fit: Keep | None = None, tree_slowdown: float | None = None) -> Estimate:
+             fit: Keep | None = None, tree_slowdown: float | None = None,
+             a2a_hashed: bool | None = None) -> Estimate:
     """Every decision figure of ``project`` as solved in ``result``; raises WorkloadError with
     the field's name when the workload cannot run on it. ``fit`` fits the workload to the
     design first (keeping the global batch or the per-GPU batch); the default workload is
-    always fitted, keeping the per-GPU batch."""
+    always fitted, keeping the per-GPU batch. ``a2a_hashed``: whether the all-to-all's queue
+    pairs are hashed onto one path each (default: as the design's transport does), for a
+    routing asked of every design alike."""
     for name, f in (("network_slowdown", network_slowdown), ("tree_slowdown", tree_slowdown)):
         if f is not None and not 1.0 <= f <= NETWORK_SLOWDOWN_MAX:  # also refuses NaN
             raise WorkloadError(f"{name}: must be 1 to {NETWORK_SLOWDOWN_MAX:g}, got {f:g}")
@@ -173,6 +176,8 @@ def estimate(project: Project, result: Result, workload: Workload | None = None,
     transport = transport_of(project, cat)
     econ, tuned = with_transport_tuning(economics or s.economics, transport)
     view = fabric_view(project, result, w, cat)
+    if a2a_hashed is not None and a2a_hashed != view.hashed:
+        view = replace(view, hashed=a2a_hashed)
     fitted: tuple[str, ...] = ()
     if fit is None and w == DEFAULT_WORKLOAD:
         # the default workload scales with the design: the same tokens per data-parallel rank

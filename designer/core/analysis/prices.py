@@ -68,6 +68,9 @@ class Premium:
         lo, hi = PUBLISHED_PREMIUM
         where = "inside" if lo <= self.total <= hi else "below" if self.total < lo else "above"
         parts = ", ".join(f"{k.replace('_', ' ')} {v:+.0%}" for k, v in self.by_category.items())
+        if self.total < 0:
+            return (f"InfiniBand costs {-self.total:.1%} less on network capex ({parts}); the "
+                    f"published premium is {lo:.0%}-{hi:.0%} more")
         return (f"InfiniBand premium {self.total:+.1%} on network capex ({parts}); {where} the "
                 f"published {lo:.0%}-{hi:.0%}")
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from designer.core.analysis.workload import Economics
 
-IB, ETH = "InfiniBand", "Ethernet (RoCE)"
+IB, ETH = "InfiniBand", "Ethernet"
 SRC_BANDS = "Epoka, 'RoCE vs InfiniBand for AI', decision by cluster size"
 SRC_TIERS = "'GPU Cluster Networking: InfiniBand vs. RoCE', TCO by scale tier"
 COMM_SHARE = 0.30
@@ -35,11 +35,16 @@ class Recommendation:
     break_even: str
     agrees: bool
     note: str
+    winner: str = ""  # the chosen side's column (its profile), when two were weighed
+    assumptions: tuple[str, ...] = ()  # each side's transport, routing and servers
+    sensitivity: tuple[dict, ...] = ()  # whether the verdict flips under other routing
 
     def to_json(self) -> dict:
-        return {"choice": self.choice, "rules": [r.to_json() for r in self.rules],
+        return {"choice": self.choice, "winner": self.winner or self.choice,
+                "rules": [r.to_json() for r in self.rules],
                 "break_even": self.break_even, "agrees_with_break_even": self.agrees,
-                "note": self.note}
+                "note": self.note, "assumptions": list(self.assumptions),
+                "sensitivity": list(self.sensitivity)}
 
 
 def rules(gpus: int, comm_fraction: float, econ: Economics) -> tuple[Rule, ...]:
@@ -85,6 +90,12 @@ class Side:
     tco_usd: float
     efficiency: float
     usd_per_useful_gpu_hour: float
+    work_usd: float | None = None  # the cost of a step of work (network and servers)
+    step_s: float | None = None
+
+    @property
+    def cost_of_work(self) -> float:
+        return self.usd_per_useful_gpu_hour if self.work_usd is None else self.work_usd
 
 
 def recommend(gpus: int, comm_fraction: float, econ: Economics, loss_fraction: float,
@@ -100,7 +111,7 @@ def recommend(gpus: int, comm_fraction: float, econ: Economics, loss_fraction: f
         return Recommendation(UNDECIDED, rs, text, True,
                               f"the rules tie ({ib} each way): compare this design with the "
                               "other technology at its best (Compare, or designer compare "
-                              "--profiles) to break the tie by cost per useful GPU-hour")
+                              "--profiles) to break the tie by cost per step of work")
     return Recommendation(IB if ib > eth else ETH, rs, text, True, "")
 
 
@@ -113,26 +124,35 @@ def recommend_pair(gpus: int, comm_fraction: float, econ: Economics, ib_side: Si
     premium = ib_side.tco_usd - eth_side.tco_usd
     gain = ib_side.efficiency - eth_side.efficiency
     value = gpus * econ.years * 8760 * econ.gpu_hour_usd
-    # a cheaper InfiniBand gives a negative threshold: it pays unless it loses more
-    # efficiency than its savings are worth
-    need = premium / value if value > 0 else float("inf")
-    cost = f"costs ${premium:,.0f} more" if premium > 0 else f"costs ${-premium:,.0f} less"
+    share = abs(premium) / eth_side.tco_usd if eth_side.tco_usd > 0 else 0.0
+    need = abs(premium) / value if value > 0 else float("inf")
     eff = f"gains {gain:.1%}" if gain >= 0 else f"loses {-gain:.1%}"
-    per_hour = (f"cost per useful GPU-hour: {ib_side.label} "
-                f"${ib_side.usd_per_useful_gpu_hour:,.3f}, {eth_side.label} "
-                f"${eth_side.usd_per_useful_gpu_hour:,.3f}")
-    cheaper = IB if ib_side.usd_per_useful_gpu_hour < eth_side.usd_per_useful_gpu_hour else ETH
-    text = (f"InfiniBand {cost} over {econ.years:g} years and {eff} efficiency; it pays when "
-            f"the gain exceeds {need:.2%}; {per_hour}")
+    if premium > 0:
+        money = (f"InfiniBand ({ib_side.label}) costs ${premium:,.0f} ({share:.0%}) more over "
+                 f"{econ.years:g} years and {eff} efficiency; it pays when it gains more than "
+                 f"{need:.2%}")
+    else:
+        money = (f"InfiniBand ({ib_side.label}) costs ${-premium:,.0f} ({share:.0%}) less over "
+                 f"{econ.years:g} years and {eff} efficiency; it stays ahead unless it loses "
+                 f"more than {need:.2%}")
+    per_step = ib_side.work_usd is not None and eth_side.work_usd is not None
+    what = "cost per step (network and servers)" if per_step else "cost per useful GPU-hour"
+    fmt = ",.2f" if per_step else ",.3f"
+    work = (f"{what}: {ib_side.label} ${ib_side.cost_of_work:{fmt}}, {eth_side.label} "
+            f"${eth_side.cost_of_work:{fmt}}")
+    cheaper_side = ib_side if ib_side.cost_of_work < eth_side.cost_of_work else eth_side
+    cheaper = IB if cheaper_side is ib_side else ETH
+    text = f"{money}; {work}"
     if ib == eth:
         return Recommendation(cheaper, rs, text, True,
-                              f"the rules tie ({ib} each way); the lower cost per useful "
-                              f"GPU-hour decides: {cheaper}")
+                              f"the rules tie ({ib} each way); the lower {what} decides: "
+                              f"{cheaper_side.label}", cheaper_side.label)
     choice = IB if ib > eth else ETH
     agrees = choice == cheaper
-    note = "" if agrees else (f"the rules say {choice}; the cost per useful GPU-hour favours "
-                              f"{cheaper}")
-    return Recommendation(choice, rs, text, agrees, note)
+    note = "" if agrees else (f"the rules say {choice}; the {what} favours "
+                              f"{cheaper_side.label}")
+    winner = ib_side.label if choice == IB else eth_side.label
+    return Recommendation(choice, rs, text, agrees, note, winner)
 
 
 def _votes(rs: tuple[Rule, ...]) -> tuple[int, int]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from designer.core.analysis.compare import FIGURES, Comparison, figure_text
+from designer.core.analysis.compare import FIGURES, TEXT_ROWS, Comparison, figure_text
 from designer.core.catalog import Catalog
 from designer.core.export.output import write_bytes
 from designer.core.export.price_sources_html import price_sources_html
@@ -23,6 +23,9 @@ def compare_html(c: Comparison, title: str = "Designs compared",
     lines = [(label + (f" ({unit})" if unit and unit not in "$%" else ""),
               [d.figures.get(key) for d in cols], unit) for key, label, unit, _ in FIGURES]
     lines += [(f"busbw {k} (GB/s)", [d.busbw.get(k) for d in cols], "") for k in keys]
+    for key, label in TEXT_ROWS:
+        rows.append(f"<tr><td>{markup_text(label)}</td>" + "".join(
+            f"<td>{markup_text(d.text(key) or '–')}</td>" for d in cols) + "</tr>")
     for label, values, unit in lines:
         cells = []
         for j, v in enumerate(values):
@@ -35,12 +38,13 @@ def compare_html(c: Comparison, title: str = "Designs compared",
                 text += f' <span class="muted">({sign}{figure_text(abs(d), unit)})</span>'
             cells.append(f'<td class="n">{text}</td>')
         rows.append(f"<tr><td>{markup_text(label)}</td>{''.join(cells)}</tr>")
-    notes = [f"{markup_text(be['dearer'])} costs ${be['delta_tco_usd']:,.0f} more than "
-             f"{markup_text(be['cheaper'])}: it pays above a {be['break_even_gain']:.1%} "
-             f"efficiency gain and gains {be['efficiency_gain']:.1%} "
-             f"({'pays' if be['pays'] else 'does not pay'})" for be in c.break_even]
+    notes = [markup_text(be["text"]) for be in c.break_even]
+    notes += [f"{markup_text(d.label)}: routing {markup_text(d.routing.name)} (source: "
+              f"{markup_text(d.routing.source)})" for d in cols if d.routing is not None]
     notes += [f"{markup_text(d.label)}: {markup_text(d.layout)}" for d in cols if d.layout]
-    notes += [f"{markup_text(d.label)}: {markup_text(d.error)}" for d in cols if d.error]
+    notes += [f"{markup_text(d.label)}: no figures: {markup_text(d.error)}" for d in cols
+              if d.error]
+    notes += [markup_text(n) for n in c.notes]
     if c.premium:
         notes.append(markup_text(c.premium.text()))
     rec = ""
@@ -50,8 +54,13 @@ def compare_html(c: Comparison, title: str = "Designs compared",
             f"<tr><td>{markup_text(x.rule)}</td><td>{'fired' if x.fired else 'not fired'}</td>"
             f"<td>{markup_text(x.figure)}</td><td class=\"muted\">{markup_text(x.source)}</td></tr>"
             for x in r.rules)
-        rec = (f"<h2>Recommendation: {markup_text(r.choice)}</h2><p>{markup_text(r.break_even)}"
+        verdict = f"{r.winner} ({r.choice})" if r.winner else r.choice
+        extra = "".join(f"<li>Assumes {markup_text(a)}</li>" for a in r.assumptions)
+        extra += "".join(f"<li>If {markup_text(x.get('text') or x['case'] + ': ' + x['error'])}"
+                         "</li>" for x in r.sensitivity)
+        rec = (f"<h2>Recommendation: {markup_text(verdict)}</h2><p>{markup_text(r.break_even)}"
                f"{(' — ' + markup_text(r.note)) if r.note else ''}</p>"
+               + (f"<ul>{extra}</ul>" if extra else "") +
                f'<table class="grid" {TABLE}><tr><th>Rule</th><th>Fired</th><th>Figure</th>'
                f"<th>Source</th></tr>{rule_rows}</table>")
     body = (f"<h1>{markup_text(title)}</h1><p class=\"sub\">Differences are against "

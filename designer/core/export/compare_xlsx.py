@@ -7,7 +7,7 @@ import os
 
 from openpyxl.utils import get_column_letter
 
-from designer.core.analysis.compare import FIGURES, Comparison
+from designer.core.analysis.compare import FIGURES, TEXT_ROWS, Comparison
 from designer.core.export.xlsx import (
     BOLD,
     DECIMAL2,
@@ -36,6 +36,11 @@ def write_compare_xlsx(cmp: Comparison, path: str | os.PathLike[str]) -> None:
               *[f"{d.label} - {cmp.designs[0].label}" for d in cmp.designs[1:]]]
     header(ws, 3, titles)
     row = 4
+    for key, label in TEXT_ROWS:
+        put(ws, row, 1, label)
+        for j, d in enumerate(cmp.designs):
+            put(ws, row, 2 + j, d.text(key) or "n/a")
+        row += 1
     for key, label, unit, _ in FIGURES:
         put(ws, row, 1, f"{label} ({unit})" if unit and unit not in "$%" else label)
         fmt = FORMAT.get(unit, DECIMAL2)
@@ -69,17 +74,31 @@ def write_compare_xlsx(cmp: Comparison, path: str | os.PathLike[str]) -> None:
         put(ws, row, 5, "pays" if be["pays"] else "does not pay")
         row += 1
     for d in cmp.designs:
-        for text in (d.layout, d.error):
+        routing = f"routing {d.routing.name} (source: {d.routing.source})" if d.routing else ""
+        for text in (routing, d.layout, d.error and f"no figures: {d.error}"):
             if text:
                 put(ws, row, 1, f"{d.label}: {text}", font=MUTED)
                 row += 1
+    for text in cmp.notes:
+        put(ws, row, 1, text, font=MUTED)
+        row += 1
     if cmp.premium:
         put(ws, row, 1, cmp.premium.text(), font=MUTED)
         row += 1
     if cmp.recommendation:
         row += 1
-        put(ws, row, 1, f"Recommendation: {cmp.recommendation.choice}", font=SECTION_FONT)
+        rec = cmp.recommendation
+        head = f"{rec.winner} ({rec.choice})" if rec.winner else rec.choice
+        put(ws, row, 1, f"Recommendation: {head}", font=SECTION_FONT)
         row += 1
+        for a in rec.assumptions:
+            put(ws, row, 1, f"Assumes {a}", font=MUTED)
+            row += 1
+        for x in rec.sensitivity:
+            put(ws, row, 1, "If " + (x.get("text") or f"{x['case']}: {x.get('error', '')}"))
+            if "flips" in x:
+                put(ws, row, 2, "flips" if x["flips"] else "stays")
+            row += 1
         for r in cmp.recommendation.rules:
             put(ws, row, 1, ("fired: " if r.fired else "not fired: ") + r.rule)
             put(ws, row, 2, r.figure)

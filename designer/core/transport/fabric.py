@@ -4,9 +4,9 @@ A transport that hashes each queue pair onto one path (RoCEv2 with ECMP) loads t
 unevenly: with ``n`` equal flows per uplink on average over ``L`` uplinks, the busiest carries
 about ``n + sqrt(2 n ln L)`` (balls into bins with many more balls than bins: Raab and Steger,
 RANDOM 1998; the load model's class-level all-to-all uses the same rule), so the exchange runs
-``1 + sqrt(2 ln L / n)`` slower than the fluid split. With one flow per link this is the
-1 - 1/e (63%) of links a hash uses, the gap NVIDIA quotes for Spectrum-X against standard
-Ethernet (95% against about 60% effective bandwidth). A transport that sprays packets
+``1 + sqrt(2 ln L / n)`` slower than the fluid split. (NVIDIA's "60% for standard Ethernet"
+is not this model's figure: it gives the busiest link for the design at hand, and the fabric
+behind the 60% is not published.) A transport that sprays packets
 (adaptive routing, Ultra Ethernet, MRC) or routes by destination (InfiniBand's subnet manager,
 whose up ports each serve as many destinations) runs at the fluid split.
 """

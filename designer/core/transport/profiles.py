@@ -44,8 +44,10 @@ S_LLAMA = ("Llama 3, arXiv 2407.21783, 3.3.1: RoCE with enhanced ECMP, 16 queue 
            "between two GPUs to give the hash enough flows")
 S_SPX = ("NVIDIA Spectrum-X Network Platform Architecture whitepaper: per-packet adaptive "
          "routing on Spectrum-4 switches, BlueField-3 / ConnectX-8 SuperNICs placing packets "
-         "that arrive out of order, congestion control metered by switch telemetry; "
-         "'95% effective bandwidth against about 60% for standard Ethernet' at scale")
+         "that arrive out of order, congestion control metered by switch telemetry; NVIDIA's "
+         "xAI Colossus release (Oct 2024): '95% data throughput' with Spectrum-X where "
+         "standard Ethernet 'delivers only 60%' (the fabric and traffic of the 60% are not "
+         "published, so the tool does not reproduce or use it)")
 S_SPX_RA = ("NVIDIA DGX SuperPOD B300 / NVL72 Enterprise reference architectures: RoCE on "
             "Spectrum-X, lossless (PFC + ECN) with adaptive routing, two 400G planes per "
             "ConnectX-8")
@@ -161,9 +163,10 @@ TRANSPORTS: dict[str, Transport] = {t.id: t for t in (
         tuning_why="the vendor's validated RoCE profile sets PFC, ECN and adaptive routing "
         "on switches and SuperNICs together (assumption: two weeks)",
         reasoning=(
-            "Per-packet adaptive routing uses every equal-cost path, so the fabric behaves "
-            "like the fluid optimum; NVIDIA's '95% against 60%' is the same gap the "
-            "balls-into-bins model gives for one hashed flow per link (1 - 1/e = 63%).",
+            "Per-packet adaptive routing uses every equal-cost path; NVIDIA publishes 95% "
+            "effective bandwidth for it, so a comparison runs its network terms at 1 / 0.95 "
+            "of the fluid optimum. The 60% NVIDIA quotes for standard Ethernet is not "
+            "reproduced: RoCE's own figure comes from hashing its queue pairs on the design.",
             "Telemetry tells each sender its share within about a round trip, so a burst "
             "rarely reaches the PFC threshold; PFC stays on as the backstop.",
         ),

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from designer.core.analysis.compare import FIGURES, PROFILE_LABELS, Comparison
+from designer.core.analysis.compare import FIGURES, PROFILE_LABELS, TEXT_ROWS, Comparison
 from designer.gui.base.background import BackgroundTask
 from designer.gui.decision.compare_service import CompareService
 from designer.gui.panels import fmt
@@ -38,6 +38,12 @@ def _value(v: float | None, unit: str) -> str:
     if unit == "us":
         return fmt.micro(v)
     return fmt.number(round(v, 3) if abs(v) < 100 else round(v))
+
+
+ROUTING_CHOICES = (("transport", "Each transport's own routing"),
+                   ("ideal", "Ideal for all (fluid optimum)"),
+                   ("ecmp", "ECMP for all (hashed)"),
+                   ("adaptive", "Adaptive for all"))
 
 
 class ComparePanel(QWidget):
@@ -100,6 +106,19 @@ class ComparePanel(QWidget):
         self.server.view().setMinimumWidth(self.server.view().sizeHintForColumn(0) + 24)
         self.server.activated.connect(lambda _i: self._server_changed())
         row.addWidget(self.server)
+        self.routing = QComboBox()
+        for mode, text in ROUTING_CHOICES:
+            self.routing.addItem(text, mode)
+        self.routing.setToolTip(
+            "Each transport's own routing (RoCE hashed by ECMP with NCCL's channels and 16 "
+            "queue pairs, Spectrum-X adaptive at its published 95% effective bandwidth, Ultra "
+            "Ethernet and MRC sprayed, InfiniBand adaptive), or one routing for every column")
+        self.routing.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.routing.setMinimumContentsLength(len("Each transport's own") + 2)
+        self.routing.view().setMinimumWidth(self.routing.view().sizeHintForColumn(0) + 24)
+        self.routing.activated.connect(
+            lambda _i: self.compare.set_routing(self.routing.currentData()))
         self.add = QPushButton("Add file…")
         self.add.clicked.connect(self._add_file)
         self.clear = QPushButton("Clear files")
@@ -109,6 +128,11 @@ class ComparePanel(QWidget):
         self.save.setEnabled(False)
         self.save.clicked.connect(self._ask_save)
         self.task: BackgroundTask | None = None
+        row.addStretch(1)
+        lay.addLayout(row)
+        # a row of its own: the controls must fit a narrow dock
+        row = QHBoxLayout()
+        row.addWidget(self.routing)
         row.addWidget(self.add)
         row.addWidget(self.clear)
         row.addWidget(self.save)
@@ -184,15 +208,26 @@ class ComparePanel(QWidget):
         rows = [(label + (f" ({unit})" if unit and unit not in "$%" else ""), key, unit, better)
                 for key, label, unit, better in FIGURES]
         rows += [(f"busbw {k} (GB/s)", ("busbw", k), "", "high") for k in keys]
+        texts = [(label, key) for key, label in TEXT_ROWS]
         self.table.setColumnCount(len(cols))
-        self.table.setRowCount(len(rows))
+        self.table.setRowCount(len(texts) + len(rows))
         self.table.setHorizontalHeaderLabels([d.label for d in cols])
         for j, d in enumerate(cols):
             head = self.table.horizontalHeaderItem(j)
             if head is not None:
-                head.setToolTip(f"{d.name}\n{d.layout}" if d.layout else d.name)
-        self.table.setVerticalHeaderLabels([r[0] for r in rows])
-        for i, (_, key, unit, better) in enumerate(rows):
+                tip = [d.name or d.label, d.servers, d.layout, d.error]
+                if d.routing is not None:
+                    tip.append(f"routing: {d.routing.name} ({d.routing.source})")
+                head.setToolTip("\n".join(x for x in tip if x))
+        self.table.setVerticalHeaderLabels([t[0] for t in texts] + [r[0] for r in rows])
+        for i, (_, key) in enumerate(texts):
+            for j, d in enumerate(cols):
+                text = d.text(key) or ("no design" if d.error and d.project is None else "–")
+                cell = QTableWidgetItem(text)
+                cell.setToolTip(f"{d.routing.name}\nsource: {d.routing.source}"
+                                if key == "routing" and d.routing else text)
+                self.table.setItem(i, j, cell)
+        for i, (_, key, unit, better) in enumerate(rows, start=len(texts)):
             base = self._get(cols[0], key)
             for j, d in enumerate(cols):
                 v = self._get(d, key)
@@ -208,17 +243,20 @@ class ComparePanel(QWidget):
                         cell.setForeground(QColor("#2e7d32" if good else "#c62828"))
                 self.table.setItem(i, j, cell)
         self.table.resizeColumnsToContents()
-        lines = [f"{be['dearer']} costs {fmt.money(be['delta_tco_usd'])} more than "
-                 f"{be['cheaper']}: pays above a {fmt.percent(be['break_even_gain'])} efficiency "
-                 f"gain, gains {fmt.percent(be['efficiency_gain'])}: "
-                 f"{'pays' if be['pays'] else 'does not pay'}" for be in c.break_even]
+        lines = [be["text"] for be in c.break_even]
         lines += [f"{d.label}: {d.layout}" for d in cols
                   if d.layout and d.layout not in ("as drawn", "kept as drawn")]
-        lines += [f"{d.label}: {d.error}" for d in cols if d.error]
+        lines += [f"<span style='color:#c62828'>{d.label}: no figures: {d.error}</span>"
+                  for d in cols if d.error]
+        lines += list(c.notes)
         if c.recommendation:
-            lines.append(f"<b>Recommendation: {c.recommendation.choice}</b>"
-                         + (f" ({c.recommendation.note})" if c.recommendation.note else ""))
-            lines.append(c.recommendation.break_even)
+            r = c.recommendation
+            head = f"{r.winner} ({r.choice})" if r.winner else r.choice
+            lines.append(f"<b>Recommendation: {head}</b>" + (f" ({r.note})" if r.note else ""))
+            lines.append(r.break_even)
+            lines += [f"Assumes {a}" for a in r.assumptions]
+            lines += [f"If {x['text']}" if "text" in x else f"If {x['case']}: {x['error']}"
+                      for x in r.sensitivity]
         if c.premium:
             lines.append(c.premium.text())
         self.status.setText("<br>".join(lines) or "Compared.")

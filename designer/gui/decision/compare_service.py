@@ -18,27 +18,18 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from designer.core.analysis.compare import (
-    PROFILE_LABELS,
-    compare,
-    oversubscription_variant,
-    profile_best,
-    server_variant,
-)
+from designer.core.analysis import variants
+from designer.core.analysis.compare import compare
 from designer.core.analysis.estimate import settings_of
+from designer.core.analysis.variants import Spec
 from designer.core.errors import DesignerError
 from designer.core.fileformat import load_project
 from designer.core.solver import SolveCancelled, solve
-from designer.core.transport.choice import with_transport
-from designer.core.transport.profiles import TRANSPORTS
 from designer.gui.base.background import emit_from_worker
 
 THREAD_PREFIX = "fd-compare"
 DEBOUNCE_MS = 100
-MAX_OTHERS = 5
-RATIO = "oversubscription:"
-SERVER = "server:"  # the design rebuilt on other servers, the same GPU count
-TRANSPORT = "transport:"  # the design as it is under another transport
+MAX_OTHERS = variants.MAX_COLUMNS - 1  # beside "This design"
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,11 +42,7 @@ class Extra:
 
 def server_label(catalog, server: str) -> str:
     """'on NVIDIA DGX B200': the column of the design rebuilt on ``server``."""
-    try:
-        name = catalog.get(server).name.split(" (")[0]
-    except DesignerError:
-        name = server
-    return f"on {name}"
+    return f"on {variants.server_name(catalog, server)}"
 
 
 @dataclass(frozen=True)
@@ -83,6 +70,8 @@ class CompareService(QObject):
         self.transports: list[str] = []  # the design under other transports, gear unchanged
         self.files: list[Path | Extra] = []
         self.as_drawn = False  # profiles and points as drawn, not each at its best
+        self.routing = "transport"  # each transport's own routing, or one for every column
+        self.skipped: list[str] = []  # columns asked for that there is no room for
         self.latest = None
         self._cache: dict[object, tuple] = {}  # (design key, profile) or path -> (project, result)
         self._key_of: tuple = (None, 0)  # the last fabric and its key
@@ -122,6 +111,12 @@ class CompareService(QObject):
 
     def set_profiles(self, profiles: list[str]) -> None:
         self.profiles = list(profiles)
+        self.schedule()
+
+    def set_routing(self, mode: str) -> None:
+        """How every column's traffic meets the network (``variants``' routing modes); the
+        designs stay, only the estimates are made again."""
+        self.routing = mode
         self.schedule()
 
     def set_as_drawn(self, as_drawn: bool) -> None:
@@ -164,19 +159,20 @@ class CompareService(QObject):
         return hash((self._key_of[1], extra))
 
     def _wanted(self) -> list[object]:
+        """Cache keys of the columns beside this design: (design key, Spec, at its best) for
+        each variant the core lists (every ticked profile before the optional own-profile
+        best), then the files. What there is no room for is said, never dropped silently."""
         project = self.doc.project
         key = self._design_key(project)
         best = not self.as_drawn
-        keys: list[object] = [(key, p, best) for p in self.profiles if p != project.profile]
-        if best and keys:
-            # this design's own technology at its best too, so the verdict weighs like with
-            # like whichever design is open (shown only when it was laid out again)
-            keys.insert(0, (key, project.profile, True))
-        keys += [(key, RATIO + r, False) for r in self.ratios]
-        keys += [(key, SERVER + x, False) for x in self.servers]
-        keys += [(key, TRANSPORT + t, False) for t in self.transports]
+        room = MAX_OTHERS - min(len(self.files), MAX_OTHERS)
+        wanted, self.skipped = variants.specs(
+            project, profiles=[p for p in self.profiles if p != project.profile or self.servers],
+            transports=self.transports, ratios=self.ratios, servers=self.servers,
+            own_best=best and bool(self.profiles), room=room)
+        keys: list[object] = [(key, s, best and s.kind == "profile") for s in wanted]
         files = [AtBest(f) if best and isinstance(f, Extra) else f for f in self.files]
-        return (keys + files)[:MAX_OTHERS]
+        return keys + files[:MAX_OTHERS]
 
     def _start(self) -> None:
         wanted = self._wanted()
@@ -204,26 +200,23 @@ class CompareService(QObject):
                 for key in missing:
                     if cancel.is_set():
                         break
-                    note = ""
-                    if isinstance(key, tuple) and key[1].startswith(TRANSPORT):
-                        p = with_transport(project, key[1][len(TRANSPORT):], catalog)
-                    elif isinstance(key, tuple) and key[1].startswith(RATIO):
-                        p = oversubscription_variant(project, key[1][len(RATIO):], catalog)
-                    elif isinstance(key, tuple) and key[1].startswith(SERVER):
-                        p = server_variant(project, key[1][len(SERVER):], catalog)
-                    elif isinstance(key, tuple | AtBest):
-                        base = key.extra.project if isinstance(key, AtBest) else project
-                        prof = base.profile if isinstance(key, AtBest) else key[1]
-                        best = profile_best(base, prof, catalog, as_drawn=not (
-                            isinstance(key, AtBest) or key[2]), solver=solver)
-                        cache[key] = (best.chosen.project, best.chosen.result, best.reason,
-                                      best.replanned)
+                    if isinstance(key, tuple):
+                        v = variants.build(project, key[1], catalog, as_drawn=not key[2],
+                                           solver=solver)
+                        cache[key] = (v.project, v.result, v.layout or v.reason, v.replanned,
+                                      v.label)
                         continue
-                    elif isinstance(key, Extra):
-                        p = key.project
-                    else:
-                        p = load_project(key, catalog)
-                    cache[key] = (p, solve(p, cancelled=cancel.is_set), note, False)
+                    if isinstance(key, AtBest):
+                        base = key.extra.project
+                        b = variants.profile_variant(base, base.profile, catalog,
+                                                     solver=solver)
+                        cache[key] = (b.project, b.result, b.layout or b.reason, b.replanned,
+                                      key.extra.label)
+                        continue
+                    p = key.project if isinstance(key, Extra) else load_project(key, catalog)
+                    cache[key] = (p, solve(p, cancelled=cancel.is_set), "", False,
+                                  key.label if isinstance(key, Extra)
+                                  else Path(key).name.removesuffix(".fabric.json"))
             except SolveCancelled:
                 pass
             except DesignerError as exc:
@@ -258,11 +251,14 @@ class CompareService(QObject):
         if result is None or self.service.latest_project is None or \
                 self.service.latest_project.fabric is not project.fabric:
             return
+        if getattr(self.service, "state", "") == "computing" and \
+                not getattr(self.service, "up_to_date", True):
+            return  # the solve of this very edit is on its way: compare once, with it
         keys = self._wanted()
         if any(k not in self._cache for k in keys):
             return
         inputs = (id(result), project.decision, tuple(id(self._cache[k][1]) for k in keys),
-                  tuple(str(k) for k in keys))
+                  tuple(str(k) for k in keys), self.routing)
         if inputs == self._inputs and self.latest is not None:
             return  # the same designs, results and workload: the comparison shown stands
         if self._comparing is not None and self._comparing.is_alive():
@@ -273,35 +269,35 @@ class CompareService(QObject):
         generation, bridge, catalog = self._generation, self._bridge, self.doc.catalog
         s = settings_of(project)
         raw = [(k, self._cache[k]) for k in keys]
+        routing, skipped = self.routing, list(self.skipped)
 
         def run() -> None:
-            items = [("This design", project, result, "as drawn")]
-            for k, (p, r, note, replanned) in raw:
-                if isinstance(k, tuple):
-                    if k[1] == project.profile and not replanned:
-                        continue  # this design is already its technology at its best
-                    label = (f"{k[1][len(RATIO):]} oversubscribed" if k[1].startswith(RATIO)
-                             else server_label(catalog, k[1][len(SERVER):])
-                             if k[1].startswith(SERVER)
-                             else TRANSPORTS[k[1][len(TRANSPORT):]].short
-                             if k[1].startswith(TRANSPORT)
-                             else PROFILE_LABELS.get(k[1], k[1]))
-                    if k[1] == project.profile:
+            items: list[tuple] = [("This design", project, result, "as drawn")]
+            for k, (p, r, note, replanned, label) in raw:
+                if isinstance(k, tuple) and isinstance(k[1], Spec):
+                    spec = k[1]
+                    if spec.kind == "profile" and spec.value == project.profile \
+                            and not spec.server:
+                        if not replanned:
+                            continue  # this design is already its technology at its best
                         label += " (best)"
+                    if p is None:
+                        items.append((label, None, None, note))
+                        continue
                     # the variant under this design's workload (a validated copy: ~10 ms at
                     # 16,384 GPUs, so here and not in the GUI thread)
-                    keep = ({} if k[1].startswith(TRANSPORT)
-                            else {"transport": project.transport}
-                            if p.profile == project.profile else {})
+                    keep = ({"transport": project.transport}
+                            if spec.kind != "transport" and p.profile == project.profile
+                            else {})
                     items.append((label, p.evolve(decision=project.decision, **keep), r, note))
-                elif isinstance(k, AtBest | Extra):
-                    extra = k.extra if isinstance(k, AtBest) else k
-                    items.append((extra.label, p, r, note))
+                elif p is None:
+                    items.append((label, None, None, note))
                 else:
-                    items.append((Path(k).name.removesuffix(".fabric.json"), p, r, note))
+                    items.append((label, p, r, note))
             try:
                 emit_from_worker(bridge.compared, generation,
-                                 compare(items, s.workload, s.economics, catalog), "")
+                                 compare(items, s.workload, s.economics, catalog,
+                                         routing=routing, notes=skipped), "")
             except DesignerError as exc:
                 emit_from_worker(bridge.compared, generation, None, str(exc))
             except Exception as exc:  # a bug must reach the user, not vanish with the thread

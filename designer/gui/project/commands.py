@@ -9,6 +9,7 @@ gesture leaves no trace in the history.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from dataclasses import replace
 
 from PySide6.QtGui import QUndoCommand
 
@@ -171,9 +172,29 @@ def replaced(doc: Document, after: Project, text: str) -> ReplaceDesign:
     return ReplaceDesign(doc, after, text)
 
 
-def switch_profile(doc: Document, profile_id: str) -> tuple[ProjectCommand, Conversion]:
+def switch_profile(doc: Document, profile_id: str, relayout: bool = False
+                   ) -> tuple[ProjectCommand, Conversion]:
+    """The whole design on ``profile_id``'s gear. ``relayout``: when the switch as drawn leaves
+    paid-for ports idle, the layout is planned again as Compare plans it (``best_design``: the
+    same GPUs, bisection and oversubscription, the cheapest layout) and the plan is the
+    conversion's first note."""
     conv = convert_profile(doc.project, profile_id, doc.base_catalog)
     name = doc.base_catalog.profile(profile_id).name
+    if relayout and doc.project.generator is not None:
+        from designer.core.analysis.best import best_design
+        from designer.core.errors import DesignerError
+
+        try:
+            best = best_design(doc.project, profile_id, doc.base_catalog)
+        except DesignerError as exc:
+            conv = replace(conv, notes=(*conv.notes, f"layout kept: {exc}"))
+        else:
+            if best.replanned:
+                conv = replace(conv, project=best.chosen.project, regenerated=True,
+                               notes=(best.reason, *conv.notes))
+                return ProjectCommand(doc, conv.project,
+                                      f"Switch gear to {name}, laid out again"), conv
+            conv = replace(conv, notes=(*conv.notes, best.reason))
     return ProjectCommand(doc, conv.project, f"Switch gear to {name}"), conv
 
 
