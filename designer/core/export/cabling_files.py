@@ -34,6 +34,9 @@ COLUMNS: tuple[StreamColumn, ...] = (
     StreamColumn("Layer", 14),
     StreamColumn("Links", 6, "int"),
     StreamColumn("Note", 30),
+    StreamColumn("A-side optic part", 18),
+    StreamColumn("Cable / fibre part", 18),
+    StreamColumn("Z-side optic part", 18),
 )
 SUMMARY_COLUMNS = (
     StreamColumn("Layer", 16),

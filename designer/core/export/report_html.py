@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from designer.core.export.bom_rows import BomTable, price_source_text
+from designer.core.export.bom_rows import BomTable, order_cells, price_source_text
 from designer.core.export.facts import Fact, FactSection
 from designer.core.export.safety import markup_text
 
@@ -221,12 +221,24 @@ def _problems(problems: Sequence[dict]) -> str:
                    + "".join(rows) + "</table>")
 
 
+def _part(x) -> str:
+    """What to order a line by: the vendor's part number (and the supplier's SKU when a price
+    book gives one), "not known" for a catalog part without one."""
+    _vendor, part, sku, lead, _src = order_cells(x)
+    extra = ", ".join(t for t in (f"SKU {sku}" if sku else "", lead) if t)
+    return f"{part} ({extra})" if extra else part
+
+
+def _catalog_id(x) -> str:
+    return f'<br><span class="muted">{_e(x.catalog_id)}</span>' if x.catalog_id else ""
+
+
 def _bom(table: BomTable) -> str:
     """The BOM: one table per section under a heading of its own (so a section's name never
     sits alone at a page foot), all with the same column widths, wide enough for every
     section's numbers on one line, so they read as one table."""
-    head = ("Item", "Catalog id", "Qty", "Unit price", "Line total", "Price source")
-    cells = [(x.item, x.catalog_id, f"{x.qty:,}", usd(x.unit_usd), usd(x.total_usd),
+    head = ("Item", "Part number", "Qty", "Unit price", "Line total", "Price source")
+    cells = [(x.item, _part(x), f"{x.qty:,}", usd(x.unit_usd), usd(x.total_usd),
               price_source_text(x))
              for sec in table.sections for x in sec.lines]
     cells.append(("", "", "", "", usd(table.total_usd), ""))
@@ -244,7 +256,8 @@ def _bom(table: BomTable) -> str:
         for k, x in enumerate(s.lines):
             f = k == 0
             rows.append(
-                f"<tr><td{wd(0, f)}>{_e(x.item)}</td><td{wd(1, f)}>{_e(x.catalog_id)}</td>"
+                f"<tr><td{wd(0, f)}>{_e(x.item)}</td><td{wd(1, f)}>{_e(_part(x))}"
+                f'{_catalog_id(x)}</td>'
                 f'<td{wd(2, f)} class="n">{x.qty:,}</td>'
                 f'<td{wd(3, f)} class="n">{usd(x.unit_usd)}</td>'
                 f'<td{wd(4, f)} class="n">{usd(x.total_usd)}</td>'

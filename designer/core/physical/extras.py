@@ -64,7 +64,10 @@ def extra_lines(c: Compiled, bom: Bom, x: BomExtras) -> list[BomLine]:
             qty = math.ceil(line.qty * pct / 100.0 - 1e-9) if pct else 0
             if qty:
                 out.append(BomLine("spares", f"Spare: {line.item} ({pct:g}%)", "", qty,
-                                   line.unit_usd, line.unit_usd * qty))
+                                   line.unit_usd, line.unit_usd * qty, vendor=line.vendor,
+                                   part_number=line.part_number,
+                                   part_source=line.part_source, sku=line.sku,
+                                   lead_time=line.lead_time))
     if x.support:
         base = [*bom.lines, *out]
         for cls, pct in sorted(x.support_pct.items()):
