@@ -124,6 +124,10 @@ class GearBase(_Frozen):
     # the manufacturer's orderable part number; a figure covering "part_number" gives its
     # source. Empty: not known (user catalogs and older items carry none)
     part_number: PartNumber = ""
+    # power supplies and their inlet (C14 takes a C13 cord, C20 a C19 cord, busbar none);
+    # 0 / "": derived from the power (designer.core.physical.power)
+    psus: int = Field(default=0, ge=0, le=64, strict=True)
+    psu_inlet: Literal["", "C14", "C20", "busbar"] = ""
     figures: tuple[Figure, ...] = Field(default=(), max_length=64)
     notes: Notes = ""
 

@@ -30,6 +30,11 @@ CATEGORY_LABELS = {
     "fibre": "Fibres",
     "appliance": "Appliances",
     "server": "GPU servers",
+    "management": "Management",
+    "racks": "Racks and cable management",
+    "power": "Power distribution (PDUs, cords)",
+    "spares": "Spares",
+    "support": "Support",
 }
 
 
