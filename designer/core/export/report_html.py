@@ -34,6 +34,10 @@ class ReportData:
     assumptions: Sequence[FactSection]
     notes: str = ""
     tiers: str = ""  # SVG: the per-tier summary diagram (tier_diagram.py)
+    # port maps of the first switches: (switch name, rows of port_map.HEADER), and how many
+    # switches the design has (the cabling workbook has every one)
+    port_maps: Sequence[tuple[str, Sequence[tuple]]] = ()
+    switches: int = 0
 
 
 # attributes as well as CSS: Qt's rich-text engine (the PDF) reads these, browsers the CSS
@@ -233,6 +237,31 @@ def _catalog_id(x) -> str:
     return f'<br><span class="muted">{_e(x.catalog_id)}</span>' if x.catalog_id else ""
 
 
+PANEL_COLUMNS = 8  # ports a row of the report's port map, as a front panel reads
+
+
+def _port_maps(data: ReportData) -> str:
+    """One switch of each role drawn as its front panel: ports in order, eight a row, each
+    with the device and port its cable reaches (the cabling workbook lists every switch)."""
+    out = ['<div class="page"><h2>Port maps</h2>'
+           f'<p class="muted">One switch of each role, ports in front-panel order (cage/lane '
+           f"on twin-port cages), each with the device and port at the far end of its cable. "
+           f"The cabling workbook's Port map sheet lists all {data.switches:,} switches with "
+           f"cable labels and optics.</p>"]
+    for name, rows in data.port_maps:
+        cells = [f"<b>{_e(r[1])}</b><br>{_e(r[2])}" + (f" {_e(r[3])}" if r[3] else "")
+                 for r in rows]
+        trs = []
+        for k in range(0, len(cells), PANEL_COLUMNS):
+            part = cells[k:k + PANEL_COLUMNS]
+            part += [""] * (PANEL_COLUMNS - len(part))
+            trs.append("<tr>" + "".join(f'<td class="muted">{c}</td>' for c in part)
+                       + "</tr>")
+        out.append(f"<h4>{_e(name)}</h4>"
+                   + _padded(f'<table class="grid" {TABLE}>{"".join(trs)}</table>'))
+    return "".join(out) + "</div>"
+
+
 def _bom(table: BomTable) -> str:
     """The BOM: one table per section under a heading of its own (so a section's name never
     sits alone at a page foot), all with the same column widths, wide enough for every
@@ -334,6 +363,8 @@ def report_html(data: ReportData, image: Callable[[Chart], str] | None = None,
         '<div class="page"><h2 class="newpage">Assumptions</h2>'
         + "".join(_assumption_table(s) for s in data.assumptions) + "</div>"
     )
+    if data.port_maps:
+        page3 += _port_maps(data)
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f"<title>{_e(data.title)}</title><style>{CSS}</style></head><body>"
