@@ -55,8 +55,8 @@ def extra_lines(c: Compiled, bom: Bom, x: BomExtras) -> list[BomLine]:
         # every device's management port, plus one uplink per management switch
         out.append(_line("management", "Cat6 management cable" + EST, devices + racks,
                          x.management_cable_usd))
-    placed = _placed(c)
     if x.racks_and_pdus and racks:
+        placed = _placed(c)
         out.append(_line("racks", "Rack, 48U, 600 x 1200 mm" + EST, racks, x.rack_usd))
         if x.cable_management:
             out.extend(_cable_management(c, x, racks, placed))

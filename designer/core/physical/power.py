@@ -40,7 +40,7 @@ class Cords:
     from_catalog: bool
 
 
-def device_cords(item, catalog: Catalog | None = None) -> Cords:
+def device_cords(item) -> Cords:
     """The cords one device of ``item`` takes."""
     inlet = getattr(item, "psu_inlet", "") or ""
     psus = int(getattr(item, "psus", 0) or 0)
@@ -64,7 +64,7 @@ def cords_by_kind(models: Counter, catalog: Catalog) -> Counter:
     for model, n in models.items():
         if model not in catalog:
             continue
-        c = device_cords(catalog.get(model), catalog)
+        c = device_cords(catalog.get(model))
         if c.count:
             out[c.inlet] += c.count * int(n)
     return out
