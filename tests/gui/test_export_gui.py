@@ -164,3 +164,14 @@ def test_cli_draws_png_and_svg(tmp_path):
         assert "picture of the whole design" in done.stdout
     assert QImage(str(tmp_path / "d.png")).width() >= 1600
     assert ET.parse(tmp_path / "d.svg").getroot().tag.endswith("svg")
+
+
+def test_drawio_export_from_the_menu(setup, qtbot, tmp_path):
+    _window, _doc, ctl = setup
+    path = tmp_path / "design.drawio"
+    assert ctl.default_path(fmt("drawio")).suffix == ".drawio"
+    with qtbot.waitSignal(ctl.finished) as done:
+        ctl.export(fmt("drawio"), path)
+    assert "device groups" in done.args[0]
+    root = ET.parse(path).getroot()
+    assert root.tag == "mxfile" and root.find("diagram").get("name") == "Groups"
