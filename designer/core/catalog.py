@@ -18,6 +18,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from designer.core.catalog_items import (
+    NOT_KNOWN,
     TECH_LABELS,
     Confidence,
     CoolingSpec,
@@ -48,7 +49,8 @@ from designer.core.paths import resources_dir
 from designer.core.safe_io import FileRefused, read_bytes
 
 __all__ = [
-    "TECH_LABELS", "Catalog", "CatalogFile", "Confidence", "CoolingSpec", "Covered", "Figure",
+    "NOT_KNOWN", "TECH_LABELS", "Catalog", "CatalogFile", "Confidence", "CoolingSpec",
+    "Covered", "Figure",
     "GearBase", "GearId", "GearItem", "LaserSpec", "LatencyNs", "LatencyParts", "MediumSpec",
     "NicSpec",
     "PortMode", "Ported", "Price", "Profile", "RackUnits", "ScaleUp", "ScaleUpSwitchSpec",

@@ -48,7 +48,12 @@ class _Frozen(BaseModel):
 
 
 # The figures of an item a Figure can vouch for (what the catalog's sources check covers).
-Covered = Literal["price_usd", "power_w", "latency_ns", "ports", "other"]
+Covered = Literal["price_usd", "power_w", "latency_ns", "ports", "part_number", "other"]
+
+# A manufacturer's orderable part number (NVIDIA's "OPN"): letters, digits and the marks part
+# numbers use. A length left to the buyer is written with x (MCP4Y10-Nxxx: N001 is 1 m).
+PartNumber = Annotated[str, Field(max_length=64, pattern=r"^$|^[A-Za-z0-9][A-Za-z0-9._/+#-]*$")]
+NOT_KNOWN = "not known"
 
 
 class Figure(_Frozen):
@@ -116,8 +121,27 @@ class GearBase(_Frozen):
     price_usd: Price
     power_w: Watts
     rack_units: RackUnits = 0
+    # the manufacturer's orderable part number; a figure covering "part_number" gives its
+    # source. Empty: not known (user catalogs and older items carry none)
+    part_number: PartNumber = ""
+    # power supplies and their inlet (C14 takes a C13 cord, C20 a C19 cord, busbar none);
+    # 0 / "": derived from the power (designer.core.physical.power)
+    psus: int = Field(default=0, ge=0, le=64, strict=True)
+    psu_inlet: Literal["", "C14", "C20", "busbar"] = ""
     figures: tuple[Figure, ...] = Field(default=(), max_length=64)
     notes: Notes = ""
+
+    @property
+    def part_number_text(self) -> str:
+        """The part number as a BOM shows it: the number, or "not known"."""
+        return self.part_number or NOT_KNOWN
+
+    def part_number_source(self) -> str:
+        """Where the part number comes from, in one line ("" when there is none)."""
+        f = self.figure_for("part_number")
+        if f is None:
+            return "no source given" if self.part_number else ""
+        return f"{f.source} ({f.confidence})"
 
     def figure_for(self, field: str, tech: str | None = None) -> Figure | None:
         """The figure that covers ``field`` (price_usd, power_w, latency_ns), if any; for a

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator, m
 
 from designer.core.analysis.workload import DecisionSettings
 from designer.core.catalog import Catalog, GearId, GearItem, Price
+from designer.core.ethernet.ranges import AddressRanges
 from designer.core.limits import MAX_CABLES, MAX_DEVICES, MAX_GROUP_LABEL, MAX_LINK_ROWS
 from designer.core.links import LinkTable
 from designer.core.physical.floor import Physical
@@ -420,6 +421,8 @@ class Project(_Frozen):
     decision: DecisionSettings | None = None
     # Price books and measured latencies that override the catalog for this project.
     sources: Sources = Field(default_factory=Sources)
+    # Address ranges and ASN base of an Ethernet design's underlay (None: the defaults).
+    addressing: AddressRanges | None = None
 
     @field_validator("schema_version")
     @classmethod

@@ -168,16 +168,23 @@ def test_optional_bom_lines_switch_on_one_by_one(su3):
         bom = solve(p).bom
         added = [line for line in bom.lines if line.category == category]
         assert added, flag
-        assert bom.total_usd == pytest.approx(base.total_usd + sum(x.total_usd for x in added))
         assert bom.total_usd == pytest.approx(sum(x.total_usd for x in bom.lines))
         if flag == "management_network":
             assert added[0].qty == racks  # one management switch per rack
             assert added[1].qty == len(su3.fabric.devices) + racks
         if flag == "racks_and_pdus":
-            assert [x.qty for x in added] == [racks, 2 * racks]
+            assert added[0].qty == racks and "Rack, 48U" in added[0].item
+            assert added[1].qty == 2 * racks  # two vertical cable managers a rack
+            # PDUs in a section of their own, from each placed rack's power, A+B feeds
+            pdus = [x for x in bom.lines if x.category == "power"]
+            assert len(pdus) == 1 and pdus[0].qty >= 2 * racks and pdus[0].qty % 2 == 0
+            assert bom.total_usd == pytest.approx(
+                base.total_usd + sum(x.total_usd for x in added) + pdus[0].total_usd)
+            continue
+        assert bom.total_usd == pytest.approx(base.total_usd + sum(x.total_usd for x in added))
         if flag == "spares":
             for line in added:
-                assert "%" in line.item
+                assert "%" in line.item or " per " in line.item
     # the 3-SU design has its UFM appliances already: no second subnet-manager line
     x = BomExtras(subnet_manager=True)
     p = su3.evolve(physical=su3.physical.model_copy(update={"extras": x}))

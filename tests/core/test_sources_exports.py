@@ -30,11 +30,12 @@ def test_bom_csv_names_the_book_and_the_catalog_sources(design, tmp_path):
     path = tmp_path / "bom.csv"
     jobs.export_bom(p, cat, path, result=r)
     rows = list(csv.reader(path.open()))
-    assert rows[0][-1] == "Price source"
+    src = rows[0].index("Price source")
+    assert src == 6  # the pricing columns come first; what to order follows them
     by_id = {row[2]: row for row in rows[1:]}
-    assert by_id["sn5600"][-1] == "price book 'Acme Q-117' (USD, 2026-11-02)"
-    assert by_id["connectx-7"][-1].startswith("assumption")
-    assert by_id["osfp-2x400g-sr8"][-1] == "reseller listings, 2024-08"
+    assert by_id["sn5600"][src] == "price book 'Acme Q-117' (USD, 2026-11-02)"
+    assert by_id["connectx-7"][src].startswith("assumption")
+    assert by_id["osfp-2x400g-sr8"][src] == "reseller listings, 2024-08"
 
 
 def test_bom_workbook_sources_and_latency_assumptions(design, tmp_path):

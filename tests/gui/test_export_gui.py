@@ -125,8 +125,9 @@ def test_pdf_report(setup, qtbot, tmp_path):
         ctl.export(fmt("report"), path)
     assert path.read_bytes().startswith(b"%PDF")
     pages = int(done.args[0].split(", ")[-1].split()[0])
-    # a few pages a manager reads, with the topology, the decision and the cluster over time
-    assert 2 <= pages <= 8
+    # a few pages a manager reads, with the topology, the decision and the cluster over
+    # time; then the port maps of one leaf and one spine (the workbook has every switch)
+    assert 2 <= pages <= 9
 
 
 def test_install_puts_export_before_quit(qapp, qtbot, catalog):
@@ -163,3 +164,14 @@ def test_cli_draws_png_and_svg(tmp_path):
         assert "picture of the whole design" in done.stdout
     assert QImage(str(tmp_path / "d.png")).width() >= 1600
     assert ET.parse(tmp_path / "d.svg").getroot().tag.endswith("svg")
+
+
+def test_drawio_export_from_the_menu(setup, qtbot, tmp_path):
+    _window, _doc, ctl = setup
+    path = tmp_path / "design.drawio"
+    assert ctl.default_path(fmt("drawio")).suffix == ".drawio"
+    with qtbot.waitSignal(ctl.finished) as done:
+        ctl.export(fmt("drawio"), path)
+    assert "device groups" in done.args[0]
+    root = ET.parse(path).getroot()
+    assert root.tag == "mxfile" and root.find("diagram").get("name") == "Groups"

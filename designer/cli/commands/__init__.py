@@ -45,6 +45,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sweep": ("sweep", "explore a design space: many designs, a Pareto front, on Dask"),
     "floor": ("floor", "floor plan: racks, fill and power, real cable lengths per layer"),
     "prices": ("prices", "import, list or remove a project's price books (quotes)"),
+    "bom-lines": ("bom_lines", "switch the BOM's optional sections (spares, power, racks) and "
+                  "set the spares policy"),
     "latency": ("latency", "set, import, list or clear a project's measured latencies"),
     "acceptance": (
         "acceptance",

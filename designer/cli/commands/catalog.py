@@ -88,6 +88,8 @@ def _print_item(item, id_w: int, sources: bool = False) -> None:
     """One item: figures and vendor on its first line; a long name or port list wraps under
     itself; with ``sources``, the source of its price below."""
     name = textwrap.wrap(item.name, NAME_W) or [""]
+    if item.part_number:  # the orderable part under the name (the BOM says "not known")
+        name.append(f"part {item.part_number}"[:NAME_W])
     ports = textwrap.wrap(_ports(item), PORTS_W) or [""]
     for k in range(max(len(name), len(ports))):
         left = f"  {item.id if k == 0 else '':<{id_w}}  {_at(name, k):<{NAME_W}}  "

@@ -28,7 +28,10 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     p = sub.add_parser(name, help="import, list or remove a project's price books (quotes)",
                        description="Price books: a supplier's quote (CSV or xlsx with part "
                        "id, unit price and optional currency and date columns) that "
-                       "overrides the catalog's estimated prices for one project.")
+                       "overrides the catalog's estimated prices for one project. Optional "
+                       "columns: supplier SKU and lead time (shown in the BOM). A part id is "
+                       "a catalog id or the manufacturer's part number the catalog gives "
+                       "(MQM9700-NS2F).")
     acts = p.add_subparsers(dest="action", metavar="ACTION", required=True,
                             parser_class=type(p))
     imp = acts.add_parser("import", help="import a quote into the project (saved in it)")

@@ -7,6 +7,7 @@ line below.
 from __future__ import annotations
 
 from designer.cli.exports import (  # noqa: F401  (each registers itself)
+    addressing,
     formats,
     ibnetdiscover,
     infragraph,

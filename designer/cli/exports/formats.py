@@ -1,4 +1,4 @@
-"""``designer export {bom,cabling,graphml,image,report}``: the formats people read.
+"""``designer export {bom,cabling,drawio,graphml,image,report}``: the formats people read.
 
 The work is in ``designer.core.export.jobs`` (shared with File > Export in the window); PNG and
 SVG images and PDF reports need Qt's renderer, imported only when asked for (offscreen).
@@ -27,6 +27,10 @@ def _cabling(project: Project, catalog: Catalog, out: Path, args: argparse.Names
 
 def _graphml(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:
     return jobs.export_graphml(project, catalog, out)
+
+
+def _drawio(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:
+    return jobs.export_drawio(project, catalog, out)
 
 
 def _report(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:
@@ -67,6 +71,9 @@ register_exporter("cabling", Exporter(
 register_exporter("graphml", Exporter(
     "the design as GraphML for yEd, Gephi or networkx (roles, speeds, cable counts)",
     ".graphml", _graphml))
+register_exporter("drawio", Exporter(
+    "the design for draw.io (diagrams.net): device groups, cable bundles per layer, racks",
+    ".drawio", _drawio))
 register_exporter("image", Exporter(
     "a picture of the whole design as drawn in the window: .png or .svg",
     ".png", _image, _image_options))

@@ -29,16 +29,18 @@ from scipy.sparse.csgraph import connected_components
 
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
+from designer.core.ethernet.ranges import DEFAULT_RANGES, PRIVATE_ASN, AddressRanges
 from designer.core.model import Project, Role
 from designer.core.names import HOSTNAME, NameMap, map_names
 from designer.core.problems import device_table
 
-ASN_TOP = 4_200_000_000  # + plane: the top tier of each plane
-ASN_POD = 4_200_100_000  # + pod: the middle tier of each pod
-ASN_LEAF = 4_200_200_000  # + switch: every leaf and router on its own
-LOOPBACKS = ipaddress.ip_network("10.255.0.0/16")
-FABRIC_P2P = ipaddress.ip_network("10.0.0.0/10")
-HOST_BLOCKS = ipaddress.ip_network("10.64.0.0/10")
+# the defaults (a project's ``addressing`` may move them: core/ethernet/ranges.py)
+ASN_TOP = DEFAULT_RANGES.asn_top  # + plane: the top tier of each plane
+ASN_POD = DEFAULT_RANGES.asn_pod  # + pod: the middle tier of each pod
+ASN_LEAF = DEFAULT_RANGES.asn_leaf  # + switch: every leaf and router on its own
+LOOPBACKS = ipaddress.ip_network(DEFAULT_RANGES.loopbacks)
+FABRIC_P2P = ipaddress.ip_network(DEFAULT_RANGES.p2p)
+HOST_BLOCKS = ipaddress.ip_network(DEFAULT_RANGES.hosts)
 LANES_PER_CAGE = 8
 TIER_OF = {Role.LEAF: 1, Role.ROUTER: 1, Role.SPINE: 2, Role.CORE: 3}
 TYPE_OF = {1: "LeafRouter", 2: "SpineRouter", 3: "SpineRouter"}
@@ -207,27 +209,38 @@ def build_underlay(project: Project, catalog: Catalog) -> Underlay:
     n = sw.size
     g = coo_matrix((np.ones(a.size), (a, b)), shape=(n, n))
     _, plane = connected_components(g, directed=False)
-    asn = _asn_plan(tier, plane, a, b)
+    rng = project.addressing or DEFAULT_RANGES
+    nets = rng.networks()
+    loopbacks, fabric_p2p, host_blocks = (nets["loopback"], nets["point-to-point"],
+                                          nets["host"])
+    asn = _asn_plan(tier, plane, a, b, rng)
+    if int(asn.max()) > PRIVATE_ASN[1]:
+        raise NotEthernet(f"{n:,} switches: the leaf ASNs from {rng.asn_leaf:,} run past the "
+                          f"private 4-byte range's end ({PRIVATE_ASN[1]:,}); lower asn_base")
 
-    if n >= LOOPBACKS.num_addresses - 1:
-        raise NotEthernet(f"{n:,} switches: more than the loopback range {LOOPBACKS} holds")
-    loop = np.uint32(int(LOOPBACKS.network_address)) + np.arange(1, n + 1, dtype=np.uint32)
-    if 2 * a.size > FABRIC_P2P.num_addresses:
-        raise NotEthernet(f"{a.size:,} switch-to-switch cables: more than {FABRIC_P2P} holds")
-    p2p = np.uint32(int(FABRIC_P2P.network_address)) + 2 * np.arange(a.size, dtype=np.uint32)
+    if n >= loopbacks.num_addresses - 1:
+        raise NotEthernet(f"{n:,} switches: more than the loopback range {loopbacks} holds "
+                          f"({loopbacks.num_addresses - 2:,} addresses)")
+    loop = np.uint32(int(loopbacks.network_address)) + np.arange(1, n + 1, dtype=np.uint32)
+    if 2 * a.size > fabric_p2p.num_addresses:
+        raise NotEthernet(f"{a.size:,} switch-to-switch cables: more than the point-to-point "
+                          f"range {fabric_p2p} holds ({fabric_p2p.num_addresses // 2:,} /31s)")
+    p2p = np.uint32(int(fabric_p2p.network_address)) + 2 * np.arange(a.size, dtype=np.uint32)
     ports = table.ports[sw]
     has_hosts = np.zeros(n, bool)
     has_hosts[leaf] = True
     top_port = int(ports[has_hosts].max()) if has_hosts.any() else 1
     bits = max(8, int(np.ceil(np.log2(2 * top_port))))
     need = int(has_hosts.sum()) << bits
-    if need > HOST_BLOCKS.num_addresses:
-        raise NotEthernet(f"{int(has_hosts.sum()):,} leaves: more than {HOST_BLOCKS} holds")
+    if need > host_blocks.num_addresses:
+        raise NotEthernet(f"{int(has_hosts.sum()):,} leaves of /{32 - bits} host blocks: more "
+                          f"than the host range {host_blocks} holds "
+                          f"({host_blocks.num_addresses >> bits:,} blocks)")
     named = sw.tolist() + np.unique(srv).tolist()
     hostnames = map_names([(fabric.devices[i].id, fabric.devices[i].name) for i in named],
                           HOSTNAME)
     block = np.zeros(n, np.uint32)
-    block[has_hosts] = np.uint32(int(HOST_BLOCKS.network_address)) + (
+    block[has_hosts] = np.uint32(int(host_blocks.network_address)) + (
         np.arange(int(has_hosts.sum()), dtype=np.uint32) << np.uint32(bits)
     )
     return Underlay(
@@ -259,17 +272,18 @@ def build_underlay(project: Project, catalog: Catalog) -> Underlay:
     )
 
 
-def _asn_plan(tier: np.ndarray, plane: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def _asn_plan(tier: np.ndarray, plane: np.ndarray, a: np.ndarray, b: np.ndarray,
+              rng: AddressRanges = DEFAULT_RANGES) -> np.ndarray:
     """RFC 7938 5.2.1: the top tier of a plane shares an ASN, the middle tier one per pod,
     leaves (and the switches of a one-tier plane, e.g. dragonfly routers) one each."""
     n = tier.size
-    asn = ASN_LEAF + np.arange(n, dtype=np.int64)
+    asn = rng.asn_leaf + np.arange(n, dtype=np.int64)
     _, plane_code = np.unique(plane, return_inverse=True)
     top = np.zeros(n, np.int64)
     np.maximum.at(top, plane_code, tier)
     top_of = top[plane_code]
     is_top = (tier == top_of) & (top_of > 1)
-    asn[is_top] = ASN_TOP + plane_code[is_top]
+    asn[is_top] = rng.asn_top + plane_code[is_top]
     middle = (tier > 1) & ~is_top
     if middle.any():
         # pods: parts of the graph below the top tier
@@ -277,5 +291,5 @@ def _asn_plan(tier: np.ndarray, plane: np.ndarray, a: np.ndarray, b: np.ndarray)
         g = coo_matrix((np.ones(int(keep.sum())), (a[keep], b[keep])), shape=(n, n))
         _, pod = connected_components(g, directed=False)
         _, pod_code = np.unique(pod[middle], return_inverse=True)
-        asn[middle] = ASN_POD + pod_code
+        asn[middle] = rng.asn_pod + pod_code
     return asn

@@ -10,12 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from designer.core.catalog_items import NOT_KNOWN
+
 if TYPE_CHECKING:
     from designer.core.solver.bom import BomLine
 
 # the columns of a BOM line, in the CSV and on the workbook's BOM sheet
 HEADER = ("Category", "Item", "Catalog id", "Quantity", "Unit price (USD)", "Line total (USD)",
-          "Price source")
+          "Price source", "Vendor", "Part number", "Supplier SKU", "Lead time",
+          "Part number source")
 
 
 CATEGORY_LABELS = {
@@ -27,6 +30,11 @@ CATEGORY_LABELS = {
     "fibre": "Fibres",
     "appliance": "Appliances",
     "server": "GPU servers",
+    "management": "Management",
+    "racks": "Racks and cable management",
+    "power": "Power distribution (PDUs, cords)",
+    "spares": "Spares",
+    "support": "Support",
 }
 
 
@@ -77,7 +85,15 @@ def bom_table(result: Any) -> BomTable:
 
 def csv_rows(table: BomTable) -> list[tuple]:
     return [(x.category, x.item, x.catalog_id, x.qty, x.unit_usd, x.total_usd,
-             price_source_text(x)) for x in table.lines]
+             price_source_text(x), *order_cells(x)) for x in table.lines]
+
+
+def order_cells(x: BomLine) -> tuple[str, str, str, str, str]:
+    """What to order a line by: vendor, part number ("not known" for a catalog part without
+    one, empty for a line that is no catalog part), supplier SKU, lead time and where the
+    part number comes from."""
+    part = x.part_number or (NOT_KNOWN if x.catalog_id or x.vendor else "")
+    return (x.vendor, part, x.sku, x.lead_time, x.part_source)
 
 
 def price_source_text(x: BomLine) -> str:

@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING
 
 from openpyxl.worksheet.worksheet import Worksheet
 
-from designer.core.export.bom_rows import HEADER, BomTable, category_label, price_source_text
+from designer.core.catalog_items import NOT_KNOWN
+from designer.core.export.bom_rows import (
+    HEADER,
+    BomTable,
+    category_label,
+    order_cells,
+    price_source_text,
+)
 from designer.core.export.facts import Fact, FactSection
 from designer.core.export.xlsx import (
     BOLD,
@@ -48,6 +55,7 @@ FORMATS = {"int": INTEGER, "dec": DECIMAL, "dec2": DECIMAL2, "usd": USD, "usd2":
            "pct": PERCENT,
            "text": None}
 FIRST_LINE_ROW = 5
+LAST_COLUMN = "L"  # the BOM sheet's columns: A-G price the line, H-L say what to order
 
 
 @dataclass(frozen=True)
@@ -62,7 +70,7 @@ class BomLayout:
 
 
 def bom_sheet(ws: Worksheet, title: str, table: BomTable) -> BomLayout:
-    set_widths(ws, (16, 58, 24, 11, 17, 19, 48))
+    set_widths(ws, (16, 58, 24, 11, 17, 19, 48, 16, 20, 18, 14, 48))
     put(ws, 1, 1, f"Bill of materials: {title}", font=TITLE_FONT)
     put(ws, 2, 1, "Prices are estimates (see Assumptions). Type your quote into a shaded unit "
                   "price: line totals, subtotals and the grand total follow.", font=MUTED)
@@ -78,7 +86,7 @@ def bom_sheet(ws: Worksheet, title: str, table: BomTable) -> BomLayout:
             lines.append(row)
             row += 1
         put(ws, row, 2, f"Subtotal: {section.label}", font=BOLD, fill=SUBTOTAL_FILL)
-        for col in (1, 3, 4, 5):
+        for col in (1, 3, 4, 5, *range(7, 13)):
             put(ws, row, col, None, fill=SUBTOTAL_FILL)
         put(ws, row, 6, Formula(f"=SUM(F{first}:F{row - 1})"), number_format=USD, font=BOLD,
             fill=SUBTOTAL_FILL)
@@ -86,7 +94,7 @@ def bom_sheet(ws: Worksheet, title: str, table: BomTable) -> BomLayout:
         row += 2
     grand = row
     put(ws, grand, 2, "Grand total", font=BOLD, fill=TOTAL_FILL, border=TOP_RULE)
-    for col in (1, 3, 4, 5):
+    for col in (1, 3, 4, 5, *range(7, 13)):
         put(ws, grand, col, None, fill=TOTAL_FILL, border=TOP_RULE)
     cells = ",".join(f"F{r}" for r in subtotals) or "0"
     put(ws, grand, 6, Formula(f"=SUM({cells})"), number_format=USD, font=BOLD, fill=TOTAL_FILL,
@@ -104,7 +112,7 @@ def bom_sheet(ws: Worksheet, title: str, table: BomTable) -> BomLayout:
             row += 1
             _line_row(ws, row, x)
             compute_rows.append(row)
-    ws.auto_filter.ref = f"A4:G{max(lines[-1] if lines else 4, 4)}"
+    ws.auto_filter.ref = f"A4:{LAST_COLUMN}{max(lines[-1] if lines else 4, 4)}"
     ws.print_title_rows = "4:4"
     _page(ws)
     return BomLayout(tuple(lines), tuple(subtotals), grand, per_gpu, tuple(compute_rows))
@@ -119,6 +127,12 @@ def _line_row(ws: Worksheet, row: int, x: BomLine) -> None:
     put(ws, row, 5, x.unit_usd, number_format=USD, fill=INPUT_FILL)
     put(ws, row, 6, Formula(f"=D{row}*E{row}"), number_format=USD)
     put(ws, row, 7, price_source_text(x), font=MUTED)
+    vendor, part, sku, lead, source = order_cells(x)
+    put(ws, row, 8, vendor or None)
+    put(ws, row, 9, part or None, font=MUTED if part == NOT_KNOWN else None)
+    put(ws, row, 10, sku or None)
+    put(ws, row, 11, lead or None)
+    put(ws, row, 12, source or None, font=MUTED)
 
 
 def facts_sheet(ws: Worksheet, title: str, sections: Sequence[FactSection],

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer.core.catalog import Catalog, MediumSpec
+from designer.core.catalog import NOT_KNOWN, Catalog, MediumSpec
 from designer.core.links import MEDIA
 from designer.core.model import Project
 from designer.core.ports import per_cage_of, port_labels
@@ -47,6 +47,11 @@ HEADER: tuple[str, ...] = (
     "Layer",
     "Links",
     "Note",
+    # the manufacturer's part numbers of the three parts ("not known" when the catalog has
+    # none), after the columns cable checkers read so their layout stays as it was
+    "A-side optic part",
+    "Cable / fibre part",
+    "Z-side optic part",
 )
 
 LAYER_PREFIX = {
@@ -86,6 +91,10 @@ class CablingPlan:
     layer: np.ndarray
     note: np.ndarray
     lanes: np.ndarray | None = None  # links the cable carries (1 when None)
+    # part numbers of the A optic, the cable or fibre and the Z optic ("" where none)
+    a_optic_part: np.ndarray | None = None
+    cable_part: np.ndarray | None = None
+    z_optic_part: np.ndarray | None = None
 
     header: tuple[str, ...] = HEADER
 
@@ -95,7 +104,8 @@ class CablingPlan:
             self.z_port, self.speed_gbps.tolist(), self.medium, self.a_optic, self.cable,
             self.z_optic, np.round(self.length_m.astype(np.float64), 2).tolist(), self.layer,
             (self.lanes if self.lanes is not None else np.ones(self.n, np.int64)).tolist(),
-            self.note,
+            self.note, *(x if x is not None else np.full(self.n, "", dtype=object)
+                         for x in (self.a_optic_part, self.cable_part, self.z_optic_part)),
         )
         return zip(*cols, strict=True)
 
@@ -203,7 +213,20 @@ def cabling_plan(project: Project, catalog: Catalog, media: MediaPlan | None = N
         layer=layer,
         note=per_link.note[first],
         lanes=count.astype(np.int64),
+        a_optic_part=_at(per_link.a_optic_part, first),
+        cable_part=_at(per_link.cable_part, first),
+        z_optic_part=_at(per_link.z_optic_part, first),
     )
+
+
+def _at(col: np.ndarray | None, rows: np.ndarray) -> np.ndarray | None:
+    return None if col is None else col[rows]
+
+
+def part_numbers(items: tuple[str, ...], catalog: Catalog) -> tuple[str, ...]:
+    """The part number of each catalog id, "not known" where the catalog gives none."""
+    return tuple(catalog.get(i).part_number_text if i in catalog else NOT_KNOWN
+                 for i in items)
 
 
 def _link_plan(project: Project, catalog: Catalog, m: MediaPlan) -> CablingPlan:
@@ -230,6 +253,7 @@ def _link_plan(project: Project, catalog: Catalog, m: MediaPlan) -> CablingPlan:
     )
     medium = np.array([MEDIUM_LABELS[x] for x in MEDIA], dtype=object)
     cable = _ids(m.items, m.cable)
+    parts = part_numbers(m.items, catalog)
     return CablingPlan(
         project_name=project.name,
         n=n,
@@ -248,4 +272,7 @@ def _link_plan(project: Project, catalog: Catalog, m: MediaPlan) -> CablingPlan:
         length_m=np.asarray(m.length_m, dtype=np.float64),
         layer=layer,
         note=_notes(m),
+        a_optic_part=_ids(parts, m.a_module),
+        cable_part=np.where(m.cable >= 0, _ids(parts, m.cable), _ids(parts, m.fibre)),
+        z_optic_part=_ids(parts, m.b_module),
     )

@@ -7,6 +7,8 @@ import os
 
 from designer.core.export.cabling import CablingPlan
 from designer.core.export.csv_writer import write_csv
+from designer.core.export.port_map import HEADER as PORT_HEADER
+from designer.core.export.port_map import PortMap
 from designer.core.export.xlsx_stream import (
     BOLD,
     BOLD_INT,
@@ -34,6 +36,9 @@ COLUMNS: tuple[StreamColumn, ...] = (
     StreamColumn("Layer", 14),
     StreamColumn("Links", 6, "int"),
     StreamColumn("Note", 30),
+    StreamColumn("A-side optic part", 18),
+    StreamColumn("Cable / fibre part", 18),
+    StreamColumn("Z-side optic part", 18),
 )
 SUMMARY_COLUMNS = (
     StreamColumn("Layer", 16),
@@ -45,7 +50,22 @@ SUMMARY_COLUMNS = (
 )
 
 
-def write_cabling_xlsx(plan: CablingPlan, path: str | os.PathLike[str], progress=None) -> None:
+PORT_COLUMNS: tuple[StreamColumn, ...] = (
+    StreamColumn("Switch", 22),
+    StreamColumn("Port", 8),
+    StreamColumn("Far device", 22),
+    StreamColumn("Far port", 8),
+    StreamColumn("Cable label", 12),
+    StreamColumn("Layer", 14),
+    StreamColumn("Speed (Gb/s)", 9, "int"),
+    StreamColumn("Optic at this port", 20),
+)
+
+
+def write_cabling_xlsx(plan: CablingPlan, path: str | os.PathLike[str], progress=None,
+                       ports: PortMap | None = None) -> None:
+    """The Cables and Summary sheets, and with ``ports`` a Port map sheet: every switch port
+    in front-panel order and what its cable reaches."""
     assert tuple(c.header for c in COLUMNS) == plan.header
     cables = StreamSheet("Cables", COLUMNS, plan.rows(), total=plan.n)
     summary = StreamSheet(
@@ -63,7 +83,11 @@ def write_cabling_xlsx(plan: CablingPlan, path: str | os.PathLike[str], progress
                  (plan.n, BOLD_INT)]],
         filter=False,
     )
-    write_workbook(path, [cables, summary], title=f"Cabling plan: {plan.project_name}",
+    sheets = [cables, summary]
+    if ports is not None:
+        assert tuple(c.header for c in PORT_COLUMNS) == PORT_HEADER
+        sheets.append(StreamSheet("Port map", PORT_COLUMNS, ports.rows(), total=ports.n))
+    write_workbook(path, sheets, title=f"Cabling plan: {plan.project_name}",
                    progress=progress)
 
 

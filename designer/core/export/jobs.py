@@ -23,6 +23,7 @@ SUFFIXES: dict[str, tuple[str, ...]] = {
     "bom": (".xlsx", ".csv"),
     "cabling": (".xlsx", ".csv"),
     "graphml": (".graphml",),
+    "drawio": (".drawio", ".xml"),
     "report": (".html", ".htm", ".pdf"),
     "image": (".png", ".svg"),
 }
@@ -119,7 +120,11 @@ def export_cabling(project: Project, catalog: Catalog, path: str | os.PathLike[s
             report_progress(progress, 0.35 + 0.6 * done / max(total, 1),
                     f"Writing cables: {done:,} of {total:,}")
 
-        write_cabling_xlsx(plan, path, progress=rows_done if progress else None)
+        from designer.core.export.port_map import port_map
+
+        ports = port_map(project, catalog, getattr(result, "media", None),
+                         getattr(bom, "cable_id", None), plan)
+        write_cabling_xlsx(plan, path, progress=rows_done if progress else None, ports=ports)
     report_progress(progress, 1.0, "Done")
     return f"wrote {path}: {plan.n:,} cables"
 
@@ -133,6 +138,18 @@ def export_graphml(project: Project, catalog: Catalog, path: str | os.PathLike[s
     counts = write_graphml(project, catalog, path, getattr(result, "media", None))
     report_progress(progress, 1.0, "Done")
     return f"wrote {path}: {counts['nodes']:,} nodes, {counts['edges']:,} edges"
+
+
+def export_drawio(project: Project, catalog: Catalog, path: str | os.PathLike[str],
+                  result: Any = None, progress: ProgressFn | None = None) -> str:
+    from designer.core.export.drawio import write_drawio
+
+    check_suffix("drawio", path)
+    report_progress(progress, 0.1, "Grouping devices and bundling cables")
+    counts = write_drawio(project, catalog, path, getattr(result, "media", None))
+    report_progress(progress, 1.0, "Done")
+    return (f"wrote {path}: {counts['pages']} page(s), {counts['boxes']:,} device groups, "
+            f"{counts['bundles']:,} cable bundles")
 
 
 def report_data_for(project: Project, catalog: Catalog, result: Any = None,

@@ -12,6 +12,7 @@ from typing import Any
 
 from designer import __version__
 from designer.core.catalog import Catalog
+from designer.core.errors import DesignerError
 from designer.core.export.bom_rows import BomTable, bom_table
 from designer.core.export.charts_svg import BAR, BAR_ALT, WARN, bar_chart, column_chart
 from designer.core.export.facts import (
@@ -135,7 +136,28 @@ def report_data(project: Project, catalog: Catalog, result: Any,
             ((data.get("latency_us") or {}).get("assumptions") or {}).get("figures")),
         notes=project.notes,
         tiers=tier_diagram(data, switch_models_by_tier(project)),
+        **_port_maps(project, catalog, result),
     )
+
+
+def _port_maps(project: Project, catalog: Catalog, result: Any) -> dict:
+    """The port map of the first switch of each role (a leaf, a spine ...): the report stays
+    a few pages; the cabling workbook's Port map sheet has every switch."""
+    from designer.core.export.port_map import port_map
+
+    try:
+        pm = port_map(project, catalog, getattr(result, "media", None),
+                      getattr(getattr(result, "bom", None), "cable_id", None))
+    except DesignerError:
+        return {}
+    switches = pm.switches()
+    devices = project.fabric.devices
+    first: dict[str, int] = {}
+    for i in switches:
+        first.setdefault(devices[i].role.value, i)
+    maps = tuple((f"{pm.names[i]} ({devices[i].role.label.lower()}, {devices[i].model})",
+                  pm.of_switch(i)) for i in first.values())
+    return {"port_maps": maps, "switches": len(switches)}
 
 
 def switch_models_by_tier(project: Project) -> dict[str, list[str]]:

@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from designer.core.export.bom_rows import BomTable, price_source_text
+from designer.core.export.bom_rows import BomTable, order_cells, price_source_text
 from designer.core.export.facts import Fact, FactSection
 from designer.core.export.safety import markup_text
 
@@ -34,6 +34,10 @@ class ReportData:
     assumptions: Sequence[FactSection]
     notes: str = ""
     tiers: str = ""  # SVG: the per-tier summary diagram (tier_diagram.py)
+    # port maps of the first switches: (switch name, rows of port_map.HEADER), and how many
+    # switches the design has (the cabling workbook has every one)
+    port_maps: Sequence[tuple[str, Sequence[tuple]]] = ()
+    switches: int = 0
 
 
 # attributes as well as CSS: Qt's rich-text engine (the PDF) reads these, browsers the CSS
@@ -221,12 +225,49 @@ def _problems(problems: Sequence[dict]) -> str:
                    + "".join(rows) + "</table>")
 
 
+def _part(x) -> str:
+    """What to order a line by: the vendor's part number (and the supplier's SKU when a price
+    book gives one), "not known" for a catalog part without one."""
+    _vendor, part, sku, lead, _src = order_cells(x)
+    extra = ", ".join(t for t in (f"SKU {sku}" if sku else "", lead) if t)
+    return f"{part} ({extra})" if extra else part
+
+
+def _catalog_id(x) -> str:
+    return f'<br><span class="muted">{_e(x.catalog_id)}</span>' if x.catalog_id else ""
+
+
+PANEL_COLUMNS = 8  # ports a row of the report's port map, as a front panel reads
+
+
+def _port_maps(data: ReportData) -> str:
+    """One switch of each role drawn as its front panel: ports in order, eight a row, each
+    with the device and port its cable reaches (the cabling workbook lists every switch)."""
+    out = ['<div class="page"><h2>Port maps</h2>'
+           f'<p class="muted">One switch of each role, ports in front-panel order (cage/lane '
+           f"on twin-port cages), each with the device and port at the far end of its cable. "
+           f"The cabling workbook's Port map sheet lists all {data.switches:,} switches with "
+           f"cable labels and optics.</p>"]
+    for name, rows in data.port_maps:
+        cells = [f"<b>{_e(r[1])}</b><br>{_e(r[2])}" + (f" {_e(r[3])}" if r[3] else "")
+                 for r in rows]
+        trs = []
+        for k in range(0, len(cells), PANEL_COLUMNS):
+            part = cells[k:k + PANEL_COLUMNS]
+            part += [""] * (PANEL_COLUMNS - len(part))
+            trs.append("<tr>" + "".join(f'<td class="muted">{c}</td>' for c in part)
+                       + "</tr>")
+        out.append(f"<h4>{_e(name)}</h4>"
+                   + _padded(f'<table class="grid" {TABLE}>{"".join(trs)}</table>'))
+    return "".join(out) + "</div>"
+
+
 def _bom(table: BomTable) -> str:
     """The BOM: one table per section under a heading of its own (so a section's name never
     sits alone at a page foot), all with the same column widths, wide enough for every
     section's numbers on one line, so they read as one table."""
-    head = ("Item", "Catalog id", "Qty", "Unit price", "Line total", "Price source")
-    cells = [(x.item, x.catalog_id, f"{x.qty:,}", usd(x.unit_usd), usd(x.total_usd),
+    head = ("Item", "Part number", "Qty", "Unit price", "Line total", "Price source")
+    cells = [(x.item, _part(x), f"{x.qty:,}", usd(x.unit_usd), usd(x.total_usd),
               price_source_text(x))
              for sec in table.sections for x in sec.lines]
     cells.append(("", "", "", "", usd(table.total_usd), ""))
@@ -244,7 +285,8 @@ def _bom(table: BomTable) -> str:
         for k, x in enumerate(s.lines):
             f = k == 0
             rows.append(
-                f"<tr><td{wd(0, f)}>{_e(x.item)}</td><td{wd(1, f)}>{_e(x.catalog_id)}</td>"
+                f"<tr><td{wd(0, f)}>{_e(x.item)}</td><td{wd(1, f)}>{_e(_part(x))}"
+                f'{_catalog_id(x)}</td>'
                 f'<td{wd(2, f)} class="n">{x.qty:,}</td>'
                 f'<td{wd(3, f)} class="n">{usd(x.unit_usd)}</td>'
                 f'<td{wd(4, f)} class="n">{usd(x.total_usd)}</td>'
@@ -321,6 +363,8 @@ def report_html(data: ReportData, image: Callable[[Chart], str] | None = None,
         '<div class="page"><h2 class="newpage">Assumptions</h2>'
         + "".join(_assumption_table(s) for s in data.assumptions) + "</div>"
     )
+    if data.port_maps:
+        page3 += _port_maps(data)
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f"<title>{_e(data.title)}</title><style>{CSS}</style></head><body>"

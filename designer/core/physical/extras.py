@@ -1,23 +1,25 @@
 """The optional lines of a complete bill of materials (``BomExtras``, each with its switch).
 
 Added after the network lines, in this order: subnet managers (InfiniBand only), the
-out-of-band management network, racks and PDUs, spares, support. Their prices come from the
-project's ``BomExtras`` (estimates, marked as such in the item names); they carry no catalog
-id, so the price is edited in the project's extras, not as a catalog override.
+out-of-band management network, racks and cable management, power (PDUs from the placed racks'
+power, cords by connector), spares (by the policy of ``spares``), support. Their prices come
+from the project's ``BomExtras`` (estimates, marked as such in the item names); they carry no
+catalog id, so the price is edited in the project's extras, not as a catalog override.
 """
 
 from __future__ import annotations
 
-import math
+from collections import Counter
 from dataclasses import replace
 
 import numpy as np
 
 from designer.core.physical.floor import BomExtras
+from designer.core.physical.power import CORD_NAME, cords_by_kind, device_cords, pdus_for_rack
 from designer.core.solver.bom import Bom, BomLine
 from designer.core.solver.compile import TECHS, Compiled
 
-EXTRA_CATEGORIES = ("management", "racks", "spares", "support")
+EXTRA_CATEGORIES = ("management", "racks", "power", "spares", "support")
 EST = " (estimate)"
 
 
@@ -54,17 +56,33 @@ def extra_lines(c: Compiled, bom: Bom, x: BomExtras) -> list[BomLine]:
         out.append(_line("management", "Cat6 management cable" + EST, devices + racks,
                          x.management_cable_usd))
     if x.racks_and_pdus and racks:
+        placed = _placed(c)
         out.append(_line("racks", "Rack, 48U, 600 x 1200 mm" + EST, racks, x.rack_usd))
-        if x.pdus_per_rack:
-            out.append(_line("racks", "Rack PDU, 3-phase" + EST, racks * x.pdus_per_rack,
-                             x.pdu_usd))
+        if x.cable_management:
+            out.extend(_cable_management(c, x, racks, placed))
+        if x.pdu_kw is None or placed is None:
+            if x.pdus_per_rack:
+                out.append(_line("power", "Rack PDU, 3-phase" + EST, racks * x.pdus_per_rack,
+                                 x.pdu_usd))
+        else:
+            n = _pdus(c, x, placed)
+            if n:
+                out.append(_line("power", f"Rack PDU, 3-phase, {x.pdu_kw:g} kW continuous, "
+                                 f"A+B feeds" + EST, n, x.pdu_usd))
+    if x.power_cords:
+        for inlet, n in sorted(cords_by_kind(_models(c), c.catalog).items()):
+            unit = x.cord_c13_usd if inlet == "C14" else x.cord_c19_usd
+            out.append(_line("power", f"Power cord {CORD_NAME[inlet]}" + EST, n, unit))
     if x.spares:
         for line in bom.lines:
-            pct = x.spares_pct.get(line.category, 0.0)
-            qty = math.ceil(line.qty * pct / 100.0 - 1e-9) if pct else 0
+            rule = x.spare_rule(line.category)
+            qty = rule.quantity(line.qty) if rule is not None else 0
             if qty:
-                out.append(BomLine("spares", f"Spare: {line.item} ({pct:g}%)", "", qty,
-                                   line.unit_usd, line.unit_usd * qty))
+                out.append(BomLine("spares", f"Spare: {line.item} ({rule.label})", "", qty,
+                                   line.unit_usd, line.unit_usd * qty, vendor=line.vendor,
+                                   part_number=line.part_number,
+                                   part_source=line.part_source, sku=line.sku,
+                                   lead_time=line.lead_time))
     if x.support:
         base = [*bom.lines, *out]
         for cls, pct in sorted(x.support_pct.items()):
@@ -75,6 +93,66 @@ def extra_lines(c: Compiled, bom: Bom, x: BomExtras) -> list[BomLine]:
                 per_year = hw * pct / 100.0
                 out.append(BomLine("support", f"Support, {cls} ({pct:g}% a year){EST}", "",
                                    x.years, per_year, per_year * x.years))
+    return out
+
+
+def _models(c: Compiled) -> Counter:
+    """Devices by catalog model: the network's and the servers' (each takes its cords)."""
+    return Counter(d.model for d in c.fabric.devices)
+
+
+def _placed(c: Compiled):
+    """(positions, rack usage) of the project's placed floor plan, None before ``floor
+    --place``: PDUs follow the racks' power only once devices sit in racks."""
+    phys = c.project.physical
+    if phys is None or phys.floor is None or not phys.floor.placement:
+        return None
+    from designer.core.physical.racks import project_usage
+
+    return project_usage(c.project, c.catalog)
+
+
+def _pdus(c: Compiled, x: BomExtras, placed) -> int:
+    pos, use = placed
+    k = len(use.names)
+    c14 = np.zeros(k, np.int64)
+    c20 = np.zeros(k, np.int64)
+    # outlets are needed whether or not the cords are bought with this BOM
+    per_model: dict[str, tuple[str, int]] = {}
+    for i, d in enumerate(c.fabric.devices):
+        r = int(pos.rack[i])
+        if r < 0:
+            continue
+        if d.model not in per_model:
+            item = c.catalog.get(d.model) if d.model in c.catalog else None
+            cd = device_cords(item) if item is not None else None
+            per_model[d.model] = (cd.inlet, cd.count) if cd else ("", 0)
+        inlet, n = per_model[d.model]
+        if inlet == "C14":
+            c14[r] += n
+        elif inlet == "C20":
+            c20[r] += n
+    return sum(pdus_for_rack(float(use.used_kw[r]), int(c14[r]), int(c20[r]),
+                             float(x.pdu_kw or 0), x.pdu_c13_outlets, x.pdu_c19_outlets)
+               for r in range(k))
+
+
+def _cable_management(c: Compiled, x: BomExtras, racks: int, placed) -> list[BomLine]:
+    """Two vertical cable managers a rack; a 1U horizontal manager for every switch (its
+    ports' cables turn into the vertical ones beside it); a blanking panel for every empty U
+    of a placed rack (keeps the hot aisle's air out of the cold one). Counts are a rule of
+    thumb, not a source: an assumption."""
+    out = [_line("racks", "Vertical cable manager, 48U" + EST, 2 * racks,
+                 x.vertical_manager_usd)]
+    switches = int(np.count_nonzero(c.is_switch))
+    if switches:
+        out.append(_line("racks", "Horizontal cable manager, 1U" + EST, switches,
+                         x.horizontal_manager_usd, ru=1.0))
+    if placed is not None:
+        _pos, use = placed
+        free = int(np.clip(use.cap_u - use.used_u, 0, None).sum())
+        if free:
+            out.append(_line("racks", "Blanking panel, 1U" + EST, free, x.blanking_panel_usd))
     return out
 
 

@@ -33,6 +33,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from designer.core.physical.spares import DEFAULT_RULES, SpareRule
+
 RackName = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:/+-]{0,63}$")]
 Metres = Annotated[float, Field(ge=0, le=10_000, allow_inf_nan=False)]
 
@@ -195,10 +197,47 @@ class BomExtras(_Frozen):
         max_length=16,
     )
 
+    # the spares policy per BOM category (designer.core.physical.spares); it wins over
+    # ``spares_pct``, which files written before it keep using
+    spares_rules: dict[str, SpareRule] = Field(
+        default_factory=lambda: dict(DEFAULT_RULES), max_length=16)
+    # power cords by connector, from each device's power supplies
+    power_cords: bool = False
+    cord_c13_usd: float = Field(default=12.0, ge=0, le=1e6)
+    cord_c19_usd: float = Field(default=20.0, ge=0, le=1e6)
+    # PDUs per rack from its power: continuous kW a PDU carries (None: ``pdus_per_rack``
+    # a rack, as files written before kept) and its outlets of each kind
+    pdu_kw: float | None = Field(default=17.7, gt=0, le=1000)
+    pdu_c13_outlets: int = Field(default=24, ge=0, le=200)
+    pdu_c19_outlets: int = Field(default=12, ge=0, le=200)
+    # with racks: cable managers and blanking panels
+    cable_management: bool = True
+    vertical_manager_usd: float = Field(default=350.0, ge=0, le=1e6)
+    horizontal_manager_usd: float = Field(default=60.0, ge=0, le=1e6)
+    blanking_panel_usd: float = Field(default=6.0, ge=0, le=1e6)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _as_written_before(cls, raw):
+        """A file written before these fields prices its spares, PDUs and rack lines as it
+        did: percentages, a fixed PDU count, no cable management."""
+        if isinstance(raw, dict) and "spares_pct" in raw:
+            raw = dict(raw)
+            raw.setdefault("spares_rules", {})
+            raw.setdefault("pdu_kw", None)
+            raw.setdefault("cable_management", False)
+        return raw
+
+    def spare_rule(self, category: str) -> SpareRule | None:
+        if category in self.spares_rules:
+            return self.spares_rules[category]
+        pct = self.spares_pct.get(category, 0.0)
+        return SpareRule(pct=pct) if pct else None
+
     @property
     def any(self) -> bool:
         return (self.subnet_manager or self.management_network or self.racks_and_pdus
-                or self.spares or self.support)
+                or self.spares or self.support or self.power_cords)
 
 
 class Physical(_Frozen):

@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from designer.core.catalog import MediumSpec, ServerSpec, SwitchSpec
+from designer.core.catalog import NOT_KNOWN, MediumSpec, ServerSpec, SwitchSpec
 from designer.core.errors import CatalogError
 from designer.core.model import Role
 from designer.core.physical.liquid import cdu_count
 from designer.core.solver.cables import CableCounts, cable_ids, count_by_layer
 from designer.core.solver.compile import ROLE_CODE, Compiled
 from designer.core.solver.media import MediaPlan
-from designer.core.sources.apply import price_origin
+from designer.core.sources.apply import price_origin, supplier_terms
 
 CATEGORY_ORDER = ("switch", "laser", "nic", "transceiver", "cable", "fibre", "appliance")
 
@@ -43,6 +43,17 @@ class BomLine:
     price_kind: str = "catalog"
     price_source: str = ""
     price_date: str = ""
+    # what to order: the manufacturer and its part number ("" when not known) with where the
+    # number comes from, and a price book's supplier SKU and lead time
+    vendor: str = ""
+    part_number: str = ""
+    part_source: str = ""
+    sku: str = ""
+    lead_time: str = ""
+
+    @property
+    def part_number_text(self) -> str:
+        return self.part_number or NOT_KNOWN
 
     def to_json(self) -> dict:
         return {
@@ -56,6 +67,11 @@ class BomLine:
             "power_w": round(self.power_w, 2),
             "price_source": {"kind": self.price_kind, "label": self.price_source,
                              "date": self.price_date},
+            "vendor": self.vendor,
+            "part_number": self.part_number or None,
+            "part_number_source": self.part_source,
+            "supplier_sku": self.sku,
+            "lead_time": self.lead_time,
         }
 
 
@@ -114,9 +130,11 @@ def bill_of_materials(c: Compiled, media: MediaPlan, control=None) -> Bom:
             return
         ru = float(getattr(g, "rack_units", 0.0)) * qty
         origin = price_origin(c.project, cat, g.id)
+        sku, lead = supplier_terms(c.project, g.id)
         into.append(BomLine(category, g.name, g.id, int(qty), float(g.price_usd),
                             float(g.price_usd) * qty, float(g.power_w), float(g.power_w) * qty,
-                            ru, origin.kind, origin.label, origin.date))
+                            ru, origin.kind, origin.label, origin.date, g.vendor,
+                            g.part_number, g.part_number_source(), sku, lead))
 
     # switches, servers, appliances and NICs by model, looked up once per gear choice ------------
     t = c.table

@@ -50,6 +50,18 @@ def price_origin(project, catalog: Catalog, gear_id: str) -> Origin:
     return Origin("assumption" if f.assumption else "catalog", f.source, f.date, f.what)
 
 
+def supplier_terms(project, gear_id: str) -> tuple[str, str]:
+    """(supplier SKU, lead time) of ``gear_id`` from the latest price book that gives each
+    ("" when none does)."""
+    sku = lead = ""
+    for book in reversed(project.sources.price_books):
+        sku = sku or book.skus.get(gear_id, "")
+        lead = lead or book.lead_times.get(gear_id, "")
+        if sku and lead:
+            break
+    return sku, lead
+
+
 def apply_sources(catalog: Catalog, sources: Sources, profile: str = "",
                   propagation_ns_per_m: float = 5.0) -> Catalog:
     """``catalog`` with the book prices and the measured latencies in place."""

@@ -15,6 +15,9 @@ Currency = Annotated[str, Field(pattern=r"^[A-Z]{3}$")]
 # Names and labels are printed and exported: no control characters (see core/text.py).
 BookName = Annotated[str, Field(min_length=1, max_length=120), AfterValidator(check_name)]
 Label = Annotated[str, Field(max_length=500), AfterValidator(check_name)]
+# A supplier's own part number and a quoted lead time ("6-8 weeks", "in stock"), as written.
+Sku = Annotated[str, Field(min_length=1, max_length=80), AfterValidator(check_name)]
+LeadTime = Annotated[str, Field(min_length=1, max_length=60), AfterValidator(check_name)]
 
 
 class _Frozen(BaseModel):
@@ -34,6 +37,9 @@ class PriceBook(_Frozen):
     date: DateText = ""
     source: Label = ""  # the file it was imported from
     prices: dict[GearId, Price] = Field(default_factory=dict, max_length=10_000)
+    # the supplier's SKU and lead time per part, when the quote gives them
+    skus: dict[GearId, Sku] = Field(default_factory=dict, max_length=10_000)
+    lead_times: dict[GearId, LeadTime] = Field(default_factory=dict, max_length=10_000)
 
     def usd(self, gear_id: str) -> float:
         return self.prices[gear_id] * self.usd_per_unit

@@ -1,9 +1,11 @@
 """Read a supplier's quote (CSV or xlsx) into a PriceBook.
 
-The sheet needs a header row naming a part id column and a unit price column; currency and
-date columns are optional (the command line can give them for the whole book). Part ids are
-catalog ids, matched without regard to case; rows naming parts the catalog does not know
-are skipped and reported, so a quote with services or spares still imports.
+The sheet needs a header row naming a part id column and a unit price column; currency, date,
+supplier SKU and lead time columns are optional (the command line can give currency and date
+for the whole book). A part id is a catalog id or the manufacturer's part number the catalog
+gives for it (MQM9700-NS2F; a length code such as MCP4Y10-N002 matches MCP4Y10-Nxxx), matched
+without regard to case; rows naming parts the catalog does not know are skipped and reported,
+so a quote with services or spares still imports.
 """
 
 from __future__ import annotations
@@ -37,11 +39,15 @@ USD_RATE_MIN, USD_RATE_MAX = 1e-6, 1e6
 SUSPECT_RATIO = 10.0
 HEADERS = {
     "part": ("part id", "part_id", "partid", "part", "catalog id", "catalog_id", "id",
-             "part number", "sku"),
+             "part number", "manufacturer part number", "mpn", "opn"),
     "price": ("unit price", "unit_price", "unitprice", "price", "unit cost", "unit_usd",
               "price (usd)", "unit price (usd)"),
     "currency": ("currency", "ccy"),
     "date": ("date", "quote date", "valid from", "quote_date"),
+    # the supplier's own part number; a quote with no part id column names parts by it
+    "sku": ("sku", "supplier sku", "vendor sku", "supplier part number", "reseller sku"),
+    "lead": ("lead time", "lead_time", "leadtime", "lead time (weeks)", "lead time (days)",
+             "delivery", "availability"),
 }
 _DATE = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?")
 
@@ -119,6 +125,9 @@ class BookImport:
             note = f"  ! {x.suspect}" if x.suspect else ""
             out.append(f"  {x.row:>5}  {shown(x.gear_id, 22):<22} {shown(x.text, 16):>16} "
                        f"{x.price:>14,.2f} {x.usd:>14,.2f} {cat:>14}{note}")
+        if b.skus or b.lead_times:
+            out.append(f"supplier SKUs for {len(b.skus):,} part(s), lead times for "
+                       f"{len(b.lead_times):,} part(s) (shown in the BOM)")
         if self.skipped:
             out.append(f"skipped {self.skipped_summary()}")
         if self.suspects:
@@ -261,11 +270,13 @@ def book_from_rows(rows: list[list[str]] | list[list[str | float]], catalog: Cat
                    field_separator: str | None = None) -> BookImport:
     usd_per_unit = usd_rate(usd_per_unit)
     head_at, cols = _find_header(rows, where)
-    by_lower = {i.lower(): i for i in catalog.ids()}
+    match = part_matcher(catalog)
     found: dict[str, tuple[int, str, str | float]] = {}  # gear id: (row, part, price)
     skipped: list[tuple[int, str]] = []
     currencies: set[str] = set()
     dates: list[str] = []
+    skus: dict[str, str] = {}
+    leads: dict[str, str] = {}
     for n, row in enumerate(rows[head_at + 1:], start=head_at + 2):
         if not any(_text(c).strip() for c in row):
             continue
@@ -277,7 +288,7 @@ def book_from_rows(rows: list[list[str]] | list[list[str | float]], catalog: Cat
             continue
         if not part:
             raise SourcesError(f"{where}: row {n}: part id is empty")
-        gear_id = by_lower.get(part.lower())
+        gear_id = match(part)
         if gear_id is None:
             skipped.append((n, part))
             continue
@@ -289,6 +300,10 @@ def book_from_rows(rows: list[list[str]] | list[list[str | float]], catalog: Cat
                                f"'{shown(_text(first[2]), 30)}' in row {first[0]} and "
                                f"'{shown(_text(price), 30)}' in row {n}; keep one")
         found[gear_id] = (n, part, price)
+        for key, into in (("sku", skus), ("lead", leads)):
+            text = _text(cell.get(key, "")).strip() if key in cell else ""
+            if text and not (key == "sku" and cols.get("sku") == cols["part"]):
+                into[gear_id] = shown(text, 80 if key == "sku" else 60)
         ccy_cell = _text(cell.get("currency", "")).strip()
         if ccy_cell:
             currencies.add(ccy_cell.upper())
@@ -322,7 +337,8 @@ def book_from_rows(rows: list[list[str]] | list[list[str | float]], catalog: Cat
     when = _date(date, "date") if date else (max(dates) if dates else "")
     try:
         book = PriceBook(name=name[:120] or "price book", currency=ccy, usd_per_unit=rate,
-                         date=when, source=source[:500], prices=values)
+                         date=when, source=source[:500], prices=values, skus=skus,
+                         lead_times=leads)
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
         field = ".".join(str(x) for x in err["loc"])
@@ -338,6 +354,36 @@ def book_from_rows(rows: list[list[str]] | list[list[str | float]], catalog: Cat
     return BookImport(book, tuple(skipped), tuple(lines), numbers)
 
 
+def part_matcher(catalog: Catalog):
+    """A function from a part id as a quote writes it to the catalog id it names (None: not
+    the catalog's): a catalog id, or a manufacturer's part number the catalog gives, its
+    length code (``xxx``) standing for any characters. A part number two items share names
+    neither."""
+    by_lower = {i.lower(): i for i in catalog.ids()}
+    numbers: dict[str, set[str]] = {}
+    patterns: list[tuple[re.Pattern, str]] = []
+    for item in catalog:
+        pn = item.part_number.lower()
+        if not pn:
+            continue
+        numbers.setdefault(pn, set()).add(item.id)
+        if "xxx" in pn:
+            rx = ".+".join(re.escape(x) for x in pn.split("xxx"))
+            patterns.append((re.compile(rx), item.id))
+    exact = {k: next(iter(v)) for k, v in numbers.items() if len(v) == 1}
+
+    def match(part: str) -> str | None:
+        low = part.strip().lower()
+        if low in by_lower:
+            return by_lower[low]
+        if low in exact:
+            return exact[low]
+        hits = {gid for rx, gid in patterns if rx.fullmatch(low)}
+        return hits.pop() if len(hits) == 1 else None
+
+    return match
+
+
 def _find_header(rows: list[list[str]], where: str) -> tuple[int, dict[str, int]]:
     for i, row in enumerate(rows[:20]):
         low = [_text(c).strip().lower() for c in row]
@@ -347,6 +393,8 @@ def _find_header(rows: list[list[str]], where: str) -> tuple[int, dict[str, int]
                 if c in names:
                     cols[key] = j
                     break
+        if "part" not in cols and "sku" in cols:
+            cols["part"] = cols["sku"]  # a quote naming parts by SKU alone: the SKU is the id
         if "part" in cols and "price" in cols:
             return i, cols
     raise SourcesError(f"{where}: no header row with a part id column and a unit price "

@@ -47,6 +47,7 @@ FORMATS: tuple[Format, ...] = (
     Format("image", "Image of the Current &View…", "PNG image (*.png);;SVG drawing (*.svg)",
            ".png", view_only=True),
     Format("graphml", "&GraphML (yEd, Gephi)…", "GraphML (*.graphml)", ".graphml"),
+    Format("drawio", "&draw.io Diagram…", "draw.io diagram (*.drawio)", ".drawio"),
 )
 
 
@@ -82,6 +83,7 @@ class ExportController(QObject):
         folder = self.doc.path.parent if self.doc.path else Path.cwd()
         stem = self.doc.path.name.split(".")[0] if self.doc.path else "design"
         tail = {"bom": "-bom", "cabling": "-cabling", "report": "-report", "graphml": "",
+                "drawio": "",
                 "image": "-view" if fmt.view_only else ""}[fmt.key]
         return folder / f"{stem}{tail}{fmt.suffix}"
 
@@ -113,7 +115,8 @@ class ExportController(QObject):
             self._export_in_gui_thread(fmt, path, project, catalog, result)
             return
         job = {"bom": jobs.export_bom, "cabling": jobs.export_cabling,
-               "graphml": jobs.export_graphml, "report": jobs.export_report_html}[fmt.key]
+               "graphml": jobs.export_graphml, "drawio": jobs.export_drawio,
+               "report": jobs.export_report_html}[fmt.key]
         self._run_in_worker(lambda progress: job(project, catalog, path, result, progress),
                             fmt.label.replace("&", "").rstrip("…"), path)
 

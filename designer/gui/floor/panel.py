@@ -37,8 +37,10 @@ from designer.gui.project.document import Document, Selection
 EXTRA_SWITCHES = (
     ("subnet_manager", "Subnet managers / UFM (InfiniBand)"),
     ("management_network", "Management network (a switch per rack)"),
-    ("racks_and_pdus", "Racks and PDUs"),
-    ("spares", "Spares (% per item class)"),
+    ("racks_and_pdus", "Racks and PDUs (PDUs from each placed rack's power)"),
+    ("cable_management", "Cable managers and blanking panels (with racks)"),
+    ("power_cords", "Power cords by connector (C13, C19)"),
+    ("spares", "Spares (policy per item class)"),
     ("support", "Support contracts (% per year)"),
 )
 

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from designer.core.errors import DesignerError
-from designer.core.export.bom_rows import category_label
+from designer.core.export.bom_rows import category_label, order_cells
 from designer.core.solver import Result
 from designer.core.solver.bom import CATEGORY_ORDER, BomLine
 from designer.gui.panels import fmt
@@ -64,6 +64,7 @@ class _Row:
     price_kind: str = ""  # catalog | assumption | book | project
     price_source: str = ""
     price_date: str = ""
+    order: str = ""  # what to order it by: vendor, part number, supplier SKU, lead time
 
     @property
     def group(self) -> tuple[int, int]:
@@ -110,7 +111,7 @@ class BomModel(QAbstractTableModel):
                 base = catalog_price(line.catalog_id)
             return _Row(kind, line.category, line.item, line.catalog_id, line.qty,
                         line.unit_usd, line.total_usd, line.power_w, base, line.price_kind,
-                        line.price_source, line.price_date)
+                        line.price_source, line.price_date, order_text(line))
 
         rows = self._with_subtotals([row(x, ITEM_ROW) for x in result.bom.lines],
                                     [row(x, COMPUTE) for x in result.bom.compute_lines])
@@ -248,7 +249,7 @@ class BomModel(QAbstractTableModel):
             if c == UNIT and r.editable:
                 return "Double-click to override this price for the project"
             if c == ITEM and r.catalog_id:
-                return f"{r.item}\ncatalog id: {r.catalog_id}"
+                return f"{r.item}\ncatalog id: {r.catalog_id}\n{r.order}"
             if c == SOURCE and r.price_kind:
                 return source_tip(r)
             if r.kind == COMPUTE_SUBTOTAL:
@@ -289,6 +290,17 @@ class BomModel(QAbstractTableModel):
                      if r.catalog_id == catalog_id and r.kind in (ITEM_ROW, COMPUTE) else r
                      for r in self.rows]
         self._recount()
+
+
+def order_text(line: BomLine) -> str:
+    """The item tooltip's ordering lines: part number (and vendor), the book's SKU and lead."""
+    vendor, part, sku, lead, _src = order_cells(line)
+    out = f"part number: {part}" + (f" ({vendor})" if vendor else "")
+    if sku:
+        out += f"\nsupplier SKU: {sku}"
+    if lead:
+        out += f"\nlead time: {lead}"
+    return out
 
 
 def source_text(r: _Row) -> str:

@@ -1,0 +1,75 @@
+"""``designer export addressing FILE -o plan.csv|plan.yaml``: the IP and BGP plan of an
+Ethernet design (the one ``export configs`` writes), or the node-description plan of an
+InfiniBand one. ``--loopbacks``, ``--p2p``, ``--hosts`` and ``--asn-base`` change the ranges
+and save them in the project, so the configs written afterwards use the same plan."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from designer.cli.exports.registry import Exporter, register_exporter
+from designer.core.catalog import Catalog
+from designer.core.errors import DesignerError
+from designer.core.ethernet.addressing import write_addressing
+from designer.core.ethernet.ranges import DEFAULT_RANGES, AddressRanges
+from designer.core.export.output import ExportError
+from designer.core.fileformat import save_project
+from designer.core.model import Project
+
+SUFFIXES = (".csv", ".yaml", ".yml")
+OPTIONS = {"loopbacks": "loopbacks", "p2p": "p2p", "hosts": "hosts", "asn_base": "asn_base"}
+
+
+class RangeError(DesignerError):
+    """Address ranges that cannot be used; the message names the range."""
+
+
+def with_ranges(project: Project, args: argparse.Namespace) -> tuple[Project, bool]:
+    given = {f: getattr(args, k) for k, f in OPTIONS.items() if getattr(args, k, None)
+             is not None}
+    if not given:
+        return project, False
+    base = (project.addressing or DEFAULT_RANGES).model_dump()
+    try:
+        rng = AddressRanges.model_validate(base | given)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        where = ".".join(str(x) for x in err["loc"])
+        msg = err["msg"].removeprefix("Value error, ")
+        raise RangeError(f"{where}: {msg}" if where else msg) from None
+    return project.evolve(addressing=rng), True
+
+
+def write(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:
+    if out.suffix.lower() not in SUFFIXES:
+        raise ExportError(f"addressing exports write .csv or .yaml files; name the output "
+                          f"with one of those (got '{out.name}')")
+    project, changed = with_ranges(project, args)
+    kind, summary = write_addressing(project, catalog, out)
+    if changed:  # only once the plan fits the new ranges
+        save_project(project, args.file)
+    saved = f"; ranges saved in {args.file} (export configs uses them)" if changed else ""
+    if kind == "infiniband":
+        return (f"wrote {out}: InfiniBand node descriptions of {summary['devices']:,} "
+                f"devices, {summary['hca_ports']:,} HCA ports")
+    return (f"wrote {out}: {summary['addresses']:,} addresses of {summary['switches']:,} "
+            f"switches, {summary['asns']:,} ASNs{saved}")
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--loopbacks", metavar="CIDR", help="range of the switches' /32 loopbacks "
+                   f"(default {DEFAULT_RANGES.loopbacks}; saved in the project)")
+    p.add_argument("--p2p", metavar="CIDR", help="range of the switch-to-switch /31s "
+                   f"(default {DEFAULT_RANGES.p2p}; saved in the project)")
+    p.add_argument("--hosts", metavar="CIDR", help="range of the leaves' host blocks "
+                   f"(default {DEFAULT_RANGES.hosts}; saved in the project)")
+    p.add_argument("--asn-base", type=int, metavar="ASN", help="first private 4-byte ASN "
+                   f"(default {DEFAULT_RANGES.asn_base:,}; saved in the project)")
+
+
+register_exporter("addressing", Exporter(
+    "IP and BGP plan of an Ethernet design (loopbacks, /31s, ASNs per RFC 7938, host "
+    "addresses), or InfiniBand node descriptions: .csv or .yaml", ".csv", write, options))
