@@ -17,9 +17,9 @@ from typing import Annotated, Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator, model_validator
 
+from designer.core.address_ranges import AddressRanges
 from designer.core.analysis.workload import DecisionSettings
 from designer.core.catalog import Catalog, GearId, GearItem, Price
-from designer.core.ethernet.ranges import AddressRanges
 from designer.core.limits import MAX_CABLES, MAX_DEVICES, MAX_GROUP_LABEL, MAX_LINK_ROWS
 from designer.core.links import LinkTable
 from designer.core.physical.floor import Physical

@@ -13,10 +13,10 @@ import yaml
 from pydantic import ValidationError
 
 from designer.cli.main import main
+from designer.core.address_ranges import AddressRanges
 from designer.core.catalog import builtin_catalog
 from designer.core.ethernet.addressing import addressing_plan
 from designer.core.ethernet.plan import NotEthernet, build_underlay
-from designer.core.ethernet.ranges import AddressRanges
 from designer.core.fileformat import load_project, save_project
 from designer.core.generators import generate, params_from_dict
 

@@ -11,10 +11,10 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from designer.cli.exports.registry import Exporter, register_exporter
+from designer.core.address_ranges import DEFAULT_RANGES, AddressRanges
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
 from designer.core.ethernet.addressing import write_addressing
-from designer.core.ethernet.ranges import DEFAULT_RANGES, AddressRanges
 from designer.core.export.output import ExportError
 from designer.core.fileformat import save_project
 from designer.core.model import Project

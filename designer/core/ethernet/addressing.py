@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from designer.core.address_ranges import DEFAULT_RANGES
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
 from designer.core.ethernet.plan import Underlay, build_underlay, ip
-from designer.core.ethernet.ranges import DEFAULT_RANGES
 from designer.core.export.csv_writer import write_csv
 from designer.core.export.output import write_bytes
 from designer.core.model import Project

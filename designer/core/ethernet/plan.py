@@ -27,9 +27,9 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
+from designer.core.address_ranges import DEFAULT_RANGES, PRIVATE_ASN, AddressRanges
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
-from designer.core.ethernet.ranges import DEFAULT_RANGES, PRIVATE_ASN, AddressRanges
 from designer.core.model import Project, Role
 from designer.core.names import HOSTNAME, NameMap, map_names
 from designer.core.problems import device_table
