@@ -253,6 +253,9 @@ def plan_rail(params: RailParams, catalog: Catalog) -> Plan:
         rails_per_leaf=r,
     )
     details = []
+    if tiers == 3 and T > 1:
+        spec, why = _rack_scale_pods(spec, gear)
+        details += why
     if reserved_slots:
         details.append(
             f"{R} leaf port(s) reserved for management appliances ({reserved_slots} server "
@@ -282,6 +285,40 @@ def plan_rail(params: RailParams, catalog: Catalog) -> Plan:
         su_given=(params.racks_per_su if T > 1 else params.servers_per_su) is not None)
     extra = [note, *_idle_upper_note(pl)]
     return replace(pl, details=tuple(extra) + pl.details, su_servers=S)
+
+
+def _upper_switches(spec: ClosSpec) -> int | None:
+    try:
+        cp = plan_clos(spec)
+    except GeneratorError:
+        return None
+    return cp.spines + cp.cores
+
+
+def _rack_scale_pods(spec: ClosSpec, gear: GearChoice) -> tuple[ClosSpec, list[str]]:
+    """Pods for a rack-scale design's core tier. An SU's rail leaves (18 of them for 8 NVL72
+    racks on 64-port leaves) rarely fill a spine's down ports, and a pod's spines must each
+    take as many links from every leaf (the divisor rule), so a pod of one SU leaves most
+    spine ports idle (GB200 on QM9700, 4 SUs: 5,376 spine and core ports). A pod may then be a
+    part of an SU, a divisor of its leaves: the one needing the fewest spines and cores is
+    taken (a whole SU, or several, on a tie), and the plan says so."""
+    Lu = spec.leaves_per_unit
+    first = _upper_switches(spec)
+    best = (first if first is not None else 1 << 60, -spec.leaves_per_pod, spec)
+    for lp in range(1, Lu):
+        if Lu % lp:
+            continue
+        trial = replace(spec, leaves_per_pod=lp)
+        n = _upper_switches(trial)
+        if n is not None and (n, -lp) < best[:2]:
+            best = (n, -lp, trial)
+    chosen = best[2]
+    if chosen is spec:
+        return spec, []
+    return chosen, [
+        f"pods of {chosen.leaves_per_pod} leaves (1/{Lu // chosen.leaves_per_pod} SU): "
+        f"{best[0]:,} spines and cores where pods of whole SUs need {first:,}; derived, the "
+        "divisor rule leaves fewer spine ports idle"]
 
 
 def _idle_upper_note(pl: Plan) -> list[str]:
