@@ -91,8 +91,14 @@ def test_gb200_su_is_eight_racks_and_the_plan_says_derived_and_what_idles():
     assert pl.details[0].startswith("layout: derived")
     four = _plan(gear="gb200-ib-ndr", sus=4)
     # 2,304 NDR ports exceed the 2,048 a two-tier 1:1 fabric of 64-port switches holds
-    assert four.switches.get("core", 0) > 0
-    assert any("spine/core ports idle" in d for d in four.details)
+    assert four.switches == {"leaf": 72, "spine": 72, "core": 64}  # derived, was 72/128/64
+    # spines all full; 1,792 core ports idle: a spine position's core group divides the 32
+    # uplinks (32 cores where 18 would have the ports); pods of whole SUs idled 5,376
+    ports = (72 + 64) * 64
+    used = four.links["leaf-spine"] + 2 * four.links["spine-core"]
+    assert ports - used == 1792
+    assert any("1,792 spine/core ports idle" in d for d in four.details)
+    assert any("pods of 2 leaves" in d for d in four.details)
 
 
 def test_unpublished_profile_is_derived():
