@@ -254,7 +254,7 @@ def plan_rail(params: RailParams, catalog: Catalog) -> Plan:
     )
     details = []
     if tiers == 3 and T > 1:
-        spec, why = _rack_scale_pods(spec, gear)
+        spec, why = _rack_scale_pods(spec)
         details += why
     if reserved_slots:
         details.append(
@@ -295,7 +295,7 @@ def _upper_switches(spec: ClosSpec) -> int | None:
     return cp.spines + cp.cores
 
 
-def _rack_scale_pods(spec: ClosSpec, gear: GearChoice) -> tuple[ClosSpec, list[str]]:
+def _rack_scale_pods(spec: ClosSpec) -> tuple[ClosSpec, list[str]]:
     """Pods for a rack-scale design's core tier. An SU's rail leaves (18 of them for 8 NVL72
     racks on 64-port leaves) rarely fill a spine's down ports, and a pod's spines must each
     take as many links from every leaf (the divisor rule), so a pod of one SU leaves most
@@ -315,10 +315,12 @@ def _rack_scale_pods(spec: ClosSpec, gear: GearChoice) -> tuple[ClosSpec, list[s
     chosen = best[2]
     if chosen is spec:
         return spec, []
+    whole = (f"pods of whole SUs need {first:,}" if first is not None
+             else "pods of whole SUs do not fit the spines")
     return chosen, [
         f"pods of {chosen.leaves_per_pod} leaves (1/{Lu // chosen.leaves_per_pod} SU): "
-        f"{best[0]:,} spines and cores where pods of whole SUs need {first:,}; derived, the "
-        "divisor rule leaves fewer spine ports idle"]
+        f"{best[0]:,} spines and cores where {whole}; derived, the divisor rule leaves fewer "
+        "spine ports idle"]
 
 
 def _idle_upper_note(pl: Plan) -> list[str]:
