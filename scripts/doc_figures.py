@@ -198,7 +198,15 @@ def cpo_vs_pluggable() -> str:
     return "\n".join(out) + "\n"
 
 
+def estimates_table() -> str:
+    """Every published figure the tool is compared with (``designer.core.published``)."""
+    from designer.core.published import evaluate, markdown
+
+    return markdown(evaluate())
+
+
 FIGURES: dict[str, Callable[[], str]] = {
+    "estimates-table.md": estimates_table,
     "mrc-plan.txt": mrc_plan,
     "rail-only-savings.md": rail_only_savings,
     "cpo-vs-pluggable.md": cpo_vs_pluggable,

@@ -20,16 +20,20 @@ EXAMPLES = {
     ),
     "dgx-superpod-4su-roce-400": (
         "rail",
-        {"sus": 4, "gear": "roce-400", "name": "DGX SuperPOD 4 SU (1,024 GPUs), RoCE 400G"},
+        # the NDR example's layout (SUs of 32) on RoCE gear, kept as drawn on purpose: Compare
+        # shows what it leaves idle against the RoCE reference layout (SUs of 64)
+        {"sus": 4, "servers_per_su": 32, "gear": "roce-400",
+         "name": "DGX SuperPOD 4 SU (1,024 GPUs), RoCE 400G"},
     ),
     "b300-superpod-4su-ib-xdr": (
         "rail",
-        {"sus": 4, "gear": "ib-xdr", "name": "DGX B300 SuperPOD 4 SU (1,024 GPUs), InfiniBand XDR"},
+        {"gpus": 1024, "gear": "ib-xdr",
+         "name": "DGX B300 SuperPOD 2 SU of 72 (1,024 GPUs), InfiniBand XDR"},
     ),
     "b300-2-plane-roce-800": (
         "rail",
         {
-            "sus": 4,
+            "gpus": 1024,
             "gear": "roce-800",
             "name": "B300 Spectrum-X, 2 x 400G planes per GPU (1,024 GPUs), RoCE 800G",
         },

@@ -78,18 +78,33 @@ _TECH_SPECIFIC = ("switch", "spine_switch")
 def _target_params(project: Project, target: Profile, catalog: Catalog) -> dict[str, Any] | None:
     assert project.generator is not None
     values = dict(project.generator.params)
+    cat = project.catalog(catalog)
+    sus: list[Any] = [values.get("servers_per_su")]
+    if project.generator.kind == "rail" and not values.get("servers_per_su") \
+            and not values.get("racks_per_su"):
+        # the SU's default follows the leaf's radix: keep the one the design was drawn with
+        # while the new leaves hold it, so a swap keeps the layout (Compare lays each
+        # technology out again on its own); else the new gear's own SU
+        try:
+            pl = plan(params_from_dict("rail", values), cat)
+        except (GeneratorError, CatalogError):
+            pl = None
+        if pl is not None and pl.domain_servers == 1 and pl.su_servers:
+            sus.insert(0, pl.su_servers)
     values["gear"] = target.id
     for key in _TECH_SPECIFIC:
         values[key] = None
-    cat = project.catalog(catalog)
     # keep the chosen server when its NICs run the new technology, else the profile's server
-    for server in dict.fromkeys([values.get("server"), None]):
-        try:
-            params = params_from_dict(project.generator.kind, {**values, "server": server})
-            plan(params, cat)
-            return {**values, "server": server}
-        except GeneratorError:
-            continue
+    for su in dict.fromkeys(sus):
+        for server in dict.fromkeys([values.get("server"), None]):
+            trial = {**values, "server": server}
+            if project.generator.kind == "rail":
+                trial["servers_per_su"] = su
+            try:
+                plan(params_from_dict(project.generator.kind, trial), cat)
+                return trial
+            except GeneratorError:
+                continue
     return None
 
 

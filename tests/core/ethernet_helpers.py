@@ -16,8 +16,9 @@ def design(kind: str, **values):
 
 
 def rail_2su():
-    """DGX SuperPOD-style RoCE design, 2 SUs of 32 servers: 16 leaves, 4 spines."""
-    return design("rail", sus=2)
+    """DGX SuperPOD-style RoCE design, 2 SUs of 32 servers: 16 leaves, 4 spines (the NDR SU
+    on RoCE gear; the RoCE default SU of 64 would give 8 spines)."""
+    return design("rail", sus=2, servers_per_su=32)
 
 
 def fat_tree_k4():

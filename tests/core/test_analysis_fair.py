@@ -59,11 +59,16 @@ def test_a_swap_that_strands_ports_is_laid_out_again():
     assert not best_design(p, "ib-ndr", CAT).replanned
 
 
-def test_b300_xdr_pattern_too():
+def test_b300_xdr_swap_takes_the_new_gears_su():
+    """The B300 XDR example is the reference layout (SUs of 72 DGX B300 on 144-port Q3400,
+    DGX SuperPOD B300 XDR RA Table 3). 128-port SN5600 leaves cannot hold an SU of 72 at 1:1,
+    so the swap takes roce-800's own SU of 64 (the B300 Spectrum-X RA's): 1,024 GPUs fill two
+    SUs and no port is left idle, so there is nothing to lay out again."""
     p, r = solved("b300-superpod-4su-ib-xdr.fabric.json")
     best = best_design(p, "roce-800", CAT, target=Target.of(r))
-    assert best.replanned
-    assert unused_ports(best.chosen.result)[0] < unused_ports(best.as_drawn.result)[0]
+    assert not best.replanned
+    assert unused_ports(best.chosen.result)[0] == 0
+    assert best.chosen.result.gpus == r.gpus == 1024
 
 
 def _verdict(first: str, second: str):

@@ -131,7 +131,7 @@ def test_odd_options_get_a_one_line_refusal(capsys, tmp_path, roce_file, argv, w
 
 
 def test_load_work_is_counted_before_the_network_is_built(monkeypatch):
-    c = compile_project(generate(params_from_dict("rail", {"sus": 4, "gear": "roce-400"})),
+    c = compile_project(generate(params_from_dict("rail", {"gpus": 1024, "gear": "roce-400"})),
                         builtin_catalog())
 
     def never(*a, **k):

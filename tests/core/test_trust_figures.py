@@ -49,7 +49,7 @@ def test_dgx_h100_node_takes_twin_port_modules():
 def test_b300_twin_plane_one_800g_cage_per_gpu():
     """NVIDIA B300 Spectrum-X RA: one 800G cage per GPU carries its two 400G planes; so one
     twin-port module per GPU (1,024) for the 2,048 node links of 128 nodes."""
-    r = solve(generate(params_from_dict("rail", {"sus": 4, "gear": "roce-800"})))
+    r = solve(generate(params_from_dict("rail", {"gpus": 1024, "gear": "roce-800"})))
     q = bom_qty(r)
     assert r.links.by_layer["endpoint-leaf"] == 2048
     assert q["osfp-2x400g-sr8-flt"] == 1024
@@ -66,7 +66,7 @@ def test_generic_server_keeps_single_port_nics():
 
 def test_xdr_node_cage_is_single_port():
     """DGX B300 on XDR: 8 ConnectX-8 ports of 800G behind 8 cages, one module per port."""
-    r = solve(generate(params_from_dict("rail", {"sus": 1, "gear": "ib-xdr"})))
+    r = solve(generate(params_from_dict("rail", {"gpus": 256, "gear": "ib-xdr"})))
     assert bom_qty(r)["osfp-800g-dr4-xdr"] == 256
 
 
@@ -112,7 +112,9 @@ def test_dgx_twin_cage_to_tor_is_one_cable_when_lanes_pair():
 def test_roce_leaves_use_half_their_ports_and_say_what_it_costs():
     """An SN5600 run as 128 x 400G leaves 64 of 128 ports unused on a 1:1 rail leaf (32
     servers down, 32 up)."""
-    r = solve(generate(params_from_dict("rail", {"sus": 4, "gear": "roce-400"})))
+    # the NDR layout (SUs of 32) on RoCE gear, whose own SU of 64 would fill the leaves
+    r = solve(generate(params_from_dict("rail", {"sus": 4, "gear": "roce-400",
+                                                 "servers_per_su": 32})))
     leaf = next(g for g in r.ports.groups if g.tier == "leaf")
     assert (leaf.model, leaf.switches, leaf.used, leaf.total) == ("sn5600", 32, 2048, 4096)
     assert leaf in r.ports.stranded
@@ -241,10 +243,10 @@ def test_modular_chassis_when_only_that_fits():
 def test_planes_pick_a_server_with_enough_ports_per_gpu():
     """Two RoCE planes need two NIC ports per GPU; the DGX H100 has one, a ConnectX-8 server
     (DGX B300, 2 x 400GbE per GPU) has two: it is picked and the plan says so."""
-    pl = plan(params_from_dict("rail", {"sus": 2, "gear": "roce-400", "planes": 2}))
+    pl = plan(params_from_dict("rail", {"gpus": 512, "gear": "roce-400", "planes": 2}))
     assert pl.gear.server.id == "dgx-b300" and pl.gear.nic_id == "connectx-8"
     assert any("using 'dgx-b300'" in d for d in pl.details)
-    r = solve(generate(params_from_dict("rail", {"sus": 2, "gear": "roce-400", "planes": 2})))
+    r = solve(generate(params_from_dict("rail", {"gpus": 512, "gear": "roce-400", "planes": 2})))
     assert r.links.by_layer["endpoint-leaf"] == 2 * 512
 
 
@@ -353,7 +355,7 @@ def test_summary_facts_name_cables_ports_and_p50(tmp_path):
     with the unused ports' price as a note, latency headline at p50."""
     from designer.core.export.facts import summary_sections
 
-    p = generate(params_from_dict("rail", {"sus": 1, "gear": "roce-400"}))
+    p = generate(params_from_dict("rail", {"sus": 1, "gear": "roce-400", "servers_per_su": 32}))
     r = solve(p)
     facts = {f.key: f for s in summary_sections(p, r.to_json(), app_version="x", date="d")
              for f in s.facts}

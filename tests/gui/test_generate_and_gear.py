@@ -186,3 +186,16 @@ def test_rail_dialog_shows_the_su_unit_of_the_chosen_server(window, qtbot):
     dlg.set_value("server", "dgx-h100")
     assert form.isRowVisible(dlg.widgets["servers_per_su"])
     dlg.reject()
+
+
+def test_preview_says_the_layout_is_published(window, qtbot):
+    """DGX SuperPOD B300 XDR RA, Table 3: one SU is 72 DGX B300 on 8 leaves and 4 spines; the
+    dialog's defaults build it and its preview says the layout is published, and where."""
+    dlg = window.show_generate("rail", False)
+    dlg.set_value("gear", "ib-xdr")
+    dlg.set_value("sus", 1)
+    pl = dlg.plan()
+    assert pl is not None and pl.switches == {"leaf": 8, "spine": 4} and pl.servers == 72
+    qtbot.waitUntil(lambda: "layout: published" in dlg.preview.text())
+    assert "Table 3" in dlg.preview.text()
+    dlg.reject()

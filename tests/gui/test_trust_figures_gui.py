@@ -9,8 +9,10 @@ from tests.gui.helpers import load
 
 
 def test_roce_leaves_show_their_unused_ports_and_cost(window, qtbot):
-    # SN5600 as 128 x 400G rail leaves: 32 down + 32 up of 128 ports
-    r = load(window, qtbot, generate(params_from_dict("rail", {"sus": 1, "gear": "roce-400"})))
+    # SN5600 as 128 x 400G rail leaves with the NDR SU of 32 (the RoCE default is 64, which
+    # fills them): 32 down + 32 up of 128 ports
+    r = load(window, qtbot, generate(params_from_dict(
+        "rail", {"sus": 1, "gear": "roce-400", "servers_per_su": 32})))
     m = window.analysis.metrics
     ports = m.values["ports"]
     assert ports.level == "poor"

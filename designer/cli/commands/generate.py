@@ -123,19 +123,23 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     size = r.add_mutually_exclusive_group()
     size.add_argument(
         "--sus", "--units", type=whole_number, metavar="N",
-        help="scalable units (default: 4, or enough for --servers or --gpus)",
+        help="scalable units (default: 4, or enough for --servers or --gpus; two tiers while "
+        "one plane's leaves fit a spine's ports, then a core tier)",
     )
     r.add_argument(
         "--servers-per-su",
         type=whole_number,
         metavar="S",
-        help="servers per SU (default: 32)",
+        help="servers per SU (default: what one rail leaf serves at 1:1, one server a down "
+        "port: 32 on QM9700, 72 on Q3400, 64 on SN5610 as 128 x 400G, the DGX SuperPOD "
+        "reference architectures' SUs; the plan's 'layout:' line says published or derived)",
     )
     r.add_argument(
         "--racks-per-su",
         type=whole_number,
         metavar="R",
-        help="rack-scale systems: racks per SU (default: 8, 576 GPUs of NVL72 racks)",
+        help="rack-scale systems: racks per SU (default: 8, 576 GPUs of NVL72 racks, as the "
+        "DGX SuperPOD GB200 reference architecture)",
     )
     r.add_argument(
         "--servers",

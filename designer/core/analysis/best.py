@@ -107,7 +107,7 @@ def _layouts(project: Project, catalog: Catalog) -> list[tuple[str, str, dict[st
             if values.get(k)}
     out: list[tuple[str, str, dict[str, Any]]] = []
     if gen.kind == "rail":
-        per_su = int(values.get("servers_per_su") or 32)
+        per_su = int(values.get("servers_per_su") or pl.su_servers or 32)
         reserve = int(values.get("reserve_leaf_ports") or 0)
         s = per_su * 2
         while 2 * s <= radix and s <= servers + per_su:

@@ -241,7 +241,7 @@ def build_clos(plan: ClosPlan, gear: GearChoice) -> tuple[Plane, Servers]:
 
     def unit_groups(u: int) -> dict[str, int]:
         g = {"su": u + 1} if spec.placement == "rail" else {}
-        if three:
+        if three and Lp >= spec.leaves_per_unit:
             g["pod"] = u * spec.leaves_per_unit // Lp + 1
         return g
 
@@ -275,6 +275,9 @@ def build_clos(plan: ClosPlan, gear: GearChoice) -> tuple[Plane, Servers]:
             unit_group_list[u] | {"rail": r + 1}
             for u, r in zip(leaf_unit.tolist(), leaf_rail.tolist(), strict=True)
         ]
+        if three and Lp < Lu:  # pods within an SU (rack-scale): each leaf names its own
+            for g, pod in zip(leaf_groups, leaf_pod.tolist(), strict=True):
+                g["pod"] = pod + 1
     else:
         leaf_x = left + width / 2
         leaf_ids = [f"rack{u + 1}-tor" for u in range(L)]

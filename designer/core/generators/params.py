@@ -95,7 +95,8 @@ class CommonParams(BaseModel):
 class RailParams(CommonParams):
     kind: Literal["rail"] = "rail"
     sus: int | None = Field(default=None, ge=1, le=10_000, description="scalable units")
-    # servers per SU (default 32); a rack-scale system's SU is counted in racks (default 8)
+    # servers per SU (default: a rail leaf's down ports at 1:1, core/generators/reference.py);
+    # a rack-scale system's SU is counted in racks (default 8)
     servers_per_su: int | None = Field(default=None, ge=1, le=4096)
     racks_per_su: int | None = Field(default=None, ge=1, le=4096)
     servers: int | None = Field(default=None, ge=1, le=1_000_000, description="total servers")

@@ -26,6 +26,7 @@ class Plan:
         default=None, compare=False, repr=False
     )
     domain_servers: int = 1  # servers (trays) of one rack-scale domain, 1 for servers
+    su_servers: int = 0  # rail designs: servers (trays) of one scalable unit
     # how the built plane becomes a fabric (default: ``plane.assemble``, P copies sharing
     # every server; rail-only designs give each rail its own endpoints)
     assembler: Callable[[Plane, Servers, GearChoice], Fabric] | None = field(

@@ -12,6 +12,7 @@ from designer.core.generators.clos import ClosPlan, ClosSpec, build_clos, plan_c
 from designer.core.generators.gear import GearChoice, larger_switches, resolve_gear, switch_label
 from designer.core.generators.params import FatTreeParams, RailParams, Ratio
 from designer.core.generators.plan import Plan
+from designer.core.generators.reference import RACKS_PER_SU, layout_note
 
 
 def _ratio_text(down: int, up: int) -> str:
@@ -139,18 +140,20 @@ def _rail_size(params: RailParams, gear: GearChoice) -> tuple[int, int, int]:
         if params.servers_per_su is not None:
             raise GeneratorError(
                 f"'{name}' is a rack-scale system ({T} trays a rack): its SU is counted in "
-                "racks; use --racks-per-su (default 8, the DGX SuperPOD's)")
+                f"racks; use --racks-per-su (default {RACKS_PER_SU}, the DGX SuperPOD's)")
         if params.reserve_leaf_ports:
             raise GeneratorError(
                 "--reserve-leaf-ports takes server slots of 8-GPU servers; a rack-scale "
                 f"system's SU has no free slot (leave '{name}' racks out with --gpus)")
-        S = (params.racks_per_su or 8) * T
+        S = (params.racks_per_su or RACKS_PER_SU) * T
     else:
         if params.racks_per_su is not None:
             raise GeneratorError(
                 f"--racks-per-su is for rack-scale systems; '{name}' is a domain of its own: "
                 "use --servers-per-su")
-        S = params.servers_per_su or 32
+        # the DGX SuperPOD's SU fills each rail leaf's down ports at 1:1, one server a port
+        # (32 on 64-port QM9700, 72 on 144-port Q3400, 64 on SN5610 as 128 x 400G)
+        S = params.servers_per_su or max(1, gear.leaf.radix // 2)
     if params.gpus is not None and params.servers is not None:
         raise GeneratorError("give --gpus or --servers, not both")
     servers = params.servers
@@ -250,6 +253,9 @@ def plan_rail(params: RailParams, catalog: Catalog) -> Plan:
         rails_per_leaf=r,
     )
     details = []
+    if tiers == 3 and T > 1:
+        spec, why = _rack_scale_pods(spec)
+        details += why
     if reserved_slots:
         details.append(
             f"{R} leaf port(s) reserved for management appliances ({reserved_slots} server "
@@ -268,7 +274,70 @@ def plan_rail(params: RailParams, catalog: Catalog) -> Plan:
             f"domain a rack); {leaves_per_su} rail leaves, each taking {r} rail(s) "
             f"(GPU positions) of every rack: derived, {E * T} rails / {r}")
     body = f"Rail-optimized {sus} SU ({servers * G:,} GPUs)"
-    return _clos_plan("rail", _title(gear, body), spec, gear, details)
+    pl = _clos_plan("rail", _title(gear, body), spec, gear, details)
+    note = layout_note(
+        gear.profile.id, server=gear.server.id, leaf=gear.leaf.model,
+        upper=pl.gear.upper.model if pl.gear else gear.upper.model, sus=sus,
+        full=servers + reserved_slots == sus * S and not R,
+        counts=(pl.switches.get("leaf", 0), pl.switches.get("spine", 0),
+                pl.switches.get("core", 0)),
+        rack_scale=T > 1, su=S // T if T > 1 else S, leaf_down=K1 // 2,
+        su_given=(params.racks_per_su if T > 1 else params.servers_per_su) is not None)
+    extra = [note, *_idle_upper_note(pl)]
+    return replace(pl, details=tuple(extra) + pl.details, su_servers=S)
+
+
+def _upper_switches(spec: ClosSpec) -> int | None:
+    try:
+        cp = plan_clos(spec)
+    except GeneratorError:
+        return None
+    return cp.spines + cp.cores
+
+
+def _rack_scale_pods(spec: ClosSpec) -> tuple[ClosSpec, list[str]]:
+    """Pods for a rack-scale design's core tier. An SU's rail leaves (18 of them for 8 NVL72
+    racks on 64-port leaves) rarely fill a spine's down ports, and a pod's spines must each
+    take as many links from every leaf (the divisor rule), so a pod of one SU leaves most
+    spine ports idle (GB200 on QM9700, 4 SUs: 5,376 spine and core ports). A pod may then be a
+    part of an SU, a divisor of its leaves: the one needing the fewest spines and cores is
+    taken (a whole SU, or several, on a tie), and the plan says so."""
+    Lu = spec.leaves_per_unit
+    first = _upper_switches(spec)
+    best = (first if first is not None else 1 << 60, -spec.leaves_per_pod, spec)
+    for lp in range(1, Lu):
+        if Lu % lp:
+            continue
+        trial = replace(spec, leaves_per_pod=lp)
+        n = _upper_switches(trial)
+        if n is not None and (n, -lp) < best[:2]:
+            best = (n, -lp, trial)
+    chosen = best[2]
+    if chosen is spec:
+        return spec, []
+    whole = (f"pods of whole SUs need {first:,}" if first is not None
+             else "pods of whole SUs do not fit the spines")
+    return chosen, [
+        f"pods of {chosen.leaves_per_pod} leaves (1/{Lu // chosen.leaves_per_pod} SU): "
+        f"{best[0]:,} spines and cores where {whole}; derived, the divisor rule leaves fewer "
+        "spine ports idle"]
+
+
+def _idle_upper_note(pl: Plan) -> list[str]:
+    """Spine and core ports a rail plan leaves idle, priced: the divisor rule and whole pods
+    can leave some, which the plan says rather than hides."""
+    if pl.gear is None:
+        return []
+    up = pl.gear.upper
+    ports = (pl.switches.get("spine", 0) + pl.switches.get("core", 0)) * up.radix
+    used = pl.links.get("leaf-spine", 0) + 2 * pl.links.get("spine-core", 0)
+    idle = ports - used
+    if idle <= 0:
+        return []
+    price = idle * up.spec.price_usd / up.radix
+    return [f"{idle:,} spine/core ports idle ({idle / ports:.0%} of them, ${price:,.0f} of "
+            f"'{up.model}' price): whole spines by the divisor rule"
+            + (", whole pods and core groups" if pl.switches.get("core") else "")]
 
 
 def plan_fat_tree(params: FatTreeParams, catalog: Catalog) -> Plan:

@@ -205,8 +205,7 @@ def what_if(c: Compiled, specs: list[str], *, pattern: str = "permutation",
         # compare with the intact design under the same routing
         base = baseline if baseline is not None and baseline.routing == ld.routing else \
             run_load(c, pattern, ld.routing, flows_per_pair, trials, seed, control=control)
-        ratio = ld.slowdown / base.slowdown if base.slowdown > 0 else ld.slowdown
-        ld = _with_slowdown(ld, ratio)
+        ld = _with_slowdown(ld, against_intact(ld, base))
     slow = ld.slowdown if ld is not None else 1.0
     lost_frac = 1 - 1 / slow if np.isfinite(slow) and slow > 0 else 1.0
     # stranded GPUs do no work at all: their hours are lost whole; the rest run slower
@@ -215,6 +214,18 @@ def what_if(c: Compiled, specs: list[str], *, pattern: str = "permutation",
     names = tuple(c.fabric.devices[int(i)].id for i in dev)
     return WhatIf(tuple(specs), names, int(lost.sum()), bis1 / bis0 if bis0 > 0 else 0.0,
                   tiers, stranded, int(nic.sum()), ld, money, usd_per_gpu_hour)
+
+
+def against_intact(ld: LoadResult, base: LoadResult) -> float:
+    """The failed design's slowdown against the intact design: its collective's completion
+    over the intact one's. Each design's own ``slowdown`` is against its own NIC-bound ideal,
+    which a failure lowers with the GPUs it leaves on fewer NIC ports (one plane of two:
+    half), so the ratio of slowdowns read 1.000 where the GPUs run at half their bandwidth.
+    The ratio of slowdowns remains for results without an absolute completion (all-to-all by
+    GPU class)."""
+    if np.isfinite(base.completion) and base.completion > 0 and not np.isnan(ld.completion):
+        return ld.completion / base.completion if np.isfinite(ld.completion) else float("inf")
+    return ld.slowdown / base.slowdown if base.slowdown > 0 else ld.slowdown
 
 
 def _with_slowdown(ld: LoadResult, ratio: float) -> LoadResult:

@@ -88,6 +88,11 @@ class LoadResult:
     # utilisation of every directed link (the network's numbering), for models built on top
     link_util: np.ndarray | None = field(default=None, repr=False, compare=False)
     forwarded: float = 0.0  # rail-only: share of connections forwarded over the scale-up domain
+    # the collective's completion time in absolute units (its slowest connection's bytes over
+    # its rate, per Gb/s of line rate), mean over trials; comparable between two designs of the
+    # same GPUs, which ``slowdown`` (against each design's own NIC-bound ideal) is not: a
+    # failure that halves a GPU's NIC ports halves its ideal too. NaN: not computed.
+    completion: float = float("nan")
 
     def to_json(self) -> dict:
         return {
@@ -143,6 +148,7 @@ class _Trial:
     load: np.ndarray
     routed: Routed | SprayOp
     sub_conn: np.ndarray  # connection of every routed (sub)flow
+    done: float = float("nan")  # completion time, absolute (see LoadResult.completion)
 
 
 def _cap(net: Network, p: Pattern) -> np.ndarray:
@@ -272,7 +278,8 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
     good = np.isfinite(t_ideal) & (t_ideal > 0)
     best = float(np.max(nbytes[good] / (t_ideal[good] * demand[good]))) if good.any() else 1.0
     slowdown = done / best if ok.all() else float("inf")
-    return _Trial(t_conn, p.weight, slowdown, fair.load, routed, sub_conn)
+    return _Trial(t_conn, p.weight, slowdown, fair.load, routed, sub_conn,
+                  done if ok.all() else float("inf"))
 
 
 def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
@@ -333,6 +340,7 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
         t=t,
         link_util=util,
         forwarded=forwarded,
+        completion=float(np.mean([r.done for r in out])),
     )
 
 

@@ -78,8 +78,10 @@ KIND_FIELDS: dict[str, tuple[Field, ...]] = {
             "a whole number of servers, or of racks of a rack-scale system (72 GPUs an NVL72); "
             "set Scalable units to 'enough' to size the SUs from it",
         ),
-        Field("servers_per_su", "Servers per SU", "int", 0, 0, 4096, "32",
-              tip="32 in the DGX SuperPOD; a rack-scale system's SU is counted in racks"),
+        Field("servers_per_su", "Servers per SU", "int", 0, 0, 4096, "reference",
+              tip="default: what one rail leaf serves at 1:1 (32 on QM9700, 72 on Q3400, 64 on "
+                  "SN5610), the DGX SuperPOD's SUs; the preview says published or derived. A "
+                  "rack-scale system's SU is counted in racks"),
         Field("racks_per_su", "Racks per SU", "int", 0, 0, 4096, "8",
               tip="rack-scale systems (NVL72): racks per SU, 8 (576 GPUs) in the DGX SuperPOD"),
         Field(
