@@ -80,6 +80,7 @@ def _target_params(project: Project, target: Profile, catalog: Catalog) -> dict[
     values = dict(project.generator.params)
     cat = project.catalog(catalog)
     sus: list[Any] = [values.get("servers_per_su")]
+    gpus = 0
     if project.generator.kind == "rail" and not values.get("servers_per_su") \
             and not values.get("racks_per_su"):
         # the SU's default follows the leaf's radix: keep the one the design was drawn with
@@ -91,6 +92,8 @@ def _target_params(project: Project, target: Profile, catalog: Catalog) -> dict[
             pl = None
         if pl is not None and pl.domain_servers == 1 and pl.su_servers:
             sus.insert(0, pl.su_servers)
+        if pl is not None and values.get("sus") is not None and not values.get("servers"):
+            gpus = pl.gpus  # the count to keep when the SU changes size
     values["gear"] = target.id
     for key in _TECH_SPECIFIC:
         values[key] = None
@@ -100,6 +103,10 @@ def _target_params(project: Project, target: Profile, catalog: Catalog) -> dict[
             trial = {**values, "server": server}
             if project.generator.kind == "rail":
                 trial["servers_per_su"] = su
+                if su is None and gpus:
+                    # the new gear's own SU: as many SUs as hold the same GPUs, not as many
+                    # SUs as before (an SU of 64 servers would double a design of 4 SUs of 32)
+                    trial["sus"], trial["gpus"] = None, gpus
             try:
                 plan(params_from_dict(project.generator.kind, trial), cat)
                 return trial
