@@ -7,7 +7,7 @@ Cases (each ``--case`` may be repeated; default: all):
 
 - ``adaptive``: ``designer load --routing adaptive`` against ``--routing ecmp`` on a generated
   131,072-GPU 3-tier fat tree (ib-xdr). Target: adaptive within 1.5x of ECMP's CPU, under 1 GB.
-- ``read``: reading that design's file (``read_project``). Target: under 1 s of CPU.
+- ``read``: reading that design's file (``load_project``). Target: under 1 s of CPU.
 - ``cluster``: ``designer cluster FILE synthetic:300`` against ``designer solve FILE`` on the
   24,576-GPU RoCE example, and the same with ``--json``. Targets: under 10x of the solve;
   ``--json`` adds under 5%.
@@ -74,8 +74,8 @@ def case_adaptive(tmp: Path, repeat: int) -> None:
 
 def case_read(tmp: Path, repeat: int) -> None:
     f = _generate(tmp, "ft131k.fabric.json", ["--gpus", "131072", "--gear", "ib-xdr"])
-    code = ("import sys, time; from designer.core.fileformat import read_project; "
-            "t = time.process_time(); read_project(sys.argv[1]); "
+    code = ("import sys, time; from designer.core.fileformat import load_project; "
+            "t = time.process_time(); load_project(sys.argv[1]); "
             "print(time.process_time() - t)")
     best = float("inf")
     for _ in range(repeat):
