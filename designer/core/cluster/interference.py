@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.core.solver.compile import Compiled
-from designer.core.traffic.aggregate import class_spray_loads
+from designer.core.traffic.aggregate import class_pair_port_loads, class_spray_port_loads
 from designer.core.traffic.maxmin import max_min_fair
 from designer.core.traffic.network import Network
 from designer.core.traffic.patterns import Pattern
@@ -117,18 +117,22 @@ class LoadCache:
         self.misses = 0
 
     def _spray(self, p: Pattern, control) -> JobLoad:
-        full = class_spray_loads(self.net, p, control)[: self.net.n_ports]
+        full = class_spray_port_loads(self.net, p, control)
         nz = np.flatnonzero(full > 0)
         return JobLoad(nz, full[nz])
 
-    def _unit(self, a: int, b: int, control) -> JobLoad:
-        got = self._pair.get((a, b))
-        if got is None:
-            one = np.ones(1)
-            got = self._spray(Pattern("pair", np.array([a]), np.array([b]), one, one, None,
-                                      "class"), control)
-            if len(self._pair) < self.pair_limit:
-                self._pair[(a, b)] = got
+    def _units(self, pairs: list[tuple[int, int]], control) -> dict[tuple[int, int], JobLoad]:
+        """Unit loads of class pairs: kept ones looked up, the others sprayed together."""
+        got = {x: self._pair[x] for x in pairs if x in self._pair}
+        new = [x for x in dict.fromkeys(pairs) if x not in got]
+        if new:
+            src, dst = np.array(new, np.int64).reshape(-1, 2).T
+            full = class_pair_port_loads(self.net, src, dst, control)
+            for k, x in enumerate(new):
+                nz = np.flatnonzero(full[:, k] > 0)
+                got[x] = JobLoad(nz, full[nz, k])
+                if len(self._pair) < self.pair_limit:
+                    self._pair[x] = got[x]
         return got
 
     def load(self, p: Pattern | None, control=None) -> JobLoad:
@@ -146,7 +150,8 @@ class LoadCache:
         if new > self.PAIRS_ONE_BY_ONE:
             out = self._spray(p, control)
         else:
-            units = [self._unit(a, b, control) for a, b in pairs]
+            kept = self._units(pairs, control)
+            units = [kept[x] for x in pairs]
             scale = p.weight * p.demand
             links = np.concatenate([u.links for u in units])
             gbps = np.concatenate([u.gbps * f for u, f in zip(units, scale, strict=True)])
