@@ -190,16 +190,14 @@ def shared_rates(loads: list[JobLoad], cap: np.ndarray, total: np.ndarray | None
         return t, held
     is_over = np.zeros(cap.size, bool)
     is_over[over] = True
-    fl, lk, w = [], [], []
-    for j, jl in enumerate(loads):
-        m = is_over[jl.links]
-        if m.any():
-            fl.append(np.full(int(m.sum()), j))
-            lk.append(jl.links[m])
-            w.append(jl.gbps[m])
-    flow = np.concatenate(fl)
-    link = np.concatenate(lk)
-    wt = np.concatenate(w)
+    # every job's entries at once (a loop over the running jobs per solve was a large part
+    # of a long replay), in job order as before
+    sizes = np.fromiter((jl.links.size for jl in loads), np.int64, n)
+    all_links = np.concatenate([jl.links for jl in loads])
+    m = is_over[all_links]
+    flow = np.repeat(np.arange(n), sizes)[m]
+    link = all_links[m]
+    wt = np.concatenate([jl.gbps for jl in loads])[m]
     jobs, f = np.unique(flow, return_inverse=True)
     links, lidx = np.unique(link, return_inverse=True)
     fair = max_min_fair(f.reshape(-1), lidx.reshape(-1), wt, np.ones(jobs.size), cap[links])
