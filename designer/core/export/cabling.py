@@ -86,6 +86,8 @@ class CablingPlan:
     layer: np.ndarray
     note: np.ndarray
     lanes: np.ndarray | None = None  # links the cable carries (1 when None)
+    # the cable's first link (index into ``LinkTable.expand()``): where its ends sit
+    link: np.ndarray | None = None
 
     header: tuple[str, ...] = HEADER
 
@@ -203,6 +205,7 @@ def cabling_plan(project: Project, catalog: Catalog, media: MediaPlan | None = N
         layer=layer,
         note=per_link.note[first],
         lanes=count.astype(np.int64),
+        link=first.astype(np.int64),
     )
 
 
@@ -248,4 +251,5 @@ def _link_plan(project: Project, catalog: Catalog, m: MediaPlan) -> CablingPlan:
         length_m=np.asarray(m.length_m, dtype=np.float64),
         layer=layer,
         note=_notes(m),
+        link=np.arange(n, dtype=np.int64),
     )
