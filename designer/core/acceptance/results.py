@@ -136,6 +136,7 @@ def parse_nccl(text: str, name: str) -> list[NcclRun]:
     cols: list[str] | None = None
     run: NcclRun | None = None
     last_size = -1
+    total_rows = 0  # kept as rows come: re-summing every run per row was quadratic
 
     def new_run() -> NcclRun:
         hosts = tuple(dict.fromkeys(h for h, _ in ranks.values()))
@@ -195,7 +196,8 @@ def parse_nccl(text: str, name: str) -> list[NcclRun]:
             run.op = _infer_op(toks, cols, row, run.ranks)
         run.rows.append(row)
         last_size = row.bytes
-        if sum(len(r.rows) for r in runs) > MAX_ROWS:
+        total_rows += 1
+        if total_rows > MAX_ROWS:
             raise ResultsError(f"{name}: more than {MAX_ROWS:,} result rows")
     return [r for r in runs if r.rows]
 
