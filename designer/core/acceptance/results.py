@@ -243,7 +243,8 @@ _PT_LINK = re.compile(r"Link type\s*:\s*(\S+)")
 _PT_TESTS = {("RDMA_Write", "BW"): "ib_write_bw", ("RDMA_Write", "Latency"): "ib_write_lat",
              ("RDMA_Read", "BW"): "ib_read_bw", ("RDMA_Read", "Latency"): "ib_read_lat",
              ("Send", "BW"): "ib_send_bw", ("Send", "Latency"): "ib_send_lat"}
-_PT_FILE = re.compile(r"(ib_\w+?_(?:bw|lat))_(.+?)_(.+?)_rail(\d+)")
+# host names hold no '_' (``cluster.host_name``): server and client split there exactly
+_PT_FILE = re.compile(r"(ib_\w+?_(?:bw|lat))_([^_]+)_([^_]+)_rail(\d+)")
 
 
 def parse_perftest(text: str, name: str) -> list[PerftestRun]:

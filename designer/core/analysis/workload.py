@@ -23,6 +23,7 @@ class WorkloadError(DesignerError):
 Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
 NonNegative = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 Fraction = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+MIN_EFFICIENCY = 0.01  # a share of a GPU's peak: below 1% no kernel runs
 Placement = Literal["contiguous", "by-pod", "scattered"]
 Schedule = Literal["1f1b", "interleaved", "zero-bubble", "dualpipe"]
 PRECISION_BYTES = {"bf16": 2, "fp16": 2, "fp8": 1, "fp32": 4}
@@ -64,10 +65,13 @@ class Workload(_Frozen):
     nvlink_gbytes_s: Annotated[NonNegative, Field(le=L.NVLINK_GBYTES_S_MAX)] = 0.0
     # dense, per GPU (0: the GPU's datasheet)
     peak_tflops: Annotated[NonNegative, Field(le=L.PEAK_TFLOPS_MAX)] = 0.0
-    compute_efficiency: Annotated[float, Field(gt=0, le=1)] = 0.55  # share of peak in compute
+    # share of peak in compute: at least 1% (a GPU at 1e-300 of its peak gives a step of
+    # infinite seconds and an MFU of NaN)
+    compute_efficiency: Annotated[float, Field(ge=MIN_EFFICIENCY, le=1,
+                                               allow_inf_nan=False)] = 0.55
     # share of peak the attention kernels reach (0: the compute efficiency); attention is
     # its own kernel (FlashAttention), slower than the GEMMs on some GPUs
-    attention_efficiency: Fraction = 0.0
+    attention_efficiency: Fraction = 0.0  # 0, or at least MIN_EFFICIENCY (checked below)
     # measured compute time per step (0: from the FLOPs)
     compute_s: Annotated[NonNegative, Field(le=L.COMPUTE_S_MAX)] = 0.0
     # overlap: share of each kind of communication hidden behind compute
@@ -93,10 +97,19 @@ class Workload(_Frozen):
     @classmethod
     def _interleave_means_interleaved(cls, data: Any) -> Any:
         # files saved before the schedule field: an interleave above 1 meant interleaved
+        # (only a whole number is read here; anything else is left to the field's own check)
+        v = data.get("interleave", 1) if isinstance(data, dict) else 1
         if isinstance(data, dict) and "schedule" not in data and \
-                int(data.get("interleave", 1) or 1) > 1:
+                type(v) is int and v > 1:
             return {**data, "schedule": "interleaved"}
         return data
+
+    @model_validator(mode="after")
+    def _attention_efficiency_is_a_share(self) -> Workload:
+        if 0 < self.attention_efficiency < MIN_EFFICIENCY:
+            raise ValueError(f"attention_efficiency: 0 (the compute efficiency) or from "
+                             f"{MIN_EFFICIENCY} to 1")
+        return self
 
     @property
     def bytes_per_element(self) -> int:

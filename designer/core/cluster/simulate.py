@@ -44,6 +44,9 @@ EPS = 1e-9
 MAX_EVENTS = 50_000_000
 
 
+MAX_REPLAY_JOBS = 50_000
+
+
 def run_cluster(c: Compiled, trace: Trace, settings: ClusterSettings,
                 kinds: dict[str, JobKind], *, usd_per_gpu_hour: float = 2.0,
                 domain_gpus: int = 0, net: Network | None = None,
@@ -57,6 +60,9 @@ def run_cluster(c: Compiled, trace: Trace, settings: ClusterSettings,
     t0 = time.perf_counter()
     ctl.stage("placing the trace on the design", 0.0, 0.05)
     tr = trace.head(s.days)
+    if tr.n > MAX_REPLAY_JOBS:  # about a millisecond a job: past this, minutes
+        raise ClusterError(f"{trace.name}: {tr.n:,} jobs to replay, more than "
+                           f"{MAX_REPLAY_JOBS:,} at once; replay part of it with --days")
     topo = topology(c, domain_gpus)
     n_ok = int(topo.connected.sum())
     if n_ok == 0:
