@@ -54,6 +54,7 @@ MAX_DEPTH = 8
 MAX_SERVER_GPUS = 1024
 MAX_SERVER_PORTS = 1024 * 8
 MAX_SWITCH_PORTS = 100_000
+MAX_RACK_UNITS = 100
 
 
 def xpu_counts(inf: Infrastructure) -> dict[str, int]:
@@ -128,13 +129,20 @@ def _server_model(name: str, xpus: int, xpu_text: str, ports: int, speed: int,
     # a name that is a valid gear id keeps it (a generated server of this tool's export)
     gid = name if _GEAR_ID.match(name) and name not in catalog else f"ig-{_gear_id(name)}"
     if gid not in added:
-        added[gid] = ServerSpec(
-            id=gid, name=without_controls(f"{name} ({xpus} x {xpu_text or 'accelerator'})")[:200],
-            gpus=xpus, gpu_model=without_controls(xpu_text or "accelerator")[:200] or "accelerator",
-            nic=profile.nic,
-            nics=nics, power_w=round(1250.0 * max(xpus, 1), 1), rack_units=max(1, xpus),
-            price_usd=31250.0 * max(xpus, 1),
-            notes="Made by the InfraGraph import; power and price are estimates.")
+        try:
+            added[gid] = ServerSpec(
+                id=gid,
+                name=without_controls(f"{name} ({xpus} x {xpu_text or 'accelerator'})")[:200],
+                gpus=xpus, gpu_model=without_controls(xpu_text or "accelerator")[:200]
+                or "accelerator", nic=profile.nic, nics=nics,
+                power_w=round(1250.0 * max(xpus, 1), 1),
+                rack_units=min(max(1, xpus), MAX_RACK_UNITS), price_usd=31250.0 * max(xpus, 1),
+                notes="Made by the InfraGraph import; power and price are estimates.")
+        except ValidationError as exc:
+            err = exc.errors(include_url=False)[0]
+            field = ".".join(str(x) for x in err["loc"])
+            raise InfraGraphError(f"device '{shown(name, 80)}': as a server, {field}: "
+                                  f"{err['msg']}") from None
     return gid, None
 
 
@@ -326,7 +334,14 @@ def project_from_infrastructure(inf: Infrastructure, catalog: Catalog, *, name: 
                     raise InfraGraphError(
                         f"instance '{shown(inst.name, 80)}' (device '{shown(inst.device, 80)}'):"
                         f" {radix:,} ports; a switch has at most {MAX_SWITCH_PORTS:,}")
-                mid, use = _switch_model(inst.device, radix, sp, profile, catalog, added)
+                try:
+                    mid, use = _switch_model(inst.device, radix, sp, profile, catalog, added)
+                except ValidationError as exc:  # a radix whose scaled price or power is absurd
+                    err = exc.errors(include_url=False)[0]
+                    raise InfraGraphError(
+                        f"instance '{shown(inst.name, 80)}' (device '{shown(inst.device, 80)}')"
+                        f": as a {radix:,}-port switch, "
+                        f"{'.'.join(str(x) for x in err['loc'])}: {err['msg']}") from None
                 model_cache[key] = (mid, None, use)
             else:
                 xpus = xpus_of[inst.device]
