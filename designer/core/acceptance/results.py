@@ -153,29 +153,32 @@ def parse_nccl(text: str, name: str) -> list[NcclRun]:
         s = line.strip()
         if not s:
             continue
-        m = _STARTING.search(s)
-        if m:
-            started = _op_from_name(m.group(1))
-            continue
-        if _PARAMS.search(s):
-            ranks = {}
-            cols = None
-            run = None
-            continue
-        m = _RANK.search(s)
-        if m:
-            ranks[int(m.group(1))] = (m.group(2), int(m.group(3)))
-            continue
-        c = _header_columns(s)
-        if c:
-            cols = c
-            run = None
-            last_size = -1
-            continue
-        m = _AVG.search(s)
-        if m and run is not None:
-            run.avg_busbw = _number(m.group(1))
-            continue
+        # a result row starts with its size: the markers below never do (a log of a night's
+        # reruns is almost all rows)
+        if not s[0].isdigit():
+            m = _STARTING.search(s)
+            if m:
+                started = _op_from_name(m.group(1))
+                continue
+            if _PARAMS.search(s):
+                ranks = {}
+                cols = None
+                run = None
+                continue
+            m = _RANK.search(s)
+            if m:
+                ranks[int(m.group(1))] = (m.group(2), int(m.group(3)))
+                continue
+            c = _header_columns(s)
+            if c:
+                cols = c
+                run = None
+                last_size = -1
+                continue
+            m = _AVG.search(s)
+            if m and run is not None:
+                run.avg_busbw = _number(m.group(1))
+                continue
         if s.startswith("#") or cols is None:
             continue
         toks = s.split()
