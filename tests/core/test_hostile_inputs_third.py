@@ -177,3 +177,17 @@ def test_image_export_without_a_display_draws_offscreen(tmp_path):
                         str(out)], env=env, capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
     assert out.read_text().lstrip().startswith("<?xml")
+
+
+def test_a_replay_of_too_many_failures_is_refused_before_it_runs(tmp_path, capsys,
+                                                                  monkeypatch):
+    from designer.core.cluster import simulate
+
+    monkeypatch.setattr(simulate, "MAX_FAILURE_EVENTS", 100)
+    t = tmp_path / "long.csv"
+    t.write_text("job,arrival_h,gpus,duration_h\na,0,8,80000\n")
+    su4 = projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json"
+    err = _refused(capsys, ["cluster", su4, t, "--quiet"])
+    assert "80,000 h of replay" in err and "more than 100" in err and "--days" in err
+    # without failures there is nothing to step through
+    assert main(["cluster", str(su4), str(t), "--quiet", "--no-failures"]) == 0

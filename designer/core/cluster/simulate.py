@@ -45,6 +45,7 @@ MAX_EVENTS = 50_000_000
 
 
 MAX_REPLAY_JOBS = 50_000
+MAX_FAILURE_EVENTS = 20_000  # about half a millisecond each on a 16,384-GPU design
 
 
 def run_cluster(c: Compiled, trace: Trace, settings: ClusterSettings,
@@ -70,6 +71,12 @@ def run_cluster(c: Compiled, trace: Trace, settings: ClusterSettings,
     tr.check_fits(n_ok)
     net = net if net is not None else build_network(c, ctl)
     sim = _Sim(c, tr, s, kinds, topo, net, ctl)
+    # the replay steps through every failure up to the last job's end: count them first
+    expected = sim.fail_total * tr.span_h
+    if expected > MAX_FAILURE_EVENTS:
+        raise ClusterError(f"{trace.name}: {tr.span_h:,.0f} h of replay on this design means "
+                           f"about {expected:,.0f} failures, more than {MAX_FAILURE_EVENTS:,}; "
+                           "replay part of it with --days, or leave failures out")
     ctl.stage("replaying the trace", 0.05, 1.0)
     sim.run()
     pt = parts(c, topo)
