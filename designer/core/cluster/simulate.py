@@ -44,6 +44,10 @@ EPS = 1e-9
 MAX_EVENTS = 50_000_000
 
 
+MAX_REPLAY_JOBS = 50_000
+MAX_FAILURE_EVENTS = 20_000  # about half a millisecond each on a 16,384-GPU design
+
+
 def run_cluster(c: Compiled, trace: Trace, settings: ClusterSettings,
                 kinds: dict[str, JobKind], *, usd_per_gpu_hour: float = 2.0,
                 domain_gpus: int = 0, net: Network | None = None,
@@ -57,6 +61,9 @@ def run_cluster(c: Compiled, trace: Trace, settings: ClusterSettings,
     t0 = time.perf_counter()
     ctl.stage("placing the trace on the design", 0.0, 0.05)
     tr = trace.head(s.days)
+    if tr.n > MAX_REPLAY_JOBS:  # about a millisecond a job: past this, minutes
+        raise ClusterError(f"{trace.name}: {tr.n:,} jobs to replay, more than "
+                           f"{MAX_REPLAY_JOBS:,} at once; replay part of it with --days")
     topo = topology(c, domain_gpus)
     n_ok = int(topo.connected.sum())
     if n_ok == 0:
@@ -64,6 +71,12 @@ def run_cluster(c: Compiled, trace: Trace, settings: ClusterSettings,
     tr.check_fits(n_ok)
     net = net if net is not None else build_network(c, ctl)
     sim = _Sim(c, tr, s, kinds, topo, net, ctl)
+    # the replay steps through every failure up to the last job's end: count them first
+    expected = sim.fail_total * tr.span_h
+    if expected > MAX_FAILURE_EVENTS:
+        raise ClusterError(f"{trace.name}: {tr.span_h:,.0f} h of replay on this design means "
+                           f"about {expected:,.0f} failures, more than {MAX_FAILURE_EVENTS:,}; "
+                           "replay part of it with --days, or leave failures out")
     ctl.stage("replaying the trace", 0.05, 1.0)
     sim.run()
     pt = parts(c, topo)
