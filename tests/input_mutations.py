@@ -593,3 +593,17 @@ def cases(per_surface: int, seed: int, folder: Path,
         sub.mkdir(parents=True, exist_ok=True)
         out += list(GENERATORS[s](rng, per_surface, sub, fx))
     return out
+
+
+# -- the third round's surfaces: InfraGraph, acceptance results, traces, writers ------------------
+from tests.input_mutations_third import (  # noqa: E402
+    ALWAYS,
+    CHECKS_THIRD,
+    GENERATORS_THIRD,
+    SURFACES_THIRD,
+)
+
+CHECKS.update(CHECKS_THIRD)
+GENERATORS.update(GENERATORS_THIRD)
+ALL_SURFACES = SURFACES + SURFACES_THIRD
+__all__ = ["ALL_SURFACES", "ALWAYS"]

@@ -186,6 +186,14 @@ def project_from_raw(
     except (ValueError, TypeError) as exc:
         raise ProjectFileError(str(exc), source, "fabric.links") from None
     steps.at(0.9, "checking gear and ports")
+    check_project_gear(project, catalog, source)
+    return project
+
+
+def check_project_gear(project: Project, catalog: Catalog | None = None,
+                       source: str | None = None) -> None:
+    """What a project file must meet beyond its own fields: its gear profile exists, every
+    device's role fits its gear and every link's ports exist on it."""
     base = catalog if catalog is not None else builtin_catalog()
     try:
         cat = project.catalog(base)
@@ -194,7 +202,6 @@ def project_from_raw(
         check_ports_exist(project.fabric, cat)
     except (CatalogError, FabricError) as exc:
         raise ProjectFileError(str(exc), source, "fabric") from None
-    return project
 
 
 def loads_project(

@@ -8,10 +8,13 @@ system), or a file far larger than any real input. So:
 * ``read_bytes`` / ``read_text`` open without blocking, check the opened file itself (not the
   name, which could change in between) is a regular file, and read at most ``limit`` bytes;
   more is refused, never cut silently. A symlink to a regular file is followed.
-* ``write_file`` refuses a target that exists and is not a regular file, then writes atomically
-  (a temporary file beside it, flushed, renamed): a reader never sees half a file.
+* ``write_file`` / ``write_stream`` (every output goes through ``atomic_write_with``) refuse a
+  target that exists and is neither a regular file nor a symbolic link, then write atomically
+  (a temporary file beside it, flushed, renamed): a reader never sees half a file, and a link
+  at the name is replaced by the new file, never written through. New files get the umask.
 * ``ExportFolder`` builds each path of a many-file export from a safe name inside its folder and
-  refuses to write one path twice, so two devices can never share (and overwrite) one file.
+  refuses to write one path twice, so two devices can never share (and overwrite) one file;
+  the folder and its subfolders must be real folders, not links.
 
 Messages name the file with its control characters shown (``shown``), never a traceback.
 """
@@ -153,52 +156,70 @@ def read_text(path: str | os.PathLike[str], *, limit: int, what: str = "file",
 
 # -- writing ------------------------------------------------------------------------------------
 def writable_target(path: str | os.PathLike[str], what: str = "file") -> Path:
-    """The real path a write to ``path`` replaces (through a symlink to the file it names),
-    refused when it exists and is not a regular file or its folder does not exist."""
+    """The path a write to ``path`` replaces: the name itself. A symbolic link there is
+    replaced by the new file, never written through (a link in a folder someone sent can point
+    at a shell start-up file or another project); a folder, FIFO, device or socket is refused;
+    the folder must exist."""
     p = Path(path)
     if not os.fspath(p):
         raise FileRefused(f"no {what} name given")
-    target = Path(os.path.realpath(p))
     try:
-        st = target.stat()
+        st = os.lstat(p)
     except FileNotFoundError:
         st = None
     except OSError as exc:
         raise FileRefused(f"cannot write {what} {_name(p)}: {_os_message(exc)}") from None
-    if st is not None and not stat.S_ISREG(st.st_mode):
+    if st is not None and not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
         if stat.S_ISDIR(st.st_mode):
             raise FileRefused(f"{_name(p)} is a folder; give a file name to write")
         raise FileRefused(f"{_name(p)} is {_kind(st.st_mode)}; it is not replaced by a "
                           f"{what}: give a file name to write")
-    if not target.parent.is_dir():
-        raise FileRefused(f"cannot write {_name(p)}: folder {_name(p.parent)} does not exist")
-    return target
+    folder = p.parent if os.fspath(p.parent) else Path(".")
+    if not folder.is_dir():
+        raise FileRefused(f"cannot write {_name(p)}: folder {_name(folder)} does not exist")
+    return p
 
 
-def atomic_write(path: str | os.PathLike[str], data: bytes, keep_backup: bool = True) -> None:
-    """Write ``data`` to a temporary file beside ``path``, flush it to disk, then rename.
+def _is_regular(path: Path) -> os.stat_result | None:
+    """The file's own status when ``path`` names a regular file itself (not through a link)."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return st if stat.S_ISREG(st.st_mode) else None
 
-    The previous file, when there is one, is kept as ``<name>.bak``. At no moment is ``path``
-    missing or half written. A ``path`` that exists and is not a regular file is refused.
+
+def _new_file_mode(executable: bool = False) -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return (0o777 if executable else 0o666) & ~umask
+
+
+def atomic_write_with(path: str | os.PathLike[str], fill, keep_backup: bool = True,
+                      executable: bool = False) -> None:
+    """Write a file by ``fill(binary file object)`` into a temporary file beside ``path``,
+    flush it to disk, then rename it over ``path``: the one write path of every output.
+
+    The previous file, when it is a regular file, is kept as ``<name>.bak`` and its mode kept;
+    a new file gets the user's umask (``executable``: with the execute bits the umask allows).
+    A symlink at ``path`` is replaced, not followed; anything else but a regular file is
+    refused. At no moment is ``path`` missing or half written.
     """
     target = writable_target(path)
-    folder = target.parent
+    folder = target.parent if os.fspath(target.parent) else Path(".")
     _remove_stale_temporaries(target)
+    # mkstemp creates with O_EXCL: never through a link planted at the temporary's name
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
-        # mkstemp makes the file private; give it the old file's mode, else the usual one
-        try:
-            mode = target.stat().st_mode & 0o7777
-        except OSError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.fchmod(fd, mode)
+        old = _is_regular(target)
+        mode = old.st_mode & 0o7777 if old is not None and not executable else \
+            _new_file_mode(executable)
+        os.fchmod(fd, mode)  # mkstemp makes the file private
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            fill(fh)
             fh.flush()
             os.fsync(fh.fileno())
-        if keep_backup and target.exists():
+        if keep_backup and old is not None:
             _keep_backup(target)
         # Checked again just before the rename: the name may have become a device since.
         writable_target(target)
@@ -210,12 +231,37 @@ def atomic_write(path: str | os.PathLike[str], data: bytes, keep_backup: bool = 
         raise
 
 
-def write_file(path: str | os.PathLike[str], data: bytes, what: str = "file") -> None:
+def atomic_write(path: str | os.PathLike[str], data: bytes, keep_backup: bool = True,
+                 executable: bool = False) -> None:
+    """Write ``data`` to ``path`` atomically (see ``atomic_write_with``)."""
+    atomic_write_with(path, lambda fh: fh.write(data), keep_backup, executable)
+
+
+def write_file(path: str | os.PathLike[str], data: bytes, what: str = "file",
+               executable: bool = False) -> None:
     """Write ``data`` to ``path`` atomically, with a refusal a person can act on."""
     try:
-        atomic_write(path, data, keep_backup=False)
+        atomic_write(path, data, keep_backup=False, executable=executable)
     except OSError as exc:
         raise FileRefused(f"cannot write {_name(path)}: {_os_message(exc)}") from None
+
+
+def write_stream(path: str | os.PathLike[str], chunks) -> int:
+    """Write text ``chunks`` to ``path`` as UTF-8, atomically, never holding the whole text;
+    returns the characters written."""
+    size = 0
+
+    def fill(fh) -> None:
+        nonlocal size
+        for chunk in chunks:
+            fh.write(chunk.encode("utf-8"))
+            size += len(chunk)
+
+    try:
+        atomic_write_with(path, fill, keep_backup=False)
+    except OSError as exc:
+        raise FileRefused(f"cannot write {_name(path)}: {_os_message(exc)}") from None
+    return size
 
 
 # A temporary file this old was left by a save that was killed: no save takes this long.
@@ -291,24 +337,16 @@ def is_safe_file_name(name: str) -> bool:
 class ExportFolder:
     """A folder an export writes many files into. Each path is built from safe names inside
     it; a path written twice in one export is refused (two things mapped to one name would
-    otherwise leave one file for both, silently)."""
+    otherwise leave one file for both, silently). The folder and every subfolder it writes into
+    are real folders: a symbolic link in their place is refused, never followed."""
 
     def __init__(self, path: str | os.PathLike[str], what: str = "export") -> None:
         p = Path(path)
-        try:
-            st = p.stat()
-        except FileNotFoundError:
-            st = None
-        except OSError as exc:
-            raise FileRefused(f"cannot write {_name(p)}: {_os_message(exc)}") from None
-        if st is not None and not stat.S_ISDIR(st.st_mode):
-            kind = "a file" if stat.S_ISREG(st.st_mode) else _kind(st.st_mode)
-            raise FileRefused(f"{_name(p)} is {kind}; the {what} is a folder: give a folder name")
-        try:
-            p.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise FileRefused(f"cannot make folder {_name(p)}: {_os_message(exc)}") from None
+        if not os.fspath(p):
+            raise FileRefused(f"no folder name given for the {what}")
+        _real_folder(p, f"the {what}")
         self.root = p
+        self.what = what
         self.written: list[Path] = []
         self._seen: set[str] = set()
 
@@ -320,21 +358,75 @@ class ExportFolder:
                                   f"{_name(self.root)}")
         return self.root.joinpath(*parts)
 
-    def write(self, parts: tuple[str, ...] | str, data: bytes | str) -> Path:
-        parts = (parts,) if isinstance(parts, str) else parts
+    def target(self, parts: tuple[str, ...] | str) -> Path:
+        """The path ``parts`` is written to, its subfolders made (real folders, not links)."""
+        parts = (parts,) if isinstance(parts, str) else tuple(parts)
         target = self.path(*parts)
         key = "/".join(p.lower() for p in parts)  # case-insensitive file systems too
         if key in self._seen:
             raise FileRefused(f"{_name(target)} would be written twice in one {self.root.name} "
                               "export; two names map to one file")
         self._seen.add(key)
-        if len(parts) > 1:
-            folder = self.root.joinpath(*parts[:-1])
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise FileRefused(f"cannot make folder {_name(folder)}: "
-                                  f"{_os_message(exc)}") from None
-        write_file(target, data.encode("utf-8") if isinstance(data, str) else data)
+        folder = self.root
+        for part in parts[:-1]:
+            folder = folder / part
+            _real_folder(folder, f"the {self.what}")
+        return target
+
+    def write(self, parts: tuple[str, ...] | str, data: bytes | str,
+              executable: bool = False) -> Path:
+        target = self.target(parts)
+        write_file(target, data.encode("utf-8") if isinstance(data, str) else data,
+                   executable=executable)
         self.written.append(target)
         return target
+
+    def write_stream(self, parts: tuple[str, ...] | str, chunks) -> int:
+        target = self.target(parts)
+        size = write_stream(target, chunks)
+        self.written.append(target)
+        return size
+
+
+def _real_folder(p: Path, what: str) -> None:
+    """Make folder ``p`` when missing; refuse it when it is a link, a file or a device."""
+    try:
+        st = os.lstat(p)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise FileRefused(f"cannot write {_name(p)}: {_os_message(exc)}") from None
+    if st is not None:
+        if stat.S_ISDIR(st.st_mode):
+            return
+        if stat.S_ISLNK(st.st_mode):
+            raise FileRefused(f"{_name(p)} is a symbolic link; {what} is not written through "
+                              "it: give a folder name")
+        kind = "a file" if stat.S_ISREG(st.st_mode) else _kind(st.st_mode)
+        raise FileRefused(f"{_name(p)} is {kind}; {what} is a folder: give a folder name")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FileRefused(f"cannot make folder {_name(p)}: {_os_message(exc)}") from None
+
+
+def copy_tree(src: str | os.PathLike[str], dest: str | os.PathLike[str], what: str,
+              skip: tuple[str, ...] = ()) -> None:
+    """Copy the regular files of our own working folder ``src`` into ``dest`` through the
+    one write path: links in ``dest`` are replaced or refused, never followed. Names ending in
+    one of ``skip`` (sockets' names, say) and anything but folders and files are left out."""
+    import shutil
+
+    root = Path(src)
+    for here, dirs, files in os.walk(root):
+        rel = Path(here).relative_to(root)
+        folder = Path(dest) / rel
+        _real_folder(folder, what)
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(here, d))]
+        for name in files:
+            s = Path(here) / name
+            if name.endswith(skip) or _is_regular(s) is None:
+                continue
+            with open(s, "rb") as fh:
+                atomic_write_with(folder / name, lambda out, fh=fh: shutil.copyfileobj(fh, out),
+                                  keep_backup=False)

@@ -45,6 +45,12 @@ def has_control(value: str) -> bool:
     return _NAME_BAD.search(value) is not None
 
 
+def without_controls(value: str) -> str:
+    """``value`` with every character a single-line field refuses dropped (text taken from
+    another tool's file into a name)."""
+    return _NAME_BAD.sub("", value)
+
+
 NAME_MAX = 200
 Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX), AfterValidator(check_name)]
 ShortText = Annotated[str, Field(max_length=NAME_MAX), AfterValidator(check_name)]

@@ -38,6 +38,7 @@ from designer.core.layout import compact_if_wide
 from designer.core.model import Project
 from designer.gui.actions import WindowActions
 from designer.gui.base import dialogs, icons, settings
+from designer.gui.base.background import closing_within
 from designer.gui.base.busy import busy_cursor
 from designer.gui.canvas.interactions import devices_mime, project_from_mime
 from designer.gui.canvas.items import DeviceItem, GroupBoxItem, GroupFrameItem
@@ -331,10 +332,18 @@ class MainWindow(FileActions, QMainWindow):
         self.save_settings()
         self.autosave_timer.stop()
         self.recovery.close()
-        self.analysis.shutdown()  # no solver or check thread outlives the window
-        self.floor_panel.shutdown()
-        if self.sweep_dialog is not None:
-            self.sweep_dialog.shutdown()  # nor a sweep's worker processes
+        # every worker is told to stop; the waits share a short budget, so closing never
+        # waits out a long run (a worker past it stops at its next cancel check)
+        with closing_within():
+            if self.sweep_dialog is not None:
+                self.sweep_dialog.runner.cancel()  # its processes end as the run unwinds
+            for task in (self.traffic.panel.task, self.cluster.task):
+                if task is not None and task.running:
+                    task.wait()
+            self.analysis.shutdown()  # no solver or check thread outlives the window
+            self.floor_panel.shutdown()
+            if self.sweep_dialog is not None:
+                self.sweep_dialog.shutdown()  # nor a sweep's worker processes
         event.accept()
 
     # -- editing ---------------------------------------------------------------------------------

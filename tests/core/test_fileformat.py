@@ -231,6 +231,9 @@ def _dump(raw: object) -> bytes:
         (lambda r: r["fabric"]["links"]["a_port"].__setitem__(0, -3), "out of range"),
         (lambda r: r["fabric"]["links"]["count"].pop(), "expected"),
         (lambda r: r["fabric"]["links"]["speed_gbps"].__setitem__(0, 1.5), "whole numbers"),
+        # a bool is an int to Python and numpy, not to the file
+        (lambda r: r["fabric"]["links"]["count"].__setitem__(-1, True), "whole numbers"),
+        (lambda r: r["fabric"]["links"]["a"].__setitem__(2, "3"), "found '3'"),
         (
             lambda r: r["fabric"]["devices"][1].update(id=r["fabric"]["devices"][0]["id"]),
             "used twice",

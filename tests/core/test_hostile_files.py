@@ -301,17 +301,19 @@ def test_a_save_removes_temporaries_killed_saves_left(tmp_path):
     assert not stale.exists() and fresh.exists() and other.exists()
 
 
-def test_saving_through_a_symlink_writes_the_file_it_names(tmp_path):
+def test_saving_to_a_symlink_replaces_the_link_not_the_file_it_names(tmp_path):
+    # a link in a folder someone sent can point anywhere: the save never writes through it
     real = tmp_path / "real" / "d.fabric.json"
     real.parent.mkdir()
     project = load_project(K8)
     save_project(project, real)
+    before = real.read_bytes()
     link = tmp_path / "link.fabric.json"
     link.symlink_to(real)
     save_project(project.evolve(name="renamed"), link)
-    assert link.is_symlink()
-    assert load_project(real).name == "renamed"
-    assert (real.parent / "d.fabric.json.bak").exists()
+    assert not link.is_symlink() and load_project(link).name == "renamed"
+    assert real.read_bytes() == before
+    assert not (real.parent / "d.fabric.json.bak").exists()
 
 
 # --- 10. the command line takes what it says --------------------------------------------------

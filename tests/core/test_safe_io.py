@@ -9,16 +9,19 @@ import stat
 
 import pytest
 
+from designer.core.export.stream import write_chunks
 from designer.core.safe_io import (
     ExportFolder,
     FileRefused,
     atomic_write,
+    copy_tree,
     decode_text,
     is_safe_file_name,
     read_bytes,
     read_text,
     regular_file,
     write_file,
+    write_stream,
 )
 
 
@@ -103,12 +106,12 @@ def test_writing_over_a_fifo_or_device_is_refused_and_leaves_it(fifo, tmp_path):
     with pytest.raises(FileRefused, match="FIFO"):
         atomic_write(fifo, b"x")
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
-    # through a symlink too
+    # a symlink to it is replaced by the file, never written through
     link = tmp_path / "link"
     link.symlink_to(fifo)
-    with pytest.raises(FileRefused, match="FIFO"):
-        write_file(link, b"x")
+    write_file(link, b"x")
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert not link.is_symlink() and link.read_bytes() == b"x"
 
 
 def test_writing_over_a_device_is_refused_and_leaves_it(null_device):
@@ -164,3 +167,81 @@ def test_export_folder_over_a_file_or_fifo_is_refused(tmp_path, fifo):
         ExportFolder(f)
     with pytest.raises(FileRefused, match="FIFO"):
         ExportFolder(fifo)
+
+
+# -- links planted at output paths: replaced, never written through --------------------------
+def _victim(tmp_path):
+    victim = tmp_path / "home" / "bashrc"
+    victim.parent.mkdir(exist_ok=True)
+    victim.write_bytes(b"keep me")
+    return victim
+
+
+def test_a_link_at_the_output_path_is_replaced_not_followed(tmp_path):
+    victim = _victim(tmp_path)
+    for k, write in enumerate((lambda p: write_file(p, b"new"),
+                               lambda p: atomic_write(p, b"new"),
+                               lambda p: write_stream(p, ["n", "ew"]),
+                               lambda p: write_chunks(p, ["n", "ew"]))):
+        link = tmp_path / f"out{k}.csv"
+        link.symlink_to(victim)
+        write(link)
+        assert victim.read_bytes() == b"keep me"
+        assert not link.is_symlink() and link.read_bytes() == b"new"
+    assert not (victim.parent / "bashrc.bak").exists()
+
+
+def test_a_dangling_link_is_replaced_and_creates_nothing_where_it_points(tmp_path):
+    link = tmp_path / "out.json"
+    link.symlink_to(tmp_path / "elsewhere.json")
+    write_file(link, b"{}")
+    assert not (tmp_path / "elsewhere.json").exists() and link.read_bytes() == b"{}"
+
+
+def test_streamed_writes_refuse_special_files_and_use_the_umask(tmp_path, fifo):
+    with pytest.raises(FileRefused, match="FIFO"):
+        write_chunks(fifo, ["x"])
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    old = os.umask(0o027)
+    try:
+        write_chunks(tmp_path / "a.json", ["{}"])
+        write_file(tmp_path / "b.sh", b"#!/bin/sh\n", executable=True)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(tmp_path / "a.json").st_mode) == 0o640
+    assert stat.S_IMODE(os.stat(tmp_path / "b.sh").st_mode) == 0o750
+
+
+def test_export_folder_refuses_a_linked_folder_or_subfolder(tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    root_link = tmp_path / "out"
+    root_link.symlink_to(elsewhere)
+    with pytest.raises(FileRefused, match="symbolic link"):
+        ExportFolder(root_link)
+    real = tmp_path / "real"
+    (real).mkdir()
+    (real / "switches").symlink_to(elsewhere)
+    folder = ExportFolder(real)
+    with pytest.raises(FileRefused, match="symbolic link"):
+        folder.write(("switches", "leaf1.conf"), "x")
+    assert not any(elsewhere.iterdir())
+    # a file link inside the folder is replaced
+    victim = _victim(tmp_path)
+    (real / "plan.json").symlink_to(victim)
+    folder.write("plan.json", "{}")
+    assert victim.read_bytes() == b"keep me" and not (real / "plan.json").is_symlink()
+
+
+def test_copy_tree_replaces_links_in_the_destination(tmp_path):
+    src = tmp_path / "work"
+    (src / "sub").mkdir(parents=True)
+    (src / "sub" / "log.txt").write_text("log")
+    (src / "x.sock").write_text("")
+    dest = tmp_path / "keep"
+    (dest / "sub").mkdir(parents=True)
+    victim = _victim(tmp_path)
+    (dest / "sub" / "log.txt").symlink_to(victim)
+    copy_tree(src, dest, "the kept logs", skip=(".sock",))
+    assert victim.read_bytes() == b"keep me"
+    assert (dest / "sub" / "log.txt").read_text() == "log" and not (dest / "x.sock").exists()

@@ -363,6 +363,35 @@ def test_all_to_all_by_symmetry_equals_destination_by_destination(monkeypatch, k
     assert sym == pytest.approx(full, rel=1e-9, abs=1e-6)
 
 
+@pytest.mark.parametrize("kind, params", [("rail", {"sus": 4}), ("fat-tree", {"k_ary": 8})])
+def test_class_pairs_sprayed_together_equal_one_by_one(monkeypatch, kind, params):
+    """The cluster replay's unit loads: pairs pushed down together (in batches too) give each
+    pair's own spray, and the port-only spray is the first ``n_ports`` links of the full one."""
+    from designer.core.traffic import aggregate
+    from designer.core.traffic.patterns import Pattern
+
+    c = compiled(kind, **params)
+    net = build_network(c)
+    rng = np.random.default_rng(7)
+    n = c.classes.n
+    src = rng.integers(0, n, 12)
+    dst = (src + rng.integers(1, n, 12)) % n
+    one = np.ones(1)
+    alone = np.stack([aggregate.class_spray_loads(
+        net, Pattern("pair", src[k:k + 1], dst[k:k + 1], one, one, None, "class"))
+        [: net.n_ports] for k in range(src.size)], axis=1)
+    assert (alone.sum(axis=0) > 0).all()
+    together = aggregate.class_pair_port_loads(net, src, dst)
+    np.testing.assert_allclose(together, alone, rtol=1e-12, atol=1e-12)
+    monkeypatch.setattr(aggregate, "BATCH_CELLS", 5 * max(net.n_ports, c.n_switches))
+    np.testing.assert_allclose(aggregate.class_pair_port_loads(net, src, dst), alone,
+                               rtol=1e-12, atol=1e-12)
+    p = Pattern("pairs", src, dst, rng.random(src.size), np.ones(src.size), None, "class")
+    np.testing.assert_allclose(aggregate.class_spray_port_loads(net, p),
+                               aggregate.class_spray_loads(net, p)[: net.n_ports],
+                               rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.ibstack
 @pytest.mark.skipif(__import__("designer.core.ibcheck", fromlist=["missing_reason"])
                     .missing_reason() is not None, reason="InfiniBand tools not installed")

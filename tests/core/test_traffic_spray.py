@@ -75,6 +75,8 @@ def test_factored_spray_is_the_listed_spray(project, pattern, seed):
     written = csr_matrix((w.frac, (w.flow, w.link)), shape=a.shape)
     np.testing.assert_allclose(written.toarray(), a.toarray(), rtol=1e-9, atol=1e-12)
     assert op.listed(0) is None or not a.nnz
+    # the size check counts before writing: a limit one below what it writes is refused
+    assert w.flow.size == 0 or op.listed(w.flow.size - 1) is None
 
 
 @settings(max_examples=60, deadline=None,

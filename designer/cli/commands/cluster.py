@@ -25,6 +25,7 @@ from designer.core.cluster import (
     synthetic,
 )
 from designer.core.cluster.trace import TraceError
+from designer.core.errors import DesignerError
 
 
 def _llama3_ett() -> int:
@@ -91,7 +92,25 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                    "a local Dask cluster")
 
 
+_OPTION = {"checkpoint_h": "--checkpoint-h", "restart_h": "--restart-h", "days": "--days",
+           "comm_share": "--comm-share", "seed": "--seed", "policy": "--policy"}
+
+
 def settings_from(args: argparse.Namespace) -> ClusterSettings:
+    """The replay settings of the options; a value out of range is a usage error naming the
+    option and its range (pydantic's message), never an internal error."""
+    from pydantic import ValidationError
+
+    try:
+        return _settings(args)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        field = next((str(x) for x in reversed(err["loc"]) if str(x) in _OPTION), "")
+        option = _OPTION.get(field, ".".join(str(x) for x in err["loc"]))
+        raise DesignerError(f"{option}: {err['msg'].removeprefix('Value error, ')}") from None
+
+
+def _settings(args: argparse.Namespace) -> ClusterSettings:
     fs = FailureSettings(enabled=not args.no_failures)
     upd = {}
     if args.checkpoint_h is not None:

@@ -18,6 +18,7 @@ from designer.core.sweep.metrics import METRICS
 from designer.core.sweep.points import expand
 from designer.core.sweep.results import SweepTable
 from designer.core.sweep.run import ENGINES, SweepRun
+from designer.core.sweep.timing import timing_lines
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:
@@ -109,7 +110,7 @@ def format_report(result: SweepRun, table: SweepTable) -> str:
            f"  Points     {n:,} ({ok:,} solved, {n - ok:,} failed, "
            f"{int(table.feasible.sum()):,} meet the constraints)"
            + (" - cancelled" if result.cancelled else ""),
-           f"  Time       {result.seconds:.2f} s on {where}", ""]
+           f"  Time       {result.seconds:.2f} s on {where}", "", *timing_lines(result), ""]
     recs = table.records()
     cols = ["point", "kind", *table.params, *table.objectives]
     heads = [c if c not in METRICS else f"{c} ({METRICS[c].unit})" if METRICS[c].unit else c

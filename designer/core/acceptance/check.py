@@ -14,6 +14,7 @@ PFC or ECN off), the as-built cabling (``designer diff``) and the link rates an
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from designer.core.acceptance.plan import (
     AcceptancePlan,
     acceptance_plan,
 )
-from designer.core.acceptance.predict import predict_collective
+from designer.core.acceptance.predict import predict_collective as _predict_collective
 from designer.core.acceptance.results import NcclRun, PerftestRun, Results, read_results
 from designer.core.analysis.workload import Workload
 from designer.core.catalog import Catalog
@@ -123,6 +124,34 @@ def _verdict(rows: list[Measured]) -> str:
     return "pass"
 
 
+# Predictions by run shape: a night of reruns appended to one log (20,000 sweeps of the same
+# few sizes) asks for the same few predictions thousands of times.
+_PREDICTED: dict[tuple, tuple[object, tuple]] = {}
+_PREDICTED_MAX = 4096
+
+
+def predict_collective(view, op: str, sizes: np.ndarray, ranks: int, stride: int, **kw):
+    key = (id(view), op, sizes.tobytes(), ranks, stride, tuple(sorted(kw.items())))
+    hit = _PREDICTED.get(key)
+    if hit is not None and hit[0] is view:
+        return hit[1]
+    out = _predict_collective(view, op, sizes, ranks, stride, **kw)
+    if len(_PREDICTED) >= _PREDICTED_MAX:
+        _PREDICTED.clear()
+    _PREDICTED[key] = (view, out)
+    return out
+
+
+def _medians_by(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """The median of ``values`` per distinct key, in the keys' sorted order (as np.unique),
+    in one sort: a mask per key was quadratic in the rows of a run."""
+    order = np.lexsort((values, keys))
+    k, v = keys[order], values[order]
+    start = np.flatnonzero(np.r_[True, k[1:] != k[:-1]])
+    count = np.diff(np.r_[start, k.size])
+    return (v[start + (count - 1) // 2] + v[start + count // 2]) / 2
+
+
 def _check_nccl(plan: AcceptancePlan, run: NcclRun) -> RunCheck:
     c = plan.cluster
     ranks = run.ranks or plan.collectives[0].ranks
@@ -140,7 +169,9 @@ def _check_nccl(plan: AcceptancePlan, run: NcclRun) -> RunCheck:
     measured = np.array([r.busbw for r in run.rows], dtype=np.float64)
     uniq = np.unique(sizes)
     # several runs of one size: judge the median, keep the spread for the causes
-    med = np.array([np.median(measured[sizes == s]) for s in uniq])
+    # one run is one sweep (each size once): its figures as they are; else the median per size
+    med = measured[np.argsort(sizes, kind="stable")] if uniq.size == sizes.size else \
+        _medians_by(sizes, measured)
     _t, bus, algo = predict_collective(plan.view, run.op, uniq, ranks, stride, nic_share=share)
     rows = _judge(uniq, med, bus)
     bad = sum(r.wrong for r in run.rows)
@@ -195,11 +226,14 @@ def _causes(plan: AcceptancePlan, runs: list[RunCheck], results: Results,
     c = plan.cluster
     out: list[Cause] = []
     misses = [r for r in runs if r.verdict == "miss"]
+    by_source: dict[str, NcclRun] = {}
+    for run in results.nccl:  # the first run of each name, as a search from the start found
+        by_source.setdefault(run.source, run)
     for r in misses:
         judged = [m for m in r.rows if m.judged and m.predicted > 0]
         if not judged:
             continue
-        ratio = float(np.median([m.measured / m.predicted for m in judged]))
+        ratio = float(statistics.median([m.measured / m.predicted for m in judged]))
         if r.unit.startswith("GB/s") and r.op != "all-to-all" and c.rails > 1 \
                 and "rail" not in r.source.lower():
             m = _rails_missing(plan, r, judged)
@@ -232,7 +266,7 @@ def _causes(plan: AcceptancePlan, runs: list[RunCheck], results: Results,
             meas = [m.measured for m in r.rows]
             best_small = max(meas[:-2], default=0.0)
             collapse = len(meas) > 3 and max(meas[-2:]) < COLLAPSE * best_small
-            spread = _spread(results, r.source)
+            spread = _spread(by_source, r.source)
             if collapse or spread > SPREAD:
                 how = (f"busbw falls from {best_small:.3g} to {max(meas[-2:]):.3g} GB/s at the "
                        "largest sizes" if collapse else
@@ -277,7 +311,8 @@ def _rails_missing(plan: AcceptancePlan, r: RunCheck, judged: list[Measured]) ->
     for share in shares:
         _t, bus, _a = predict_collective(plan.view, r.op, sizes, r.ranks, stride,
                                          nic_share=share)
-        errs.append(float(np.median(np.abs(np.log(meas / np.maximum(bus, 1e-12))))))
+        errs.append(float(statistics.median(
+            np.abs(np.log(meas / np.maximum(bus, 1e-12))).tolist())))
     best = int(np.argmin(errs))
     if best == 0:
         return 0
@@ -285,8 +320,8 @@ def _rails_missing(plan: AcceptancePlan, r: RunCheck, judged: list[Measured]) ->
     return best if errs[best] < min(gaps) / 2 else 0
 
 
-def _spread(results: Results, source: str) -> float:
-    run = next((r for r in results.nccl if r.source == source), None)
+def _spread(by_source: dict[str, NcclRun], source: str) -> float:
+    run = by_source.get(source)
     if run is None:
         return 1.0
     by: dict[int, list[float]] = {}

@@ -4,6 +4,7 @@ with numpy (one pass over the server cables)."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -17,7 +18,9 @@ from designer.core.model import Project, Role
 from designer.core.ports import port_layout
 
 HOP_CHUNK = 64
-_HOST_BAD = re.compile(r"[^A-Za-z0-9._-]+")
+# A host name holds letters, digits, '.' and '-' (RFC 1123; no '_', which also separates the
+# parts of the perftest result names the scripts write)
+_HOST_BAD = re.compile(r"[^A-Za-z0-9.-]+")
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,28 @@ class Cluster:
 def host_name(name: str) -> str:
     """A device name as a host name a hostfile takes (spaces and symbols become '-')."""
     return _HOST_BAD.sub("-", name).strip("-.") or "node"
+
+
+def host_names(devices) -> tuple[str, ...]:
+    """Each device's host name, unique case-insensitively: a name another device already
+    took ('gpu 1' after 'gpu-1') gets a short hash of its id, as names.py does for exports,
+    so no server is listed twice and none goes untested."""
+    taken: set[str] = set()
+    out = []
+    for d in devices:
+        name = host_name(d.name)
+        if name.lower() in taken:
+            digits = 6
+            while True:
+                tag = hashlib.sha1(d.id.encode("utf-8", "surrogatepass")).hexdigest()[:digits]
+                cand = f"{name[:56]}-{tag}"
+                if cand.lower() not in taken or digits >= 40:
+                    break
+                digits += 2
+            name = cand if cand.lower() not in taken else f"{name[:50]}-{len(out)}"
+        taken.add(name.lower())
+        out.append(name)
+    return tuple(out)
 
 
 def cluster_of(project: Project, catalog: Catalog) -> Cluster:
@@ -86,7 +111,7 @@ def cluster_of(project: Project, catalog: Catalog) -> Cluster:
         tech = "ib" if any(t.startswith("ib") for t in lay.techs) else "eth"
     names = tuple(d.name if d.role.is_switch else "" for d in devs)
     return Cluster(
-        nodes=tuple(host_name(devs[i].name) for i in servers), node_device=node_dev,
+        nodes=host_names([devs[i] for i in servers]), node_device=node_dev,
         gpus_per_node=gpus, rails=rails, ports_per_gpu=max(1, lay.per_gpu or rails // max(gpus, 1)),
         port_gbps=lay.speed_gbps, tech=tech, leaf_of=leaf_of, switch_names=names)
 

@@ -136,6 +136,7 @@ def parse_nccl(text: str, name: str) -> list[NcclRun]:
     cols: list[str] | None = None
     run: NcclRun | None = None
     last_size = -1
+    total_rows = 0  # kept as rows come: re-summing every run per row was quadratic
 
     def new_run() -> NcclRun:
         hosts = tuple(dict.fromkeys(h for h, _ in ranks.values()))
@@ -152,29 +153,32 @@ def parse_nccl(text: str, name: str) -> list[NcclRun]:
         s = line.strip()
         if not s:
             continue
-        m = _STARTING.search(s)
-        if m:
-            started = _op_from_name(m.group(1))
-            continue
-        if _PARAMS.search(s):
-            ranks = {}
-            cols = None
-            run = None
-            continue
-        m = _RANK.search(s)
-        if m:
-            ranks[int(m.group(1))] = (m.group(2), int(m.group(3)))
-            continue
-        c = _header_columns(s)
-        if c:
-            cols = c
-            run = None
-            last_size = -1
-            continue
-        m = _AVG.search(s)
-        if m and run is not None:
-            run.avg_busbw = _number(m.group(1))
-            continue
+        # a result row starts with its size: the markers below never do (a log of a night's
+        # reruns is almost all rows)
+        if not s[0].isdigit():
+            m = _STARTING.search(s)
+            if m:
+                started = _op_from_name(m.group(1))
+                continue
+            if _PARAMS.search(s):
+                ranks = {}
+                cols = None
+                run = None
+                continue
+            m = _RANK.search(s)
+            if m:
+                ranks[int(m.group(1))] = (m.group(2), int(m.group(3)))
+                continue
+            c = _header_columns(s)
+            if c:
+                cols = c
+                run = None
+                last_size = -1
+                continue
+            m = _AVG.search(s)
+            if m and run is not None:
+                run.avg_busbw = _number(m.group(1))
+                continue
         if s.startswith("#") or cols is None:
             continue
         toks = s.split()
@@ -195,7 +199,8 @@ def parse_nccl(text: str, name: str) -> list[NcclRun]:
             run.op = _infer_op(toks, cols, row, run.ranks)
         run.rows.append(row)
         last_size = row.bytes
-        if sum(len(r.rows) for r in runs) > MAX_ROWS:
+        total_rows += 1
+        if total_rows > MAX_ROWS:
             raise ResultsError(f"{name}: more than {MAX_ROWS:,} result rows")
     return [r for r in runs if r.rows]
 
@@ -241,7 +246,8 @@ _PT_LINK = re.compile(r"Link type\s*:\s*(\S+)")
 _PT_TESTS = {("RDMA_Write", "BW"): "ib_write_bw", ("RDMA_Write", "Latency"): "ib_write_lat",
              ("RDMA_Read", "BW"): "ib_read_bw", ("RDMA_Read", "Latency"): "ib_read_lat",
              ("Send", "BW"): "ib_send_bw", ("Send", "Latency"): "ib_send_lat"}
-_PT_FILE = re.compile(r"(ib_\w+?_(?:bw|lat))_(.+?)_(.+?)_rail(\d+)")
+# host names hold no '_' (``cluster.host_name``): server and client split there exactly
+_PT_FILE = re.compile(r"(ib_\w+?_(?:bw|lat))_([^_]+)_([^_]+)_rail(\d+)")
 
 
 def parse_perftest(text: str, name: str) -> list[PerftestRun]:

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from designer.core.acceptance.plan import AcceptancePlan
 from designer.core.export.csv_writer import write_csv
-from designer.core.export.output import ExportError, write_bytes
+from designer.core.export.output import ExportError
+from designer.core.safe_io import ExportFolder, FileRefused
 
 BANDS_HEADER = ("test", "rail", "ranks", "bytes", "predicted_time_us", "predicted_busbw_gbytes_s",
                 "band_low", "band_high", "algorithm")
@@ -109,13 +110,10 @@ def plan_markdown(plan: AcceptancePlan) -> str:
 
 def write_plan(plan: AcceptancePlan, folder: str | Path) -> list[Path]:
     """Write the plan's files into ``folder`` (made when missing); returns their paths."""
-    d = Path(folder)
-    if d.exists() and not d.is_dir():
-        raise ExportError(f"{d} is a file; give a folder to write the plan into")
     try:
-        d.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ExportError(f"cannot make folder {d}: {exc.strerror or exc}") from None
+        d = ExportFolder(folder, "acceptance plan")
+    except FileRefused as exc:
+        raise ExportError(str(exc)) from None
     slots = plan.cluster.gpus_per_node
     files = {
         "hosts.txt": "".join(f"{n} slots={slots}\n" for n in plan.cluster.nodes),
@@ -126,13 +124,16 @@ def write_plan(plan: AcceptancePlan, folder: str | Path) -> list[Path]:
     }
     written = []
     for name, text in files.items():
-        write_bytes(d / name, text.encode())
-        if name.endswith(".sh"):
-            (d / name).chmod(0o755)
-        written.append(d / name)
+        try:  # the scripts executable as far as the umask lets new files be
+            written.append(d.write(name, text.encode(), executable=name.endswith(".sh")))
+        except FileRefused as exc:
+            raise ExportError(str(exc)) from None
     rows = [(t.binary, "" if t.rail is None else t.rail, t.ranks, r.bytes, round(r.time_us, 3),
              round(r.busbw, 4), round(r.low, 4), round(r.high, 4), r.algorithm)
             for t in plan.collectives for r in t.rows]
-    write_csv(d / "bands.csv", BANDS_HEADER, rows)
-    written.append(d / "bands.csv")
+    try:
+        written.append(d.target("bands.csv"))
+    except FileRefused as exc:
+        raise ExportError(str(exc)) from None
+    write_csv(written[-1], BANDS_HEADER, rows)
     return written

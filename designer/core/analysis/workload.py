@@ -23,6 +23,7 @@ class WorkloadError(DesignerError):
 Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
 NonNegative = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 Fraction = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+MIN_EFFICIENCY = 0.01  # a share of a GPU's peak: below 1% no kernel runs
 Placement = Literal["contiguous", "by-pod", "scattered"]
 Schedule = Literal["1f1b", "interleaved", "zero-bubble", "dualpipe"]
 PRECISION_BYTES = {"bf16": 2, "fp16": 2, "fp8": 1, "fp32": 4}
@@ -66,10 +67,10 @@ class Workload(_Frozen):
     peak_tflops: Annotated[NonNegative, Field(le=L.PEAK_TFLOPS_MAX)] = 0.0
     # share of peak the parameter GEMMs reach (0: by GPU generation, precision and the
     # per-GPU GEMM shape, analysis/compute.py)
-    compute_efficiency: Fraction = 0.0
+    compute_efficiency: Fraction = 0.0  # 0, or at least MIN_EFFICIENCY (checked below)
     # share of peak the attention kernels reach (0: the compute efficiency); attention is
     # its own kernel (FlashAttention), slower than the GEMMs on some GPUs
-    attention_efficiency: Fraction = 0.0
+    attention_efficiency: Fraction = 0.0  # 0, or at least MIN_EFFICIENCY (checked below)
     # width of the attention products per token (heads x head size; 0: the hidden width);
     # DeepSeek-V3's MLA: 128 heads of 192 (query-key) and 128 (value), 20,480 on average
     attention_width: int = Field(default=0, ge=0, le=10_000_000)
@@ -105,10 +106,23 @@ class Workload(_Frozen):
     @classmethod
     def _interleave_means_interleaved(cls, data: Any) -> Any:
         # files saved before the schedule field: an interleave above 1 meant interleaved
+        # (only a whole number is read here; anything else is left to the field's own check)
+        v = data.get("interleave", 1) if isinstance(data, dict) else 1
         if isinstance(data, dict) and "schedule" not in data and \
-                int(data.get("interleave", 1) or 1) > 1:
+                type(v) is int and v > 1:
             return {**data, "schedule": "interleaved"}
         return data
+
+    @model_validator(mode="after")
+    def _efficiencies_are_shares(self) -> Workload:
+        # a GPU at 1e-300 of its peak gives a step of infinite seconds and an MFU of NaN
+        if 0 < self.compute_efficiency < MIN_EFFICIENCY:
+            raise ValueError(f"compute_efficiency: 0 (by GPU generation, precision and GEMM "
+                             f"shape) or from {MIN_EFFICIENCY} to 1")
+        if 0 < self.attention_efficiency < MIN_EFFICIENCY:
+            raise ValueError(f"attention_efficiency: 0 (the compute efficiency) or from "
+                             f"{MIN_EFFICIENCY} to 1")
+        return self
 
     @property
     def bytes_per_element(self) -> int:

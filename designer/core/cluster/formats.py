@@ -29,12 +29,14 @@ from pathlib import Path
 import numpy as np
 
 from designer.core.cluster.trace import (
+    MAX_JOB_GPUS,
     Trace,
     TraceError,
     make_trace,
     parse_csv,
     read_trace_text,
 )
+from designer.core.text import shown
 
 PAI_TASK_COLUMNS = ("job_name", "task_name", "inst_num", "status", "start_time", "end_time",
                     "plan_cpu", "plan_mem", "plan_gpu", "gpu_type")
@@ -45,18 +47,52 @@ def _read(path: Path) -> str:
     return read_trace_text(path)
 
 
-def _time_h(text: str, where: str) -> float:
-    s = (text or "").strip()
-    if not s:
-        raise TraceError(f"{where}: no time")
+def _time_h(text: object, where: str) -> float:
+    """Seconds (a number, or its text) or an ISO date, in hours; NaN and infinity refused."""
+    if isinstance(text, int | float) and not isinstance(text, bool):
+        x = float(text)
+    elif isinstance(text, str) or text is None:
+        s = (text or "").strip()
+        if not s:
+            raise TraceError(f"{where}: no time")
+        try:
+            x = float(s)
+        except ValueError:
+            try:
+                return datetime.fromisoformat(s).timestamp() / 3600.0
+            except (ValueError, OverflowError):
+                raise TraceError(f"{where}: '{shown(s, 80)}' is not a time") from None
+    else:
+        raise TraceError(f"{where}: a time must be a number or a date, found "
+                         f"{type(text).__name__}")
+    if not math.isfinite(x) or abs(x) > MAX_SECONDS:
+        raise TraceError(f"{where}: time {x!r} is not a finite number of seconds within "
+                         f"{MAX_SECONDS:,.0f}")
+    return x / 3600.0
+
+
+MAX_SECONDS = 1e13  # 300,000 years after the epoch: any real timestamp
+
+
+def _rows(text: str, name: str) -> list[list[str]]:
+    """The CSV rows of ``text``; what the csv module refuses (a bare carriage return inside
+    a field, a field over its 128 KiB limit) is a refusal naming the file and line."""
+    reader = csv.reader(io.StringIO(text))
     try:
-        return float(s) / 3600.0  # seconds
-    except ValueError:
-        pass
+        return list(reader)
+    except csv.Error as exc:
+        raise TraceError(f"{name}, line {reader.line_num}: not CSV ({exc})") from None
+
+
+def _whole(text: str, where: str, what: str) -> int:
     try:
-        return datetime.fromisoformat(s).timestamp() / 3600.0
+        x = float(text or 0)
     except ValueError:
-        raise TraceError(f"{where}: '{s}' is not a time") from None
+        raise TraceError(f"{where}: {what} '{shown(text, 80)}' is not a number") from None
+    if not math.isfinite(x) or not 0 <= x <= MAX_JOB_GPUS:
+        raise TraceError(f"{where}: {what} '{shown(text, 80)}' is not a number from 0 to "
+                         f"{MAX_JOB_GPUS:,}")
+    return int(x)
 
 
 def detect(path: Path, text: str) -> str:
@@ -107,18 +143,26 @@ def philly(text: str, name: str) -> Trace:
         raise TraceError(f"{name}: not JSON ({exc.msg}, line {exc.lineno})") from None
     if isinstance(data, dict):
         data = [data]
+    if not isinstance(data, list):
+        raise TraceError(f"{name}: expected a list of jobs")
     job, arr, gpus, dur, ten, hosts = [], [], [], [], [], []
     for i, e in enumerate(data, start=1):
         where = f"{name}, job {i}"
         if not isinstance(e, dict) or "attempts" not in e:
             raise TraceError(f"{where}: expected an object with 'attempts'")
-        runs = [a for a in e["attempts"] or () if a.get("start_time") and a.get("end_time")]
+        att = e["attempts"] or []
+        if not isinstance(att, list) or not all(isinstance(a, dict) for a in att):
+            raise TraceError(f"{where}: 'attempts' must be a list of objects")
+        runs = [a for a in att if a.get("start_time") and a.get("end_time")]
         if not runs:  # never ran, or a logging gap: nothing to replay
             continue
         sub = _time_h(e.get("submitted_time") or runs[0]["start_time"], where)
         run_h = sum(_time_h(a["end_time"], where) - _time_h(a["start_time"], where)
                     for a in runs)
         last = runs[-1].get("detail") or []
+        if not isinstance(last, list) or not all(
+                isinstance(d, dict) and isinstance(d.get("gpus") or [], list) for d in last):
+            raise TraceError(f"{where}: 'detail' must be a list of objects with a 'gpus' list")
         placed = tuple((str(d.get("ip", "")), len(d.get("gpus") or ())) for d in last)
         n = sum(k for _, k in placed)
         if n < 1 or run_h <= 0:
@@ -135,7 +179,7 @@ def philly(text: str, name: str) -> Trace:
 
 
 def pai(text: str, name: str) -> Trace:
-    rows = list(csv.reader(io.StringIO(text)))
+    rows = _rows(text, name)
     if rows and rows[0][:1] == ["job_name"]:
         rows = rows[1:]
     start: dict[str, float] = {}
@@ -155,12 +199,18 @@ def pai(text: str, name: str) -> Trace:
             g = float(inst or 1) * float(pg) / 100.0
         except ValueError:
             raise TraceError(f"{where}: inst_num or plan_gpu is not a number") from None
+        if not math.isfinite(g) or g > MAX_JOB_GPUS:
+            raise TraceError(f"{where}: inst_num x plan_gpu / 100 is not a number from 0 to "
+                             f"{MAX_JOB_GPUS:,}")
         if g <= 0:
             continue
         s, e = _time_h(st, where), _time_h(en, where)
         start[jid] = min(start.get(jid, s), s)
         end[jid] = max(end.get(jid, e), e)
         need[jid] += g
+        if need[jid] > MAX_JOB_GPUS:
+            raise TraceError(f"{where}: job '{shown(jid, 80)}' asks for more than "
+                             f"{MAX_JOB_GPUS:,} GPUs")
     ids = [j for j in start if end[j] > start[j]]
     if not ids:
         raise TraceError(f"{name}: no GPU task with start and end times")
@@ -169,7 +219,7 @@ def pai(text: str, name: str) -> Trace:
 
 
 def _table(text: str, name: str) -> tuple[list[str], list[list[str]]]:
-    rows = list(csv.reader(io.StringIO(text)))
+    rows = _rows(text, name)
     if not rows:
         raise TraceError(f"{name}: empty file")
     return [h.strip().lower() for h in rows[0]], rows[1:]
@@ -186,10 +236,9 @@ def acme(text: str, name: str) -> Trace:
         if not r:
             continue
         where = f"{name}, row {line}"
-        try:
-            g = int(float(r[at["gpu_num"]] or 0))
-        except ValueError:
-            raise TraceError(f"{where}: gpu_num '{r[at['gpu_num']]}' is not a number") from None
+        if len(r) < len(cols):
+            raise TraceError(f"{where}: {len(r)} fields, the header has {len(cols)}")
+        g = _whole(r[at["gpu_num"]], where, "gpu_num")
         if g < 1 or not r[at["start_time"]].strip() or not r[at["end_time"]].strip():
             continue  # CPU jobs and jobs that never started
         s, e = _time_h(r[at["start_time"]], where), _time_h(r[at["end_time"]], where)
@@ -242,10 +291,9 @@ def lingjun(text: str, name: str, topology: str | None = None) -> Trace:
         if not r:
             continue
         where = f"{name}, row {line}"
-        try:
-            n = int(float(r[g] or 0))
-        except ValueError:
-            raise TraceError(f"{where}: GPUs '{r[g]}' is not a number") from None
+        if len(r) <= max(j, h, g, s, e):
+            raise TraceError(f"{where}: {len(r)} fields, the header has {len(cols)}")
+        n = _whole(r[g], where, "GPUs")
         if n < 1 or not r[s].strip() or not r[e].strip():
             continue
         a, b = _time_h(r[s], where), _time_h(r[e], where)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.core.solver.compile import Compiled
-from designer.core.traffic.aggregate import class_spray_loads
+from designer.core.traffic.aggregate import class_pair_port_loads, class_spray_port_loads
 from designer.core.traffic.maxmin import max_min_fair
 from designer.core.traffic.network import Network
 from designer.core.traffic.patterns import Pattern
@@ -117,18 +117,22 @@ class LoadCache:
         self.misses = 0
 
     def _spray(self, p: Pattern, control) -> JobLoad:
-        full = class_spray_loads(self.net, p, control)[: self.net.n_ports]
+        full = class_spray_port_loads(self.net, p, control)
         nz = np.flatnonzero(full > 0)
         return JobLoad(nz, full[nz])
 
-    def _unit(self, a: int, b: int, control) -> JobLoad:
-        got = self._pair.get((a, b))
-        if got is None:
-            one = np.ones(1)
-            got = self._spray(Pattern("pair", np.array([a]), np.array([b]), one, one, None,
-                                      "class"), control)
-            if len(self._pair) < self.pair_limit:
-                self._pair[(a, b)] = got
+    def _units(self, pairs: list[tuple[int, int]], control) -> dict[tuple[int, int], JobLoad]:
+        """Unit loads of class pairs: kept ones looked up, the others sprayed together."""
+        got = {x: self._pair[x] for x in pairs if x in self._pair}
+        new = [x for x in dict.fromkeys(pairs) if x not in got]
+        if new:
+            src, dst = np.array(new, np.int64).reshape(-1, 2).T
+            full = class_pair_port_loads(self.net, src, dst, control)
+            for k, x in enumerate(new):
+                nz = np.flatnonzero(full[:, k] > 0)
+                got[x] = JobLoad(nz, full[nz, k])
+                if len(self._pair) < self.pair_limit:
+                    self._pair[x] = got[x]
         return got
 
     def load(self, p: Pattern | None, control=None) -> JobLoad:
@@ -146,7 +150,8 @@ class LoadCache:
         if new > self.PAIRS_ONE_BY_ONE:
             out = self._spray(p, control)
         else:
-            units = [self._unit(a, b, control) for a, b in pairs]
+            kept = self._units(pairs, control)
+            units = [kept[x] for x in pairs]
             scale = p.weight * p.demand
             links = np.concatenate([u.links for u in units])
             gbps = np.concatenate([u.gbps * f for u, f in zip(units, scale, strict=True)])
@@ -185,16 +190,14 @@ def shared_rates(loads: list[JobLoad], cap: np.ndarray, total: np.ndarray | None
         return t, held
     is_over = np.zeros(cap.size, bool)
     is_over[over] = True
-    fl, lk, w = [], [], []
-    for j, jl in enumerate(loads):
-        m = is_over[jl.links]
-        if m.any():
-            fl.append(np.full(int(m.sum()), j))
-            lk.append(jl.links[m])
-            w.append(jl.gbps[m])
-    flow = np.concatenate(fl)
-    link = np.concatenate(lk)
-    wt = np.concatenate(w)
+    # every job's entries at once (a loop over the running jobs per solve was a large part
+    # of a long replay), in job order as before
+    sizes = np.fromiter((jl.links.size for jl in loads), np.int64, n)
+    all_links = np.concatenate([jl.links for jl in loads])
+    m = is_over[all_links]
+    flow = np.repeat(np.arange(n), sizes)[m]
+    link = all_links[m]
+    wt = np.concatenate([jl.gbps for jl in loads])[m]
     jobs, f = np.unique(flow, return_inverse=True)
     links, lidx = np.unique(link, return_inverse=True)
     fair = max_min_fair(f.reshape(-1), lidx.reshape(-1), wt, np.ones(jobs.size), cap[links])

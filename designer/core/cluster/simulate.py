@@ -44,6 +44,10 @@ EPS = 1e-9
 MAX_EVENTS = 50_000_000
 
 
+MAX_REPLAY_JOBS = 50_000
+MAX_FAILURE_EVENTS = 20_000  # about half a millisecond each on a 16,384-GPU design
+
+
 def run_cluster(c: Compiled, trace: Trace, settings: ClusterSettings,
                 kinds: dict[str, JobKind], *, usd_per_gpu_hour: float = 2.0,
                 domain_gpus: int = 0, net: Network | None = None,
@@ -57,6 +61,9 @@ def run_cluster(c: Compiled, trace: Trace, settings: ClusterSettings,
     t0 = time.perf_counter()
     ctl.stage("placing the trace on the design", 0.0, 0.05)
     tr = trace.head(s.days)
+    if tr.n > MAX_REPLAY_JOBS:  # about a millisecond a job: past this, minutes
+        raise ClusterError(f"{trace.name}: {tr.n:,} jobs to replay, more than "
+                           f"{MAX_REPLAY_JOBS:,} at once; replay part of it with --days")
     topo = topology(c, domain_gpus)
     n_ok = int(topo.connected.sum())
     if n_ok == 0:
@@ -64,6 +71,12 @@ def run_cluster(c: Compiled, trace: Trace, settings: ClusterSettings,
     tr.check_fits(n_ok)
     net = net if net is not None else build_network(c, ctl)
     sim = _Sim(c, tr, s, kinds, topo, net, ctl)
+    # the replay steps through every failure up to the last job's end: count them first
+    expected = sim.fail_total * tr.span_h
+    if expected > MAX_FAILURE_EVENTS:
+        raise ClusterError(f"{trace.name}: {tr.span_h:,.0f} h of replay on this design means "
+                           f"about {expected:,.0f} failures, more than {MAX_FAILURE_EVENTS:,}; "
+                           "replay part of it with --days, or leave failures out")
     ctl.stage("replaying the trace", 0.05, 1.0)
     sim.run()
     pt = parts(c, topo)
@@ -108,6 +121,9 @@ class _Sim:
         self.lost_layer = np.zeros(len(net.layers))
         self.placed: dict[int, np.ndarray] = {}
         self.loads: dict[int, JobLoad] = {}
+        # the running jobs that load the fabric, in start order (as ``placed``): what the
+        # rates are solved over, without a pass over every running job per event
+        self.loaded: dict[int, JobLoad] = {}
         self.queue: list[int] = []
         self.owner = np.full(c.n_gpus, -1, np.int64)
         self.down_until = np.zeros(c.n_gpus)
@@ -126,6 +142,13 @@ class _Sim:
             self.wanted = [wanted_gpus(topo, slots, h) if h else None for h in tr.hosts]
         self.per_srv = np.bincount(topo.server)
         self.n_conn = max(int(topo.connected.sum()), 1)
+        # what the timeline records, kept as jobs start and end rather than counted over
+        # every GPU at every event: GPUs held, the down mask (until a repair is due or a
+        # failure changes it) and the free GPUs per server
+        self.n_busy = 0
+        self.free_srv: np.ndarray | None = None  # None: count again
+        self.down_mask = np.zeros(c.n_gpus, bool)
+        self.down_next = np.inf  # the next time a down GPU comes back
 
     # failures ------------------------------------------------------------------------
     def _fail_setup(self) -> None:
@@ -212,11 +235,12 @@ class _Sim:
         rep = fs.rate(name).repair_h
         if down.size and rep > 0:
             self.down_until[down] = np.maximum(self.down_until[down], self.now + rep)
+            self.free_srv = None
             self.repairs.append(self.now + rep)
         jobs = set(np.unique(self.owner[hit_gpus]).tolist()) - {-1}
         if ports.size:
-            for j, jl in self.loads.items():
-                if not jl.empty and np.isin(ports, jl.links).any():
+            for j, jl in self.loaded.items():
+                if np.isin(ports, jl.links).any():
                     jobs.add(j)
         self.n_fail += 1
         self.cause[name]["failures"] += 1
@@ -241,7 +265,12 @@ class _Sim:
     def _release(self, j: int) -> None:
         gp = self.placed.pop(j)
         self.owner[gp] = -1
+        self.n_busy -= gp.size
+        if self.free_srv is not None:
+            back = gp[~self.down_mask[gp] & self.topo.connected[gp]]
+            self.free_srv += np.bincount(self.topo.server[back], minlength=self.per_srv.size)
         jl = self.loads.pop(j)
+        self.loaded.pop(j, None)
         if not jl.empty:
             np.subtract.at(self.total, jl.links, jl.gbps)
             self.dirty = True
@@ -250,6 +279,9 @@ class _Sim:
 
     def _start(self, j: int, gp: np.ndarray) -> None:
         self.owner[gp] = j
+        self.n_busy += gp.size
+        if self.free_srv is not None:
+            self.free_srv -= np.bincount(self.topo.server[gp], minlength=self.per_srv.size)
         self.placed[j] = gp
         if np.isnan(self.start[j]):
             self.start[j] = self.now
@@ -259,6 +291,7 @@ class _Sim:
             if self.share[j] > 0 else EMPTY
         self.loads[j] = jl
         if not jl.empty:
+            self.loaded[j] = jl
             np.add.at(self.total, jl.links, jl.gbps)
             self.dirty = True
 
@@ -345,11 +378,11 @@ class _Sim:
         self.now = to
 
     def _rates(self) -> None:
-        run = [j for j in self.placed if not self.loads[j].empty]
+        run = list(self.loaded)
         self.dirty = False
         if not run:
             return
-        t, held = shared_rates([self.loads[j] for j in run], self.cap, self.total)
+        t, held = shared_rates(list(self.loaded.values()), self.cap, self.total)
         idx = np.array(run, np.int64)
         sh = self.share[idx]
         self.rate[idx] = 1.0 / ((1.0 - sh) + sh / np.maximum(t, 1e-12))
@@ -405,15 +438,20 @@ class _Sim:
             self.horizon = self.now
 
     def _record(self) -> None:
-        busy = self.owner >= 0
-        down = self.down_until > self.now
-        free = ~busy & ~down & self.topo.connected
-        fs = np.bincount(self.topo.server[free], minlength=self.per_srv.size)
+        if self.free_srv is None or self.now >= self.down_next:
+            self.down_mask = self.down_until > self.now
+            later = self.down_until[self.down_mask]
+            self.down_next = float(later.min()) if later.size else np.inf
+            free = (self.owner < 0) & ~self.down_mask & self.topo.connected
+            self.free_srv = np.bincount(self.topo.server[free], minlength=self.per_srv.size)
+            self.n_down = int(self.down_mask.sum())
+        fs = self.free_srv
         part = (fs > 0) & (fs < self.per_srv)
         # idle GPUs in servers other jobs hold part of: capacity a whole-server job cannot use
         frag = float(fs[part].sum()) / self.n_conn
-        slowed = sum(1 for j in self.placed if self.rate[j] < 1 - 1e-9)
-        self.tl.append((self.now, int(busy.sum()), int(down.sum()), len(self.queue),
+        run = np.fromiter(self.placed, np.int64, len(self.placed))
+        slowed = int((self.rate[run] < 1 - 1e-9).sum())
+        self.tl.append((self.now, self.n_busy, self.n_down, len(self.queue),
                         len(self.placed), slowed, frag, self.n_fail))
 
     def result(self, usd, blast, mtti, sp, timings) -> ClusterResult:

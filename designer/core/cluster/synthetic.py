@@ -23,6 +23,9 @@ DEFAULT_SIGMA = 1.2
 DEFAULT_LOAD = 0.8
 
 
+MAX_SYNTHETIC_JOBS = 1_000_000
+
+
 def synthetic(design_gpus: int, days: float | None = 30.0, *, jobs: int | None = None,
               sizes: dict[int, float] | None = None, median_h: float | None = None,
               sigma: float = DEFAULT_SIGMA, load: float = DEFAULT_LOAD, tenants: int = 8,
@@ -55,6 +58,8 @@ def synthetic(design_gpus: int, days: float | None = 30.0, *, jobs: int | None =
     if days is None:
         days = (jobs if jobs is not None else 1) / rate / 24.0
     n = jobs if jobs is not None else round(rate * days * 24)
+    if n > MAX_SYNTHETIC_JOBS:
+        raise TraceError(f"synthetic trace: {n:,} jobs, more than {MAX_SYNTHETIC_JOBS:,}")
     if n < 1:
         raise TraceError("synthetic trace: no jobs (raise days or load)")
     rng = np.random.default_rng(seed)

@@ -18,10 +18,15 @@ import numpy as np
 
 from designer.core.errors import DesignerError
 from designer.core.safe_io import FileRefused, read_text
+from designer.core.text import shown
 
 REQUIRED = ("job", "arrival_h", "gpus", "duration_h")
 OPTIONAL = ("workload", "tenant", "tokens")
 MAX_JOBS = 10_000_000
+# What every reader's jobs are checked against (the CSV reader's checks, for all formats): a
+# replay steps through every failure event up to the last job's end, so times are bounded.
+MAX_HOURS = 87_600.0  # ten years, for an arrival and for a run time
+MAX_JOB_GPUS = 1 << 20  # the largest design the tool builds
 
 
 class TraceError(DesignerError):
@@ -80,16 +85,55 @@ def make_trace(name: str, job, arrival_h, gpus, duration_h, workload=None, tenan
     """A trace from columns, sorted by arrival (stable); ``shift``: times moved to start at
     0 (public traces count from an arbitrary epoch)."""
     n = len(job)
-    arr = np.asarray(arrival_h, np.float64)
-    order = np.argsort(arr, kind="stable")
+    if n > MAX_JOBS:
+        raise TraceError(f"{name}: more than {MAX_JOBS:,} jobs")
+    arr = _checked(name, job, arrival_h, "arrival_h", np.float64)
+    g = _checked(name, job, gpus, "gpus", np.int64)
+    dur = _checked(name, job, duration_h, "duration_h", np.float64)
     start = float(arr.min()) if n and shift else 0.0
-    t = Trace(name, tuple(str(x) for x in job), arr - start, np.asarray(gpus, np.int64),
-              np.asarray(duration_h, np.float64),
+    late = np.flatnonzero(arr - start > MAX_HOURS)
+    if late.size:
+        raise TraceError(f"{name}, job {shown(str(job[int(late[0])]), 80)}: arrives "
+                         f"{arr[int(late[0])] - start:,.6g} h after the first, more than "
+                         f"{MAX_HOURS:,.0f} h (ten years)")
+    tok = _checked(name, job, tokens if tokens is not None else np.zeros(n), "tokens",
+                   np.float64)
+    order = np.argsort(arr, kind="stable")
+    t = Trace(name, tuple(str(x) for x in job), arr - start, g, dur,
               tuple(workload) if workload is not None else ("",) * n,
-              tuple(tenant) if tenant is not None else ("",) * n,
-              np.asarray(tokens if tokens is not None else np.zeros(n), np.float64),
+              tuple(tenant) if tenant is not None else ("",) * n, tok,
               tuple(hosts) if hosts is not None else (), source)
     return t.take(order)
+
+
+_RANGES = {"arrival_h": (-1e12, 1e12, "h"), "duration_h": (0.0, MAX_HOURS, "h"),
+           "gpus": (1, MAX_JOB_GPUS, "GPUs"), "tokens": (0.0, 1e18, "tokens")}
+
+
+def _checked(name: str, job, values, what: str, dtype) -> np.ndarray:
+    """A column as ``dtype``, every value finite and in range; a refusal names the first job
+    outside (what the CSV reader checks, for every format)."""
+    lo, hi, unit = _RANGES[what]
+    vals = list(values) if not isinstance(values, np.ndarray) else values
+    try:
+        f = np.asarray(vals, np.float64)
+    except (TypeError, ValueError, OverflowError):
+        f = np.array([_as_float(v) for v in vals], np.float64)
+    bad = ~np.isfinite(f) | (f < lo) | (f > hi)
+    if what == "duration_h":
+        bad |= f <= 0
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise TraceError(f"{name}, job {shown(str(job[i]), 80)}: {what} {vals[i]!r} is not a "
+                         f"number from {lo:,g} to {hi:,g} {unit}")
+    return f.astype(dtype) if dtype is not np.float64 else f
+
+
+def _as_float(v) -> float:
+    try:
+        return float(v)
+    except (TypeError, ValueError, OverflowError):
+        return math.nan
 
 
 def _number(text: str, where: str, what: str, integer: bool = False) -> float:
@@ -127,7 +171,11 @@ def read_trace_text(path: Path) -> str:
 
 
 def parse_csv(text: str, name: str) -> Trace:
-    rows = csv.reader(io.StringIO(text))
+    reader = csv.reader(io.StringIO(text))
+    try:
+        rows = iter(list(reader))
+    except csv.Error as exc:  # a bare carriage return in a field, a field over 128 KiB
+        raise TraceError(f"{name}, line {reader.line_num}: not CSV ({exc})") from None
     header = next(rows, None)
     if header is None:
         raise TraceError(f"{name}: empty file (expected the header {','.join(REQUIRED)})")

@@ -40,12 +40,20 @@ def write_text_atomic(path: Path, text: str) -> None:
     atomic_write(path, text.encode("utf-8"), keep_backup=False)
 
 
+def _xdg(var: str, default: Path) -> Path:
+    """An XDG base folder: the variable when it holds an absolute path; a relative one is
+    ignored, as the XDG Base Directory specification says (it would be taken relative to
+    whatever folder the command runs in)."""
+    value = os.environ.get(var) or ""
+    return Path(value) if os.path.isabs(value) else default
+
+
 def data_home() -> Path:
-    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return _xdg("XDG_DATA_HOME", Path.home() / ".local" / "share")
 
 
 def config_home() -> Path:
-    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    return _xdg("XDG_CONFIG_HOME", Path.home() / ".config")
 
 
 @dataclass(frozen=True)

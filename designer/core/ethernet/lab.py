@@ -28,6 +28,7 @@ from pathlib import Path
 
 from designer.core.errors import DesignerError
 from designer.core.ethernet.warden import CLOSED, namespaces_with, remove_lab
+from designer.core.safe_io import copy_tree
 
 FRR_DIRS = ("/usr/lib/frr", "/usr/libexec/frr", "/usr/sbin")
 SYSCTLS = (
@@ -319,8 +320,9 @@ class Lab:
                            input="".join(f"netns del {n}\n" for n in self.namespaces),
                            capture_output=True, text=True)
         if self.keep_logs is not None:
-            shutil.copytree(self.folder, self.keep_logs, dirs_exist_ok=True,
-                            ignore=shutil.ignore_patterns("*.vty", "*.api", "*.sock"))
+            with contextlib.suppress(OSError, DesignerError):  # the lab is torn down anyway
+                copy_tree(self.folder, self.keep_logs, "the kept lab logs",
+                          skip=(".vty", ".api", ".sock"))
         shutil.rmtree(self.folder, ignore_errors=True)
         self._release_warden()
 

@@ -95,6 +95,8 @@ class CablingPlan:
     a_optic_part: np.ndarray | None = None
     cable_part: np.ndarray | None = None
     z_optic_part: np.ndarray | None = None
+    # the cable's first link (index into ``LinkTable.expand()``): where its ends sit
+    link: np.ndarray | None = None
 
     header: tuple[str, ...] = HEADER
 
@@ -216,6 +218,7 @@ def cabling_plan(project: Project, catalog: Catalog, media: MediaPlan | None = N
         a_optic_part=_at(per_link.a_optic_part, first),
         cable_part=_at(per_link.cable_part, first),
         z_optic_part=_at(per_link.z_optic_part, first),
+        link=first.astype(np.int64),
     )
 
 
@@ -275,4 +278,5 @@ def _link_plan(project: Project, catalog: Catalog, m: MediaPlan) -> CablingPlan:
         a_optic_part=_ids(parts, m.a_module),
         cable_part=np.where(m.cable >= 0, _ids(parts, m.cable), _ids(parts, m.fibre)),
         z_optic_part=_ids(parts, m.b_module),
+        link=np.arange(n, dtype=np.int64),
     )

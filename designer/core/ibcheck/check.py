@@ -54,6 +54,7 @@ from designer.core.infiniband.topology import (
     subfabric,
 )
 from designer.core.model import Project, Role
+from designer.core.safe_io import copy_tree
 
 Progress = Callable[[float, str], None]
 ENGINES = ("ftree", "minhop", "updn", "dfsssp", "sssp", "lash", "nue")
@@ -150,7 +151,7 @@ def check_ib(
             discovered.append(disc)
         if keep_folder is not None:
             try:
-                shutil.copytree(folder, keep_folder, dirs_exist_ok=True)
+                copy_tree(folder, keep_folder, "the kept working files")
             except OSError as exc:
                 raise DesignerError(
                     f"cannot copy the working files to {keep_folder}: {exc.strerror or exc}"

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import orjson
-import yaml
 
+from designer.core import structured
 from designer.core.errors import DesignerError
 from designer.core.safe_io import read_text
+from designer.core.text import shown
 
 MAX_BYTES = 512 * 1024 * 1024
 MAX_CABLES = 4_000_000
@@ -64,7 +64,7 @@ class Infrastructure:
 
 
 def _where(kind: str, i: int, name: object = None) -> str:
-    return f"{kind}[{i}]" + (f" '{name}'" if isinstance(name, str) and name else "")
+    return f"{kind}[{i}]" + (f" '{shown(name, 80)}'" if isinstance(name, str) and name else "")
 
 
 def _text(obj: dict, key: str, where: str, required: bool = True) -> str:
@@ -127,9 +127,11 @@ def parse(data: object, source: str = "InfraGraph file") -> Infrastructure:
             cw = f"{w} components[{j}]"
             choice = _text(c, "choice", cw)
             custom = c.get("custom") if isinstance(c.get("custom"), dict) else {}
+            ctype = custom.get("type") if custom else None
+            if ctype is not None and not isinstance(ctype, str):  # never str() a structure
+                raise InfraGraphError(f"{cw}: 'custom.type' must be a string")
             comp = Component(_text(c, "name", cw), choice, _count(c, cw),
-                             _text(c, "description", cw, False),
-                             str(custom.get("type", "")) if custom else "")
+                             _text(c, "description", cw, False), ctype or "")
             dev.components[comp.name] = comp
         if dev.name in devices:
             raise InfraGraphError(f"{w}: a device named '{dev.name}' is defined twice")
@@ -162,31 +164,25 @@ def load(path: str | Path) -> Infrastructure:
     """Read and check an InfraGraph file (JSON or YAML, by its content)."""
     p = Path(path)
     text = read_text(p, limit=MAX_BYTES, what="InfraGraph file", fallback="utf-8")
-    head = text.lstrip()[:1]
     try:
-        if head in ("{", "["):
-            data = orjson.loads(text)
-        else:
-            loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-            data = yaml.load(text, Loader=loader)
-    except (orjson.JSONDecodeError, yaml.YAMLError) as exc:
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise InfraGraphError(f"{p}: not valid JSON or YAML ({first})") from None
-    except RecursionError:
-        raise InfraGraphError(f"{p}: nested too deeply to be an InfraGraph file") from None
-    return parse(data, str(p))
+        data = structured.loads(text, shown(str(p), 300))
+    except structured.StructuredError as exc:
+        raise InfraGraphError(str(exc)) from None
+    return parse(data, shown(str(p), 300))
 
 
 # -- slice notation ------------------------------------------------------------------------
-def _indices(spec: str | None, count: int, where: str) -> list[int]:
-    """Python index or slice ``spec`` over ``range(count)`` (None: all of them)."""
+def _indices(spec: str | None, count: int, where: str) -> range:
+    """Python index or slice ``spec`` over ``range(count)`` (None: all of them), as a range:
+    its length is known before any index is listed."""
     if spec is None or spec.strip() == "":
-        return list(range(count))
+        return range(count)
     parts = spec.split(":")
     try:
         nums = [int(p) if p.strip() else None for p in parts]
     except ValueError:
-        raise InfraGraphError(f"{where}: '[{spec}]' is not an index or a slice") from None
+        raise InfraGraphError(f"{where}: '[{shown(spec, 80)}]' is not an index or a slice") \
+            from None
     if len(nums) == 1:
         k = nums[0]
         assert k is not None
@@ -194,38 +190,52 @@ def _indices(spec: str | None, count: int, where: str) -> list[int]:
             k += count
         if not 0 <= k < count:
             raise InfraGraphError(f"{where}: index {nums[0]} is outside 0..{count - 1}")
-        return [k]
+        return range(k, k + 1)
     if len(nums) > 3 or nums[2:] == [0]:
-        raise InfraGraphError(f"{where}: '[{spec}]' is not a slice")
-    return list(range(*slice(*nums).indices(count)))
+        raise InfraGraphError(f"{where}: '[{shown(spec, 80)}]' is not a slice")
+    return range(*slice(*nums).indices(count))
+
+
+def _arange(r: range) -> np.ndarray:
+    return np.arange(r.start, r.stop, r.step, dtype=np.int64)
 
 
 def split_segment(text: str, where: str) -> tuple[str, str | None]:
     m = _SEGMENT.match(text)
     if not m:
-        raise InfraGraphError(f"{where}: '{text}' is not a name with an optional [index]")
+        raise InfraGraphError(f"{where}: '{shown(text, 80)}' is not a name with an optional "
+                              "[index]")
     return m.group(1), m.group(2)
 
 
-def expand_component(inf: Infrastructure, device: str, text: str,
-                     where: str) -> list[tuple[tuple[str, int], ...]]:
+def expand_component(inf: Infrastructure, device: str, text: str, where: str,
+                     limit: int = MAX_CABLES) -> list[tuple[tuple[str, int], ...]]:
     """Every component ``text`` names inside ``device``: a path of (name, index) pairs,
-    descending into composed devices (``cx5[0].port[1]``)."""
-    paths: list[tuple[tuple[str, int], ...]] = [()]
+    descending into composed devices (``cx5[0].port[1]``). The number of paths is checked
+    against ``limit`` before any is listed."""
+    segments = []
+    total = 1
     dev = inf.devices[device]
     for seg in text.split("."):
         name, spec = split_segment(seg, where)
         comp = dev.components.get(name)
         if comp is None:
-            raise InfraGraphError(f"{where}: device '{dev.name}' has no component '{name}'")
-        idx = _indices(spec, comp.count, f"{where} {name}")
-        paths = [(*p, (name, k)) for p in paths for k in idx]
+            raise InfraGraphError(f"{where}: device '{shown(dev.name, 80)}' has no component "
+                                  f"'{shown(name, 80)}'")
+        idx = _indices(spec, comp.count, f"{where} {shown(name, 80)}")
+        total *= len(idx)
+        if total > limit:
+            raise InfraGraphError(f"{where}: '{shown(text, 80)}' expands to more than "
+                                  f"{MAX_CABLES:,} endpoints")
+        segments.append((name, idx))
         if comp.choice == "device":
             nested = inf.devices.get(name)
             if nested is None:
-                raise InfraGraphError(f"{where}: composed device '{name}' is not defined")
+                raise InfraGraphError(f"{where}: composed device '{shown(name, 80)}' is not "
+                                      "defined")
             dev = nested
-    return paths
+    return [tuple((name, k) for (name, _), k in zip(segments, ks, strict=True))
+            for ks in itertools.product(*(idx for _, idx in segments))]
 
 
 def simple_edge(inf: Infrastructure, i: int):
@@ -252,11 +262,11 @@ def simple_edge(inf: Infrastructure, i: int):
             raise InfraGraphError(f"{w}: device '{inst.device}' has no component '{cname}'")
         if comp.choice == "device":
             return None
-        idx = np.asarray(_indices(ispec, inst.count, f"{w} {iname}"), np.int64)
-        cidx = np.asarray(_indices(cspec, comp.count, f"{w} {cname}"), np.int64)
-        if idx.size * cidx.size > MAX_CABLES:
+        ir = _indices(ispec, inst.count, f"{w} {iname}")
+        cr = _indices(cspec, comp.count, f"{w} {cname}")
+        if len(ir) * len(cr) > MAX_CABLES:  # checked before any index is listed
             raise InfraGraphError(f"{w}: expands to more than {MAX_CABLES:,} endpoints")
-        out.append((iname, idx, cidx))
+        out.append((iname, _arange(ir), _arange(cr)))
     scheme = e.get("scheme", "one2one")
     if scheme not in ("one2one", "many2many"):
         raise InfraGraphError(f"edges[{i}]: scheme '{scheme}' is not one2one or many2many "
@@ -281,9 +291,10 @@ def expand_edge(inf: Infrastructure, i: int) -> tuple[list, list, str]:
         if inst is None:
             raise InfraGraphError(f"{w}: instance '{iname}' is not defined in instances")
         idx = _indices(ispec, inst.count, f"{w} {iname}")
-        comps = expand_component(inf, inst.device, comp_text, w)
-        if len(idx) * len(comps) > MAX_CABLES:
+        if len(idx) > MAX_CABLES:
             raise InfraGraphError(f"{w}: expands to more than {MAX_CABLES:,} endpoints")
+        comps = expand_component(inf, inst.device, comp_text, w,
+                                 limit=MAX_CABLES // max(len(idx), 1))
         ends.append([(iname, k, c) for k in idx for c in comps])
     scheme = e.get("scheme", "one2one")
     a, b = ends

@@ -75,7 +75,9 @@ def install_plan(project: Project, catalog: Catalog, media=None) -> InstallPlan:
     floor = phys.floor
     plan = cabling_plan(project, catalog, media)
     e = project.fabric.links.expand()
-    a, b = e["a"].astype(np.int64), e["b"].astype(np.int64)
+    # one row per cable (a two-lane cable is one row): its ends are those of its first link
+    first = plan.link if plan.link is not None else np.arange(plan.n, dtype=np.int64)
+    a, b = e["a"].astype(np.int64)[first], e["b"].astype(np.int64)[first]
     pos = positions(floor, project.fabric, catalog)
     racks = (*(r.name for _, _, r in floor.racks()), NOT_PLACED)
     off = len(racks) - 1

@@ -97,12 +97,13 @@ def system_config(n_dims: int) -> dict:
 def write_astrasim(project: Project, result: Result, catalog: Catalog, folder: str | Path,
                    workload: Workload | None = None) -> list[Path]:
     from designer.core.analysis.estimate import settings_of
-    from designer.core.export.output import ExportError, write_bytes
+    from designer.core.export.output import ExportError
+    from designer.core.safe_io import ExportFolder, FileRefused
 
-    d = Path(folder)
-    if d.exists() and not d.is_dir():
-        raise ExportError(f"{d} is a file; give a folder")
-    d.mkdir(parents=True, exist_ok=True)
+    try:
+        d = ExportFolder(folder, "ASTRA-sim export")
+    except FileRefused as exc:
+        raise ExportError(str(exc)) from None
     w = workload or settings_of(project).workload
     view = fabric_view(project, result, w, catalog)
     dims = dimensions(view, result)
@@ -124,8 +125,10 @@ def write_astrasim(project: Project, result: Result, catalog: Catalog, folder: s
     }
     out = []
     for name, text in files.items():
-        write_bytes(d / name, text.encode())
-        out.append(d / name)
+        try:
+            out.append(d.write(name, text.encode()))
+        except FileRefused as exc:
+            raise ExportError(str(exc)) from None
     return out
 
 

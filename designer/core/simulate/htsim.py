@@ -218,17 +218,23 @@ def write_htsim(project: Project, catalog: Catalog, folder: str | Path,
     """Write ``design.topo`` and one ``PATTERN.cm`` per pattern into ``folder``; returns
     (path, connections) per file (0 for the topology)."""
     from designer.core.export.output import ExportError
-    from designer.core.export.stream import write_chunks
+    from designer.core.safe_io import ExportFolder, FileRefused
 
-    d = Path(folder)
-    if d.exists() and not d.is_dir():
-        raise ExportError(f"{d} is a file; give a folder")
-    d.mkdir(parents=True, exist_ok=True)
+    try:
+        d = ExportFolder(folder, "htsim export")
+    except FileRefused as exc:
+        raise ExportError(str(exc)) from None
     ct = clos_tiers(project, catalog)
     out = []
-    topo = d / "design.topo"
-    write_chunks(topo, [topology_text(project, catalog, ct)])
-    out.append((topo, 0))
+
+    def write(name: str, chunks) -> Path:
+        try:
+            d.write_stream(name, chunks)
+        except FileRefused as exc:
+            raise ExportError(str(exc)) from None
+        return d.root / name
+
+    out.append((write("design.topo", [topology_text(project, catalog, ct)]), 0))
     hm = host_map(project, catalog, ct)
     if nodes is not None:
         if not 2 <= nodes <= hm.nodes:
@@ -236,8 +242,7 @@ def write_htsim(project: Project, catalog: Catalog, folder: str | Path,
         hm = HostMap(hm.host[:nodes], nodes, hm.gpus)
     for pat in patterns:
         count, lines = connections(hm, pat, nbytes)
-        path = d / f"{pat}.cm"
-        write_chunks(path, matrix_chunks(ct.hosts, count, lines,
-                                         f"{pat} of {nbytes:,} bytes on {project.name}"))
+        path = write(f"{pat}.cm", matrix_chunks(ct.hosts, count, lines,
+                                                f"{pat} of {nbytes:,} bytes on {project.name}"))
         out.append((path, count))
     return out

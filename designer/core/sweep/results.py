@@ -13,6 +13,7 @@ from designer.core.sweep.metrics import METRICS
 from designer.core.sweep.pareto import pareto_mask
 from designer.core.sweep.run import SweepRun
 from designer.core.sweep.spec import parse_constraint
+from designer.core.sweep.timing import timing_json
 
 ALL = "all constraints"
 
@@ -123,5 +124,6 @@ def summary_json(run: SweepRun, table: SweepTable) -> dict[str, Any]:
         "scheduler": run.scheduler,
         "batches": run.batches,
         "cancelled": run.cancelled,
+        "timing": timing_json(run),
         "errors": [{"point": r["point"], "error": r["error"]} for r in recs if r["error"]],
     }

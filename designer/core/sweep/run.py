@@ -57,6 +57,11 @@ class SweepRun:
     scheduler: str = "in-process"
     cancelled: bool = False
     batches: int = 0
+    # wall clock (epoch seconds) at the start and end of the run and when each point's
+    # outcome reached this process: with the workers' own stamps, where the time went
+    wall_start: float = 0.0
+    wall_end: float = 0.0
+    received: dict[int, float] = field(default_factory=dict)
 
     def ran_on(self) -> str:
         """Where the designs were built, for a report: this process, local worker processes,
@@ -270,9 +275,11 @@ def run_sweep(
     stop = cancelled or (lambda: False)
     run = SweepRun(spec, pts)
     t0 = time.perf_counter()
+    run.wall_start = time.time()
 
     def record(o: Outcome) -> None:
         run.outcomes[o.index] = o
+        run.received[o.index] = time.time()
         if on_outcome is not None:
             on_outcome(o, len(run.outcomes), len(pts))
 
@@ -293,6 +300,7 @@ def run_sweep(
         except KeyboardInterrupt:
             run.cancelled = True
         run.seconds = time.perf_counter() - t0
+        run.wall_end = time.time()
         return run
 
     on_dask = bool(scheduler) or engine == "dask"
@@ -303,6 +311,7 @@ def run_sweep(
         with local_pool(n_workers) as (ex, run.workers, run.scheduler):
             _run_batches(run, ex, batches, catalog, workloads, record, stop)
     run.seconds = time.perf_counter() - t0
+    run.wall_end = time.time()
     return run
 
 

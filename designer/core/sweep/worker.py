@@ -7,10 +7,13 @@ caught and recorded with it; a batch never fails because one design did.
 
 from __future__ import annotations
 
+import itertools
+import os
 import random
+import socket
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -28,6 +31,14 @@ class Outcome:
     metrics: dict[str, float] | None  # every registered figure; None when the point failed
     error: str | None
     seconds: float  # build + solve on the worker
+    # where the time went on the worker (``seconds`` is their sum), which worker, and when
+    # its batch started and ended there (wall clock, to set against the run's)
+    build_s: float = 0.0
+    solve_s: float = 0.0
+    estimate_s: float = 0.0
+    worker: str = ""
+    batch_start: float = 0.0
+    batch_end: float = 0.0
 
 
 def build(point: Point, catalog: Catalog | None = None) -> Project:
@@ -53,27 +64,45 @@ def run_point(point: Point, catalog: Catalog | None, workloads: list[Any] | None
     # deterministic per point whatever worker runs it and in whatever order
     random.seed(point.seed)
     np.random.seed(point.seed % 2**32)
+    stamps = [t0]
     try:
         project = build(point, catalog)
+        stamps.append(time.perf_counter())
         cat = project.catalog(catalog if catalog is not None else builtin_catalog())
         result = solve(project, catalog=cat)
+        stamps.append(time.perf_counter())
         workload = workloads[point.workload] if workloads and point.workload is not None \
             else None
         figures = {name: m.value(project, result, workload) for name, m in METRICS.items()
                    if workload is not None or not m.workload}
     except DesignerError as exc:
-        return Outcome(point.index, None, str(exc), time.perf_counter() - t0)
+        return _timed(Outcome(point.index, None, str(exc), time.perf_counter() - t0), stamps)
     except Exception as exc:  # a bug in one design must not sink the sweep: record it
         last = traceback.extract_tb(exc.__traceback__)[-1]
         where = f" ({last.filename.rsplit('/', 1)[-1]}:{last.lineno})"
-        return Outcome(point.index, None, f"{type(exc).__name__}: {exc}{where}",
-                       time.perf_counter() - t0)
-    return Outcome(point.index, figures, None, time.perf_counter() - t0)
+        return _timed(Outcome(point.index, None, f"{type(exc).__name__}: {exc}{where}",
+                              time.perf_counter() - t0), stamps)
+    return _timed(Outcome(point.index, figures, None, time.perf_counter() - t0), stamps)
+
+
+def _timed(o: Outcome, stamps: list[float]) -> Outcome:
+    """``o`` with its build, solve and estimate times: the time after the last stamp goes to
+    the stage the point was in (a point that failed in its solve has no estimate time)."""
+    t = [*stamps, stamps[0] + o.seconds]
+    build_s, solve_s, estimate_s = ([b - a for a, b in itertools.pairwise(t)] + [0.0, 0.0])[:3]
+    return replace(o, build_s=build_s, solve_s=solve_s, estimate_s=estimate_s)
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
 
 
 def run_batch(points: list[Point], catalog: Catalog | None = None,
               workloads: list[Any] | None = None) -> list[Outcome]:
-    return [run_point(p, catalog, workloads) for p in points]
+    start = time.time()
+    out = [run_point(p, catalog, workloads) for p in points]
+    end, me = time.time(), worker_name()
+    return [replace(o, worker=me, batch_start=start, batch_end=end) for o in out]
 
 
 def warm_up() -> bool:

@@ -27,10 +27,45 @@ BATCH_CELLS = 4_000_000  # ports x destinations held at once
 def class_spray_loads(net: Network, p: Pattern, control=None) -> np.ndarray:
     """Load (Gb/s) on every link when class-level pattern ``p`` runs at its demand; NIC
     links of a class carry the whole class's traffic (see ``load._cap``)."""
+    return _spray(net, p, control, nics=True)
+
+
+def class_spray_port_loads(net: Network, p: Pattern, control=None) -> np.ndarray:
+    """The switch-port part of ``class_spray_loads`` (the first ``n_ports`` links), without
+    the NIC links' bookkeeping: what a job's load on the fabric needs."""
+    return _spray(net, p, control, nics=False)
+
+
+def class_pair_port_loads(net: Network, src: np.ndarray, dst: np.ndarray,
+                          control=None) -> np.ndarray:
+    """Switch-port loads (P x K) of K class pairs, column ``k`` the load of class ``src[k]``
+    sending to class ``dst[k]`` at its rate (weight and demand 1): each column the same as
+    ``class_spray_port_loads`` of that one pair, the pairs pushed down the layers together
+    (one pass of array operations for a job's new pairs instead of one per pair)."""
+    c = net.c
+    cl = c.classes
+    S, P, K = c.n_switches, net.n_ports, src.size
+    rep, row = rows_of(cl.ptr, src)
+    sw = cl.att_switch[row].astype(np.int64)
+    ok = nearest(rep, net.dist[sw, dst[rep]], K)
+    share = shares(rep, np.where(ok, cl.att_cap[row], 0.0), K)
+    amount = cl.rate[src][rep] * share
+    out = np.empty((P, K))
+    step = _batch(net)
+    for lo in range(0, K, step):
+        hi = min(K, lo + step)
+        a, b = np.searchsorted(rep, [lo, hi])  # rep is non-decreasing
+        x = np.bincount(sw[a:b] * (hi - lo) + (rep[a:b] - lo), weights=amount[a:b],
+                        minlength=S * (hi - lo)).reshape(S, hi - lo)
+        out[:, lo:hi] = _propagate(net, x, dst[lo:hi], control)[0]
+    return out
+
+
+def _spray(net: Network, p: Pattern, control, nics: bool) -> np.ndarray:
     c = net.c
     cl = c.classes
     S, C, P = c.n_switches, cl.n, net.n_ports
-    load = np.zeros(net.n_links)
+    load = np.zeros(net.n_links if nics else P)
     rate = cl.rate
     traffic = p.weight * p.demand * rate[p.src]  # Gb/s per class pair
     # leaving the source class: its attachments nearest the destination, by capacity
@@ -39,24 +74,37 @@ def class_spray_loads(net: Network, p: Pattern, control=None) -> np.ndarray:
     ok = nearest(rep, net.dist[sw, p.dst[rep]], p.src.size)
     share = shares(rep, np.where(ok, cl.att_cap[row], 0.0), p.src.size)
     amount = traffic[rep] * share
-    # NIC up links: the class representative's attachment rows (see ranks.class_rep)
-    first = class_rep(c)
-    att_k = net.att_ptr[first[p.src[rep]]] + (row - cl.ptr[p.src[rep]])
-    np.add.at(load, net.nic_up(att_k), amount)
-    inj = csr_matrix((amount, (sw, p.dst[rep])), shape=(S, C)).tocsc()
+    first = class_rep(c) if nics else None
+    if nics:
+        # NIC up links: the class representative's attachment rows (see ranks.class_rep)
+        att_k = net.att_ptr[first[p.src[rep]]] + (row - cl.ptr[p.src[rep]])
+        np.add.at(load, net.nic_up(att_k), amount)
     dests = np.flatnonzero(np.bincount(p.dst, minlength=C) > 0)
     if p.name == "all-to-all" and dests.size > 2 * SYMMETRY_MIN:
+        inj = csr_matrix((amount, (sw, p.dst[rep])), shape=(S, C)).tocsc()
         sym = _by_symmetry(net, inj, dests, control)
         if sym is not None:
             load[:P] += sym
-            _deliver_all(net, first, p, traffic, load)
+            if nics:
+                _deliver_all(net, first, p, traffic, load)
             return load
-    for lo in range(0, dests.size, _batch(net)):
-        cols = dests[lo:lo + _batch(net)]
-        port_load, delivered = _propagate(net, inj[:, cols].toarray(), cols, control)
+    # the injection (switch x destination) batch by batch, dense, straight from the rows
+    # sorted by destination (a sparse matrix built and sliced per call cost more than the
+    # spray for a job's few destinations)
+    pos = np.searchsorted(dests, p.dst[rep])
+    order = np.argsort(pos, kind="stable")
+    sw_o, pos_o, amt_o = sw[order].astype(np.int64), pos[order], amount[order]
+    step = _batch(net)
+    for lo in range(0, dests.size, step):
+        cols = dests[lo:lo + step]
+        a, b = np.searchsorted(pos_o, [lo, lo + cols.size])
+        x = np.bincount(sw_o[a:b] * cols.size + (pos_o[a:b] - lo), weights=amt_o[a:b],
+                        minlength=S * cols.size).reshape(S, cols.size)
+        port_load, delivered = _propagate(net, x, cols, control)
         load[:P] += port_load.sum(axis=1)
-        for u, j, amt in delivered:
-            _deliver(net, first, cols, amt, u, j, load)
+        if nics:
+            for u, j, amt in delivered:
+                _deliver(net, first, cols, amt, u, j, load)
     return load
 
 
@@ -66,30 +114,40 @@ def _batch(net: Network) -> int:
 
 def _propagate(net: Network, x: np.ndarray, cols: np.ndarray, control=None):
     """Push traffic ``x`` (switch x destination) down the distance layers. Returns the load
-    of every port per destination (P x B) and what arrived where: (switch, column, Gb/s)."""
+    of every port per destination (P x B) and what arrived where: (switch, column, Gb/s).
+
+    Each layer touches only the ports of the (switch, destination) pairs that hold traffic:
+    a job's few destinations spray over a small part of the fabric, and sweeping every port
+    of every destination per layer (and building the port-to-switch matrix per call) was
+    most of a cluster replay's time."""
     c = net.c
-    S, P = c.n_switches, net.n_ports
-    port_src, port_dst, cap = net.port_src, net.port_dst, net.port_cap
-    into = csr_matrix((np.ones(P), (port_dst, np.arange(P))), shape=(S, P))
+    S, P, B = c.n_switches, net.n_ports, cols.size
+    port_dst, cap = net.port_dst, net.port_cap
     dist = net.dist[:, cols].astype(np.int32)
-    out = np.zeros((P, cols.size))
+    out = np.zeros((P, B))
     arrived = []
     for _ in range(int(dist[dist < UNREACHABLE].max(initial=0)) + 1):
-        here = (dist == 0) & (x > 0)
-        if here.any():
-            u, j = np.nonzero(here)
-            arrived.append((u, j, x[u, j].copy()))
-            x[here] = 0.0
-        if not (x > 0).any():
+        u, j = np.nonzero(x > 0)
+        if not u.size:
             break
-        valid = dist[port_dst] == dist[port_src] - 1  # P x B
-        wcap = valid * cap[:, None]
-        den = np.add.reduceat(wcap, net.port_ptr[:-1], axis=0) if P else wcap
-        den[np.diff(net.port_ptr) == 0] = 0.0
+        amt = x[u, j]
+        d = dist[u, j]
+        here = d == 0
+        if here.any():
+            arrived.append((u[here], j[here], amt[here]))
+            u, j, amt, d = u[~here], j[~here], amt[~here], d[~here]
+        # the ports of the switches holding traffic that bring it one hop closer, each
+        # taking a share by capacity
+        rep, port = rows_of(net.port_ptr, u)
+        jr = j[rep]
+        good = dist[port_dst[port], jr] == d[rep] - 1
+        rep, port, jr = rep[good], port[good], jr[good]
+        w = cap[port]
+        den = np.bincount(rep, weights=w, minlength=u.size)
         with np.errstate(divide="ignore", invalid="ignore"):
-            flow = np.where(valid, x[port_src] * cap[:, None] / den[port_src], 0.0)
-        out += flow
-        x = into @ flow
+            flow = np.where(den[rep] > 0, amt[rep] * w / den[rep], 0.0)
+        out[port, jr] += flow  # one entry per (port, destination) within a layer
+        x = np.bincount(port_dst[port] * B + jr, weights=flow, minlength=S * B).reshape(S, B)
         if control is not None:
             control.check()
     return out, arrived

@@ -258,10 +258,15 @@ class SprayOp:
         flow: it stays factored."""
         limit = LISTED_MAX if max_entries is None else max_entries
         t = self._t_csr
-        ep = (sp_vstack(self.e.blocks).tocsr() if self.e.blocks
-              else csr_matrix(self.e.shape)) @ self.pb
-        # entries per state, then per flow, as an upper bound before any product is made
-        per = np.diff(ep.indptr).astype(np.float64)
+        e = sp_vstack(self.e.blocks).tocsr() if self.e.blocks else csr_matrix(self.e.shape)
+        # entries per state, then per flow, as an upper bound before any product is made:
+        # a bundle's ports are its own, so a state's row of ``E pb`` has the sum of its
+        # bundles' port counts (a matrix-vector product; the product itself can hold tens
+        # of millions of entries on a large fat tree, which then stays factored)
+        e_pattern = e.copy()
+        e_pattern.sum_duplicates()  # two hops of a state into one bundle: one row entry
+        e_pattern.data = np.ones_like(e_pattern.data)
+        per = e_pattern @ np.diff(self.pb.indptr).astype(np.float64)
         tot = per.copy()
         pattern = t.copy()
         pattern.data = np.ones_like(pattern.data)
@@ -274,6 +279,7 @@ class SprayOp:
         bp.data = np.ones_like(bp.data)
         if float((bp @ tot).sum()) + self.nic.flow.size > limit:
             return None
+        ep = e @ self.pb
         z = ep
         acc = ep.copy()
         for _ in range(self.depth):

@@ -32,7 +32,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from designer.core.errors import DesignerError, readable
 from designer.core.model import Project
 from designer.core.solver import Result, SolveCancelled, solve  # native imports, main thread
-from designer.gui.base.background import emit_from_worker
+from designer.gui.base.background import emit_from_worker, join_for
 
 DEBOUNCE_MS = 200
 PROGRESS_INTERVAL_S = 0.05  # at most ~20 progress updates a second cross to the GUI
@@ -144,8 +144,7 @@ class SolverService(QObject):
         job = self._job
         if job is not None:
             job.cancel.set()
-            if job.thread is not None:
-                job.thread.join(timeout)
+            join_for(job.thread, timeout)
         self._job = None
 
     # -- running ----------------------------------------------------------------------------------

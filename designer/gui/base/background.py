@@ -23,6 +23,31 @@ from designer.core.errors import DesignerError, readable
 
 SHOW_AFTER_MS = 400
 THREAD_PREFIX = "fd-task"
+CLOSE_BUDGET_S = 0.5  # what closing the window may spend waiting on its workers, all told
+
+_close_by: float | None = None  # the monotonic deadline while the window closes
+
+
+@contextlib.contextmanager
+def closing_within(seconds: float = CLOSE_BUDGET_S):
+    """While the window closes: every worker is told to stop, and the waits on them share
+    ``seconds`` between them (``join_for``). A worker still busy after that is a daemon
+    thread that ends with the process; it stops at its next cancel check anyway."""
+    global _close_by
+    _close_by = time.monotonic() + seconds
+    try:
+        yield
+    finally:
+        _close_by = None
+
+
+def join_for(thread: threading.Thread | None, timeout: float) -> None:
+    """``thread.join(timeout)``, cut to what is left of the closing budget."""
+    if thread is None:
+        return
+    if _close_by is not None:
+        timeout = max(0.0, min(timeout, _close_by - time.monotonic()))
+    thread.join(timeout)
 
 Work = Callable[[Callable[[float, str], None], Callable[[], bool]], Any]
 
@@ -109,8 +134,7 @@ class BackgroundTask(QObject):
     def wait(self, timeout: float = 10.0) -> None:
         """Cancel and wait for the thread (closing the window)."""
         self._cancel.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
+        join_for(self._thread, timeout)
 
     # -- GUI thread --------------------------------------------------------------------------------
     def _on_progress(self, fraction: float, message: str) -> None:

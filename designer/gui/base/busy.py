@@ -17,7 +17,9 @@ def ensure_app():
 
     app = QApplication.instance()
     if app is None:
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        # always offscreen: drawing needs no window, and a platform plugin that needs one
+        # (QT_QPA_PLATFORM=xcb without a display) aborts the whole process
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
         app = QApplication([])
     return app
 

@@ -25,7 +25,7 @@ from designer.core.analysis.variants import Spec
 from designer.core.errors import DesignerError
 from designer.core.fileformat import load_project
 from designer.core.solver import SolveCancelled, solve
-from designer.gui.base.background import emit_from_worker
+from designer.gui.base.background import emit_from_worker, join_for
 
 THREAD_PREFIX = "fd-compare"
 DEBOUNCE_MS = 100
@@ -329,9 +329,7 @@ class CompareService(QObject):
     def shutdown(self, timeout: float = 5.0) -> None:
         self._timer.stop()
         self._cancel.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
-        if self._comparing is not None:
-            self._comparing.join(timeout)
-            self._comparing = None
+        join_for(self._thread, timeout)
+        self._thread = None
+        join_for(self._comparing, timeout)
+        self._comparing = None

@@ -19,7 +19,7 @@ from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
 from designer.core.sweep import SweepSpec, expand, run_sweep
 from designer.core.sweep.local_pool import warm as warm_workers
-from designer.gui.base.background import emit_from_worker
+from designer.gui.base.background import emit_from_worker, join_for
 
 THREAD_NAME = "fd-sweep"
 
@@ -75,5 +75,4 @@ class SweepRunner(QObject):
     def wait(self, timeout: float = 60.0) -> None:
         """Cancel and wait until the cluster is closed (closing the dialog)."""
         self._cancel.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
+        join_for(self._thread, timeout)

@@ -92,3 +92,35 @@ def test_queue_waits_then_backfills_without_delaying_the_head(small):
     assert start["big1"] == 0 and start["head"] == pytest.approx(10)
     assert start["short"] == pytest.approx(2)  # ends at 7, before the head's reservation
     assert start["long"] >= 15 - 1e-9  # would have held GPUs the head needs at 10
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(jobs=jobs_st, policy=st.sampled_from(["pack", "first-fit", "scattered"]),
+       seed=st.integers(0, 1000))
+def test_timeline_kept_as_jobs_move_equals_counting_every_gpu(small, monkeypatch, jobs, policy,
+                                                              seed):
+    """The timeline's counts are kept as jobs start and end and parts fail and come back;
+    at every event they equal a count over every GPU."""
+    real = sim_mod._Sim._record
+    checked = []
+
+    def counted(self):
+        real(self)
+        busy = self.owner >= 0
+        down = self.down_until > self.now
+        free = ~busy & ~down & self.topo.connected
+        fs = np.bincount(self.topo.server[free], minlength=self.per_srv.size)
+        part = (fs > 0) & (fs < self.per_srv)
+        slowed = sum(1 for j in self.placed if self.rate[j] < 1 - 1e-9)
+        want = (int(busy.sum()), int(down.sum()), slowed, float(fs[part].sum()) / self.n_conn)
+        got = self.tl[-1]
+        assert (got[1], got[2], got[5], got[6]) == want
+        checked.append(got[0])
+
+    monkeypatch.setattr(sim_mod._Sim, "_record", counted)
+    tr = make_trace("t", [f"j{i}" for i in range(len(jobs))], [a for a, _, _ in jobs],
+                    [g for _, g, _ in jobs], [d for _, _, d in jobs], shift=False)
+    run_cluster(small, tr, ClusterSettings(policy=policy, days=4, failures=_often_failing(),
+                                           seed=seed), KINDS)
+    assert checked

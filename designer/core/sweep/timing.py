@@ -1,0 +1,108 @@
+"""Where a sweep's time went, per worker: start-up (until its first batch began), build,
+solve and estimate (the designs' own work), transfer (shipping tasks and results, between
+batches and back to this process) and idle (done, waiting for the others), which add up to
+the run's wall time; and the largest design's share of the run, the floor no number of
+workers lowers.
+
+The workers stamp their batches with the wall clock; on one machine the clocks agree. A
+remote worker's clock may not: its start-up and transfer are then rough (never negative).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from designer.core.sweep.run import SweepRun
+from designer.core.sweep.worker import Outcome
+
+HERE = "this process"
+STAGES = ("startup", "build", "solve", "estimate", "transfer", "idle")
+
+
+@dataclass(frozen=True)
+class WorkerTime:
+    worker: str
+    points: int
+    startup: float
+    build: float
+    solve: float
+    estimate: float
+    transfer: float
+    idle: float
+
+    def as_dict(self) -> dict[str, object]:
+        return {"worker": self.worker, "points": self.points,
+                **{k: round(getattr(self, k), 4) for k in STAGES}}
+
+
+@dataclass(frozen=True)
+class Largest:
+    point: int
+    gpus: int
+    seconds: float
+    share: float  # of the run's wall time
+
+    def as_dict(self) -> dict[str, object]:
+        return {"point": self.point, "gpus": self.gpus, "seconds": round(self.seconds, 4),
+                "share": round(self.share, 4)}
+
+
+def by_worker(run: SweepRun) -> list[WorkerTime]:
+    """One row per worker that ran points (this process first when it ran some)."""
+    wall = max(run.wall_end - run.wall_start, 0.0)
+    groups: dict[str, list[Outcome]] = {}
+    for o in run.outcomes.values():
+        if o.seconds > 0 or o.worker:
+            groups.setdefault(o.worker or HERE, []).append(o)
+    rows = []
+    for name in sorted(groups, key=lambda w: (w != HERE, w)):
+        os_ = groups[name]
+        build = sum(o.build_s for o in os_)
+        solve = sum(o.solve_s for o in os_)
+        est = sum(o.estimate_s for o in os_)
+        work = build + solve + est
+        if name == HERE:
+            startup = transfer = 0.0
+        else:
+            batches = sorted({(o.batch_start, o.batch_end) for o in os_})
+            startup = max(batches[0][0] - run.wall_start, 0.0)
+            last_back = max(run.received.get(o.index, batches[-1][1]) for o in os_)
+            span = max(last_back - batches[0][0], 0.0)
+            transfer = max(span - work, 0.0)  # between batches, results back, batch overhead
+        idle = max(wall - startup - work - transfer, 0.0)
+        rows.append(WorkerTime(name, len(os_), startup, build, solve, est, transfer, idle))
+    return rows
+
+
+def largest(run: SweepRun) -> Largest | None:
+    """The point that took longest to build and solve, and its share of the run."""
+    done = [o for o in run.outcomes.values() if o.seconds > 0]
+    if not done:
+        return None
+    o = max(done, key=lambda x: x.seconds)
+    wall = max(run.wall_end - run.wall_start, 1e-9)
+    return Largest(o.index, int(run.points[o.index].gpus), o.seconds, o.seconds / wall)
+
+
+def timing_json(run: SweepRun) -> dict[str, object]:
+    big = largest(run)
+    return {"workers": [w.as_dict() for w in by_worker(run)],
+            "largest": None if big is None else big.as_dict()}
+
+
+def timing_lines(run: SweepRun) -> list[str]:
+    """The report's lines: a row per worker, then the largest design."""
+    rows = by_worker(run)
+    if not rows:
+        return []
+    name_w = max(len("worker"), *(len(r.worker) for r in rows))
+    out = ["Time per worker (s)",
+           "  " + "worker".ljust(name_w) + "  points" + "".join(f"{k:>10}" for k in STAGES)]
+    for r in rows:
+        out.append("  " + r.worker.ljust(name_w) + f"  {r.points:6d}"
+                   + "".join(f"{getattr(r, k):10.3f}" for k in STAGES))
+    big = largest(run)
+    if big is not None:
+        out.append(f"  Largest design: point {big.point} ({big.gpus:,} GPUs), "
+                   f"{big.seconds:.3f} s, {100 * big.share:.0f}% of the run")
+    return out
