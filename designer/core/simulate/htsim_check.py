@@ -86,22 +86,25 @@ def _mean_figures(runs: list[dict]) -> dict:
 
 
 def predict(c, net, f: Flows, host_gpu: np.ndarray, line_gbps: float, name: str,
-            routing: str, trials: int = TRIALS) -> dict:
+            routing: str, trials: int = TRIALS, pfc: bool | None = None) -> dict:
     """The tool's figures for flows ``f`` (host numbers; ``host_gpu`` maps them to the
-    compiled design's GPU ids) under ``routing`` (``ROUTINGS``)."""
+    compiled design's GPU ids) under ``routing`` (``ROUTINGS``). ``pfc`` (default: for
+    ECMP, as htsim_roce's fabric is lossless): with PFC's head-of-line blocking
+    (``traffic.pfc``)."""
     from designer.core.traffic.load import run_load
     from designer.core.traffic.patterns import Pattern
 
     p = Pattern(name, host_gpu[f.src], host_gpu[f.dst], demand_of(f), np.ones(len(f)),
                 f.size.astype(np.float64))
     tool = TOOL_ROUTING[routing]
+    pfc = routing == "ecmp" if pfc is None else pfc
     runs = []
     for k in range(trials if tool == "ecmp" else 1):
-        r = run_load(c, p, tool, seed=k, net=net)
+        r = run_load(c, p, tool, seed=k, net=net, pfc=pfc)
         runs.append(figures(r.t, f, line_gbps))
     out = _mean_figures(runs)
     out["trials"] = len(runs)
-    out["model"] = tool
+    out["model"] = tool + (" with PFC head-of-line blocking" if pfc else "")
     return out
 
 
@@ -146,6 +149,7 @@ class Row:
     finished: int
     htsim: dict
     tool: dict
+    fluid: dict | None = None  # ECMP without the PFC step, for reference
 
     def ratio(self) -> dict:
         """htsim's figure over the tool's, per figure."""
@@ -160,7 +164,8 @@ class Row:
     def to_json(self) -> dict:
         return {"pattern": self.pattern, "routing": self.routing, "listed": self.listed,
                 "finished": self.finished, "htsim": _rounded(self.htsim),
-                "tool": _rounded(self.tool), "ratio": _rounded(self.ratio())}
+                "tool": _rounded(self.tool), "ratio": _rounded(self.ratio()),
+                **({"tool_without_pfc": _rounded(self.fluid)} if self.fluid else {})}
 
 
 def _rounded(d):
@@ -206,8 +211,9 @@ def check(folder: str | Path) -> list[Row]:
             except OSError as exc:
                 raise CheckError(f"{out}: {exc}") from None
             done = read_output(text, f)
+            fluid = info.get("ecmp_without_pfc") if routing == "ecmp" else None
             rows.append(Row(pat, routing, len(f), int(np.isfinite(done).sum()),
-                            htsim_figures(done, f, line), tool))
+                            htsim_figures(done, f, line), tool, fluid))
     if not rows:
         raise CheckError(f"{d} has no htsim output yet (PATTERN.ecmp.out, PATTERN.spray.out): "
                          "run its run.sh first")

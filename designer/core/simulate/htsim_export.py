@@ -102,11 +102,14 @@ def htsim_design(project: Project, catalog: Catalog) -> tuple[Project, Catalog, 
         if ok and act.hosts == ct.hosts and len(act.tiers) == len(ct.tiers):
             was = " / ".join(f"{t.radix_down + t.radix_up}" for t in ct.tiers)
             now = " / ".join(f"{t.radix_down + t.radix_up}" for t in act.tiers)
+            leaves_split = act.tiers[0].radix_down != ct.tiers[0].radix_down
             return alt, cat, (
                 f"re-expressed for htsim: {problems[0]}, so the same design is built from "
-                f"{radix}-port switches (ports per tier {was} -> {now}); GPUs of one real "
-                "leaf that land on two of htsim's leaves talk through a spine there, and the "
-                "prediction is made on this re-expressed design")
+                f"{radix}-port switches (ports per tier {was} -> {now}; same GPUs, servers "
+                "and oversubscription"
+                + ("; GPUs of one real leaf that land on two of htsim's leaves talk through "
+                   "a spine there" if leaves_split else "")
+                + "); the prediction is made on this re-expressed design")
     raise SimulatorInputError(problems[0] + (
         "" if project.generator else "; the design was not generated, so it cannot be "
         "re-expressed with smaller switches"))
@@ -234,12 +237,13 @@ def write_htsim(project: Project, catalog: Catalog, folder: str | Path,
             out.not_predicted[pat] = (f"{len(f):,} flows; the prediction is made up to "
                                       f"{PREDICT_MAX_FLOWS:,}")
         elif predict_flows:
-            for r in ROUTINGS:
-                try:
+            try:
+                for r in ROUTINGS:
                     entry["routings"][r] = predict(c, net, f, host_gpu, line, pat, r)
-                except DesignerError as exc:
-                    out.not_predicted[pat] = str(exc)
-                    break
+                entry["ecmp_without_pfc"] = predict(c, net, f, host_gpu, line, pat, "ecmp",
+                                                    pfc=False)
+            except DesignerError as exc:
+                out.not_predicted[pat] = str(exc)
         prediction["patterns"][pat] = entry
     # write
     d.mkdir(parents=True, exist_ok=True)
