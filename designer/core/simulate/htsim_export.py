@@ -54,6 +54,7 @@ END_FACTOR = 20
 END_MARGIN_US = 1000
 MAX_SPRAY_PATHS = 256  # eqds.cpp's own default path entropy
 PROGRAM = {"ecmp": "htsim_roce", "spray": "htsim_eqds"}
+REFIT_FILE = "htsim-design.fabric.json"  # the re-expressed design, when it was
 
 
 @dataclass
@@ -72,7 +73,7 @@ class HtsimExport:
         out = [f"wrote {self.folder}: design.topo ({self.hosts:,} hosts), {parts}, run.sh, "
                f"{PREDICTION}"]
         if self.refit_note:
-            out.append(self.refit_note)
+            out.append(self.refit_note + f" (saved as {REFIT_FILE})")
         for pat, k in self.split.items():
             out.append(f"{pat}: {k:,} flows of 2^31 bytes or more written as several flows of "
                        "the same pair (same bytes): htsim reads a flow's size as a 32-bit int")
@@ -138,6 +139,7 @@ def run_script(title: str, hosts: int, line_gbps: int, ends: dict[str, int],
         "# Hosts at the design's line rate (-linkspeed, Mb/s); -end (us) is 20 times the",
         "# flows' completion on an ideal fabric plus 1 ms.",
         "# Usage: sh run.sh [PATTERN ...]   (default: every pattern)",
+        "#        ROUTINGS=ecmp sh run.sh ...  (default: ecmp spray)",
         "# Programs: $HTSIM_BIN/htsim_roce and htsim_eqds, else found on PATH.",
         "# Then: designer simulate check <this folder>",
         'cd "$(dirname "$0")" || exit 1',
@@ -150,6 +152,7 @@ def run_script(title: str, hosts: int, line_gbps: int, ends: dict[str, int],
         "ROCE=$(prog htsim_roce) || exit 127",
         "EQDS=$(prog htsim_eqds) || exit 127",
         f'PATTERNS="${{*:-{" ".join(ends)}}}"',
+        'ROUTINGS="${ROUTINGS:-ecmp spray}"',
         "for p in $PATTERNS; do",
         '    [ -f "$p.cm" ] || { echo "run.sh: no $p.cm here" >&2; exit 2; }',
         '    case "$p" in',
@@ -159,12 +162,18 @@ def run_script(title: str, hosts: int, line_gbps: int, ends: dict[str, int],
     lines += [
         "    esac",
         f'    common="-topo design.topo -tm $p.cm -nodes {hosts} -linkspeed {mbps} -end $END"',
-        '    echo "$p: ECMP (htsim_roce) -> $p.ecmp.out"',
-        '    "$ROCE" $common -strat ecmp_host -paths 1 -o "$p.ecmp.dat" > "$p.ecmp.out" '
-        '2>&1 || echo "run.sh: htsim_roce failed on $p (see $p.ecmp.out)" >&2',
-        '    echo "$p: spraying (htsim_eqds) -> $p.spray.out"',
-        f'    "$EQDS" $common -strat ecmp_host -paths {paths} -o "$p.spray.dat" > '
-        '"$p.spray.out" 2>&1 || echo "run.sh: htsim_eqds failed on $p (see $p.spray.out)" >&2',
+        '    for r in $ROUTINGS; do',
+        '        case "$r" in',
+        '        ecmp) echo "$p: ECMP (htsim_roce) -> $p.ecmp.out"',
+        '            "$ROCE" $common -strat ecmp_host -paths 1 -o "$p.ecmp.dat" > '
+        '"$p.ecmp.out" 2>&1 || echo "run.sh: htsim_roce failed on $p (see $p.ecmp.out)" >&2 ;;',
+        '        spray) echo "$p: spraying (htsim_eqds) -> $p.spray.out"',
+        f'            "$EQDS" $common -strat ecmp_host -paths {paths} -o "$p.spray.dat" > '
+        '"$p.spray.out" 2>&1 || echo "run.sh: htsim_eqds failed on $p (see $p.spray.out)" '
+        '>&2 ;;',
+        '        *) echo "run.sh: routing $r: ecmp or spray" >&2; exit 2 ;;',
+        "        esac",
+        "    done",
         "done",
         "",
     ]
@@ -260,4 +269,9 @@ def write_htsim(project: Project, catalog: Catalog, folder: str | Path,
     out.files.append((run, 0))
     write_bytes(d / PREDICTION, (json.dumps(prediction, indent=1) + "\n").encode())
     out.files.append((d / PREDICTION, 0))
+    if note:  # the design htsim runs, for 'designer load' and the window
+        from designer.core.fileformat import save_project
+
+        save_project(proj, d / REFIT_FILE, keep_backup=False)
+        out.files.append((d / REFIT_FILE, 0))
     return out

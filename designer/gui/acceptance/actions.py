@@ -26,6 +26,7 @@ class AcceptanceActions(TaskOwner):
         self.analysis = analysis
         self.task: BackgroundTask | None = None
         self.dialog: AcceptanceDialog | None = None
+        self.sim_dialog = None  # the last htsim check shown
         self.check = QAction("Check &Acceptance Results…", window)
         self.check.setShortcut(QKeySequence("Ctrl+Shift+K"))
         self.check.setStatusTip("Set nccl-tests and perftest results from the built cluster "
@@ -148,7 +149,7 @@ class AcceptanceActions(TaskOwner):
         except DesignerError as exc:
             dialogs.show_error(self.w, "htsim check", str(exc))
             return None
-        dlg = SimCheckDialog(self.w, folder, rows)
+        dlg = self.sim_dialog = SimCheckDialog(self.w, folder, rows)
         dlg.show()
         self.w.doc.say(f"htsim check of {folder}: {len(rows)} run(s) beside the prediction")
         return dlg
