@@ -179,3 +179,20 @@ def test_cli(tmp_path: Path, capsys) -> None:
     assert main(["export", "htsim", str(PROJECTS / "dragonfly-1056-gpus.fabric.json"), "-o",
                  str(tmp_path / "x")]) == 2
     assert "dragonfly" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["dgx-superpod-4su-roce-400", "dgx-superpod-64su-ib-ndr",
+                                  "roce-fat-tree-24k-oversubscribed"])
+def test_astrasim_files_pass_its_sdk_schema(catalog, tmp_path: Path, name) -> None:
+    from designer.core.simulate.astrasim import sdk_problems
+
+    pytest.importorskip("astra_sim_sdk")
+    p, cat = _load(name, catalog)
+    files = write_astrasim(p, solve(p, catalog=cat), cat, tmp_path)
+    system = json.loads(files[1].read_text())
+    assert sdk_problems(files[0].read_text(), system) == []
+    # the schema's checks bite: an unknown collective algorithm and an unknown key
+    bad = dict(system, **{"all-reduce-implementation": ["bogus"], "no-such-key": 1})
+    found = sdk_problems(files[0].read_text(), bad)
+    assert any("all_reduce_implementation" in x for x in found)
+    assert any("no_such_key" in x for x in found)
