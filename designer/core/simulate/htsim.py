@@ -13,7 +13,9 @@ A connection matrix lists ``Nodes``, ``Connections`` and one ``src->dst start T 
 per flow (``ConnectionMatrix::load``). Patterns: ``ring`` (each rail's ring across the nodes,
 one flow per ring edge carrying that edge's share of a ring all-reduce, 2(N-1)/N of the
 rail's 1/k of the buffer), ``alltoall`` (every GPU to every GPU in other nodes, buffer / n
-each) and ``incast`` (one GPU of every other node into node 0's first GPU).
+each), ``incast`` (one GPU of every other node into node 0's first GPU) and ``permutation``
+(the tool's own permutation, each GPU sending the buffer to one GPU of another node).
+``htsim_export`` writes the folder htsim runs; ``htsim_fit`` holds what htsim accepts.
 """
 
 from __future__ import annotations
