@@ -153,3 +153,11 @@ def test_cli_names_the_matrix_of_the_pattern(tmp_path: Path, capsys) -> None:
     assert "simulate check" in out
     assert sorted(x.name for x in (tmp_path / "h").iterdir()) == [
         "design.topo", "incast.cm", "prediction.json", "run.sh"]
+
+
+def test_an_end_time_past_htsims_int_is_refused(ft128, tmp_path: Path) -> None:
+    p, cat = ft128
+    # 15 senders of 16 TiB into one NIC: years of simulated time, past -end's 32-bit µs
+    with pytest.raises(SimulatorInputError, match="-end"):
+        write_htsim(p, cat, tmp_path / "z", ("incast",), nbytes=16 << 40, predict_flows=False)
+    assert not (tmp_path / "z").exists()

@@ -45,7 +45,7 @@ from designer.core.simulate.htsim import (
     topology_text,
 )
 from designer.core.simulate.htsim_check import PREDICTION, ROUTINGS, ideal_us, predict
-from designer.core.simulate.htsim_fit import fat_tree_problems, refit
+from designer.core.simulate.htsim_fit import MAX_FLOW_BYTES, fat_tree_problems, refit
 from designer.core.simulate.tiers import SimulatorInputError, clos_tiers
 
 # the flow-by-flow model past this many flows takes minutes: left unpredicted, said so
@@ -234,6 +234,11 @@ def write_htsim(project: Project, catalog: Catalog, folder: str | Path,
             out.split[pat] = k
     ends = {p: int(np.ceil(END_FACTOR * ideal_us(f, line) + END_MARGIN_US))
             for p, f in mats.items()}
+    for p, end in ends.items():
+        if end > MAX_FLOW_BYTES:  # htsim reads -end (µs) with atoi: a 32-bit int as well
+            raise SimulatorInputError(
+                f"the {p} pattern would need htsim to run {end / 1e6:,.0f} s of simulated "
+                "time, past its 32-bit -end; pass smaller --bytes or --nodes")
     paths = spray_paths(proj, cat)
     out.spray_paths = paths
     prediction = {"design": proj.name, "line_gbps": line, "hosts": ct.hosts,
