@@ -291,8 +291,8 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
     """Route ``pattern`` on compiled design ``c`` and solve max-min fair rates.
     ``tables``: OpenSM's forwarding tables (``lft.opensm_tables``) for ``static`` routing;
     without them static routing is the internal d-mod-k equivalent. ``pfc``: on a lossless
-    fabric, slow the flows behind ports that PFC pauses (``pfc``, first order; hashed
-    routings only)."""
+    fabric, slow the flows behind ports that PFC pauses (``traffic.pfc``, first order; hashed
+    routings, flow by flow; a pattern solved by GPU class is left as it is)."""
     if not 1 <= trials <= MAX_TRIALS:
         raise LoadOptionError(f"trials must be 1 to {MAX_TRIALS:,} (got {trials:,})")
     if not 1 <= flows_per_pair <= MAX_FLOWS_PER_PAIR:
