@@ -161,3 +161,14 @@ def test_an_end_time_past_htsims_int_is_refused(ft128, tmp_path: Path) -> None:
     with pytest.raises(SimulatorInputError, match="-end"):
         write_htsim(p, cat, tmp_path / "z", ("incast",), nbytes=16 << 40, predict_flows=False)
     assert not (tmp_path / "z").exists()
+
+
+def test_exporting_again_drops_the_old_runs_output(ft128, tmp_path: Path) -> None:
+    p, cat = ft128
+    write_htsim(p, cat, tmp_path, ("ring", "incast"), nbytes=1 << 20, predict_flows=False)
+    for name in ("ring.ecmp.out", "ring.spray.out", "incast.ecmp.out"):
+        (tmp_path / name).write_text("Flow Roce_0_8 1 finished at 5 total bytes 9\n")
+    write_htsim(p, cat, tmp_path, ("ring",), nbytes=2 << 20, predict_flows=False)
+    assert not (tmp_path / "ring.ecmp.out").exists()
+    assert not (tmp_path / "ring.spray.out").exists()
+    assert (tmp_path / "incast.ecmp.out").exists()  # a pattern not rewritten keeps its run

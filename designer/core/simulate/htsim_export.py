@@ -18,7 +18,8 @@ The flags, from csg-htsim's ``sim/datacenter/main_roce.cpp`` and ``main_eqds.cpp
   ``htsim_eqds -strat ecmp_host -paths N`` (EQDS sprays every packet over N path ids, N a
   power of two: ``eqds.cpp`` masks with N - 1).
 
-Nothing is written when the export is refused.
+Nothing is written when the export is refused. Exporting into a folder again removes the
+htsim output of the patterns it rewrites (it belonged to the old matrices).
 """
 
 from __future__ import annotations
@@ -264,6 +265,10 @@ def write_htsim(project: Project, catalog: Catalog, folder: str | Path,
     write_chunks(d / "design.topo", [topo])
     out.files.append((d / "design.topo", 0))
     for pat, f in mats.items():
+        # htsim's output of an earlier export's matrix would be read against this one
+        for r in ROUTINGS:
+            for ext in ("out", "dat"):
+                (d / f"{pat}.{r}.{ext}").unlink(missing_ok=True)
         path = d / f"{pat}.cm"
         write_chunks(path, matrix_chunks(ct.hosts, f, f"{pat} of {nbytes:,} bytes per GPU on "
                                                       f"{proj.name}"))
