@@ -27,7 +27,7 @@ from designer.core.generators import generate, params_from_dict
 from designer.core.infragraph.export import infragraph_chunks, write_infragraph
 from designer.core.infragraph.importer import project_from_infragraph
 from designer.core.simulate.astrasim import write_astrasim
-from designer.core.simulate.htsim import write_htsim
+from designer.core.simulate.htsim_export import write_htsim
 from designer.core.solver import solve
 
 
@@ -72,7 +72,8 @@ def main() -> None:
         t, m, back = measured(lambda: project_from_infragraph(d / "fabric.json", cat))
         print(f"  InfraGraph import               {t:6.2f} s  {m:8.1f} MB   "
               f"{back.fabric.links.n_cables:,} cables back")
-        t, m, _ = measured(lambda: write_htsim(project, cat, d / "htsim", ("ring", "incast")))
+        t, m, _ = measured(lambda: write_htsim(project, cat, d / "htsim", ("ring", "incast"),
+                                               predict_flows=False))
         print(f"  htsim topology + ring, incast   {t:6.2f} s  {m:8.1f} MB")
         t, m, _ = measured(lambda: write_astrasim(project, result, cat, d / "astra"))
         print(f"  ASTRA-sim configuration         {t:6.2f} s  {m:8.1f} MB")

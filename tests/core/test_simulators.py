@@ -13,7 +13,8 @@ import pytest
 from designer.cli.main import main
 from designer.core.fileformat import load_project
 from designer.core.simulate.astrasim import read_network_yaml, write_astrasim
-from designer.core.simulate.htsim import read_matrix, read_topology, write_htsim
+from designer.core.simulate.htsim import read_matrix, read_topology
+from designer.core.simulate.htsim_export import write_htsim
 from designer.core.simulate.tiers import SimulatorInputError
 from designer.core.solver import solve
 
@@ -90,21 +91,23 @@ def test_superpod_topology(catalog, tmp_path: Path) -> None:
     # DGX SuperPOD 4 SU (NVIDIA reference architecture): 32 leaves of 32 GPU ports and 32
     # uplinks, 16 spines of 64 ports: 2 cables per leaf-spine pair
     p, cat = _load("dgx-superpod-4su-ib-ndr", catalog)
-    files = write_htsim(p, cat, tmp_path)
+    files = write_htsim(p, cat, tmp_path, ("ring", "alltoall", "incast"), nodes=8,
+                        predict_flows=False).files
     topo = read_topology((tmp_path / "design.topo").read_text())
     assert topo["header"] == {"nodes": 1024, "tiers": 2, "podsize": 1024}
     leaf, spine = topo["tiers"]
     assert (leaf["radix_down"], leaf["radix_up"], leaf["downlink_speed_gbps"]) == (32, 32, 400)
     assert (spine["radix_down"], spine["bundle"]) == (64, 2)
     assert leaf["switch_latency_ns"] == round(cat.switch("qm9700").latency_for("ib-ndr"))
-    assert [f.name for f, _ in files] == ["design.topo", "ring.cm", "alltoall.cm", "incast.cm"]
+    assert [f.name for f, _ in files] == ["design.topo", "ring.cm", "alltoall.cm", "incast.cm",
+                                          "run.sh", "prediction.json"]
 
 
 def test_k_ary_fat_tree_has_al_fares_pods(catalog, tmp_path: Path) -> None:
     # Al-Fares et al. (SIGCOMM 2008), k = 8: pods of k^2/4 = 16 hosts, k/2 = 4 ports down and
     # up at the edge and aggregation, cores of k = 8 ports
     p, cat = _load("k-ary-fat-tree-k8", catalog)
-    write_htsim(p, cat, tmp_path, ("ring",))
+    write_htsim(p, cat, tmp_path, ("ring",), predict_flows=False)
     topo = read_topology((tmp_path / "design.topo").read_text())
     assert topo["header"] == {"nodes": 128, "tiers": 3, "podsize": 16}
     assert [t["radix_down"] for t in topo["tiers"]] == [4, 4, 8]
@@ -113,7 +116,8 @@ def test_k_ary_fat_tree_has_al_fares_pods(catalog, tmp_path: Path) -> None:
 
 def test_matrices(catalog, tmp_path: Path) -> None:
     p, cat = _load("dgx-superpod-4su-roce-400", catalog)
-    write_htsim(p, cat, tmp_path, nbytes=1 << 30, nodes=8)
+    write_htsim(p, cat, tmp_path, ("ring", "alltoall", "incast"), nbytes=1 << 30, nodes=8,
+                predict_flows=False)
     ring = read_matrix((tmp_path / "ring.cm").read_text())
     # one ring per rail across the 8 nodes: 8 rails x 8 edges, each host sends and receives
     # once, each edge 2(N-1)/N of the rail's eighth of 1 GiB
@@ -175,3 +179,22 @@ def test_cli(tmp_path: Path, capsys) -> None:
     assert main(["export", "htsim", str(PROJECTS / "dragonfly-1056-gpus.fabric.json"), "-o",
                  str(tmp_path / "x")]) == 2
     assert "dragonfly" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["dgx-superpod-4su-roce-400", "dgx-superpod-64su-ib-ndr",
+                                  "roce-fat-tree-24k-oversubscribed"])
+def test_astrasim_files_pass_its_sdk_schema(catalog, tmp_path: Path, name) -> None:
+    from designer.core.simulate.astrasim import sdk_problems
+
+    # astra-sim-sdk pins protobuf 5 where the infragraph package needs 6, so it is not a
+    # test dependency: this runs where it is installed (its own environment)
+    pytest.importorskip("astra_sim_sdk")
+    p, cat = _load(name, catalog)
+    files = write_astrasim(p, solve(p, catalog=cat), cat, tmp_path)
+    system = json.loads(files[1].read_text())
+    assert sdk_problems(files[0].read_text(), system) == []
+    # the schema's checks bite: an unknown collective algorithm and an unknown key
+    bad = dict(system, **{"all-reduce-implementation": ["bogus"], "no-such-key": 1})
+    found = sdk_problems(files[0].read_text(), bad)
+    assert any("all_reduce_implementation" in x for x in found)
+    assert any("no_such_key" in x for x in found)

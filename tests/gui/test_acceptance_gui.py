@@ -75,3 +75,28 @@ def test_a_bad_infragraph_file_is_refused_with_its_reason(window, answers, tmp_p
     ((title, text),) = answers.errors
     assert "InfraGraph" in title and "no cables" in text
     assert window.doc.project is before
+
+
+def test_htsim_export_offers_the_check_when_output_is_there(window, qtbot, answers, tmp_path,
+                                                             monkeypatch):
+    import shutil
+
+    ran = tmp_path / "run"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "data" / "htsim-128", ran)
+    acc = window.analysis.acceptance
+    # the user picks the folder of an export htsim has run in: offered the check, not a write
+    monkeypatch.setattr(acc, "_folder", lambda *a: ran / "design-htsim")
+    answers.confirm = True
+    acc.ask_export("htsim")
+    dlg = acc.sim_dialog
+    assert dlg is not None and not (ran / "design-htsim").exists()
+    text = dlg.text.toPlainText()
+    assert "permutation  ecmp" in text and "119/119" in text and "ratio" in text
+    dlg.grab().save(str(tmp_path / "simcheck.png"))
+    # a folder without output: the export itself, no question
+    answers.confirm = False
+    monkeypatch.setattr(acc, "_folder", lambda *a: tmp_path / "fresh" / "design-htsim")
+    calls = []
+    monkeypatch.setattr(acc, "export", lambda key, out: calls.append((key, out)))
+    acc.ask_export("htsim")
+    assert calls == [("htsim", tmp_path / "fresh" / "design-htsim")]

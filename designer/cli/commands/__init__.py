@@ -60,6 +60,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "check_roce",
         "check a RoCE design as a routed fabric: FRR in network namespaces, BGP and ECMP",
     ),
+    "simulate": (
+        "simulate",
+        "set a packet simulator's results (htsim) beside the tool's prediction",
+    ),
     "desktop": ("desktop", "add the app to the desktop menu; double-click opens project files"),
     "examples": ("examples", "list the bundled example projects, or copy one into a folder"),
 }

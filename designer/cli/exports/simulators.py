@@ -12,7 +12,8 @@ from designer.core.analysis.inputs import load_workload, parse_bytes
 from designer.core.catalog import Catalog
 from designer.core.model import Project
 from designer.core.simulate.astrasim import write_astrasim
-from designer.core.simulate.htsim import PATTERNS, write_htsim
+from designer.core.simulate.htsim import DEFAULT_PATTERNS, PATTERNS
+from designer.core.simulate.htsim_export import write_htsim
 from designer.core.simulate.tiers import SimulatorInputError
 from designer.core.solver import solve
 
@@ -22,12 +23,14 @@ def _patterns(text: str) -> tuple[str, ...]:
     bad = [p for p in pats if p not in PATTERNS]
     if bad or not pats:
         raise argparse.ArgumentTypeError(f"patterns are {', '.join(PATTERNS)} (comma-separated)")
-    return pats
+    return tuple(dict.fromkeys(pats))
 
 
 def _htsim_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--pattern", type=_patterns, default=PATTERNS, metavar="P[,P]",
-                   help="connection matrices to write: ring, alltoall, incast (default: all)")
+    p.add_argument("--pattern", type=_patterns, default=DEFAULT_PATTERNS, metavar="P[,P]",
+                   help="connection matrices to write: ring, alltoall, incast, permutation "
+                   "(default: ring,incast,permutation; an all-to-all of every GPU takes htsim "
+                   "hours past a few hundred GPUs)")
     p.add_argument("--bytes", default="1GiB", metavar="SIZE",
                    help="the collective's buffer per GPU (default 1GiB)")
     p.add_argument("--nodes", type=whole_number, default=None, metavar="N",
@@ -37,11 +40,7 @@ def _htsim_options(p: argparse.ArgumentParser) -> None:
 
 def _htsim(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:
     nbytes = parse_bytes(args.bytes)
-    files = write_htsim(project, catalog, out, args.pattern, nbytes, args.nodes)
-    parts = ", ".join(f"{p.name} ({n:,} flows)" for p, n in files[1:])
-    hosts = files[0][0].read_text().split("Nodes ", 1)[1].split()[0]
-    return (f"wrote {out}: design.topo ({hosts} hosts), {parts}; run e.g. 'htsim_roce -topo "
-            f"design.topo -tm ring.cm -nodes {hosts} -strat ecmp_host -paths 64'")
+    return write_htsim(project, catalog, out, args.pattern, nbytes, args.nodes).summary()
 
 
 def _astrasim_options(p: argparse.ArgumentParser) -> None:
@@ -62,8 +61,10 @@ def _astrasim(project: Project, catalog: Catalog, out: Path, args: argparse.Name
 
 
 register_exporter("htsim", Exporter(
-    "htsim inputs: the fat-tree topology of the design's tiers (-topo) and ring, all-to-all "
-    "and incast connection matrices (-tm), into a folder", "/", _htsim, _htsim_options))
+    "htsim inputs: the fat-tree topology of the design's tiers (-topo), ring, all-to-all, "
+    "incast and permutation connection matrices (-tm), run.sh (ECMP and spraying runs with "
+    "every flag) and the tool's prediction for 'designer simulate check', into a folder",
+    "/", _htsim, _htsim_options))
 register_exporter("astrasim", Exporter(
     "ASTRA-sim inputs: network.yml (analytical backends), system.json, remote_memory.json and "
     "the workload's collectives, into a folder", "/", _astrasim, _astrasim_options))

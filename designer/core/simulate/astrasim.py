@@ -33,10 +33,11 @@ NVLINK_NS = 936.25
 # hierarchical implementations per dimension, ASTRA-sim's names
 IMPLEMENTATION = {"all-reduce": "ring", "all-gather": "ring", "reduce-scatter": "ring",
                   "all-to-all": "direct"}
+# (ASTRA-sim's example files also carry "boost-mode": 0, its default; the published schema
+# its SDK carries has no such key, so it is left out)
 SYSTEM_KEYS = {"scheduling-policy": "LIFO", "endpoint-delay": 10,
                "active-chunks-per-dimension": 1, "preferred-dataset-splits": 4,
-               "collective-optimization": "localBWAware", "local-mem-bw": 1600,
-               "boost-mode": 0}
+               "collective-optimization": "localBWAware", "local-mem-bw": 1600}
 
 
 def dimensions(view: FabricView, result: Result) -> list[dict]:
@@ -152,3 +153,36 @@ def read_network_yaml(text: str) -> dict:
                                                               data["latency"]):
         raise ValueError("bandwidth must be positive, latency not negative")
     return data
+
+
+def sdk_problems(network_text: str, system: dict) -> list[str] | None:
+    """The analytical network and system configuration checked against ASTRA-sim's
+    published schema as its SDK carries it (the ``astra-sim-sdk`` package: OpenAPI models
+    that check every key, type and enumerated value); None when the package is not
+    installed. The SDK spells topologies in lower case where the YAML files use ASTRA-sim's
+    ``Switch``; it takes the system keys with underscores for the files' dashes."""
+    try:
+        import astra_sim_sdk as sdk
+    except ImportError:
+        return None
+    problems: list[str] = []
+    try:
+        net = read_network_yaml(network_text)
+    except ValueError as exc:
+        return [f"network: {exc}"]
+    topo = sdk.AnalyticalTopology()
+    for i, kind in enumerate(net["topology"]):
+        try:
+            topo.network.add(topology=str(kind).lower(), npus_count=int(net["npus_count"][i]),
+                             bandwidth=float(net["bandwidth"][i]),
+                             latency=float(net["latency"][i]))
+        except (TypeError, ValueError) as exc:
+            problems.append(f"network dimension {i}: {exc}")
+    keys = {k.replace("-", "_"): v for k, v in system.items()}
+    known = set(sdk.SystemConfiguration._TYPES)
+    problems += [f"system: unknown key '{k}'" for k in sorted(set(keys) - known)]
+    try:
+        sdk.SystemConfiguration().deserialize({k: v for k, v in keys.items() if k in known})
+    except (TypeError, ValueError) as exc:
+        problems.append(f"system: {exc}")
+    return problems

@@ -13,33 +13,51 @@ A connection matrix lists ``Nodes``, ``Connections`` and one ``src->dst start T 
 per flow (``ConnectionMatrix::load``). Patterns: ``ring`` (each rail's ring across the nodes,
 one flow per ring edge carrying that edge's share of a ring all-reduce, 2(N-1)/N of the
 rail's 1/k of the buffer), ``alltoall`` (every GPU to every GPU in other nodes, buffer / n
-each) and ``incast`` (one GPU of every other node into node 0's first GPU).
+each), ``incast`` (one GPU of every other node into node 0's first GPU) and ``permutation``
+(the tool's own permutation, each GPU sending the buffer to one GPU of another node).
+``htsim_export`` writes the folder htsim runs; ``htsim_fit`` holds what htsim accepts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from designer.core.catalog import Catalog
 from designer.core.model import Project
+from designer.core.simulate.htsim_fit import MAX_FLOW_BYTES, split_sizes
 from designer.core.simulate.tiers import ClosTiers, SimulatorInputError, clos_tiers
 
-PATTERNS = ("ring", "alltoall", "incast")
+PATTERNS = ("ring", "alltoall", "incast", "permutation")
+# an all-to-all of every GPU is n^2 flows: hours in a packet simulator past a few hundred GPUs
+DEFAULT_PATTERNS = ("ring", "incast", "permutation")
 MAX_CONNECTIONS = 5_000_000
 CHUNK = 8192
 
 
 @dataclass(frozen=True)
 class HostMap:
-    """htsim host numbers of every GPU: ``host[node, gpu]`` (its first NIC port)."""
+    """htsim host numbers of every GPU: ``host[node, gpu]`` (its first NIC port);
+    ``servers[node]`` is the node's device index."""
 
     host: np.ndarray
     nodes: int
     gpus: int
+    servers: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class Flows:
+    """A connection matrix's flows: htsim host numbers and bytes."""
+
+    src: np.ndarray
+    dst: np.ndarray
+    size: np.ndarray  # int64 bytes
+
+    def __len__(self) -> int:
+        return int(self.src.size)
 
 
 def topology_text(project: Project, catalog: Catalog, ct: ClosTiers | None = None) -> str:
@@ -94,20 +112,28 @@ def host_map(project: Project, catalog: Catalog, ct: ClosTiers) -> HostMap:
         for gi in range(g):
             if gi * per < len(lst):
                 host[node_of[s], gi] = lst[gi * per][1]
-    return HostMap(host, servers.size, g)
+    return HostMap(host, servers.size, g, servers)
 
 
-def connections(hm: HostMap, pattern: str, nbytes: int) -> tuple[int, Iterator[str]]:
-    """(count, lines) of ``pattern`` for an all-reduce / all-to-all buffer of ``nbytes``."""
+def _pairs(src: np.ndarray, dst: np.ndarray, size: np.ndarray | int) -> Flows:
+    ok = (src >= 0) & (dst >= 0)
+    size_arr = np.broadcast_to(np.asarray(size, np.int64), src.shape)
+    return Flows(src[ok].astype(np.int64), dst[ok].astype(np.int64),
+                 np.ascontiguousarray(size_arr[ok]))
+
+
+def flows(hm: HostMap, pattern: str, nbytes: int, gpu_host: np.ndarray | None = None,
+          perm: tuple[np.ndarray, np.ndarray] | None = None) -> Flows:
+    """The flows of ``pattern`` for an all-reduce / all-to-all buffer of ``nbytes`` per GPU.
+    ``permutation`` takes the tool's permutation (``perm``: source and destination GPU ids)
+    and ``gpu_host`` (the htsim host of every GPU id, -1 for none)."""
     n, g = hm.nodes, hm.gpus
     h = hm.host
     if pattern == "ring":
         if n < 2:
             raise SimulatorInputError("a ring across nodes needs two nodes")
         size = max(1, round(2 * (n - 1) / n * nbytes / g))
-        lines = [f"{h[i, r]}->{h[(i + 1) % n, r]} start 0 size {size}\n"
-                 for r in range(g) for i in range(n) if h[i, r] >= 0 and h[(i + 1) % n, r] >= 0]
-        return len(lines), iter(lines)
+        return _pairs(h.T.reshape(-1), np.roll(h, -1, axis=0).T.reshape(-1), size)
     if pattern == "alltoall":
         ranks = n * g
         count = ranks * (ranks - g)
@@ -115,34 +141,42 @@ def connections(hm: HostMap, pattern: str, nbytes: int) -> tuple[int, Iterator[s
             raise SimulatorInputError(
                 f"an all-to-all over {ranks:,} GPUs is {count:,} flows, more than "
                 f"{MAX_CONNECTIONS:,}; pass --nodes N for the first N nodes")
-        size = max(1, nbytes // ranks)
-
-        def a2a() -> Iterator[str]:
-            flat = h.reshape(-1)
-            node = np.repeat(np.arange(n), g)
-            for s in range(ranks):
-                dst = flat[node != node[s]]
-                src = flat[s]
-                yield "".join(f"{src}->{d} start 0 size {size}\n" for d in dst.tolist())
-        return count, a2a()
+        flat = h.reshape(-1)
+        node = np.repeat(np.arange(n), g)
+        s_idx, d_idx = np.nonzero(node[:, None] != node[None, :])
+        return _pairs(flat[s_idx], flat[d_idx], max(1, nbytes // ranks))
     if pattern == "incast":
         if n < 2:
             raise SimulatorInputError("an incast across nodes needs two nodes")
-        sink = h[0, 0]
-        lines = [f"{h[i, 0]}->{sink} start 0 size {nbytes}\n" for i in range(1, n)]
-        return len(lines), iter(lines)
+        return _pairs(h[1:, 0], np.full(n - 1, h[0, 0]), nbytes)
+    if pattern == "permutation":
+        if perm is None or gpu_host is None:
+            raise SimulatorInputError("a permutation needs the design's GPU numbering")
+        src, dst = gpu_host[perm[0]], gpu_host[perm[1]]
+        keep = (src >= 0) & (dst >= 0) & np.isin(src, h) & np.isin(dst, h)
+        return _pairs(src[keep], dst[keep], nbytes)
     raise SimulatorInputError(f"unknown pattern '{pattern}' (known: {', '.join(PATTERNS)})")
 
 
-def matrix_chunks(hosts: int, count: int, lines: Iterator[str], title: str) -> Iterator[str]:
-    yield f"# {title}\nNodes {hosts}\nConnections {count}\n"
-    buf: list[str] = []
-    for ln in lines:
-        buf.append(ln)
-        if len(buf) >= CHUNK:
-            yield "".join(buf)
-            buf.clear()
-    yield "".join(buf)
+def split_large(f: Flows) -> tuple[Flows, int]:
+    """Flows of 2^31 bytes or more as several flows of the same pair that htsim accepts
+    (same total); returns the flows and how many were split."""
+    big = f.size > MAX_FLOW_BYTES
+    if not big.any():
+        return f, 0
+    parts = [split_sizes(int(s)) if b else [int(s)] for s, b in zip(f.size.tolist(),
+                                                                   big.tolist(), strict=True)]
+    k = np.array([len(p) for p in parts])
+    return Flows(np.repeat(f.src, k), np.repeat(f.dst, k),
+                 np.array([x for p in parts for x in p], np.int64)), int(big.sum())
+
+
+def matrix_chunks(hosts: int, f: Flows, title: str) -> Iterator[str]:
+    yield f"# {title}\nNodes {hosts}\nConnections {len(f)}\n"
+    src, dst, size = f.src.tolist(), f.dst.tolist(), f.size.tolist()
+    for i in range(0, len(src), CHUNK):
+        yield "".join(f"{a}->{b} start 0 size {c}\n" for a, b, c in
+                      zip(src[i:i + CHUNK], dst[i:i + CHUNK], size[i:i + CHUNK], strict=True))
 
 
 # -- reading back (the tests check files against the formats' published examples) ----------
@@ -204,45 +238,13 @@ def read_matrix(text: str) -> list[tuple[int, int, float, int]]:
                 raise ValueError(f"line {n}: no start method")
             if not (0 <= src < nodes and 0 <= dst < nodes) or src == dst:
                 raise ValueError(f"line {n}: host out of range or to itself")
-            flows.append((src, dst, float(opts.get("start", 0)), int(opts.get("size", 0))))
+            size = int(opts.get("size", 0))
+            if size > MAX_FLOW_BYTES:
+                raise ValueError(f"line {n}: a flow of {size:,} bytes; htsim reads sizes "
+                                 "as 32-bit ints (at most 2^31 - 1)")
+            flows.append((src, dst, float(opts.get("start", 0)), size))
         elif toks[0] not in ("Triggers", "Failures", "trigger", "failure"):
             raise ValueError(f"line {n}: unknown id {toks[0]}")
     if declared != len(flows):
         raise ValueError(f"Connections {declared} but {len(flows)} flows")
     return flows
-
-
-def write_htsim(project: Project, catalog: Catalog, folder: str | Path,
-                patterns: tuple[str, ...] = PATTERNS, nbytes: int = 1 << 30,
-                nodes: int | None = None) -> list[tuple[Path, int]]:
-    """Write ``design.topo`` and one ``PATTERN.cm`` per pattern into ``folder``; returns
-    (path, connections) per file (0 for the topology)."""
-    from designer.core.export.output import ExportError
-    from designer.core.safe_io import ExportFolder, FileRefused
-
-    try:
-        d = ExportFolder(folder, "htsim export")
-    except FileRefused as exc:
-        raise ExportError(str(exc)) from None
-    ct = clos_tiers(project, catalog)
-    out = []
-
-    def write(name: str, chunks) -> Path:
-        try:
-            d.write_stream(name, chunks)
-        except FileRefused as exc:
-            raise ExportError(str(exc)) from None
-        return d.root / name
-
-    out.append((write("design.topo", [topology_text(project, catalog, ct)]), 0))
-    hm = host_map(project, catalog, ct)
-    if nodes is not None:
-        if not 2 <= nodes <= hm.nodes:
-            raise SimulatorInputError(f"--nodes: between 2 and {hm.nodes:,}")
-        hm = HostMap(hm.host[:nodes], nodes, hm.gpus)
-    for pat in patterns:
-        count, lines = connections(hm, pat, nbytes)
-        path = write(f"{pat}.cm", matrix_chunks(ct.hosts, count, lines,
-                                                f"{pat} of {nbytes:,} bytes on {project.name}"))
-        out.append((path, count))
-    return out

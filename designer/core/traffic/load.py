@@ -195,7 +195,7 @@ def plane_stripes(net: Network) -> int:
 
 
 def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polarised: bool,
-               control=None, tables=None) -> _Trial:
+               control=None, tables=None, pfc: bool = False) -> _Trial:
     c = net.c
     rng = np.random.default_rng(seed)
     if p.level == "class":
@@ -256,6 +256,15 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
         fair = max_min_fair(routed.flow, routed.link, routed.frac * mult[routed.flow],
                             sub_demand, cap, routed.reached, control)
         listed = routed
+    if pfc and not isinstance(routed, SprayOp):
+        # lossless Ethernet: pauses from saturated ports slow the flows behind them
+        from designer.core.traffic.pfc import pfc_victims
+
+        t_pfc = pfc_victims(routed.flow, routed.link, fair.t,
+                            fair.load / np.maximum(cap, 1e-300))
+        fair = replace(fair, t=t_pfc, load=np.bincount(
+            routed.link, weights=(routed.frac * mult[routed.flow]) * sub_demand[routed.flow]
+            * t_pfc[routed.flow], minlength=cap.size))
     # throughput: the connection's queue pairs together; completion: its slowest one
     t_conn = np.bincount(sub_conn, weights=fair.t, minlength=n_conn) / subs
     t_slow = np.full(n_conn, np.inf)
@@ -285,10 +294,12 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
 def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
              flows_per_pair: int = 1, trials: int = 1, seed: int = 0, polarised: bool = False,
              fan_in: int = 16, net: Network | None = None, control=None,
-             tables=None) -> LoadResult:
+             tables=None, pfc: bool = False) -> LoadResult:
     """Route ``pattern`` on compiled design ``c`` and solve max-min fair rates.
     ``tables``: OpenSM's forwarding tables (``lft.opensm_tables``) for ``static`` routing;
-    without them static routing is the internal d-mod-k equivalent."""
+    without them static routing is the internal d-mod-k equivalent. ``pfc``: on a lossless
+    fabric, slow the flows behind ports that PFC pauses (``traffic.pfc``, first order; hashed
+    routings, flow by flow; a pattern solved by GPU class is left as it is)."""
     if not 1 <= trials <= MAX_TRIALS:
         raise LoadOptionError(f"trials must be 1 to {MAX_TRIALS:,} (got {trials:,})")
     if not 1 <= flows_per_pair <= MAX_FLOWS_PER_PAIR:
@@ -310,7 +321,8 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
         _check_work(p, flows_per_pair * stripes, runs)  # one queue pair per plane and more
     if p.level == "class":
         return _class_level(net, p, c, routing, flows_per_pair * stripes, control)
-    out = [_one_trial(net, p, routing, flows_per_pair, seed + k, polarised, control, tables)
+    out = [_one_trial(net, p, routing, flows_per_pair, seed + k, polarised, control, tables,
+                      pfc and routing in ("ecmp", "valiant"))
            for k in range(runs)]
     t = np.concatenate([r.t for r in out])
     w = np.concatenate([r.w for r in out])
@@ -341,6 +353,9 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
         link_util=util,
         forwarded=forwarded,
         completion=float(np.mean([r.done for r in out])),
+        model=("flow by flow, max-min fair rates, then PFC head-of-line blocking one hop "
+               "upstream of saturated ports (first order)"
+               if pfc and routing in ("ecmp", "valiant") else ""),
     )
 
 

@@ -26,6 +26,7 @@ class AcceptanceActions(TaskOwner):
         self.analysis = analysis
         self.task: BackgroundTask | None = None
         self.dialog: AcceptanceDialog | None = None
+        self.sim_dialog = None  # the last htsim check shown
         self.check = QAction("Check &Acceptance Results…", window)
         self.check.setShortcut(QKeySequence("Ctrl+Shift+K"))
         self.check.setStatusTip("Set nccl-tests and perftest results from the built cluster "
@@ -121,13 +122,42 @@ class AcceptanceActions(TaskOwner):
                 self.export(key, Path(path))
             return
         folder = self._folder(f"Folder for the {key} inputs", f"{stem}-{key}")
-        if folder is not None:
-            self.export(key, folder)
+        if folder is None:
+            return
+        if key == "htsim":
+            from designer.core.simulate.htsim_check import has_output
+
+            # the folder picked may be the export itself, run since: offer to read it
+            ran = next((d for d in (folder.parent, folder) if has_output(d)), None)
+            if ran is not None and dialogs.confirm(
+                    self.w, "htsim output found",
+                    f"{ran} holds htsim's output. Set it beside the tool's prediction for "
+                    "the same flows? (No writes the inputs again.)"):
+                self.check_htsim(ran)
+                return
+        self.export(key, folder)
+
+    def check_htsim(self, folder: Path):
+        """htsim's output in an export folder beside the tool's prediction, in a dialog;
+        the dialog, or None after an error shown."""
+        from designer.core.errors import DesignerError
+        from designer.core.simulate.htsim_check import check
+        from designer.gui.acceptance.simcheck import SimCheckDialog
+
+        try:
+            rows = check(folder)
+        except DesignerError as exc:
+            dialogs.show_error(self.w, "htsim check", str(exc))
+            return None
+        dlg = self.sim_dialog = SimCheckDialog(self.w, folder, rows)
+        dlg.show()
+        self.w.doc.say(f"htsim check of {folder}: {len(rows)} run(s) beside the prediction")
+        return dlg
 
     def export(self, key: str, out: Path) -> BackgroundTask | None:
         from designer.core.infragraph.export import write_infragraph
         from designer.core.simulate.astrasim import write_astrasim
-        from designer.core.simulate.htsim import write_htsim
+        from designer.core.simulate.htsim_export import write_htsim
 
         project, catalog, result = self._snapshot()
 
@@ -137,8 +167,11 @@ class AcceptanceActions(TaskOwner):
                 return (f"Exported InfraGraph to {out}: {s.instances} instance group(s), "
                         f"{s.edges:,} edges for {s.cables:,} cables")
             if key == "htsim":
-                files = write_htsim(project, catalog, out)
-                return f"Wrote htsim inputs to {out}: " + ", ".join(p.name for p, _ in files)
+                ex = write_htsim(project, catalog, out)
+                return (f"Wrote htsim inputs to {out}: "
+                        + ", ".join(p.name for p, _ in ex.files)
+                        + "; run its run.sh, then export to the same folder again to check "
+                        "htsim's output against the prediction")
             r = result or solve(project, progress, cancelled, catalog=catalog)
             files = write_astrasim(project, r, catalog, out)
             return f"Wrote ASTRA-sim inputs to {out}: " + ", ".join(p.name for p in files)

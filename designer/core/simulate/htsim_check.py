@@ -1,0 +1,247 @@
+"""The tool's prediction for htsim's flows, and htsim's output read back beside it.
+
+At export time every pattern's flows (the very lines of its connection matrix) are routed by
+the tool's flow model as each htsim program routes them: ``ecmp`` as ``htsim_roce -strat
+ecmp_host`` does (one path per flow, picked by a hash of the flow at every switch), ``spray``
+as ``htsim_eqds -paths N`` does (every packet of a flow on one of N paths), and max-min fair
+rates solved on the links. ECMP's answer depends on the hash draw, so it is the mean of
+``TRIALS`` draws of each figure (htsim's run is one draw). The figures, per flow relative to
+its share of its GPU's line rate (a flow's bytes over its GPU's bytes, as htsim's NIC shares
+its line among its flows):
+
+- ``throughput``: min, p1, median, mean over the flows (htsim: bytes / completion time);
+- ``last_us``: the last flow's completion (the tool: bytes over its steady rate, which does
+  not speed the flows that remain once others finish: an upper bound where rates vary);
+- ``slowdown``: ``last_us`` over the same flows' completion when only the GPUs' own NIC links
+  limit (the busiest NIC's bytes at line rate).
+
+``check`` reads ``PATTERN.ROUTING.out`` (htsim's standard output, one ``Flow ... finished at
+T`` line per finished flow) and sets htsim's figures beside the tool's; a flow htsim did not
+finish counts at throughput 0.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from designer.core.errors import DesignerError
+from designer.core.simulate.htsim import Flows, read_matrix
+
+ROUTINGS = ("ecmp", "spray")
+TOOL_ROUTING = {"ecmp": "ecmp", "spray": "adaptive"}
+TRIALS = 4
+PREDICTION = "prediction.json"
+FINISHED = re.compile(r"^Flow (?:Roce|Eqds)_(\d+)_(\d+)\b.*? finished at ([0-9.eE+-]+)")
+STATS = ("min", "p1", "median", "mean")
+
+
+class CheckError(DesignerError):
+    """An export folder without what ``simulate check`` reads, or output it cannot read."""
+
+
+def demand_of(f: Flows) -> np.ndarray:
+    """Each flow's share of its host's line rate: its bytes over the host's bytes."""
+    out = np.bincount(f.src, weights=f.size.astype(np.float64))
+    return f.size / out[f.src]
+
+
+def ideal_us(f: Flows, line_gbps: float) -> float:
+    """The flows' completion when only the hosts' NIC links limit: the busiest NIC (out or
+    in) at line rate."""
+    b = f.size.astype(np.float64)
+    busiest = max(np.bincount(f.src, weights=b).max(initial=0.0),
+                  np.bincount(f.dst, weights=b).max(initial=0.0))
+    return busiest * 8 / (line_gbps * 1e3)
+
+
+def figures(t: np.ndarray, f: Flows, line_gbps: float) -> dict:
+    """Throughput statistics, last completion and slowdown of flows at throughput ``t``
+    (relative to each flow's demand)."""
+    rate = t * demand_of(f) * line_gbps * 1e3  # bytes*8 per microsecond
+    with np.errstate(divide="ignore"):
+        done = np.where(rate > 0, f.size * 8 / np.maximum(rate, 1e-300), np.inf)
+    last = float(done.max()) if done.size else 0.0
+    ideal = ideal_us(f, line_gbps)
+    return {
+        "throughput": {"min": float(t.min()), "p1": float(np.quantile(t, 0.01)),
+                       "median": float(np.median(t)), "mean": float(t.mean())},
+        "last_us": last if np.isfinite(last) else None,
+        "slowdown": last / ideal if np.isfinite(last) and ideal > 0 else None,
+    }
+
+
+def _mean_figures(runs: list[dict]) -> dict:
+    def avg(vals):
+        vals = [v for v in vals if v is not None]
+        return float(np.mean(vals)) if len(vals) == len(runs) else None
+
+    return {"throughput": {k: avg([r["throughput"][k] for r in runs]) for k in STATS},
+            "last_us": avg([r["last_us"] for r in runs]),
+            "slowdown": avg([r["slowdown"] for r in runs])}
+
+
+def predict(c, net, f: Flows, host_gpu: np.ndarray, line_gbps: float, name: str,
+            routing: str, trials: int = TRIALS, pfc: bool | None = None) -> dict:
+    """The tool's figures for flows ``f`` (host numbers; ``host_gpu`` maps them to the
+    compiled design's GPU ids) under ``routing`` (``ROUTINGS``). ``pfc`` (default: for
+    ECMP, as htsim_roce's fabric is lossless): with PFC's head-of-line blocking
+    (``traffic.pfc``)."""
+    from designer.core.traffic.load import run_load
+    from designer.core.traffic.patterns import Pattern
+
+    p = Pattern(name, host_gpu[f.src], host_gpu[f.dst], demand_of(f), np.ones(len(f)),
+                f.size.astype(np.float64))
+    tool = TOOL_ROUTING[routing]
+    pfc = routing == "ecmp" if pfc is None else pfc
+    runs = []
+    for k in range(trials if tool == "ecmp" else 1):
+        r = run_load(c, p, tool, seed=k, net=net, pfc=pfc)
+        runs.append(figures(r.t, f, line_gbps))
+    out = _mean_figures(runs)
+    out["trials"] = len(runs)
+    out["model"] = tool + (" with PFC head-of-line blocking" if pfc else "")
+    return out
+
+
+# -- reading htsim's output ---------------------------------------------------------------
+def read_output(text: str, f: Flows) -> np.ndarray:
+    """Completion time (µs) of every flow of ``f`` from htsim's output; NaN for a flow that
+    did not finish. Flows of one pair are matched in the order they finished."""
+    done = np.full(len(f), np.nan)
+    slots: dict[tuple[int, int], list[int]] = {}
+    for i, (a, b) in enumerate(zip(f.src.tolist(), f.dst.tolist(), strict=True)):
+        slots.setdefault((a, b), []).append(i)
+    for line in text.splitlines():
+        m = FINISHED.match(line)
+        if not m:
+            continue
+        key = (int(m.group(1)), int(m.group(2)))
+        left = slots.get(key)
+        if not left:
+            raise CheckError(f"htsim finished a flow {key[0]}->{key[1]} the matrix does not "
+                             "list (the output of another export?)")
+        done[left.pop(0)] = float(m.group(3))
+    return done
+
+
+def htsim_figures(done_us: np.ndarray, f: Flows, line_gbps: float) -> dict:
+    ok = np.isfinite(done_us) & (done_us > 0)
+    rate = np.zeros(len(f))
+    rate[ok] = f.size[ok] * 8 / done_us[ok]  # bits per microsecond
+    t = rate / (demand_of(f) * line_gbps * 1e3)
+    out = figures(t, f, line_gbps)
+    if ok.all():  # every flow finished: the last one's time as htsim gives it
+        out["last_us"] = float(done_us.max())
+        out["slowdown"] = out["last_us"] / ideal_us(f, line_gbps)
+    return out
+
+
+@dataclass(frozen=True)
+class Row:
+    pattern: str
+    routing: str
+    listed: int
+    finished: int
+    htsim: dict
+    tool: dict
+    fluid: dict | None = None  # ECMP without the PFC step, for reference
+
+    def ratio(self) -> dict:
+        """htsim's figure over the tool's, per figure."""
+        def r(a, b):
+            return a / b if a is not None and b else None
+
+        return {"throughput": {k: r(self.htsim["throughput"][k], self.tool["throughput"][k])
+                               for k in STATS},
+                "last_us": r(self.htsim["last_us"], self.tool["last_us"]),
+                "slowdown": r(self.htsim["slowdown"], self.tool["slowdown"])}
+
+    def to_json(self) -> dict:
+        return {"pattern": self.pattern, "routing": self.routing, "listed": self.listed,
+                "finished": self.finished, "htsim": _rounded(self.htsim),
+                "tool": _rounded(self.tool), "ratio": _rounded(self.ratio()),
+                **({"tool_without_pfc": _rounded(self.fluid)} if self.fluid else {})}
+
+
+def _rounded(d):
+    if isinstance(d, dict):
+        return {k: _rounded(v) for k, v in d.items()}
+    return round(d, 6) if isinstance(d, float) else d
+
+
+def check(folder: str | Path) -> list[Row]:
+    """htsim's runs in an export folder beside the tool's prediction written there."""
+    d = Path(folder)
+    if not d.is_dir():
+        raise CheckError(f"{d} is not a folder (give the folder 'designer export htsim' wrote)")
+    pred_path = d / PREDICTION
+    if not pred_path.is_file():
+        raise CheckError(f"{d} has no {PREDICTION}; export it again with 'designer export "
+                         "htsim'")
+    try:
+        pred = json.loads(pred_path.read_text(encoding="utf-8"))
+        line = float(pred["line_gbps"])
+        patterns = pred["patterns"]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise CheckError(f"{pred_path} is not a prediction this version writes ({exc})") \
+            from None
+    rows = []
+    for pat, info in patterns.items():
+        cm = d / f"{pat}.cm"
+        outs = [(r, d / f"{pat}.{r}.out") for r in ROUTINGS if (d / f"{pat}.{r}.out").is_file()]
+        if not outs:
+            continue
+        try:
+            fl = read_matrix(cm.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise CheckError(f"{cm}: {exc}") from None
+        f = Flows(np.array([x[0] for x in fl], np.int64), np.array([x[1] for x in fl], np.int64),
+                  np.array([x[3] for x in fl], np.int64))
+        for routing, out in outs:
+            tool = info.get("routings", {}).get(routing)
+            if tool is None:
+                continue
+            try:
+                text = out.read_text(encoding="utf-8", errors="replace")
+            except OSError as exc:
+                raise CheckError(f"{out}: {exc}") from None
+            done = read_output(text, f)
+            fluid = info.get("ecmp_without_pfc") if routing == "ecmp" else None
+            rows.append(Row(pat, routing, len(f), int(np.isfinite(done).sum()),
+                            htsim_figures(done, f, line), tool, fluid))
+    if not rows:
+        raise CheckError(f"{d} has no htsim output yet (PATTERN.ecmp.out, PATTERN.spray.out): "
+                         "run its run.sh first")
+    return rows
+
+
+def has_output(folder: str | Path) -> bool:
+    """Whether ``folder`` holds a prediction and at least one htsim run's output."""
+    d = Path(folder)
+    return (d / PREDICTION).is_file() and any(
+        any(d.glob(f"*.{r}.out")) for r in ROUTINGS)
+
+
+def table(rows: list[Row]) -> str:
+    """The rows as text: per pattern and routing htsim's and the tool's figures, and the
+    ratio."""
+    def fmt(x, spec=".3f"):
+        return "-" if x is None else format(x, spec)
+
+    lines = [f"{'pattern':<12} {'routing':<6} {'flows':>11} {'':<6} "
+             f"{'min':>6} {'p1':>6} {'median':>6} {'mean':>6} {'last µs':>10} {'slowdown':>8}"]
+    for r in rows:
+        ratio = r.ratio()
+        for who, fig in (("htsim", r.htsim), ("tool", r.tool), ("ratio", ratio)):
+            th = fig["throughput"]
+            head = (f"{r.pattern:<12} {r.routing:<6} {f'{r.finished:,}/{r.listed:,}':>11}"
+                    if who == "htsim" else f"{'':<12} {'':<6} {'':>11}")
+            last = fmt(fig["last_us"], ".3f" if who == "ratio" else ",.1f")
+            lines.append(f"{head} {who:<6} " + " ".join(f"{fmt(th[k]):>6}" for k in STATS)
+                         + f" {last:>10} {fmt(fig['slowdown'], '.2f'):>8}")
+    return "\n".join(lines)
