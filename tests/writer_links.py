@@ -14,6 +14,7 @@ from pathlib import Path
 
 from designer.cli.exports import EXPORTERS
 from designer.cli.main import main
+from designer.core.paths import projects_dir
 
 DATA = Path(__file__).resolve().parent / "data"
 TWO_NODE = DATA / "acceptance" / "two-node-roce.fabric.json"
@@ -25,7 +26,7 @@ SWEEP = {"generate": {"kind": "rail", "gear": ["roce-400"], "sus": [1]},
 @dataclass(frozen=True)
 class Writer:
     name: str
-    argv: tuple[str, ...]  # {design} {out} {quote} {ig} {spec} {nccl} filled in
+    argv: tuple[str, ...]  # {design} {k8} {out} {quote} {ig} {spec} {nccl} filled in
     folder: bool = False  # the output is a folder
 
 
@@ -35,7 +36,9 @@ def _export_cases() -> list[Writer]:
         suffix = ".svg" if fmt == "image" else exp.suffix
         folder = suffix == "/"
         target = "{out}" if folder else "{out}" + suffix
-        out.append(Writer(f"export-{fmt}", ("export", fmt, "{design}", "-o", target), folder))
+        # htsim's fat trees need two switch tiers: the k-ary fat tree, not the two-node design
+        design = "{k8}" if fmt == "htsim" else "{design}"
+        out.append(Writer(f"export-{fmt}", ("export", fmt, design, "-o", target), folder))
     return out
 
 
@@ -74,7 +77,7 @@ def inputs(folder: Path) -> dict[str, str]:
         (folder / "s.sweep.json").write_text(json.dumps(SWEEP))
     return {"design": str(design), "quote": str(folder / "quote.csv"),
             "ig": str(folder / "ig.json"), "spec": str(folder / "s.sweep.json"),
-            "nccl": str(NCCL)}
+            "nccl": str(NCCL), "k8": str(projects_dir() / "k-ary-fat-tree-k8.fabric.json")}
 
 
 def run_with_link(w: Writer, folder: Path, files: dict[str, str]) -> tuple[int, Path, Path]:

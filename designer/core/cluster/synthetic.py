@@ -69,7 +69,9 @@ def synthetic(design_gpus: int, days: float | None = 30.0, *, jobs: int | None =
     window_h = days * 24.0
     scale = _fill_scale(arrival, gpus, dur, window_h, load * design_gpus * window_h)
     median_h *= scale
-    dur = np.maximum(dur * scale, 1.0 / 60)  # a minute at least
+    # a minute at least; no run longer than the window (what runs past its end adds nothing
+    # to the load offered inside it)
+    dur = np.clip(dur * scale, 1.0 / 60, max(window_h, 1.0 / 60))
     tenant = [f"tenant-{k + 1}" for k in rng.integers(0, max(tenants, 1), n)]
     wl = [workloads[k] for k in rng.integers(0, len(workloads), n)]
     offered = float((gpus * np.minimum(dur, window_h - arrival)).sum()) / (
@@ -93,14 +95,15 @@ def _fill_scale(arrival: np.ndarray, gpus: np.ndarray, dur: np.ndarray, window_h
     def work(k: float) -> float:
         return float((gpus * np.minimum(dur * k, room)).sum())
 
+    # past the largest room / run ratio every job already fills its room: the work stops
+    # growing there
+    full = float((room / dur).max()) if dur.size else 1.0
     if work(1.0) >= target_gpu_h:
         lo, hi = 0.0, 1.0
+    elif work(full) < target_gpu_h:
+        return full
     else:
-        lo, hi = 1.0, 2.0
-        while work(hi) < target_gpu_h and hi < 1e6:
-            lo, hi = hi, hi * 2
-        if work(hi) < target_gpu_h:
-            return hi
+        lo, hi = 1.0, full
     for _ in range(50):  # bisection on a monotone function: 2^-50 of the bracket
         mid = (lo + hi) / 2
         if work(mid) < target_gpu_h:
