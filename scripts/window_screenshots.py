@@ -57,11 +57,21 @@ def main() -> None:
         w.grab().save(str(out / name))
         print("wrote", out / name)
 
-    def dock_shot(dock: str, name: str) -> None:
-        """One panel alone, at the size the window gives it: readable at a page's width where
+    def dock_shot(dock: str, name: str, size: tuple[int, int] | None = None) -> None:
+        """One panel alone, at the size the window gives it (or floated at ``size``, for a
+        panel whose table sits below the fold when docked): readable at a page's width where
         the whole window is not (the page links the whole window beside it)."""
+        d = w.docks[dock]
+        if size:
+            d.setFloating(True)
+            d.resize(*size)
+            for _ in range(20):
+                app.processEvents()
         app.processEvents()
-        w.docks[dock].grab().save(str(out / name))
+        d.grab().save(str(out / name))
+        if size:
+            d.setFloating(False)
+            app.processEvents()
         print("wrote", out / name)
 
     def analysed() -> None:
@@ -181,7 +191,7 @@ def main() -> None:
         app.processEvents()
     w.view.hide_toast()
     shot("first-hour-compare.png")
-    dock_shot("compareDock", "panel-compare.png")
+    dock_shot("compareDock", "panel-compare.png", (1100, 980))
     w.analysis.show_panel("estimateDock")
     for _ in range(20):
         app.processEvents()
