@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from collections import Counter
 from pathlib import Path
 
-from designer.cli.commands._common import add_catalog_option, catalog_from, project_name
+from designer.cli.commands._common import (
+    add_catalog_option,
+    catalog_from,
+    kept_existing,
+    project_name,
+)
 from designer.core.fileformat import save_project
 from designer.core.infragraph.importer import project_from_infragraph
 
@@ -36,8 +40,7 @@ def add_format(formats: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     out = Path(args.output)
-    if out.exists() and not args.force:
-        print(f"designer import: {out} exists; use --force to overwrite", file=sys.stderr)
+    if kept_existing(out, args.force, "import"):
         return 2
     cat = catalog_from(args)
     project = project_from_infragraph(args.input, cat, name=args.name or "", gear=args.gear)

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from collections import Counter
 from pathlib import Path
 
-from designer.cli.commands._common import add_catalog_option, catalog_from
+from designer.cli.commands._common import add_catalog_option, catalog_from, kept_existing
 from designer.core.ethernet.lldp import project_from_lldp
 from designer.core.fileformat import save_project
 
@@ -37,8 +36,7 @@ def add_format(formats: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     out = Path(args.output)
-    if out.exists() and not args.force:
-        print(f"designer import: {out} exists; use --force to overwrite", file=sys.stderr)
+    if kept_existing(out, args.force, "import"):
         return 2
     cat = catalog_from(args)
     project = project_from_lldp([Path(p) for p in args.inputs], cat, gear=args.gear,

@@ -183,3 +183,14 @@ GPU_HOUR = RUN_DAYS = YEARS = finite_number
 FLOWS_PER_PAIR = count_arg(1, limits.MAX_FLOWS_PER_PAIR, "queue pairs per connection")
 TRIALS = count_arg(1, limits.MAX_TRIALS, "trials")
 SEED = count_arg(0, limits.MAX_SEED, "a seed")
+
+
+def kept_existing(out: Path, force: bool, command: str) -> bool:
+    """Whether ``out`` is there (a dangling link too) and must be kept: says so on stderr.
+    Every writer of a new project file asks this one question the same way."""
+    import os
+
+    if force or not os.path.lexists(out):
+        return False
+    print(f"designer {command}: {out} exists; use --force to overwrite", file=sys.stderr)
+    return True

@@ -9,6 +9,7 @@ import time
 from designer.cli.commands._common import (
     add_catalog_option,
     catalog_from,
+    kept_existing,
     project_name,
     whole_number,
 )
@@ -304,8 +305,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     out = Path(args.output)
-    if out.exists() and not args.force:
-        print(f"designer generate: {out} exists; use --force to overwrite", file=sys.stderr)
+    if kept_existing(out, args.force, "generate"):
         return 2
     t0 = time.perf_counter()
     # a design far wider than tall is written with its SUs or pods wrapped into rows, as the

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from collections import Counter
 from pathlib import Path
 
-from designer.cli.commands._common import add_catalog_option, catalog_from, project_name
+from designer.cli.commands._common import (
+    add_catalog_option,
+    catalog_from,
+    kept_existing,
+    project_name,
+)
 from designer.core.fileformat import save_project
 from designer.core.infiniband.asbuilt import project_from_ib
 from designer.core.infiniband.netfile import read_netfile
@@ -53,8 +57,7 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     out = Path(args.output)
-    if out.exists() and not args.force:
-        print(f"designer import: {out} exists; use --force to overwrite", file=sys.stderr)
+    if kept_existing(out, args.force, "import"):
         return 2
     src = Path(args.output_file)
     ib = read_netfile(src)

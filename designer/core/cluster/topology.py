@@ -18,21 +18,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer.core.solver.compile import Compiled
+from designer.core.solver.compile import Compiled, mix64
 from designer.core.traffic.patterns import gpu_server
 
 LEVELS = ("server", "domain", "leaf", "pod", "cluster")
-_MIX = np.uint64(0x9E3779B97F4A7C15)
-
-
-def _mix(x: np.ndarray) -> np.ndarray:
-    with np.errstate(over="ignore"):
-        z = x.astype(np.uint64) + _MIX
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return z ^ (z >> np.uint64(31))
-
-
 def _set_ids(owner: np.ndarray, member: np.ndarray, n: int) -> np.ndarray:
     """A label per owner (0..n-1) equal for owners with the same set of members."""
     pair = np.unique(owner.astype(np.int64) * (int(member.max(initial=0)) + 1) + member)
@@ -40,7 +29,7 @@ def _set_ids(owner: np.ndarray, member: np.ndarray, n: int) -> np.ndarray:
     m = pair % (int(member.max(initial=0)) + 1)
     h = np.zeros(n, np.uint64)
     with np.errstate(over="ignore"):
-        np.add.at(h, o, _mix(m))
+        np.add.at(h, o, mix64(m))
     return np.unique(h, return_inverse=True)[1].reshape(-1)
 
 

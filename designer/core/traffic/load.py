@@ -511,7 +511,7 @@ def _hot(net: Network, util: np.ndarray, n: int = HOT_LINKS) -> tuple[HotLink, .
     return tuple(out)
 
 
-def load_project(project: Project, pattern: str, routing: str | None = None,
+def project_load(project: Project, pattern: str, routing: str | None = None,
                  flows_per_pair: int = 1, trials: int = 1, seed: int = 0,
                  polarised: bool = False, fan_in: int = 16, catalog: Catalog | None = None,
                  control=None) -> LoadResult:
@@ -529,5 +529,5 @@ def collective_slowdown(project: Project, result: object | None = None,
     """The network slowdown factor of a collective's traffic under a routing: the slowest
     connection's completion against the ideal fabric (1.0 = the fabric costs nothing).
     ``result`` (a solver Result) is accepted for the decision analysis' call shape."""
-    r = load_project(project, pattern, routing, flows_per_pair, trials, seed, catalog=catalog)
+    r = project_load(project, pattern, routing, flows_per_pair, trials, seed, catalog=catalog)
     return r.slowdown
