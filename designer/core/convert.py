@@ -63,11 +63,14 @@ def convert_profile(project: Project, target_id: str, catalog: Catalog) -> Conve
 
 def renamed_for(name: str, old: Profile, new: Profile) -> str:
     """``name`` with its mention of profile ``old`` (the longest that appears as whole words)
-    replaced by ``new``'s short name; unchanged when it names no profile."""
+    replaced by ``new``'s name in the same register: the full name (as generated titles and
+    the Gear box write it) by the full name, a short one by the short one; unchanged when it
+    names no profile."""
     for phrase in old.mentions():
         m = re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", name)
         if m:
-            return name[:m.start()] + new.short_name + name[m.end():]
+            said = new.name if phrase == old.name else new.short_name
+            return name[:m.start()] + said + name[m.end():]
     return name
 
 

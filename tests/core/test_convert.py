@@ -34,7 +34,8 @@ def test_generated_design_is_generated_again(catalog, target, switch, server, sw
     assert _models(q) == {switch, server}
     assert sum(1 for d in q.fabric.devices if d.role.is_switch) == switches
     # the name keeps its words and names the new gear (issue 27: it named the old one)
-    assert q.name == p.name.replace("InfiniBand NDR 400G", catalog.profile(target).short_name)
+    # the title as generated on the new gear names it: its full name, as the Gear box shows it
+    assert q.name == p.name.replace("InfiniBand NDR 400G", catalog.profile(target).name)
     assert not [x for x in find_problems(q.fabric, q.catalog(catalog)) if x.severity == "error"]
 
 
@@ -89,9 +90,12 @@ def test_a_name_that_mentions_the_gear_follows_a_gear_switch(catalog):
     xdr, r800 = catalog.profile("ib-xdr"), catalog.profile("roce-800")
     assert renamed_for("DGX SuperPOD 4 SU (1,024 GPUs), InfiniBand NDR", ndr, roce) == (
         "DGX SuperPOD 4 SU (1,024 GPUs), RoCE 400G")
-    assert renamed_for("Rail 4 SU, InfiniBand NDR 400G", ndr, xdr) == "Rail 4 SU, InfiniBand XDR"
+    # the full name (a generated title, the Gear box) by the full name: title and profile agree
+    assert renamed_for("Rail 4 SU, InfiniBand NDR 400G", ndr, xdr) == \
+        "Rail 4 SU, InfiniBand XDR 800G"
     assert renamed_for("Pod A on RoCE Ethernet 800G (2 x 400G planes)", r800, ndr) == (
-        "Pod A on InfiniBand NDR")
+        "Pod A on InfiniBand NDR 400G")
+    assert renamed_for("Pod A on RoCE 800G", r800, ndr) == "Pod A on InfiniBand NDR"
     # a name of the user's own, or a word that only contains a profile's name, stays
     assert renamed_for("Lab cluster B", ndr, roce) == "Lab cluster B"
     assert renamed_for("MyInfiniBand NDR-test", ndr, roce) == "MyInfiniBand NDR-test"
