@@ -91,11 +91,23 @@ def device(tmp_path):
 def test_writing_over_a_device_or_fifo_is_refused_and_leaves_it(capsys, tmp_path, fifo,
                                                                  device, argv):
     for node, kind in ((device, stat.S_ISCHR), (fifo, stat.S_ISFIFO)):
-        named = tmp_path / f"{node.name}.csv"  # a name the format takes: only the node is wrong
-        named.symlink_to(node)
+        # the node itself at a name the format takes: refused in one line, left as it is
+        named = tmp_path / f"{node.name}.csv"
+        if kind is stat.S_ISCHR:
+            os.mknod(named, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        else:
+            os.mkfifo(named)
         line = _refused(capsys, [a.format(k8=K8, dev=named) for a in argv])
         assert "it is not replaced" in line or "not a file" in line
+        assert kind(os.lstat(named).st_mode)
+        named.unlink()
+        # a link to the node: the link is replaced by the file, never written through
+        named.symlink_to(node)
+        code = main([str(a) for a in (x.format(k8=K8, dev=named) for x in argv)])
+        capsys.readouterr()
+        assert code == 0 and not named.is_symlink() and named.is_file()
         assert kind(os.lstat(node).st_mode)  # still the device, still the FIFO
+        named.unlink()
 
 
 def test_a_traffic_csv_saved_as_latin1_is_refused_naming_the_line(capsys, tmp_path, roce_file):
