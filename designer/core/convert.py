@@ -26,7 +26,7 @@ from designer.core.catalog import (
     SwitchSpec,
 )
 from designer.core.errors import CatalogError, FabricError, GeneratorError, PortsExhausted
-from designer.core.generators import generate, params_from_dict, plan
+from designer.core.generators import Plan, generate, params_from_dict, plan
 from designer.core.generators.gear import generic_switch
 from designer.core.links import MEDIA, LinkTable
 from designer.core.model import Device, Fabric, GeneratorSpec, Project, Role
@@ -78,6 +78,28 @@ def renamed_for(name: str, old: Profile, new: Profile) -> str:
 _TECH_SPECIFIC = ("switch", "spine_switch")
 
 
+def _rail_plan(values: dict[str, Any], catalog: Catalog) -> Plan | None:
+    try:
+        return plan(params_from_dict("rail", values), catalog)
+    except (GeneratorError, CatalogError):
+        return None
+
+
+def drawn_su(pl: Plan | None) -> int | None:
+    """Servers in one SU of a planned rail design of 8-GPU-class servers (None for a
+    rack-scale design, whose SU is counted in racks, or no plan)."""
+    return pl.su_servers if pl is not None and pl.domain_servers == 1 and pl.su_servers \
+        else None
+
+
+def project_su(project: Project, catalog: Catalog) -> int | None:
+    """The SU a generated rail design was drawn with (see ``drawn_su``)."""
+    gen = project.generator
+    if gen is None or gen.kind != "rail":
+        return None
+    return drawn_su(_rail_plan(dict(gen.params), catalog))
+
+
 def _target_params(project: Project, target: Profile, catalog: Catalog) -> dict[str, Any] | None:
     assert project.generator is not None
     values = dict(project.generator.params)
@@ -89,12 +111,10 @@ def _target_params(project: Project, target: Profile, catalog: Catalog) -> dict[
         # the SU's default follows the leaf's radix: keep the one the design was drawn with
         # while the new leaves hold it, so a swap keeps the layout (Compare lays each
         # technology out again on its own); else the new gear's own SU
-        try:
-            pl = plan(params_from_dict("rail", values), cat)
-        except (GeneratorError, CatalogError):
-            pl = None
-        if pl is not None and pl.domain_servers == 1 and pl.su_servers:
-            sus.insert(0, pl.su_servers)
+        pl = _rail_plan(values, cat)
+        drawn = drawn_su(pl)
+        if drawn:
+            sus.insert(0, drawn)
         if pl is not None and values.get("sus") is not None and not values.get("servers"):
             gpus = pl.gpus  # the count to keep when the SU changes size
     values["gear"] = target.id

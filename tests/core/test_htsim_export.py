@@ -23,26 +23,9 @@ from designer.core.simulate.htsim_fit import (
     split_sizes,
 )
 from designer.core.simulate.tiers import SimulatorInputError
+from tests.core.test_simulators import HTSIM_LEAF_SPINE  # htsim's leaf_spine_tiny.topo
 
 PROJECTS = Path(__file__).resolve().parents[2] / "projects"
-
-# csg-htsim sim/datacenter/topologies/leaf_spine_tiny.topo: htsim builds it
-LEAF_SPINE_TINY = """Nodes 32
-Tiers 2
-Podsize 32
-Tier 0
-Downlink_speed_Gbps 100
-Radix_Down 8
-Radix_Up 2
-Downlink_Latency_ns 1000
-Switch_Latency_ns 0
-Oversubscribed 4
-Tier 1
-Downlink_speed_Gbps 100
-Radix_Down 4
-Downlink_Latency_ns 1000
-Switch_Latency_ns 0
-"""
 
 
 def _topo(down0: int, up0: int, down1: int, bundle: int, nodes: int) -> dict:
@@ -54,7 +37,7 @@ def _topo(down0: int, up0: int, down1: int, bundle: int, nodes: int) -> dict:
 
 
 def test_htsim_limits() -> None:
-    assert fat_tree_problems(read_topology(LEAF_SPINE_TINY)) == []
+    assert fat_tree_problems(read_topology(HTSIM_LEAF_SPINE)) == []
     # a ToR takes ports 0..95: 48 down and 48 up build, 49 and 49 do not
     assert fat_tree_problems(_topo(48, 48, 64, 16, 192)) == []
     assert "at most 96" in fat_tree_problems(_topo(49, 49, 98, 49, 98))[0]

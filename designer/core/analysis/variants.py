@@ -17,9 +17,9 @@ from typing import Literal
 from designer.core.analysis.best import Target, best_design
 from designer.core.analysis.workload import WorkloadError
 from designer.core.catalog import Catalog
-from designer.core.convert import convert_profile, renamed_for
+from designer.core.convert import convert_profile, project_su, renamed_for
 from designer.core.errors import DesignerError
-from designer.core.generators import generate, params_from_dict, plan, regenerate
+from designer.core.generators import generate, params_from_dict, regenerate
 from designer.core.model import Project
 from designer.core.ports import port_layout
 from designer.core.solver import Result, solve
@@ -198,7 +198,7 @@ def on_servers(project: Project, profile: str, catalog: Catalog,
     if gen.kind == "rail" and not server and values.get("servers_per_su") is None \
             and values.get("racks_per_su") is None:
         # as drawn: the SU the design has, not the one the new gear's leaves would default to
-        drawn = drawn_su(project, cat)
+        drawn = project_su(project, cat)
         if drawn:
             values["servers_per_su"] = drawn
     if server:
@@ -232,20 +232,6 @@ def on_servers(project: Project, profile: str, catalog: Catalog,
     name = renamed_for(project.name, old, cat.profile(profile)) if old is not None \
         else project.name
     return built.evolve(transport=None, name=name), "; ".join(notes)
-
-
-def drawn_su(project: Project, catalog: Catalog) -> int | None:
-    """Servers in one SU of a generated rail design of 8-GPU-class servers, as it was drawn
-    (None for a rack-scale design, whose SU is counted in racks, or one that cannot be
-    planned)."""
-    gen = project.generator
-    if gen is None or gen.kind != "rail":
-        return None
-    try:
-        pl = plan(params_from_dict("rail", gen.params), catalog)
-    except DesignerError:
-        return None
-    return pl.su_servers if pl.domain_servers == 1 and pl.su_servers else None
 
 
 def _rebuilt(project: Project, catalog: Catalog) -> Project:
