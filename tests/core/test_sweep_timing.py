@@ -67,3 +67,38 @@ def test_batches_go_out_largest_first():
     sizes = [max(estimate_s(p) for p in b) for b in batches]
     assert sizes == sorted(sizes, reverse=True)
     assert max(p.gpus for p in batches[0]) == max(p.gpus for p in run_points)
+
+
+def test_while_a_cluster_starts_this_process_takes_the_largest_designs(monkeypatch):
+    """This process is the one worker ready while a Dask cluster comes up: it must start on
+    the largest batch (a sweep dominated by a few large designs ran slower than in process
+    when it took the smallest and left the large ones to workers still starting)."""
+    import contextlib
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from designer.core.sweep import run as sweep_run
+
+    first_local = threading.Event()
+
+    @contextlib.contextmanager
+    def slow_cluster(workers, scheduler):
+        first_local.wait(60)  # up only once this process has finished a batch
+        with ThreadPoolExecutor(1) as ex:
+            yield ex, 1, "local Dask"
+
+    monkeypatch.setattr(sweep_run, "dask_executor", slow_cluster)
+    monkeypatch.setattr(sweep_run, "TARGET_BATCH_S", 1e-6)  # small batches: several of them
+    order: list[int] = []
+
+    def seen(o, done, total):
+        order.append(o.index)
+        first_local.set()
+
+    spec = spec_from_dict(SPEC)
+    run = run_sweep(spec, workers=1, engine="dask", on_outcome=seen)
+    assert len(run.outcomes) == len(run.points) and not run.failed
+    biggest = max((p for p in run.points if not p.error), key=estimate_s)
+    assert len(make_batches(run.points, 1, 1e-6)) > 2
+    assert order[0] == biggest.index
+    assert run.scheduler == "local Dask"

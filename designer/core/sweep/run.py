@@ -8,7 +8,7 @@ runs in this process (the baseline the benchmark compares against).
 
 Points go out in batches of about ``TARGET_BATCH_S`` of estimated work (the largest first, so
 the last batches are small and the workers finish together); while a Dask cluster starts,
-this process solves the smallest batches itself; outcomes stream back as batches finish;
+this process solves the largest batches itself; outcomes stream back as batches finish;
 cancelling stops submitting, cancels what has not started and ends the local workers.
 """
 
@@ -319,8 +319,13 @@ def _run_on_dask(run: SweepRun, batches: list[list[Point]], n_workers: int,
                  scheduler: str | None, catalog: Catalog | None, workloads: list | None,
                  record: Callable[[Outcome], None], stop: Callable[[], bool]) -> None:
     """The cluster starts in the background (a fork server importing the designer, or the
-    workers joining a remote scheduler: seconds) while this process solves the smallest
-    batches itself; what is left goes to the workers once they are up."""
+    workers joining a remote scheduler: seconds) while this process solves batches itself,
+    the largest first; what is left goes to the workers once they are up.
+
+    Largest first, because this process is the one worker ready now: on a quiet 2-core
+    machine a local cluster took 5.5 s to come up, and a sweep whose two largest designs
+    are 70% of its work (the bundled DeepSeek sweep) ran 1.2x slower than in process when
+    this process took the smallest batches and left the large ones to workers not yet up."""
     starting = _Starting(n_workers, scheduler)
     try:
         try:
@@ -328,7 +333,7 @@ def _run_on_dask(run: SweepRun, batches: list[list[Point]], n_workers: int,
                 if stop():
                     run.cancelled = True
                     break
-                for p in batches.pop():
+                for p in batches.pop(0):
                     record(run_point(p, catalog, workloads))
             starting.ready.wait()
         except KeyboardInterrupt:
