@@ -139,3 +139,17 @@ def test_workload_values_read_whole_at_the_default_dock_width(window, qtbot, su4
     qps = panel.labels[("workload", "qps_per_connection")]
     assert "NCCL_IB_QPS_PER_CONNECTION" not in qps.text()
     assert "NCCL_IB_QPS_PER_CONNECTION" in qps.toolTip()
+
+
+def test_every_workload_field_has_a_written_label_and_the_model_fields_explain_themselves():
+    """A field without an entry in LABELS shows its Python name ("Compute sm share"); the
+    fields of the compute model say where their figures come from."""
+    from designer.core.analysis.workload import Economics, Workload
+    from designer.gui.decision.workload_panel import LABELS, TIPS
+
+    unlabelled = [n for m in (Workload, Economics) for n in m.model_fields
+                  if n not in LABELS and n != "name"]
+    assert unlabelled == []
+    for name in ("compute_efficiency", "attention_width", "compute_sm_share", "cp_split"):
+        assert "0" in LABELS[name] or name in ("compute_sm_share", "cp_split")
+        assert any(s in TIPS[name] for s in ("arXiv", "Megatron", "Llama 3")), name

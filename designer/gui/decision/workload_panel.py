@@ -58,7 +58,18 @@ LABELS = {
     "ep": "Expert parallel (EP)", "zero_stage": "ZeRO / FSDP stage",
     "nvlink_domain": "Scale-up domain (the design's)",
     "nvlink_gbytes_s": "Scale-up GB/s per GPU (0: the design's)",
-    "peak_tflops": "Peak TFLOPS (0: datasheet)", "compute_efficiency": "Compute efficiency",
+    "peak_tflops": "Peak TFLOPS (0: datasheet)",
+    "compute_efficiency": "Compute efficiency (0: by GPU and shape)",
+    "attention_width": "Attention width (0: hidden size)",
+    "compute_sm_share": "SMs computing", "cp_split": "Context split",
+    "name": "Name", "source": "Source", "layers": "Layers", "hidden": "Hidden size",
+    "experts": "Experts (MoE)", "top_k": "Experts per token (top-k)",
+    "precision": "Precision", "sequence": "Sequence length", "microbatches": "Microbatches",
+    "overlap_dp": "DP overlap", "overlap_tp": "TP overlap",
+    "overlap_pp": "PP overlap", "overlap_ep": "EP overlap",
+    "overlap_cp": "CP overlap", "placement": "Placement",
+    "train_tokens_b": "Training tokens (billions)", "run_days": "Run length (days)",
+    "years": "Years (TCO)", "availability": "Availability",
     "attention_efficiency": "Attention efficiency (0: compute's)",
     "compute_s": "Measured compute s/step (0: FLOPs)", "gpu_hour_usd": "$ per GPU-hour",
     "usd_per_kwh": "$ per kWh", "pue": "PUE", "network_load": "Network load",
@@ -71,7 +82,25 @@ LABELS = {
     "channels_per_nic": "NCCL ring channels per NIC",
     "qps_per_connection": "Queue pairs per connection (NCCL_IB_QPS_PER_CONNECTION)",
 }
+_OVERLAP = {"dp": "data-parallel gradient", "tp": "tensor-parallel", "pp": "pipeline",
+            "ep": "expert-parallel all-to-all", "cp": "context-parallel"}
 TIPS = {
+    **{f"overlap_{k}": f"Share of the {what} communication hidden behind compute (0: none, "
+                       f"1: all of it)." for k, what in _OVERLAP.items()},
+    "compute_efficiency": "Share of peak the GEMMs reach. 0 (the default): by GPU generation, "
+                          "precision and per-GPU GEMM shape (FP8 GEMMs at 0.43 of the FP8 peak "
+                          "on Hopper, 0.39 on Blackwell, from NVIDIA's Megatron-Bridge runs; "
+                          "BF16 at 0.55, assumed). A value set here overrides the model.",
+    "attention_width": "Width of the attention products per token (heads x head size; "
+                       "0: the hidden size). Multi-head latent attention differs: DeepSeek-V3 "
+                       "uses 128 heads x (192 + 128) / 2 = 20,480 (arXiv 2412.19437).",
+    "compute_sm_share": "Share of the GPU's SMs left to compute while communication kernels "
+                        "hold the others: DeepSeek-V3 gives 20 of an H800's 132 SMs to "
+                        "communication (arXiv 2412.19437, 3.2.2), 112/132 = 0.85.",
+    "cp_split": "How context parallelism cuts a sequence: balanced (2 x CP chunks, rank i "
+                "holds chunks i and 2CP-1-i, as Llama 3 and Megatron-LM do: even work) or "
+                "contiguous (CP pieces in order: the last rank's causal attention is "
+                "(2CP-1)/CP of the mean, and the step waits for it).",
     "attention_efficiency": "Share of peak the attention kernels reach, forward and backward "
                             "(0: the compute efficiency). Attention is its own kernel: "
                             "FlashAttention-2 reaches up to 335 of 989 TFLOPS on an H100 "
