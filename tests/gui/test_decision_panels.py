@@ -148,7 +148,7 @@ def test_every_workload_field_has_a_written_label_and_the_model_fields_explain_t
     from designer.gui.decision.workload_panel import LABELS, TIPS
 
     unlabelled = [n for m in (Workload, Economics) for n in m.model_fields
-                  if n not in LABELS and n != "name"]
+                  if n not in LABELS]
     assert unlabelled == []
     for name in ("compute_efficiency", "attention_width", "compute_sm_share", "cp_split"):
         assert "0" in LABELS[name] or name in ("compute_sm_share", "cp_split")
