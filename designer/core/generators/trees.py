@@ -12,7 +12,7 @@ from designer.core.generators.clos import ClosPlan, ClosSpec, build_clos, plan_c
 from designer.core.generators.gear import GearChoice, larger_switches, resolve_gear, switch_label
 from designer.core.generators.params import FatTreeParams, RailParams, Ratio
 from designer.core.generators.plan import Plan
-from designer.core.generators.reference import RACKS_PER_SU, layout_note
+from designer.core.generators.reference import RACKS_PER_SU, layout_note, published_row
 
 
 def _ratio_text(down: int, up: int) -> str:
@@ -86,7 +86,7 @@ def _clos_plan(kind: str, title: str, spec: ClosSpec, gear: GearChoice, details:
     os_ = {"leaf": _ratio_text(spec.d1, spec.u1)}
     if spec.tiers == 3:
         switches["core"] = cp.cores * P
-        links["spine-core"] = cp.spines * cp.u2 * P
+        links["spine-core"] = cp.spine_core_links * P
         os_["spine"] = _ratio_text(cp.spine_down, cp.u2)
     details = list(details) + _sizing_notes(cp)
     if asked is not None:
@@ -113,6 +113,8 @@ def _sizing_notes(cp: ClosPlan) -> list[str]:
     spec = cp.spec
     K2 = spec.upper.radix
     notes = []
+    if cp.balanced:
+        return [_balanced_note(cp)]
     if spec.tiers == 2:
         fit = math.ceil(spec.leaves * spec.u1 / K2)
         if fit != cp.spines_per_pod:
@@ -126,6 +128,38 @@ def _sizing_notes(cp: ClosPlan) -> list[str]:
             f"spines per pod, {cp.cores_per_group} core(s) per spine position"
         )
     return notes
+
+
+def _balanced_counts(pl: Plan) -> str:
+    """The layout line's account of a balanced layout's spine/core counts."""
+    if not any(d.startswith("balanced striping") for d in pl.details):
+        return ""
+    core = pl.switches.get("core", 0)
+    what = f"{pl.switches['spine']:,} spines" + (f" and {core:,} cores" if core else "")
+    return (f"{what}: the fewest that hold every uplink, links spread as evenly as the ports "
+            "allow (balanced striping)")
+
+
+def _balanced_note(cp: ClosPlan) -> str:
+    """What a balanced layout built, and what its uneven link counts cost under static ECMP."""
+    spec = cp.spec
+    K2 = spec.upper.radix
+    if spec.tiers == 2:
+        lo, hi = spec.u1 // cp.spines, -(-spec.u1 // cp.spines)
+        what = (f"{cp.spines} spines, the fewest with the ports ({spec.leaves:,} leaves x "
+                f"{spec.u1} uplinks), each leaf's uplinks spread over all of them "
+                f"({lo}-{hi} links a spine)")
+        uniform = "a spine count dividing the uplinks"
+    else:
+        sp = "/".join(str(x) for x in sorted(set(cp.pod_spines), reverse=True))
+        what = (f"{cp.pods} pod(s) of up to {spec.leaves_per_pod} leaves with {sp} spines, "
+                f"{cp.cores} cores, the fewest with the ports ({cp.up_links:,} spine uplinks "
+                f"on {K2}-port cores), every spine's uplinks spread over all cores")
+        uniform = "core groups dividing the spine uplinks"
+    return (f"balanced striping (derived): {what}; link counts differ by at most one, so no "
+            f"port idles where {uniform} would. Full bisection by max-flow (adaptive "
+            "routing); static ECMP splits by link, not by where a destination hangs, and "
+            "loads single links harder (see the load figures)")
 
 
 def _title(gear: GearChoice, body: str) -> str:
@@ -252,6 +286,11 @@ def plan_rail(params: RailParams, catalog: Catalog) -> Plan:
         domain=T,
         rails_per_leaf=r,
     )
+    row = published_row(gear.profile.id, server=gear.server.id, leaf=gear.leaf.model,
+                        upper=gear.upper.model, sus=sus, su=S // T if T > 1 else S,
+                        full=servers + reserved_slots == sus * S)
+    if row is not None:  # the vendor's table stripes uniformly, whatever it idles
+        spec = replace(spec, striping="uniform")
     details = []
     if tiers == 3 and T > 1:
         spec, why = _rack_scale_pods(spec)
@@ -278,12 +317,13 @@ def plan_rail(params: RailParams, catalog: Catalog) -> Plan:
     note = layout_note(
         gear.profile.id, server=gear.server.id, leaf=gear.leaf.model,
         upper=pl.gear.upper.model if pl.gear else gear.upper.model, sus=sus,
-        full=servers + reserved_slots == sus * S and not R,
+        full=servers + reserved_slots == sus * S,
         counts=(pl.switches.get("leaf", 0), pl.switches.get("spine", 0),
                 pl.switches.get("core", 0)),
         rack_scale=T > 1, su=S // T if T > 1 else S, leaf_down=K1 // 2,
-        su_given=(params.racks_per_su if T > 1 else params.servers_per_su) is not None)
-    extra = [note, *_idle_upper_note(pl)]
+        su_given=(params.racks_per_su if T > 1 else params.servers_per_su) is not None,
+        balanced=_balanced_counts(pl))
+    extra = [note, *_idle_upper_note(pl, published=note.startswith("layout: published"))]
     return replace(pl, details=tuple(extra) + pl.details, su_servers=S)
 
 
@@ -323,7 +363,7 @@ def _rack_scale_pods(spec: ClosSpec) -> tuple[ClosSpec, list[str]]:
         "spine ports idle"]
 
 
-def _idle_upper_note(pl: Plan) -> list[str]:
+def _idle_upper_note(pl: Plan, published: bool = False) -> list[str]:
     """Spine and core ports a rail plan leaves idle, priced: the divisor rule and whole pods
     can leave some, which the plan says rather than hides."""
     if pl.gear is None:
@@ -335,9 +375,16 @@ def _idle_upper_note(pl: Plan) -> list[str]:
     if idle <= 0:
         return []
     price = idle * up.spec.price_usd / up.radix
+    if published:
+        why = "the published table's uniform striping (every leaf as many links to each spine)"
+    elif any(d.startswith("balanced striping") for d in pl.details):
+        why = (f"whole switches: the uplinks of a tier are not a multiple of {up.radix} "
+               "ports (the fewest switches that hold them)")
+    else:
+        why = "whole spines by the divisor rule" + (
+            ", whole pods and core groups" if pl.switches.get("core") else "")
     return [f"{idle:,} spine/core ports idle ({idle / ports:.0%} of them, ${price:,.0f} of "
-            f"'{up.model}' price): whole spines by the divisor rule"
-            + (", whole pods and core groups" if pl.switches.get("core") else "")]
+            f"'{up.model}' price): {why}"]
 
 
 def plan_fat_tree(params: FatTreeParams, catalog: Catalog) -> Plan:
