@@ -17,10 +17,12 @@ uniform striping: the *balanced* layout (the default) takes the fewest spines an
 have the ports (every pod's spines hold its leaves' uplinks, the cores hold every spine's
 uplinks) and spreads each switch's uplinks round-robin over the tier above, so each leaf sends
 as many links to every spine of its pod as the ports allow (counts differ by at most one) and
-likewise each spine to the cores. It is used where the uniform rule would need more switches;
-where both need as many, the uniform layout is kept. Uneven counts keep the max-flow
-(adaptive routing reaches it) but static ECMP, which splits by link and not by where a
-destination hangs, loads the single links harder; the plan says so.
+likewise each spine to the cores. Rail designs use it where the uniform rule would need more
+switches; where both need as many, the uniform layout is kept. Uneven counts are not free: a
+cut that puts on one side the leaves sending one more link to a spine crosses a little less
+than full bisection (``designer solve`` finds and proves the figure), and static ECMP, which
+splits by link and not by where a destination hangs, loads the single links harder; the plan
+says so.
 """
 
 from __future__ import annotations
@@ -100,9 +102,10 @@ class ClosSpec:
     domain: int = 1  # rail: servers of one scale-up domain
     rails_per_leaf: int = 1
     # "balanced": fewest switches, links spread as evenly as the ports allow (uniform where
-    # that needs no more switches); "uniform": every leaf sends as many links to every spine
-    # (the published SuperPOD tables), whatever it leaves idle
-    striping: Literal["balanced", "uniform"] = "balanced"
+    # that needs no more switches; rail designs, sized by SUs); "uniform": every leaf sends
+    # as many links to every spine (the published SuperPOD tables, the fat-tree generator),
+    # whatever it leaves idle
+    striping: Literal["balanced", "uniform"] = "uniform"
 
     @property
     def domains_per_unit(self) -> int:
@@ -194,10 +197,12 @@ def _plan_balanced(spec: ClosSpec) -> ClosPlan | None:
     K2 = spec.upper.radix
     L, u1 = spec.leaves, spec.u1
     if spec.tiers == 2:
-        S = math.ceil(L * u1 / K2)
-        if S > u1:  # a leaf could not reach every spine: not a two-tier Clos
+        n = math.ceil(L * u1 / K2)
+        if n > u1:  # a leaf could not reach every spine: not a two-tier Clos
             return None
-        return ClosPlan(spec, S, 1, 0, 0, 0, pod_spines=(S,))
+        return ClosPlan(spec, n, 1, 0, 0, 0, pod_spines=(n,))
+    if spec.spine_ratio.value != 1:
+        return None  # an oversubscribed spine tier keeps the asked ratio only when uniform
     d2, _ = split_ports(K2, spec.spine_ratio)
     if spec.leaves_per_pod > d2:
         return None
@@ -221,7 +226,7 @@ def plan_clos(spec: ClosSpec) -> ClosPlan:
     ``spec.striping`` asks for it), the balanced one otherwise."""
     try:
         uniform = _plan_uniform(spec)
-    except GeneratorError as exc:
+    except GeneratorError:
         if spec.striping == "uniform" or spec.d1 + spec.u1 > spec.leaf.radix:
             raise
         balanced = _plan_balanced(spec)

@@ -157,9 +157,10 @@ def _balanced_note(cp: ClosPlan) -> str:
                 f"on {K2}-port cores), every spine's uplinks spread over all cores")
         uniform = "core groups dividing the spine uplinks"
     return (f"balanced striping (derived): {what}; link counts differ by at most one, so no "
-            f"port idles where {uniform} would. Full bisection by max-flow (adaptive "
-            "routing); static ECMP splits by link, not by where a destination hangs, and "
-            "loads single links harder (see the load figures)")
+            f"port idles where {uniform} would. The cost: a cut taking the leaves with one "
+            "more link to a spine crosses slightly less than full bisection (designer solve "
+            "gives it), and static ECMP, splitting by link, loads the single links harder "
+            "(designer load --routing ecmp)")
 
 
 def _title(gear: GearChoice, body: str) -> str:
@@ -285,6 +286,7 @@ def plan_rail(params: RailParams, catalog: Catalog) -> Plan:
         reserve=R,
         domain=T,
         rails_per_leaf=r,
+        striping="balanced",
     )
     row = published_row(gear.profile.id, server=gear.server.id, leaf=gear.leaf.model,
                         upper=gear.upper.model, sus=sus, su=S // T if T > 1 else S,
@@ -327,40 +329,55 @@ def plan_rail(params: RailParams, catalog: Catalog) -> Plan:
     return replace(pl, details=tuple(extra) + pl.details, su_servers=S)
 
 
-def _upper_switches(spec: ClosSpec) -> int | None:
+def _upper_switches(spec: ClosSpec) -> tuple[int, Fraction, int] | None:
+    """(spines + cores, how unevenly a full pod's uplinks reach the cores: 0 when alike,
+    else one link's share of a pod's links per core; 1 when a leaf's links to its pod's
+    spines are uneven) of a layout."""
     try:
         cp = plan_clos(spec)
     except GeneratorError:
         return None
-    return cp.spines + cp.cores
+    if not cp.balanced:
+        return cp.spines + cp.cores, Fraction(0), 0
+    pod_ups = spec.leaves_per_pod * spec.u1  # 1:1 spines: a full pod's uplinks
+    uneven_core = (Fraction(cp.cores, pod_ups) if cp.pods > 1 and pod_ups % cp.cores
+                   else Fraction(0))
+    uneven_leaf = any(spec.u1 % sp for sp in cp.pod_spines)
+    return cp.spines + cp.cores, uneven_core, int(uneven_leaf)
 
 
 def _rack_scale_pods(spec: ClosSpec) -> tuple[ClosSpec, list[str]]:
     """Pods for a rack-scale design's core tier. An SU's rail leaves (18 of them for 8 NVL72
-    racks on 64-port leaves) rarely fill a spine's down ports, and a pod's spines must each
-    take as many links from every leaf (the divisor rule), so a pod of one SU leaves most
-    spine ports idle (GB200 on QM9700, 4 SUs: 5,376 spine and core ports). A pod may then be a
-    part of an SU, a divisor of its leaves: the one needing the fewest spines and cores is
-    taken (a whole SU, or several, on a tie), and the plan says so."""
+    racks on 64-port leaves) rarely fill a spine's down ports evenly, so a pod may be a part
+    of an SU, a divisor of its leaves: the one needing the fewest spines and cores is taken.
+    On a tie, first one whose uplinks reach the cores most alike (when every pod sends each
+    core as many links, a balanced cut between pods crosses half of every core's links: full
+    bisection; else the smaller a link's share, the nearer), then one whose leaves
+    send as many links to each of its spines (static ECMP loads those evenly), then the
+    larger pod. GB200 on QM9700, 4 SUs: pods of one SU, 18 spines each, 36 cores (every pod
+    16 links to each core); pods of 2 leaves need as many switches but reach the cores 1 or 2
+    links apiece, and uniform striping needed 64 cores (1,792 ports idle)."""
     Lu = spec.leaves_per_unit
     first = _upper_switches(spec)
-    best = (first if first is not None else 1 << 60, -spec.leaves_per_pod, spec)
+    big = 1 << 60
+    best = (*(first or (big, Fraction(1), 1)), -spec.leaves_per_pod, spec)
     for lp in range(1, Lu):
         if Lu % lp:
             continue
         trial = replace(spec, leaves_per_pod=lp)
-        n = _upper_switches(trial)
-        if n is not None and (n, -lp) < best[:2]:
-            best = (n, -lp, trial)
-    chosen = best[2]
+        got = _upper_switches(trial)
+        if got is not None and (*got, -lp) < best[:4]:
+            best = (*got, -lp, trial)
+    chosen = best[4]
     if chosen is spec:
         return spec, []
-    whole = (f"pods of whole SUs need {first:,}" if first is not None
+    whole = (f"pods of whole SUs need {first[0]:,}" if first is not None
              else "pods of whole SUs do not fit the spines")
+    if first is not None and first[0] == best[0]:
+        whole = f"pods of whole SUs need as many ({first[0]:,}) but stripe less evenly"
     return chosen, [
         f"pods of {chosen.leaves_per_pod} leaves (1/{Lu // chosen.leaves_per_pod} SU): "
-        f"{best[0]:,} spines and cores where {whole}; derived, the divisor rule leaves fewer "
-        "spine ports idle"]
+        f"{best[0]:,} spines and cores where {whole}; derived"]
 
 
 def _idle_upper_note(pl: Plan, published: bool = False) -> list[str]:
