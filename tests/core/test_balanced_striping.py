@@ -98,3 +98,28 @@ def test_round_robin_counts_differ_by_at_most_one_each_way():
     assert rows.sum(axis=1).tolist() == [5, 7, 3]
     assert (rows.max(axis=1) - rows.min(axis=1) <= 1).all()
     assert rows.sum(axis=0).max() - rows.sum(axis=0).min() <= 1
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(profile=st.sampled_from(PROFILES), sus=st.integers(1, 12), drop=st.integers(0, 20))
+def test_built_layouts_use_every_port_once(profile, sus, drop):
+    """Built, any profile and size: no port used twice, cables = used ports / 2, and the
+    spine/core ports left free are exactly the ones the plan counts (the last SU's empty
+    slots are leaf ports)."""
+    try:
+        pl = _plan(profile, sus, drop)
+    except GeneratorError:
+        return
+    probe = plan(params_from_dict("rail", {"gear": profile, "sus": 1}), CAT)
+    servers = pl.servers
+    fab = generate(params_from_dict("rail", {"gear": profile, "servers": servers}), CAT).fabric
+    dev, port = fab.links.port_ends()
+    pairs = dev * 100_000 + port
+    assert np.unique(pairs).size == pairs.size
+    assert fab.links.n_cables * 2 == pairs.size
+    roles = np.array([d.role for d in fab.devices])
+    used = np.bincount(dev, minlength=len(fab.devices))
+    K2 = pl.gear.upper.radix
+    upper = np.isin(roles, [Role.SPINE, Role.CORE])
+    assert int((K2 - used[upper]).sum()) == _idle_upper(pl)
+    assert probe.su_servers == pl.su_servers

@@ -185,8 +185,12 @@ def _pod_sizes(spec: ClosSpec) -> list[int]:
 
 def spine_downs(spec: ClosSpec, pod_spines: tuple[int, ...]) -> np.ndarray:
     """Down links of every spine (pods in order) of a balanced layout."""
-    parts = [round_robin(np.full(n, spec.u1), sp).sum(axis=0)
-             for n, sp in zip(_pod_sizes(spec), pod_spines, strict=True)]
+    by_shape: dict[tuple[int, int], np.ndarray] = {}  # every full pod is alike
+    parts = []
+    for n, sp in zip(_pod_sizes(spec), pod_spines, strict=True):
+        if (n, sp) not in by_shape:
+            by_shape[n, sp] = round_robin(np.full(n, spec.u1), sp).sum(axis=0)
+        parts.append(by_shape[n, sp])
     return np.concatenate(parts)
 
 
@@ -209,7 +213,7 @@ def _plan_balanced(spec: ClosSpec) -> ClosPlan | None:
     sizes = _pod_sizes(spec)
     pod_spines = tuple(math.ceil(n * u1 / d2) for n in sizes)
     downs = spine_downs(spec, pod_spines)
-    ups = np.array([spec.spine_ratio.uplinks(int(d)) for d in downs])
+    ups = downs  # 1:1 spines (checked above)
     if int((downs + ups).max()) > K2:
         return None
     U = int(ups.sum())
