@@ -87,11 +87,18 @@ EXAMPLES = {
 }
 
 
-def main(folder: str = "projects") -> int:
+def main(folder: str = "projects", *only: str) -> int:
+    """Write every example, or only the stems named after the folder."""
     out = Path(folder)
     out.mkdir(exist_ok=True)
     catalog = builtin_catalog()
+    unknown = set(only) - set(EXAMPLES)
+    if unknown:
+        print(f"no such example: {', '.join(sorted(unknown))}", file=sys.stderr)
+        return 2
     for stem, (kind, values, *more) in EXAMPLES.items():
+        if only and stem not in only:
+            continue
         # wide designs (64 SUs, 8 pods of ToRs) are stored arranged compactly, as the window
         # generates them, so Fit shows them whole and readable
         project = compact_if_wide(generate(params_from_dict(kind, values)))

@@ -39,17 +39,29 @@ def test_rail(catalog, sus, spsu, gear, partial, reserve):
     layers = links_by_layer(p)
     assert layers["endpoint-leaf"] == (servers * 8 + reserve) * P
     assert layers["leaf-spine"] == leaves * spsu * P  # 1:1: one uplink per server slot
+    published = pl.details[0].startswith("layout: published")  # the vendor's own counts
     if "core" not in sw:
-        # the divisor rule: smallest spine count that has the ports and divides the uplinks
-        assert sw["spine"] == smallest_divisor_count(spsu, leaves * spsu, radix) * P
-    else:
-        # pods of as many whole SUs as a spine's down ports take; every spine is fully
-        # cabled upwards (1:1 for a full pod), partial pods included
+        # the fewest spines that hold the uplinks (balanced striping), or the divisor rule's
+        # count when it is no larger (uniform striping) or the size is a published row
+        uniform = smallest_divisor_count(spsu, leaves * spsu, radix)
+        fewest = math.ceil(leaves * spsu / radix)
+        assert sw["spine"] == (uniform if published else min(uniform, fewest)) * P
+    elif not published:
+        # uniform: pods of as many whole SUs as a spine's down ports take, core groups
+        # dividing the spine uplinks; balanced: per pod the fewest spines that hold its
+        # leaves' uplinks, the fewest cores that hold every spine's; whichever needs fewer
         lp = (radix // 2) // 8 * 8
         sp = smallest_divisor_count(spsu, lp * spsu, radix // 2)
         pods = math.ceil(leaves / lp)
-        assert sw["spine"] == pods * sp * P
-        assert layers["spine-core"] == sw["spine"] * (lp * spsu // sp)
+        u2 = lp * spsu // sp
+        uni = (pods * sp, sp * smallest_divisor_count(u2, pods * u2, radix))
+        sizes = [lp] * (pods - 1) + [leaves - (pods - 1) * lp]
+        bal_sp = sum(math.ceil(n * spsu / (radix // 2)) for n in sizes)
+        bal = (bal_sp, math.ceil(leaves * spsu / radix))
+        want = uni if sum(uni) <= sum(bal) else bal
+        assert (sw["spine"], sw["core"]) == (want[0] * P, want[1] * P)
+        links_up = sw["spine"] * u2 if want is uni else leaves * spsu * P
+        assert layers["spine-core"] == links_up
     assert pl.switches == sw
     assert pl.links == {k: v for k, v in layers.items()}
 
@@ -93,7 +105,8 @@ def test_fat_tree(catalog, gpus, ratio, spine_ratio, placement, radix):
     assert layers["leaf-spine"] == sw["leaf"] * u1
     if "core" in sw:
         assert layers["spine-core"] >= sw["core"]  # every core is used
-    # each leaf sends the same number of links to every spine of its pod
+    # each leaf sends the same number of links to every spine of its pod (the fat-tree
+    # generator stripes uniformly; rail designs balance, test_balanced_striping)
     f = p.fabric
     roles = f.roles
     per_pair = {}

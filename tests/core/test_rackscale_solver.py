@@ -17,7 +17,7 @@ from designer.core.analysis.estimate import estimate
 from designer.core.analysis.workload import PRESETS, Workload, WorkloadError
 from designer.core.catalog import ScaleUp, ServerSpec, builtin_catalog
 from designer.core.fileformat import save_project
-from designer.core.generators import generate, params_from_dict
+from designer.core.generators import generate, params_from_dict, plan
 from designer.core.links import LinkTable
 from designer.core.model import Overrides
 from designer.core.solver import solve
@@ -98,14 +98,20 @@ def test_rack_pairs_never_reach_the_fabric(racks, sus, gear):
     """Any rack-scale rail design: the hop statistics count exactly the pairs of GPUs in
     different racks, a same-rail pair of two racks of one SU is one switch apart, and the
     non-blocking fabric gives full bisection."""
-    p = generate(params_from_dict("rail", {"gear": gear, "racks_per_su": racks, "sus": sus}))
+    params = params_from_dict("rail", {"gear": gear, "racks_per_su": racks, "sus": sus})
+    pl, p = plan(params), generate(params)
     r = solve(p)
     n, d = r.gpus, r.domains
     assert d.count == racks * sus and d.gpus == 72
     assert r.hops.pairs == (n * n - d.count * 72 * 72) // 2
     if racks > 1:  # two racks of one SU share rail leaves
         assert r.hops.min == 1
-    assert r.bisection.fraction_of_full == pytest.approx(1.0)
+    if any(x.startswith("balanced striping") for x in pl.details):
+        # uneven leaf-spine counts: a cut taking the leaves with one more link to a spine
+        # crosses a few links less (GB300 Spectrum-X, 4 racks an SU, 2 SUs: 99.3%)
+        assert 0.98 < r.bisection.fraction_of_full <= 1.0
+    else:
+        assert r.bisection.fraction_of_full == pytest.approx(1.0)
     assert not [x for x in r.problems if x.code.startswith("domain") or x.code == "uneven-rails"]
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from designer.core.catalog import builtin_catalog
-from designer.core.generators import params_from_dict, plan
+from designer.core.generators import generate, params_from_dict, plan
 from designer.core.generators.reference import REFERENCES
 
 CAT = builtin_catalog()
@@ -56,15 +56,29 @@ def test_spectrum_x_8192_gpus_two_tiers_not_doubled():
     assert pl.switches == {"leaf": 256, "spine": 128}
 
 
-def test_xdr_2048_gpus_idles_only_the_last_su_and_the_divisor_rule():
-    """Was 5,376 idle ports ($4.48M) with SUs of 32 on 144-port leaves."""
+def test_xdr_2048_gpus_idles_only_the_last_su():
+    """Was 5,376 idle ports ($4.48M) with SUs of 32 on 144-port leaves, then 544 with 18
+    spines by the divisor rule; the balanced layout takes the 16 spines that have the ports
+    (2,304 uplinks = 16 x 144), so only the last SU's empty slots idle."""
     pl = _plan(gear="ib-xdr", gpus=2048)
     K = 144
+    assert pl.switches == {"leaf": 32, "spine": 16}
     ports = sum(pl.switches.values()) * K
     used = pl.links["endpoint-leaf"] + 2 * pl.links["leaf-spine"]
     last_su_idle = (4 * 72 - 256) * 8  # 32 empty slots of the 4th SU, 8 rails each
-    divisor_idle = 18 * K - 32 * 72  # the RA's own 4-SU row: 18 spines for 2,304 uplinks
-    assert ports - used == last_su_idle + divisor_idle == 544
+    assert ports - used == last_su_idle == 256
+
+
+def test_published_row_keeps_its_uniform_striping():
+    """B300 XDR RA Table 3, 4 SU: 18 spines where 16 have the ports, every leaf 4 links to
+    each; built as published (its 288 idle spine ports are the reference's own)."""
+    pl = _plan(gear="ib-xdr", sus=4)
+    assert pl.switches == {"leaf": 32, "spine": 18}
+    fab = generate(params_from_dict("rail", {"gear": "ib-xdr", "sus": 4}), CAT).fabric
+    roles = [d.role.value for d in fab.devices]
+    leaf_spine = [roles[a] == "leaf" and roles[b] == "spine"
+                  for a, b in zip(fab.links.a.tolist(), fab.links.b.tolist(), strict=True)]
+    assert set(fab.links.count[leaf_spine].tolist()) == {4}
 
 
 @pytest.mark.parametrize("profile", EIGHT_GPU_PROFILES)
@@ -91,14 +105,15 @@ def test_gb200_su_is_eight_racks_and_the_plan_says_derived_and_what_idles():
     assert pl.details[0].startswith("layout: derived")
     four = _plan(gear="gb200-ib-ndr", sus=4)
     # 2,304 NDR ports exceed the 2,048 a two-tier 1:1 fabric of 64-port switches holds
-    assert four.switches == {"leaf": 72, "spine": 72, "core": 64}  # derived, was 72/128/64
-    # spines all full; 1,792 core ports idle: a spine position's core group divides the 32
-    # uplinks (32 cores where 18 would have the ports); pods of whole SUs idled 5,376
-    ports = (72 + 64) * 64
+    # balanced: 72 spines x 32 uplinks = 2,304 = 36 cores x 64. Was 72/72/64 (1,792 core
+    # ports idle: a spine position's core group had to divide the 32 uplinks), before that
+    # 72/128/64 (pods of whole SUs, 5,376 idle)
+    assert four.switches == {"leaf": 72, "spine": 72, "core": 36}
+    ports = (72 + 36) * 64
     used = four.links["leaf-spine"] + 2 * four.links["spine-core"]
-    assert ports - used == 1792
-    assert any("1,792 spine/core ports idle" in d for d in four.details)
-    assert any("pods of 2 leaves" in d for d in four.details)
+    assert ports - used == 0
+    assert not any("ports idle" in d for d in four.details)
+    assert any(d.startswith("balanced striping (derived)") for d in four.details)
 
 
 def test_unpublished_profile_is_derived():

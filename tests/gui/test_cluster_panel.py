@@ -92,3 +92,15 @@ def test_run_and_its_answer_are_in_view_in_the_default_docked_layout(window, qtb
         assert shown.contains(r.topLeft()) and shown.bottom() >= r.top() + 20, w
     # the inputs are a tab of their own, scrolled inside it: Run never moves below the fold
     assert p.tabs.tabText(0) == "Setup"
+
+
+def test_checkpoint_defaults_to_each_jobs_optimum_and_keeps_a_set_interval(window, qtbot,
+                                                                          su4):
+    """Young/Daly by default (the spin box at 0 shows it); a set interval is kept."""
+    load(window, qtbot, su4)
+    p = window.cluster
+    assert p.checkpoint.text() == "optimum"
+    assert "Young/Daly" in p.checkpoint.toolTip() and "Llama 3" in p.checkpoint.toolTip()
+    assert p.failure_settings().checkpoint_h is None
+    p.checkpoint.setValue(2.0)
+    assert p.failure_settings().checkpoint_h == 2.0

@@ -118,7 +118,9 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
         help="rail-optimized (DGX SuperPOD style)",
         description="Scalable units of S servers (or of racks of a rack-scale system such as "
         "gb200-nvl72); one leaf per rail per SU, a rail being a GPU's position in its "
-        "scale-up domain; spines by the divisor rule; a core tier past the 2-tier limit.",
+        "scale-up domain; spines and cores as the published table of the size has them, "
+        "else the fewest that hold every uplink, links spread as evenly as the ports allow "
+        "(balanced striping); a core tier past the 2-tier limit.",
         allow_abbrev=False,
     )
     size = r.add_mutually_exclusive_group()

@@ -28,6 +28,8 @@ from designer.core.cluster.placement import place, trace_slots, wanted_gpus
 from designer.core.cluster.reliability import (
     COMPONENTS,
     blast_radius,
+    checkpoint_interval_h,
+    job_mtti_h,
     mtti_by_size,
     parts,
     spares,
@@ -106,6 +108,10 @@ class _Sim:
         self.remaining = tr.duration_h.copy()
         self.overhead = np.zeros(J)
         self.done = np.zeros(J)  # work kept since the last start (for checkpoints)
+        # each job's checkpoint interval: the fixed one, or its Young/Daly optimum
+        fs, pt = s.failures, parts(c, topo)
+        sizes = {int(g): job_mtti_h(c, topo, fs, pt, int(g)) for g in np.unique(tr.gpus)}
+        self.ckpt = np.array([checkpoint_interval_h(fs, sizes[int(g)]) for g in tr.gpus])
         self.rate = np.ones(J)
         self.t_last = np.zeros(J)
         self.start = np.full(J, np.nan)
@@ -249,7 +255,8 @@ class _Sim:
 
     def _interrupt(self, j: int, cause: str) -> None:
         fs = self.s.failures
-        lost = self.done[j] % fs.checkpoint_h
+        tau = self.ckpt[j]  # 0: a checkpoint every step (free writes); inf: never needed
+        lost = self.done[j] % tau if 0 < tau < np.inf else 0.0
         self.remaining[j] += lost
         self.done[j] -= lost
         g = float(self.gpus[j])

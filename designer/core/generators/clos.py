@@ -10,6 +10,19 @@ Sizing rules (the ones that reproduce NVIDIA's DGX SuperPOD tables and Al-Fares'
   grouped in pods of at most ``d2`` leaves (the spine's down ports), every pod has the same
   spine count by the rule above, and spine j of every pod joins core group j, whose size is
   again the smallest count that has the ports and divides the spine's uplinks.
+
+Those rules can leave ports idle: with 72 spines of 32 uplinks, core groups must divide 32,
+so 64-port cores give 4,096 ports for 2,304 links. A Clos keeps its full capacity without
+uniform striping: the *balanced* layout (the default) takes the fewest spines and cores that
+have the ports (every pod's spines hold its leaves' uplinks, the cores hold every spine's
+uplinks) and spreads each switch's uplinks round-robin over the tier above, so each leaf sends
+as many links to every spine of its pod as the ports allow (counts differ by at most one) and
+likewise each spine to the cores. Rail designs use it where the uniform rule would need more
+switches; where both need as many, the uniform layout is kept. Uneven counts are not free: a
+cut that puts on one side the leaves sending one more link to a spine crosses a little less
+than full bisection (``designer solve`` finds and proves the figure), and static ECMP, which
+splits by link and not by where a destination hangs, loads the single links harder; the plan
+says so.
 """
 
 from __future__ import annotations
@@ -88,6 +101,11 @@ class ClosSpec:
     reserve: int = 0  # leaf ports for appliances (rail designs), taken from free server slots
     domain: int = 1  # rail: servers of one scale-up domain
     rails_per_leaf: int = 1
+    # "balanced": fewest switches, links spread as evenly as the ports allow (uniform where
+    # that needs no more switches; rail designs, sized by SUs); "uniform": every leaf sends
+    # as many links to every spine (the published SuperPOD tables, the fat-tree generator),
+    # whatever it leaves idle
+    striping: Literal["balanced", "uniform"] = "uniform"
 
     @property
     def domains_per_unit(self) -> int:
@@ -118,17 +136,116 @@ class ClosPlan:
     u2: int  # spine uplinks (3-tier)
     spine_down: int  # spine down ports wired for a full pod
     cores_per_group: int
+    # balanced layouts: spines of each pod, cores, spine-core links (one plane)
+    pod_spines: tuple[int, ...] = ()
+    core_count: int = 0
+    up_links: int = 0
+
+    @property
+    def balanced(self) -> bool:
+        return bool(self.pod_spines)
 
     @property
     def spines(self) -> int:
+        if self.balanced:
+            return sum(self.pod_spines)
         return self.spines_per_pod * self.pods
 
     @property
     def cores(self) -> int:
-        return self.spines_per_pod * self.cores_per_group if self.spec.tiers == 3 else 0
+        if self.spec.tiers != 3:
+            return 0
+        if self.balanced:
+            return self.core_count
+        return self.spines_per_pod * self.cores_per_group
+
+    @property
+    def spine_core_links(self) -> int:
+        if self.spec.tiers != 3:
+            return 0
+        return self.up_links if self.balanced else self.spines * self.u2
+
+
+def round_robin(ups: np.ndarray, n: int) -> np.ndarray:
+    """counts[i, j]: links from lower switch i to upper switch j when the lower switches'
+    uplinks are numbered one after another (i's are o_i .. o_i + ups_i - 1) and link t goes
+    to upper switch t mod n. Each row's counts differ by at most one, and so do the column
+    totals, so no upper switch gets more than ceil(sum / n) links."""
+    ups = np.asarray(ups, dtype=np.int64)
+    o = np.concatenate([[0], np.cumsum(ups)[:-1]])[:, None]
+    j = np.arange(n, dtype=np.int64)[None, :]
+    return (o + ups[:, None] - 1 - j) // n - (o - 1 - j) // n
+
+
+def _pod_sizes(spec: ClosSpec) -> list[int]:
+    L, Lp = spec.leaves, spec.leaves_per_pod
+    pods = math.ceil(L / Lp)
+    return [Lp] * (pods - 1) + [L - (pods - 1) * Lp]
+
+
+def spine_downs(spec: ClosSpec, pod_spines: tuple[int, ...]) -> np.ndarray:
+    """Down links of every spine (pods in order) of a balanced layout."""
+    by_shape: dict[tuple[int, int], np.ndarray] = {}  # every full pod is alike
+    parts = []
+    for n, sp in zip(_pod_sizes(spec), pod_spines, strict=True):
+        if (n, sp) not in by_shape:
+            by_shape[n, sp] = round_robin(np.full(n, spec.u1), sp).sum(axis=0)
+        parts.append(by_shape[n, sp])
+    return np.concatenate(parts)
+
+
+def _plan_balanced(spec: ClosSpec) -> ClosPlan | None:
+    """The fewest spines (and cores) that hold every uplink, spread round-robin; None when
+    no such layout keeps every leaf on every spine of its pod and every full pod on every
+    core."""
+    K2 = spec.upper.radix
+    L, u1 = spec.leaves, spec.u1
+    if spec.tiers == 2:
+        n = math.ceil(L * u1 / K2)
+        if n > u1:  # a leaf could not reach every spine: not a two-tier Clos
+            return None
+        return ClosPlan(spec, n, 1, 0, 0, 0, pod_spines=(n,))
+    if spec.spine_ratio.value != 1:
+        return None  # an oversubscribed spine tier keeps the asked ratio only when uniform
+    d2, _ = split_ports(K2, spec.spine_ratio)
+    if spec.leaves_per_pod > d2:
+        return None
+    sizes = _pod_sizes(spec)
+    pod_spines = tuple(math.ceil(n * u1 / d2) for n in sizes)
+    downs = spine_downs(spec, pod_spines)
+    ups = downs  # 1:1 spines (checked above)
+    if int((downs + ups).max()) > K2:
+        return None
+    U = int(ups.sum())
+    C = math.ceil(U / K2)
+    full_pod_ups = int(ups[: pod_spines[0]].sum())
+    if len(sizes) > 1 and full_pod_ups < C:  # a full pod would miss some cores
+        return None
+    return ClosPlan(spec, max(pod_spines), len(sizes), int(ups.max()), int(downs.max()), 0,
+                    pod_spines=pod_spines, core_count=C, up_links=U)
 
 
 def plan_clos(spec: ClosSpec) -> ClosPlan:
+    """The uniform layout where it needs no more switches than the balanced one (or where
+    ``spec.striping`` asks for it), the balanced one otherwise."""
+    try:
+        uniform = _plan_uniform(spec)
+    except GeneratorError:
+        if spec.striping == "uniform" or spec.d1 + spec.u1 > spec.leaf.radix:
+            raise
+        balanced = _plan_balanced(spec)
+        if balanced is None:
+            raise
+        return balanced
+    if spec.striping == "uniform":
+        return uniform
+    balanced = _plan_balanced(spec)
+    if balanced is None or uniform.spines + uniform.cores <= balanced.spines + balanced.cores:
+        return uniform
+    return balanced
+
+
+def _plan_uniform(spec: ClosSpec) -> ClosPlan:
     K1, K2 = spec.leaf.radix, spec.upper.radix
     L = spec.leaves
     if spec.d1 + spec.u1 > K1:
@@ -288,6 +405,75 @@ def build_clos(plan: ClosPlan, gear: GearChoice) -> tuple[Plane, Servers]:
         )
     ]
 
+    if plan.balanced:
+        links = _balanced_upper(plan, rows, leaf_x, leaf_pod)
+    else:
+        links = _uniform_upper(plan, rows, leaf_x, leaf_pod)
+    plane = Plane(rows, links, attach_sw.astype(np.int32), attach_port.astype(np.int32))
+    if spec.reserve:
+        _add_appliances(plane, spec, left, width)
+    return plane, servers
+
+
+def _chunk(counts: np.ndarray, a_ids: np.ndarray, a_base: np.ndarray, b_ids: np.ndarray,
+           b_base: int, speed: int, layer: str) -> LinkChunk:
+    """Bundles for a lower x upper count matrix: lower i's links take its ports from
+    a_base[i] in upper order, upper j's from b_base in lower order."""
+    a_port = a_base[:, None] + np.cumsum(counts, axis=1) - counts
+    b_port = b_base + np.cumsum(counts, axis=0) - counts
+    ii, jj = np.nonzero(counts)
+    return LinkChunk(a=a_ids[ii], a_port=a_port[ii, jj], b=b_ids[jj], b_port=b_port[ii, jj],
+                     count=counts[ii, jj], speed_gbps=speed, layer=layer)
+
+
+def _balanced_upper(plan: ClosPlan, rows: list[SwitchRow], leaf_x: np.ndarray,
+                    leaf_pod: np.ndarray) -> list[LinkChunk]:
+    """Spines (and cores) of a balanced layout: each pod's leaves spread round-robin over its
+    own spines, every spine's uplinks round-robin over all cores."""
+    spec = plan.spec
+    L = spec.leaves
+    three = spec.tiers == 3
+    sizes = _pod_sizes(spec) if three else [L]
+    ids, groups, xs, chunks = [], [], [], []
+    first_leaf, first_spine = 0, L
+    for p, (n, sp) in enumerate(zip(sizes, plan.pod_spines, strict=True)):
+        lx = leaf_x[first_leaf:first_leaf + n]
+        lo, hi = float(lx.min()) - SWITCH_DX / 2, float(lx.max()) + SWITCH_DX / 2
+        xs.append(spread(sp, lo, hi - lo) if three else
+                  spread(sp, float(lx.min()), float(lx.max() - lx.min())))
+        ids += [f"pod{p + 1}-spine{j + 1}" if three else f"spine{j + 1}" for j in range(sp)]
+        groups += [{"pod": p + 1} if three else {} for _ in range(sp)]
+        counts = round_robin(np.full(n, spec.u1), sp)
+        chunks.append(_chunk(counts, np.arange(first_leaf, first_leaf + n),
+                             np.full(n, spec.d1 + 1), np.arange(first_spine, first_spine + sp),
+                             1, spec.leaf.speed_gbps, "leaf-spine"))
+        first_leaf += n
+        first_spine += sp
+    rows.append(SwitchRow(Role.SPINE, ids, groups, np.concatenate(xs), spec.upper.model,
+                          spec.upper.speed_gbps, 2))
+    if three:
+        downs = spine_downs(spec, plan.pod_spines)
+        ups = np.array([spec.spine_ratio.uplinks(int(d)) for d in downs])
+        C = plan.cores
+        core_ids = [f"core{c + 1}" for c in range(C)]
+        rows.append(SwitchRow(
+            Role.CORE, core_ids, [{} for _ in core_ids],
+            spread(C, float(leaf_x.min()), float(leaf_x.max() - leaf_x.min())),
+            spec.upper.model, spec.upper.speed_gbps, 3))
+        S = len(ids)
+        chunks.append(_chunk(round_robin(ups, C), np.arange(L, L + S), downs + 1,
+                             np.arange(L + S, L + S + C), 1, spec.upper.speed_gbps,
+                             "spine-core"))
+    return chunks
+
+
+def _uniform_upper(plan: ClosPlan, rows: list[SwitchRow], leaf_x: np.ndarray,
+                   leaf_pod: np.ndarray) -> list[LinkChunk]:
+    spec = plan.spec
+    L = spec.leaves
+    three = spec.tiers == 3
+    Lp = spec.leaves_per_pod if three else L
+    leaf_idx = np.arange(L)
     # spines --------------------------------------------------------------------------------
     Sp, pods = plan.spines_per_pod, plan.pods
     m1 = spec.u1 // Sp
@@ -362,11 +548,7 @@ def build_clos(plan: ClosPlan, gear: GearChoice) -> tuple[Plane, Servers]:
                 layer="spine-core",
             )
         )
-
-    plane = Plane(rows, links, attach_sw.astype(np.int32), attach_port.astype(np.int32))
-    if spec.reserve:
-        _add_appliances(plane, spec, left, width)
-    return plane, servers
+    return links
 
 
 def _add_appliances(plane: Plane, spec: ClosSpec, left: np.ndarray, width: float) -> None:

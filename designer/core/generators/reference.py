@@ -6,7 +6,10 @@ The rule every rail default follows: a scalable unit (SU) of 8-GPU servers fills
 leaf's down ports at 1:1, one server per down port (NVIDIA's DGX SuperPOD rule: 32 DGX on a
 64-port QM9700, 72 on a 144-port Q3400, 64 on an SN5610 run as 128 x 400G); a rack-scale
 system's SU is 8 racks (DGX SuperPOD GB200: 576 GPUs). Two tiers while the leaves of one plane
-fit the ports of a spine, a core tier past that. The tables below are what the rule is checked
+fit the ports of a spine, a core tier past that. Where a table has a row for the size, the
+row's uniform striping is built (the B300 XDR RA's 4-SU row takes 18 spines where 16 have the
+ports, so every leaf sends 4 links to each); elsewhere the balanced layout (``clos``) leaves no
+spine or core port idle. The tables below are what the rule is checked
 against (tests/core/test_reference_layouts.py); a profile without a table is derived by the
 same rule, and the plan says so.
 """
@@ -28,10 +31,12 @@ class Row:
     leaves: int
     spines: int
     cores: int = 0
+    source: str = ""  # when the row comes from another table than its reference's
 
     def text(self) -> str:
         core = f", {self.cores} core" if self.cores else ""
-        return f"{self.sus} SU: {self.leaves} leaf, {self.spines} spine{core}"
+        where = f" ({self.source})" if self.source else ""
+        return f"{self.sus} SU: {self.leaves} leaf, {self.spines} spine{core}{where}"
 
 
 @dataclass(frozen=True)
@@ -58,7 +63,10 @@ _B200 = Reference(
     servers=("dgx-h100", "dgx-b200"),
     switch="qm9700",
     su=32,
-    rows=(Row(2, 16, 8), Row(4, 32, 16), Row(8, 64, 32), Row(16, 128, 128, 64),
+    rows=(Row(2, 16, 8),
+          # 16 spines where 12 have the ports: every leaf sends 2 links to each
+          Row(3, 24, 16, source="DGX SuperPOD H100 RA, Table 4"),
+          Row(4, 32, 16), Row(8, 64, 32), Row(16, 128, 128, 64),
           Row(32, 256, 256, 128), Row(64, 512, 512, 256)),
 )
 # its 18-SU row lists 9,216 GPUs for 1,296 nodes: 10,368 GPUs, as its own cable counts say
@@ -99,6 +107,16 @@ REFERENCES: dict[str, Reference] = {
 }
 
 
+def published_row(profile_id: str, *, server: str, leaf: str, upper: str, sus: int,
+                  su: int, full: bool) -> Row | None:
+    """The vendor's row for this design when it has one (same gear, SU and full SUs)."""
+    ref = REFERENCES.get(profile_id)
+    if (ref is None or server not in ref.servers or leaf != ref.switch or upper != ref.switch
+            or su != ref.su or not full):
+        return None
+    return ref.row(sus)
+
+
 def rule_text(rack_scale: bool, su: int, leaf_model: str, down: int) -> str:
     if rack_scale:
         return f"SU of {su} racks (the DGX SuperPOD's)"
@@ -108,12 +126,14 @@ def rule_text(rack_scale: bool, su: int, leaf_model: str, down: int) -> str:
 
 def layout_note(profile_id: str, *, server: str, leaf: str, upper: str, sus: int,
                 full: bool, counts: tuple[int, int, int], rack_scale: bool, su: int,
-                leaf_down: int, su_given: bool) -> str:
+                leaf_down: int, su_given: bool, balanced: str = "") -> str:
     """The plan's line saying whether its layout is published or derived, and from what."""
     ref = REFERENCES.get(profile_id)
     rule = rule_text(rack_scale, su, leaf, leaf_down)
     if su_given:
         rule = f"SU of {su} {'racks' if rack_scale else 'servers'} as given"
+    if balanced:
+        rule += f"; {balanced}"
     if ref is None or server not in ref.servers or leaf != ref.switch or upper != ref.switch:
         return f"layout: derived ({rule}); no published table for this gear"
     row = ref.row(sus) if full else None

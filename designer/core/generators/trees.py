@@ -12,7 +12,7 @@ from designer.core.generators.clos import ClosPlan, ClosSpec, build_clos, plan_c
 from designer.core.generators.gear import GearChoice, larger_switches, resolve_gear, switch_label
 from designer.core.generators.params import FatTreeParams, RailParams, Ratio
 from designer.core.generators.plan import Plan
-from designer.core.generators.reference import RACKS_PER_SU, layout_note
+from designer.core.generators.reference import RACKS_PER_SU, layout_note, published_row
 
 
 def _ratio_text(down: int, up: int) -> str:
@@ -86,7 +86,7 @@ def _clos_plan(kind: str, title: str, spec: ClosSpec, gear: GearChoice, details:
     os_ = {"leaf": _ratio_text(spec.d1, spec.u1)}
     if spec.tiers == 3:
         switches["core"] = cp.cores * P
-        links["spine-core"] = cp.spines * cp.u2 * P
+        links["spine-core"] = cp.spine_core_links * P
         os_["spine"] = _ratio_text(cp.spine_down, cp.u2)
     details = list(details) + _sizing_notes(cp)
     if asked is not None:
@@ -113,6 +113,8 @@ def _sizing_notes(cp: ClosPlan) -> list[str]:
     spec = cp.spec
     K2 = spec.upper.radix
     notes = []
+    if cp.balanced:
+        return [_balanced_note(cp)]
     if spec.tiers == 2:
         fit = math.ceil(spec.leaves * spec.u1 / K2)
         if fit != cp.spines_per_pod:
@@ -126,6 +128,39 @@ def _sizing_notes(cp: ClosPlan) -> list[str]:
             f"spines per pod, {cp.cores_per_group} core(s) per spine position"
         )
     return notes
+
+
+def _balanced_counts(pl: Plan) -> str:
+    """The layout line's account of a balanced layout's spine/core counts."""
+    if not any(d.startswith("balanced striping") for d in pl.details):
+        return ""
+    core = pl.switches.get("core", 0)
+    what = f"{pl.switches['spine']:,} spines" + (f" and {core:,} cores" if core else "")
+    return (f"{what}: the fewest that hold every uplink, links spread as evenly as the ports "
+            "allow (balanced striping)")
+
+
+def _balanced_note(cp: ClosPlan) -> str:
+    """What a balanced layout built, and what its uneven link counts cost under static ECMP."""
+    spec = cp.spec
+    K2 = spec.upper.radix
+    if spec.tiers == 2:
+        lo, hi = spec.u1 // cp.spines, -(-spec.u1 // cp.spines)
+        what = (f"{cp.spines} spines, the fewest with the ports ({spec.leaves:,} leaves x "
+                f"{spec.u1} uplinks), each leaf's uplinks spread over all of them "
+                f"({lo}-{hi} links a spine)")
+        uniform = "a spine count dividing the uplinks"
+    else:
+        sp = "/".join(str(x) for x in sorted(set(cp.pod_spines), reverse=True))
+        what = (f"{cp.pods} pod(s) of up to {spec.leaves_per_pod} leaves with {sp} spines, "
+                f"{cp.cores} cores, the fewest with the ports ({cp.up_links:,} spine uplinks "
+                f"on {K2}-port cores), every spine's uplinks spread over all cores")
+        uniform = "core groups dividing the spine uplinks"
+    return (f"balanced striping (derived): {what}; link counts differ by at most one, so no "
+            f"port idles where {uniform} would. The cost: a cut taking the leaves with one "
+            "more link to a spine crosses slightly less than full bisection (designer solve "
+            "gives it), and static ECMP, splitting by link, loads the single links harder "
+            "(designer load --routing ecmp)")
 
 
 def _title(gear: GearChoice, body: str) -> str:
@@ -251,7 +286,13 @@ def plan_rail(params: RailParams, catalog: Catalog) -> Plan:
         reserve=R,
         domain=T,
         rails_per_leaf=r,
+        striping="balanced",
     )
+    row = published_row(gear.profile.id, server=gear.server.id, leaf=gear.leaf.model,
+                        upper=gear.upper.model, sus=sus, su=S // T if T > 1 else S,
+                        full=servers + reserved_slots == sus * S)
+    if row is not None:  # the vendor's table stripes uniformly, whatever it idles
+        spec = replace(spec, striping="uniform")
     details = []
     if tiers == 3 and T > 1:
         spec, why = _rack_scale_pods(spec)
@@ -278,52 +319,68 @@ def plan_rail(params: RailParams, catalog: Catalog) -> Plan:
     note = layout_note(
         gear.profile.id, server=gear.server.id, leaf=gear.leaf.model,
         upper=pl.gear.upper.model if pl.gear else gear.upper.model, sus=sus,
-        full=servers + reserved_slots == sus * S and not R,
+        full=servers + reserved_slots == sus * S,
         counts=(pl.switches.get("leaf", 0), pl.switches.get("spine", 0),
                 pl.switches.get("core", 0)),
         rack_scale=T > 1, su=S // T if T > 1 else S, leaf_down=K1 // 2,
-        su_given=(params.racks_per_su if T > 1 else params.servers_per_su) is not None)
-    extra = [note, *_idle_upper_note(pl)]
+        su_given=(params.racks_per_su if T > 1 else params.servers_per_su) is not None,
+        balanced=_balanced_counts(pl))
+    extra = [note, *_idle_upper_note(pl, published=note.startswith("layout: published"))]
     return replace(pl, details=tuple(extra) + pl.details, su_servers=S)
 
 
-def _upper_switches(spec: ClosSpec) -> int | None:
+def _upper_switches(spec: ClosSpec) -> tuple[int, Fraction, int] | None:
+    """(spines + cores, how unevenly a full pod's uplinks reach the cores: 0 when alike,
+    else one link's share of a pod's links per core; 1 when a leaf's links to its pod's
+    spines are uneven) of a layout."""
     try:
         cp = plan_clos(spec)
     except GeneratorError:
         return None
-    return cp.spines + cp.cores
+    if not cp.balanced:
+        return cp.spines + cp.cores, Fraction(0), 0
+    pod_ups = spec.leaves_per_pod * spec.u1  # 1:1 spines: a full pod's uplinks
+    uneven_core = (Fraction(cp.cores, pod_ups) if cp.pods > 1 and pod_ups % cp.cores
+                   else Fraction(0))
+    uneven_leaf = any(spec.u1 % sp for sp in cp.pod_spines)
+    return cp.spines + cp.cores, uneven_core, int(uneven_leaf)
 
 
 def _rack_scale_pods(spec: ClosSpec) -> tuple[ClosSpec, list[str]]:
     """Pods for a rack-scale design's core tier. An SU's rail leaves (18 of them for 8 NVL72
-    racks on 64-port leaves) rarely fill a spine's down ports, and a pod's spines must each
-    take as many links from every leaf (the divisor rule), so a pod of one SU leaves most
-    spine ports idle (GB200 on QM9700, 4 SUs: 5,376 spine and core ports). A pod may then be a
-    part of an SU, a divisor of its leaves: the one needing the fewest spines and cores is
-    taken (a whole SU, or several, on a tie), and the plan says so."""
+    racks on 64-port leaves) rarely fill a spine's down ports evenly, so a pod may be a part
+    of an SU, a divisor of its leaves: the one needing the fewest spines and cores is taken.
+    On a tie, first one whose uplinks reach the cores most alike (when every pod sends each
+    core as many links, a balanced cut between pods crosses half of every core's links: full
+    bisection; else the smaller a link's share, the nearer), then one whose leaves
+    send as many links to each of its spines (static ECMP loads those evenly), then the
+    larger pod. GB200 on QM9700, 4 SUs: pods of one SU, 18 spines each, 36 cores (every pod
+    16 links to each core); pods of 2 leaves need as many switches but reach the cores 1 or 2
+    links apiece, and uniform striping needed 64 cores (1,792 ports idle)."""
     Lu = spec.leaves_per_unit
     first = _upper_switches(spec)
-    best = (first if first is not None else 1 << 60, -spec.leaves_per_pod, spec)
+    big = 1 << 60
+    best = (*(first or (big, Fraction(1), 1)), -spec.leaves_per_pod, spec)
     for lp in range(1, Lu):
         if Lu % lp:
             continue
         trial = replace(spec, leaves_per_pod=lp)
-        n = _upper_switches(trial)
-        if n is not None and (n, -lp) < best[:2]:
-            best = (n, -lp, trial)
-    chosen = best[2]
+        got = _upper_switches(trial)
+        if got is not None and (*got, -lp) < best[:4]:
+            best = (*got, -lp, trial)
+    chosen = best[4]
     if chosen is spec:
         return spec, []
-    whole = (f"pods of whole SUs need {first:,}" if first is not None
+    whole = (f"pods of whole SUs need {first[0]:,}" if first is not None
              else "pods of whole SUs do not fit the spines")
+    if first is not None and first[0] == best[0]:
+        whole = f"pods of whole SUs need as many ({first[0]:,}) but stripe less evenly"
     return chosen, [
         f"pods of {chosen.leaves_per_pod} leaves (1/{Lu // chosen.leaves_per_pod} SU): "
-        f"{best[0]:,} spines and cores where {whole}; derived, the divisor rule leaves fewer "
-        "spine ports idle"]
+        f"{best[0]:,} spines and cores where {whole}; derived"]
 
 
-def _idle_upper_note(pl: Plan) -> list[str]:
+def _idle_upper_note(pl: Plan, published: bool = False) -> list[str]:
     """Spine and core ports a rail plan leaves idle, priced: the divisor rule and whole pods
     can leave some, which the plan says rather than hides."""
     if pl.gear is None:
@@ -335,9 +392,16 @@ def _idle_upper_note(pl: Plan) -> list[str]:
     if idle <= 0:
         return []
     price = idle * up.spec.price_usd / up.radix
+    if published:
+        why = "the published table's uniform striping (every leaf as many links to each spine)"
+    elif any(d.startswith("balanced striping") for d in pl.details):
+        why = (f"whole switches: the uplinks of a tier are not a multiple of {up.radix} "
+               "ports (the fewest switches that hold them)")
+    else:
+        why = "whole spines by the divisor rule" + (
+            ", whole pods and core groups" if pl.switches.get("core") else "")
     return [f"{idle:,} spine/core ports idle ({idle / ports:.0%} of them, ${price:,.0f} of "
-            f"'{up.model}' price): whole spines by the divisor rule"
-            + (", whole pods and core groups" if pl.switches.get("core") else "")]
+            f"'{up.model}' price): {why}"]
 
 
 def plan_fat_tree(params: FatTreeParams, catalog: Catalog) -> Plan:

@@ -39,7 +39,7 @@ from designer.core.cluster import (
     read_trace,
     synthetic,
 )
-from designer.core.cluster.reliability import COMPONENTS
+from designer.core.cluster.reliability import CHECKPOINT_H_SOURCE, COMPONENTS
 from designer.core.fileformat import load_project
 from designer.core.solver.control import SolveCancelled
 from designer.gui.base.background import BackgroundTask
@@ -111,9 +111,12 @@ class ClusterPanel(QWidget):
         self.failures_on.setChecked(True)
         fform = QFormLayout()
         self.checkpoint = QDoubleSpinBox()
-        self.checkpoint.setRange(0.01, 1000)
-        self.checkpoint.setValue(1.0)
+        # 0 stands for each job's Young/Daly optimum (the default)
+        self.checkpoint.setRange(0.0, 1000)
+        self.checkpoint.setSpecialValueText("optimum")
+        self.checkpoint.setValue(0.0)
         self.checkpoint.setSuffix(" h")
+        self.checkpoint.setToolTip(CHECKPOINT_H_SOURCE)
         self.restart = QDoubleSpinBox()
         self.restart.setRange(0, 100)
         self.restart.setValue(0.25)
@@ -197,7 +200,7 @@ class ClusterPanel(QWidget):
             rates[name] = base.rate(name).model_copy(
                 update={"per_1000_days": vals[0], "repair_h": vals[1]})
         return FailureSettings(enabled=self.failures_on.isChecked(), rates=rates,
-                               checkpoint_h=self.checkpoint.value(),
+                               checkpoint_h=self.checkpoint.value() or None,
                                restart_h=self.restart.value())
 
     def settings(self) -> ClusterSettings:
