@@ -137,3 +137,47 @@ def solve_networks(project: Project, catalog: Catalog | None = None) -> dict[str
     gpus, servers = gpu_count(project, cat)
     return {k: solve_network(n, gpus, sum(servers.values()), cat)
             for k, n in project.networks.items()}
+
+
+def backend_summary(r) -> dict:
+    """The back-end's figures in the shape of an extra network's (``r``: the solve Result)."""
+    return {
+        "label": NETWORK_LABELS["backend"],
+        "switches": {"total": r.switches.total, "by_tier": r.switches.by_tier,
+                     "by_model": r.switches.by_model},
+        "links": r.links.total,
+        "cables": r.cables.total,
+        "oversubscription": round(r.oversubscription.worst, 3),
+        "gbps_per_gpu": round(r.bisection.per_gpu_rate_gbps, 3),
+        "cost_usd": round(r.bom.total_usd, 2),
+        "power_w": round(r.power_w, 2),
+        "rack_units": r.rack_units,
+    }
+
+
+def networks_json(r, nets: dict[str, NetworkResult]) -> dict:
+    """The ``networks`` object of ``designer solve --json``: the back-end, then each other."""
+    return {"backend": backend_summary(r)} | {k: v.to_json() for k, v in nets.items()}
+
+
+def networks_report(nets: dict[str, NetworkResult]) -> list[str]:
+    """The text report's section on the other networks."""
+    out = ["", "Other networks of the cluster"]
+    for n in nets.values():
+        tiers = ", ".join(f"{v:,} {k}" for k, v in n.switches_by_tier.items())
+        models = ", ".join(f"{v:,} {k}" for k, v in n.switches_by_model.items())
+        out.append(f"  {n.label}")
+        out.append(f"    switches     {n.switches:,}: {tiers}  [{models}]")
+        out.append(f"    links        {n.links:,} ({n.cables:,} cables, {n.optics:,} optics); "
+                   f"oversubscription {n.oversubscription:.2f}:1 in line rate")
+        if n.gbps_per_gpu:
+            out.append(f"    per GPU      {n.gbps_per_gpu:,.1f} Gb/s of its server's ports")
+        if n.storage:
+            s = n.storage
+            out.append(f"    storage      {s['nodes']:,.0f} nodes, {s['read_gbytes_s']:,.0f} GB/s "
+                       f"read = {s['read_gbytes_s_per_gpu']:.2f} GB/s per GPU (reference "
+                       f"{s['reference_read_gbytes_s_per_gpu']:.1f} GB/s per GPU; fabric "
+                       f"{s['fabric_gbytes_s_per_gpu']:.2f} GB/s per GPU)")
+        out.append(f"    cost, power  ${n.cost_usd:,.0f}, {n.power_w / 1000:,.1f} kW, "
+                   f"{n.rack_units:,.0f} RU")
+    return out
