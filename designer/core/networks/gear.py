@@ -67,6 +67,18 @@ class Part:
     uplinks: int = 0
     uplink_gbps: int = 0
     read_gbytes_s: float = 0.0
+    price_kind: str = "catalog"
+    price_source: str = ""
+    price_date: str = ""
+
+
+def _price_origin(g: GearBase) -> dict[str, str]:
+    """Where an item's price comes from, as the BOM's price columns say it."""
+    f = g.figure_for("price_usd")
+    if f is None:
+        return {"price_kind": "assumption"}
+    return {"price_kind": "assumption" if f.assumption else "catalog",
+            "price_source": f.source, "price_date": f.date}
 
 
 @functools.cache
@@ -94,7 +106,7 @@ def part(gear_id: str, catalog: Catalog, speed_gbps: int | None = None) -> Part:
     if own is not None:
         return Part(own.id, own.name, own.vendor, own.part_number, own.part_number_source(),
                     own.price_usd, own.power_w, own.rack_units, own.ports, own.port_gbps,
-                    own.uplinks, own.uplink_gbps, own.read_gbytes_s)
+                    own.uplinks, own.uplink_gbps, own.read_gbytes_s, **_price_origin(own))
     try:
         g = catalog.get(gear_id)
     except CatalogError:
@@ -106,4 +118,4 @@ def part(gear_id: str, catalog: Catalog, speed_gbps: int | None = None) -> Part:
     m = g.mode(speed_gbps) if speed_gbps and any(
         x.speed_gbps == speed_gbps for x in g.modes) else g.modes[0]
     return Part(g.id, g.name, g.vendor, g.part_number, g.part_number_source(), g.price_usd,
-                g.power_w, g.rack_units, m.ports, m.speed_gbps)
+                g.power_w, g.rack_units, m.ports, m.speed_gbps, **_price_origin(g))

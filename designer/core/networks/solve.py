@@ -70,7 +70,8 @@ def _line(p: Part, category: str, qty: int) -> BomLine:
     return BomLine(category=category, item=p.name, catalog_id=p.id, qty=qty,
                    unit_usd=p.price_usd, total_usd=p.price_usd * qty,
                    unit_power_w=p.power_w, power_w=p.power_w * qty,
-                   rack_units=p.rack_units * qty, vendor=p.vendor,
+                   rack_units=p.rack_units * qty, price_kind=p.price_kind,
+                   price_source=p.price_source, price_date=p.price_date, vendor=p.vendor,
                    part_number=p.part_number, part_source=p.part_source)
 
 
@@ -105,8 +106,9 @@ def solve_network(net: Network, gpus: int, servers: int, cat: Catalog) -> Networ
         lines.append(_line(part(model, cat), "storage", n))
     for o, n in sorted(optics.items()):
         lines.append(_line(part(o, cat), "transceiver", n))
+    optical = {c for c, o in zip(links.cable, links.optic, strict=True) if o}
     for c, n in sorted(cables.items()):
-        lines.append(_line(part(c, cat), "cable", n))
+        lines.append(_line(part(c, cat), "fibre" if c in optical else "cable", n))
     per_gpu = server_gbps / gpus if gpus and net.kind != "oob" else 0.0
     storage: dict[str, float] = {}
     if net.kind == "storage":
