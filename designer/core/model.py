@@ -22,7 +22,12 @@ from designer.core.analysis.workload import DecisionSettings
 from designer.core.catalog import Catalog, GearId, GearItem, Price
 from designer.core.limits import MAX_CABLES, MAX_DEVICES, MAX_GROUP_LABEL, MAX_LINK_ROWS
 from designer.core.links import LinkTable
-from designer.core.networks.model import Network, NetworkKind, check_network_ends
+from designer.core.networks.model import (
+    Network,
+    NetworkKind,
+    check_network_ends,
+    prune_networks,
+)
 from designer.core.physical.floor import Physical
 from designer.core.sources.apply import apply_sources
 from designer.core.sources.model import Sources
@@ -458,7 +463,11 @@ class Project(_Frozen):
         return cat.with_prices(self.overrides.prices) if self.overrides.prices else cat
 
     def with_fabric(self, fabric: Fabric) -> Project:
-        return self.model_copy(update={"fabric": fabric})
+        update: dict[str, Any] = {"fabric": fabric}
+        if self.networks:
+            # the other networks lose their links to back-end devices that are gone
+            update["networks"] = prune_networks(self.networks, {d.id for d in fabric.devices})
+        return self.model_copy(update=update)
 
     def evolve(self, **changes: Any) -> Project:
         """A copy with ``changes``, validated like a fresh project."""

@@ -218,3 +218,14 @@ def test_the_network_gear_file_has_sources_for_every_figure():
         assert "price_usd" in covered, item["id"]
         if item.get("part_number"):
             assert "part_number" in covered, item["id"]
+
+
+def test_deleting_a_server_drops_its_network_links_and_the_file_still_loads(rail4):
+    gone = "su1-node01"
+    before = {k: len(n.links) for k, n in rail4.networks.items()}
+    edited = rail4.with_fabric(rail4.fabric.remove_devices({gone}))
+    for k, n in edited.networks.items():
+        assert gone not in n.links.a and gone not in n.links.b
+        assert len(n.links) < before[k]
+    back = loads_project(dumps_project(edited))
+    assert back.networks == edited.networks

@@ -109,3 +109,23 @@ def check_network_ends(networks: Networks, backend_ids: set[str]) -> None:
             if stray:
                 raise ValueError(f"networks.{kind}: a link ends at '{sorted(stray)[0]}', "
                                  "which is no device of the design")
+
+
+def prune_networks(networks: Networks, backend_ids: set[str]) -> Networks:
+    """``networks`` without the links whose back-end end is gone (a server deleted on the
+    canvas), so an edited design still saves and loads."""
+    known = set(backend_ids)
+    for net in networks.values():
+        known |= {d.id for d in net.devices}
+    out: Networks = {}
+    for kind, net in networks.items():
+        lk = net.links
+        keep = [i for i, (a, b) in enumerate(zip(lk.a, lk.b, strict=True))
+                if a in known and b in known]
+        if len(keep) == len(lk):
+            out[kind] = net
+            continue
+        cols = {name: tuple(getattr(lk, name)[i] for i in keep)
+                for name in ("a", "a_port", "b", "b_port", "gbps", "cable", "optic")}
+        out[kind] = net.model_copy(update={"links": NetLinks.model_construct(**cols)})
+    return out
