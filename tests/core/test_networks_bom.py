@@ -91,3 +91,20 @@ def test_libreoffice_recalculates_each_network_subtotal(design, tmp_path):
         assert got[LABELS[name]] == pytest.approx(n.cost_usd, abs=0.5)
     grand = next(row for row in rows if len(row) > 5 and row[1] == "Grand total")
     assert float(grand[5]) == pytest.approx(sum(got.values()), abs=0.5)
+
+
+def test_report_has_a_section_per_network_and_their_bom(design):
+    from designer.core.export.report import report_data
+
+    p, r, nets = design
+    data = report_data(p, p.catalog(CAT), r, today="2026-11-28")
+    titles = [s.title for s in data.summary]
+    assert titles[-3:] == ["Network: Front-end (in-band)", "Network: Storage",
+                           "Network: Out-of-band management"]
+    storage = {f.label: f for f in data.summary[-2].facts}
+    assert storage["Storage nodes"].value == nets["storage"].storage["nodes"]
+    assert "reference 5.0 GB/s per GPU" in storage["Read per GPU (GB/s)"].detail
+    cost = {f.key: f.value for s in data.summary for f in s.facts if f.key}
+    assert cost["oob_cost_usd"] == round(nets["oob"].cost_usd)
+    assert data.bom.networks == ("backend", "frontend", "storage", "oob")
+    assert any(s.label == "Switches · Storage" for s in data.bom.sections)

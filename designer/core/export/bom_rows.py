@@ -55,7 +55,11 @@ class BomSection:
 
     @property
     def label(self) -> str:
-        return category_label(self.category)
+        if self.network in ("", "backend"):
+            return category_label(self.category)
+        from designer.core.networks import NETWORK_LABELS
+
+        return f"{category_label(self.category)} · {NETWORK_LABELS.get(self.network, '')}"
 
     @property
     def total_usd(self) -> float:
