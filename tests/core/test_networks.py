@@ -229,3 +229,27 @@ def test_deleting_a_server_drops_its_network_links_and_the_file_still_loads(rail
         assert len(n.links) < before[k]
     back = loads_project(dumps_project(edited))
     assert back.networks == edited.networks
+
+
+@settings(max_examples=12, deadline=None)
+@given(servers=st.integers(1, 300), racks_per=st.sampled_from([1, 2]),
+       per_gpu=st.sampled_from([0.25, 1.0, 5.0]))
+def test_generated_networks_use_each_port_once_at_any_size(servers, racks_per, per_gpu):
+    p = generate(params_from_dict("rail", {"servers": servers}))
+    p = with_networks(p, ALL, params={"oob": {"racks_per_switch": racks_per},
+                                      "storage": {"read_gbytes_s_per_gpu": per_gpu}})
+    res = solve_networks(p)
+    gpus = 8 * servers
+    for name, net in p.networks.items():
+        assert res[name].cables == _ports_each_once(net.links) // 2
+    # every server reaches every network: 2 front-end, 2 storage, 1 management port
+    ends = {k: Counter(n.links.a) for k, n in p.networks.items()}
+    server_ids = [d.id for d in p.fabric.devices if d.role.value == "gpu-server"]
+    assert all(ends["frontend"][s] == 2 and ends["storage"][s] == 2 and ends["oob"][s] == 1
+               for s in server_ids)
+    nodes = sum(d.tier == "storage-node" for d in p.networks["storage"].devices)
+    assert nodes == max(1, math.ceil(gpus * per_gpu / 40))
+    assert res["storage"].storage["read_gbytes_s_per_gpu"] >= per_gpu - 1e-9
+    # one SN2201 per rack group at least, four 8-GPU servers a rack
+    groups = math.ceil(servers / (4 * racks_per))
+    assert res["oob"].switches_by_tier["access"] >= groups
