@@ -504,6 +504,8 @@ class MainWindow(FileActions, QMainWindow):
             has_design=bool(self.doc.project.fabric.devices),
         )
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        for name in self.doc.project.networks or {}:  # the design's networks, ticked
+            dlg.network_boxes[name].setChecked(True)
         dlg.accepted.connect(lambda: self.apply_generated(dlg.params(), dlg.mode,
                                                           dlg.networks()))
         dlg.open()
@@ -518,7 +520,8 @@ class MainWindow(FileActions, QMainWindow):
             with busy_cursor():
                 pl = plan(params, cat)
                 if mode == GenerateDialog.REPLACE:
-                    base = self.doc.project
+                    # the networks ticked are built below; the old ones go with the old design
+                    base = self.doc.project.model_copy(update={"networks": None})
                     after = generate(params, cat, base=base)
                     # a new design: its own name (not the one it replaces) and no file yet
                     after = after.model_copy(update={"name": (params.name or pl.title)[:200]})

@@ -95,7 +95,8 @@ def test_rail_4su_counts_against_the_formulas(rail4):
     st_ = nets["storage"]
     # 1,024 GPUs x 1 GB/s over 40 GB/s nodes = 25.6 -> 26 nodes
     assert sum(d.tier == "storage-node" for d in st_.devices) == 26
-    assert st_.params["storage_nodes"] == 26
+    assert st_.params["storage_nodes"] is None  # asked: automatic
+    assert st_.params["resolved"]["storage_nodes"] == 26
     # 154 endpoints x 2 ports non-blocking on 64 down: 3 pairs; 6 x ceil(64 / S) <= 128: S = 4
     assert Counter(d.tier for d in st_.devices if d.tier != "storage-node") == \
         {"leaf": 6, "spine": 4}
@@ -253,3 +254,15 @@ def test_generated_networks_use_each_port_once_at_any_size(servers, racks_per, p
     # one SN2201 per rack group at least, four 8-GPU servers a rack
     groups = math.ceil(servers / (4 * racks_per))
     assert res["oob"].switches_by_tier["access"] >= groups
+
+
+def test_generating_again_over_a_design_builds_its_networks_again(rail4):
+    # a design generated again (the window's Replace, a gear switch) keeps its networks,
+    # built for the new servers by what they were asked with
+    bigger = generate(params_from_dict("rail", {"sus": 2}), base=rail4)
+    assert set(bigger.networks) == set(ALL)
+    servers = {d.id for d in bigger.fabric.devices if d.role.value == "gpu-server"}
+    fe = bigger.networks["frontend"]
+    assert {a for a in fe.links.a if not a.startswith("fe-")} == servers
+    assert bigger.networks["storage"].params["resolved"]["storage_nodes"] == 13  # 512 / 40
+    assert loads_project(dumps_project(bigger)).networks == bigger.networks

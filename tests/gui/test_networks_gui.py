@@ -29,9 +29,7 @@ def test_dialog_builds_the_networks_and_metrics_show_them(window, qtbot):
     _generate_all(window, qtbot)
     p = window.doc.project
     assert set(p.networks) == {"frontend", "storage", "oob"}
-    m = window.findChild(type(window.metrics), None) if hasattr(window, "metrics") else None
-    panel = m or next(w for w in window.findChildren(object)
-                      if type(w).__name__ == "MetricsPanel")
+    panel = window.analysis.metrics
     qtbot.waitUntil(lambda: panel.networks_label.isVisible(), timeout=WAIT_MS)
     text = panel.networks_label.text()
     for label in ("Front-end (in-band)", "Storage", "Out-of-band management"):
@@ -96,3 +94,18 @@ def test_view_menu_and_toolbar_box_choose_the_same_layer(window, qtbot):
     acts.network_combo.setCurrentIndex(acts.network_combo.findData("all"))
     acts.network_combo.activated.emit(acts.network_combo.currentIndex())
     assert acts.network_actions["all"].isChecked()
+
+
+def test_dialog_ticks_the_design_s_networks_and_replace_builds_only_those(window, qtbot):
+    _generate_all(window, qtbot)
+    dlg = window.show_generate("rail")
+    assert dlg.networks() == ("frontend", "storage", "oob")
+    dlg.set_value("sus", 2)
+    dlg.network_boxes["storage"].setChecked(False)
+    svc = window.analysis.service
+    with qtbot.waitSignal(svc.resultReady, timeout=WAIT_MS, check_params_cb=current(window)):
+        dlg.replace_btn.click()
+    assert set(window.doc.project.networks) == {"frontend", "oob"}
+    window.scene.flush()
+    qtbot.waitUntil(lambda: set(window.scene.networks.items) == {"frontend", "oob"},
+                    timeout=WAIT_MS)

@@ -62,13 +62,23 @@ def _servers(project: Project, cat: Catalog) -> list[tuple[str, ServerSpec]]:
 def _params(kind: str, given: dict[str, Any] | None) -> dict[str, Any]:
     p = dict(DEFAULTS[kind])
     for k, v in (given or {}).items():
+        if k == RESOLVED:
+            continue  # what a saved network resolved its automatic values to
         if k not in p:
             raise GeneratorError(f"{kind}: unknown parameter '{k}' (known: {', '.join(p)})")
         p[k] = v
     return p
 
 
-def _network(kind: str, params: dict[str, Any], out: Built) -> Network:
+# a saved network's parameters keep what was asked (None: automatic) and, under this key,
+# what the automatic ones came to; generating again from the former follows a changed design
+RESOLVED = "resolved"
+
+
+def _network(kind: str, params: dict[str, Any], out: Built,
+             asked: dict[str, Any] | None = None) -> Network:
+    if asked is not None:
+        params = {**asked, RESOLVED: {k: v for k, v in params.items() if asked.get(k) != v}}
     return Network(
         kind=kind, params=params,
         devices=tuple(NetDevice(id=i, model=m, tier=t, group=g) for i, m, t, g in out.devices),
@@ -91,6 +101,7 @@ def _ratio(value: Any, name: str) -> float:
 
 def frontend(project: Project, cat: Catalog, given: dict[str, Any] | None = None) -> Network:
     p = _params("frontend", given)
+    asked = dict(p)
     servers = _servers(project, cat)
     ports = server_ports(servers[0][1].id)
     p["ports_per_server"] = _whole(p["ports_per_server"] or ports.frontend_ports,
@@ -102,11 +113,12 @@ def frontend(project: Project, cat: Catalog, given: dict[str, Any] | None = None
                [p["gbps"]] * len(servers), sw.id, sw.ports, sw.port_gbps,
                _ratio(p["oversubscription"], "frontend.oversubscription"), FIBRE, OPTIC,
                "front-end network")
-    return _network("frontend", p, out)
+    return _network("frontend", p, out, asked)
 
 
 def storage(project: Project, cat: Catalog, given: dict[str, Any] | None = None) -> Network:
     p = _params("storage", given)
+    asked = dict(p)
     servers = _servers(project, cat)
     ports = server_ports(servers[0][1].id)
     p["ports_per_server"] = _whole(p["ports_per_server"] or ports.storage_ports,
@@ -135,7 +147,7 @@ def storage(project: Project, cat: Catalog, given: dict[str, Any] | None = None)
                _ratio(p["oversubscription"], "storage.oversubscription"), FIBRE, OPTIC,
                "storage network")
     out.devices[:0] = [(n, node.id, "storage-node", 0) for n in node_ids]
-    return _network("storage", p, out)
+    return _network("storage", p, out, asked)
 
 
 def oob(project: Project, cat: Catalog, given: dict[str, Any] | None = None,
@@ -143,6 +155,7 @@ def oob(project: Project, cat: Catalog, given: dict[str, Any] | None = None,
     """The management network; ``others`` are the extra networks whose switches and storage
     nodes it also reaches."""
     p = _params("oob", given)
+    asked = dict(p)
     servers = _servers(project, cat)
     first = servers[0][1]
     per_rack = p["servers_per_rack"] or (first.domain_servers if first.rack_scale
@@ -183,7 +196,7 @@ def oob(project: Project, cat: Catalog, given: dict[str, Any] | None = None,
     leaf_spine(out, "oob-agg", access, uplinks, [sw.uplink_gbps] * len(access), agg.id,
                agg.ports, agg.port_gbps, 1.0, FIBRE, UPLINK_OPTIC,
                "out-of-band aggregation", first_endpoint_port=sw.ports)
-    return _network("oob", p, out)
+    return _network("oob", p, out, asked)
 
 
 def with_networks(project: Project, names: tuple[str, ...] | list[str],
@@ -206,6 +219,16 @@ def with_networks(project: Project, names: tuple[str, ...] | list[str],
         nets["oob"] = oob(project, cat, params.get("oob"), others)
     ordered = {k: nets[k] for k in EXTRA_NETWORKS if k in nets}
     return project.evolve(networks=ordered or None)
+
+
+def regenerate_networks(project: Project, networks: dict[str, Network],
+                        catalog: Catalog | None = None) -> Project:
+    """``project`` (a design generated again) with ``networks`` generated again from its
+    servers by the parameters they were asked with."""
+    params = {k: {p: v for p, v in n.params.items() if p != RESOLVED}
+              for k, n in networks.items()}
+    return with_networks(project.model_copy(update={"networks": None}), tuple(networks),
+                         catalog, params)
 
 
 def gpu_count(project: Project, cat: Catalog) -> tuple[int, Counter]:
