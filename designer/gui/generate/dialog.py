@@ -303,8 +303,11 @@ class GenerateDialog(QDialog):
                             "reference layouts from its servers (see Help: Networks)")
         nets_row = QHBoxLayout(nets_box)
         self.network_boxes: dict[str, QCheckBox] = {}
+        short = {"backend": "Back-end", "frontend": "Front-end", "storage": "Storage",
+                 "oob": "Out-of-band"}
         for name in NETWORK_NAMES:
-            box = QCheckBox(NETWORK_LABELS[name])
+            box = QCheckBox(short[name])
+            box.setToolTip(NETWORK_LABELS[name])
             box.setObjectName(f"network_{name}")
             if name == BACKEND:
                 box.setChecked(True)
