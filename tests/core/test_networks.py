@@ -266,3 +266,17 @@ def test_generating_again_over_a_design_builds_its_networks_again(rail4):
     assert {a for a in fe.links.a if not a.startswith("fe-")} == servers
     assert bigger.networks["storage"].params["resolved"]["storage_nodes"] == 13  # 512 / 40
     assert loads_project(dumps_project(bigger)).networks == bigger.networks
+
+
+def test_a_gear_switch_regenerates_the_networks_for_the_new_servers():
+    from designer.core.generators import regenerate
+
+    p = with_networks(generate(params_from_dict("rail", {"sus": 1})), ALL,
+                      params={"frontend": {"oversubscription": 3}})
+    roce = regenerate(p, {"gear": "roce-400"})
+    assert roce.profile == "roce-400" and set(roce.networks) == set(ALL)
+    # what was asked is kept; the automatic values follow the design
+    assert roce.networks["frontend"].params["oversubscription"] == 3
+    servers = {d.id for d in roce.fabric.devices if d.role.value == "gpu-server"}
+    assert servers <= set(roce.networks["oob"].links.a)
+    assert loads_project(dumps_project(roce)).networks == roce.networks
