@@ -269,7 +269,9 @@ def load_project(
 
 def dumps_project(project: Project) -> bytes:
     """The file's bytes: one device per line and one link column per line, so diffs read."""
-    head = project.model_dump(mode="json", exclude={"fabric"})
+    # a design without extra networks is written without the key, byte for byte as before
+    skip = {"fabric"} | ({"networks"} if project.networks is None else set())
+    head = project.model_dump(mode="json", exclude=skip)
     head["schema_version"] = SCHEMA_VERSION
     device_lines = [
         orjson.dumps(

@@ -22,6 +22,12 @@ from designer.core.analysis.workload import DecisionSettings
 from designer.core.catalog import Catalog, GearId, GearItem, Price
 from designer.core.limits import MAX_CABLES, MAX_DEVICES, MAX_GROUP_LABEL, MAX_LINK_ROWS
 from designer.core.links import LinkTable
+from designer.core.networks.model import (
+    Network,
+    NetworkKind,
+    check_network_ends,
+    prune_networks,
+)
 from designer.core.physical.floor import Physical
 from designer.core.sources.apply import apply_sources
 from designer.core.sources.model import Sources
@@ -423,6 +429,10 @@ class Project(_Frozen):
     sources: Sources = Field(default_factory=Sources)
     # Address ranges and ASN base of an Ethernet design's underlay (None: the defaults).
     addressing: AddressRanges | None = None
+    # The cluster's other networks (front-end, storage, out-of-band), each generated from the
+    # back-end's servers; None: the back-end alone (files written before have no such key and
+    # are saved without one).
+    networks: dict[NetworkKind, Network] | None = None
 
     @field_validator("schema_version")
     @classmethod
@@ -438,6 +448,12 @@ class Project(_Frozen):
             raise ValueError(f"unknown transport '{v}' (known: {', '.join(TRANSPORT_IDS)})")
         return v
 
+    @model_validator(mode="after")
+    def _network_ends_known(self) -> Project:
+        if self.networks:
+            check_network_ends(self.networks, {d.id for d in self.fabric.devices})
+        return self
+
     def catalog(self, base: Catalog) -> Catalog:
         """``base`` with this project's added gear and price overrides applied."""
         cat = base.with_items(self.overrides.gear) if self.overrides.gear else base
@@ -447,7 +463,11 @@ class Project(_Frozen):
         return cat.with_prices(self.overrides.prices) if self.overrides.prices else cat
 
     def with_fabric(self, fabric: Fabric) -> Project:
-        return self.model_copy(update={"fabric": fabric})
+        update: dict[str, Any] = {"fabric": fabric}
+        if self.networks:
+            # the other networks lose their links to back-end devices that are gone
+            update["networks"] = prune_networks(self.networks, {d.id for d in fabric.devices})
+        return self.model_copy(update=update)
 
     def evolve(self, **changes: Any) -> Project:
         """A copy with ``changes``, validated like a fresh project."""

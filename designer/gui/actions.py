@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from designer.core.generators import KIND_LABELS
 from designer.core.generators.params import GEAR_PROFILES
 from designer.gui.base import icons
+from designer.gui.canvas.networks_layer import LAYER_LABELS, LAYERS
 from designer.gui.transport.picker import TransportPicker
 
 if TYPE_CHECKING:
@@ -293,6 +294,7 @@ class WindowActions:
         m.addActions([self.expand_level, self.collapse_level, self.expand_all, self.collapse_all])
         m.addSeparator()
         m.addAction(self.grid)
+        self._fill_networks(m.addMenu("&Network Layer"))
         self.panels_menu = m.addMenu("&Panels")
         m.addAction(self.reset_layout)
 
@@ -358,10 +360,42 @@ class WindowActions:
         tb.addWidget(label)
         self.transport_picker = TransportPicker(w.doc)
         tb.addWidget(self.transport_picker)
+        label = QLabel(" Network ")
+        label.setToolTip("Which network of the cluster the canvas shows: the back-end, the "
+                         "front-end, storage or out-of-band management network, or all")
+        tb.addWidget(label)
+        self.network_combo = QComboBox()
+        self.network_combo.setToolTip(label.toolTip())
+        for key in LAYERS:
+            self.network_combo.addItem(LAYER_LABELS[key], key)
+        self.network_combo.activated.connect(
+            lambda i: self.show_network(self.network_combo.itemData(i)))
+        tb.addWidget(self.network_combo)
         spacer = QWidget()
         spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         tb.addWidget(spacer)
         return tb
+
+    def _fill_networks(self, menu: QMenu) -> None:
+        """View > Network Layer: the same choice as the toolbar's Network box."""
+        group = QActionGroup(self.w)
+        self.network_actions: dict[str, QAction] = {}
+        for key in LAYERS:
+            a = QAction(LAYER_LABELS[key], self.w, checkable=True)
+            a.setChecked(key == "all")
+            a.triggered.connect(lambda _on=False, k=key: self.show_network(k))
+            group.addAction(a)
+            menu.addAction(a)
+            self.network_actions[key] = a
+
+    def show_network(self, key: str) -> None:
+        """Show one network of the cluster on the canvas (or all), keeping the toolbar box and
+        the menu in step."""
+        self.w.scene.networks.set_layer(key)
+        self.network_actions[key].setChecked(True)
+        combo = getattr(self, "network_combo", None)
+        if combo is not None:
+            combo.setCurrentIndex(combo.findData(key))
 
     def _fill_generate(self, menu: QMenu) -> QMenu:
         menu.addActions(list(self.gen.values()))

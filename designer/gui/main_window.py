@@ -36,6 +36,7 @@ from designer.core.errors import DesignerError
 from designer.core.generators import generate, plan
 from designer.core.layout import compact_if_wide
 from designer.core.model import Project
+from designer.core.networks.generate import with_networks
 from designer.gui.actions import WindowActions
 from designer.gui.base import dialogs, icons, settings
 from designer.gui.base.background import closing_within
@@ -503,21 +504,30 @@ class MainWindow(FileActions, QMainWindow):
             has_design=bool(self.doc.project.fabric.devices),
         )
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dlg.accepted.connect(lambda: self.apply_generated(dlg.params(), dlg.mode))
+        for name in self.doc.project.networks or {}:  # the design's networks, ticked
+            dlg.network_boxes[name].setChecked(True)
+        dlg.accepted.connect(lambda: self.apply_generated(dlg.params(), dlg.mode,
+                                                          dlg.networks()))
         dlg.open()
         return dlg
 
-    def apply_generated(self, params, mode: str = GenerateDialog.REPLACE) -> bool:
+    def apply_generated(self, params, mode: str = GenerateDialog.REPLACE,
+                        networks: tuple[str, ...] = ()) -> bool:
+        """Generate ``params`` into the design; ``networks``: the other networks to build
+        from its servers too (front-end, storage, oob)."""
         cat = self.doc.catalog
         try:
             with busy_cursor():
                 pl = plan(params, cat)
                 if mode == GenerateDialog.REPLACE:
-                    base = self.doc.project
+                    # the networks ticked are built below; the old ones go with the old design
+                    base = self.doc.project.model_copy(update={"networks": None})
                     after = generate(params, cat, base=base)
                     # a new design: its own name (not the one it replaces) and no file yet
                     after = after.model_copy(update={"name": (params.name or pl.title)[:200]})
                     after = compact_if_wide(after)  # 64 SUs in a row read as a 1% strip
+                    if networks:
+                        after = with_networks(after, networks, cat)
                     cmd = commands.replaced(self.doc, after, f"Generate {pl.title}")
                 else:
                     fresh = generate(params, cat)
@@ -527,6 +537,8 @@ class MainWindow(FileActions, QMainWindow):
                     prefix = self._free_prefix()
                     after, _ids = editing.merge(self.doc.project, fresh, dx, 0.0, prefix)
                     after = after.model_copy(update={"generator": None})
+                    if networks:
+                        after = with_networks(after, networks, cat)
                     cmd = commands.generated(self.doc, after, f"Add {pl.title}")
         except DesignerError as exc:
             dialogs.show_error(self, "Cannot generate", str(exc))

@@ -17,6 +17,8 @@ from designer.core.fileformat import SUFFIX, save_project
 from designer.core.generators import generate, params_from_dict, plan
 from designer.core.generators.params import GEAR_PROFILES
 from designer.core.layout import compact_if_wide
+from designer.core.networks import parse_network_names
+from designer.core.networks.generate import with_networks
 from designer.core.transport.profiles import TRANSPORT_IDS, check_fits, get_transport
 
 COMMON_OPTIONS = (
@@ -88,6 +90,12 @@ def _common(p: argparse.ArgumentParser) -> None:
     g.add_argument("--nics", type=whole_number, metavar="N",
                    help="NICs per server or tray (default: the server's; fewer than its GPUs "
                    "makes GPUs share a NIC)")
+    n = p.add_argument_group("networks of the cluster")
+    n.add_argument(
+        "--networks", metavar="LIST", default="backend",
+        help="networks to build, comma-separated: backend, frontend (in-band), storage, oob "
+        "(out-of-band management); default: %(default)s alone. The others are generated "
+        "from the back-end's servers by their reference layouts (see the Networks page)")
     out = p.add_argument_group("output")
     out.add_argument(
         "-o",
@@ -290,6 +298,7 @@ def run(args: argparse.Namespace) -> int:
     values = {k: getattr(args, k) for k in COMMON_OPTIONS + KIND_OPTIONS[args.kind]}
     values = {k: v for k, v in values.items() if v is not None}
     params = params_from_dict(args.kind, values)
+    networks = parse_network_names(args.networks)
     cat = catalog_from(args)
     transport = getattr(args, "transport", None)
     if transport:
@@ -315,10 +324,15 @@ def run(args: argparse.Namespace) -> int:
     project = compact_if_wide(generate(params, cat))
     if transport:
         project = project.evolve(transport=transport)
+    if networks:
+        project = with_networks(project, networks, project.catalog(cat))
     t1 = time.perf_counter()
     save_project(project, out)
     t2 = time.perf_counter()
     print(pl.describe())
+    for name, net in (project.networks or {}).items():
+        switches = sum(d.tier != "storage-node" for d in net.devices)
+        print(f"  {name}: {switches:,} switches, {len(net.links):,} links")
     print(
         f"wrote {out} ({len(project.fabric.devices):,} devices, "
         f"{project.fabric.links.n_cables:,} links; generated in {t1 - t0:.2f} s, saved in "

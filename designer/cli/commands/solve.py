@@ -9,6 +9,7 @@ from pydantic import ValidationError
 from designer.cli.commands._common import add_command, load, print_json
 from designer.cli.commands.prices import add_price_book_option, apply_price_books
 from designer.core.model import AnalysisSettings
+from designer.core.networks.solve import networks_json, networks_report, solve_networks
 from designer.core.problems import Severity
 from designer.core.solver import Result, solve
 from designer.core.solver.oversub import ratio_text
@@ -67,10 +68,16 @@ def run(args: argparse.Namespace) -> int:
         settings = AnalysisSettings.model_validate(project.analysis.model_dump() | changes)
         project = project.model_copy(update={"analysis": settings})
     result = solve(project, catalog=cat)
+    # the other networks apart: the back-end's solve never reads them
+    nets = solve_networks(project, cat)
     if args.json:
-        print_json(result.to_json())
+        data = result.to_json()
+        if project.networks:
+            data["networks"] = networks_json(result, nets)
+        print_json(data)
     else:
-        print(format_report(result))
+        print(format_report(result) + ("\n" + "\n".join(networks_report(nets))
+                                       if nets else ""))
     if args.strict and any(p.severity == Severity.ERROR for p in result.problems):
         return 1
     return 0

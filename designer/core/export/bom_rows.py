@@ -29,6 +29,7 @@ CATEGORY_LABELS = {
     "cable": "Copper cables",
     "fibre": "Fibres",
     "appliance": "Appliances",
+    "storage": "Storage nodes",
     "server": "GPU servers",
     "management": "Management",
     "racks": "Racks and cable management",
@@ -42,14 +43,23 @@ def category_label(category: str) -> str:
     return CATEGORY_LABELS.get(category, category[:1].upper() + category[1:])
 
 
+# the column a design with other networks adds after the order columns (A-L unchanged)
+NETWORK_COLUMN = "Network"
+
+
 @dataclass(frozen=True)
 class BomSection:
     category: str
     lines: tuple[BomLine, ...]
+    network: str = ""  # "" when the design has the back-end alone, else its network's name
 
     @property
     def label(self) -> str:
-        return category_label(self.category)
+        if self.network in ("", "backend"):
+            return category_label(self.category)
+        from designer.core.networks import NETWORK_LABELS
+
+        return f"{category_label(self.category)} · {NETWORK_LABELS.get(self.network, '')}"
 
     @property
     def total_usd(self) -> float:
@@ -63,6 +73,15 @@ class BomTable:
     gpus: int
     # GPU servers: listed for information, not in the network total (as the solver does)
     compute: tuple[BomLine, ...] = ()
+    # the networks with sections of their own, back-end first ((): the back-end alone)
+    networks: tuple[str, ...] = ()
+
+    @property
+    def header(self) -> tuple[str, ...]:
+        return (*HEADER, NETWORK_COLUMN) if self.networks else HEADER
+
+    def network_total(self, network: str) -> float:
+        return sum(s.total_usd for s in self.sections if s.network == network)
 
     @property
     def lines(self) -> list[BomLine]:
@@ -73,19 +92,32 @@ class BomTable:
         return self.total_usd / self.gpus if self.gpus else 0.0
 
 
-def bom_table(result: Any) -> BomTable:
-    """Group the Result's BOM lines (the solver's own) by category, first appearance order."""
+def _by_category(lines, network: str = "") -> list[BomSection]:
     order: dict[str, list[BomLine]] = {}
-    for x in result.bom.lines:
+    for x in lines:
         order.setdefault(x.category, []).append(x)
-    sections = tuple(BomSection(c, tuple(v)) for c, v in order.items())
-    return BomTable(sections, float(result.bom.total_usd), int(result.gpus),
-                    tuple(result.bom.compute_lines))
+    return [BomSection(c, tuple(v), network) for c, v in order.items()]
+
+
+def bom_table(result: Any, networks: dict[str, Any] | None = None) -> BomTable:
+    """Group the Result's BOM lines (the solver's own) by category, first appearance order;
+    with the other networks' results (``solve_networks``), the back-end's sections first,
+    then each network's, every line and section marked with its network."""
+    if not networks:
+        return BomTable(tuple(_by_category(result.bom.lines)), float(result.bom.total_usd),
+                        int(result.gpus), tuple(result.bom.compute_lines))
+    sections = _by_category(result.bom.lines, "backend")
+    for name, net in networks.items():
+        sections += _by_category(net.lines, name)
+    total = float(result.bom.total_usd) + sum(n.cost_usd for n in networks.values())
+    return BomTable(tuple(sections), total, int(result.gpus), tuple(result.bom.compute_lines),
+                    ("backend", *networks))
 
 
 def csv_rows(table: BomTable) -> list[tuple]:
     return [(x.category, x.item, x.catalog_id, x.qty, x.unit_usd, x.total_usd,
-             price_source_text(x), *order_cells(x)) for x in table.lines]
+             price_source_text(x), *order_cells(x), *((s.network,) if table.networks else ()))
+            for s in table.sections for x in s.lines]
 
 
 def order_cells(x: BomLine) -> tuple[str, str, str, str, str]:

@@ -17,7 +17,6 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from designer.core.catalog_items import NOT_KNOWN
 from designer.core.export.bom_rows import (
-    HEADER,
     BomTable,
     category_label,
     order_cells,
@@ -51,6 +50,12 @@ from designer.core.export.xlsx import (
 if TYPE_CHECKING:
     from designer.core.solver.bom import BomLine
 
+
+def network_label(name: str) -> str:
+    from designer.core.networks import NETWORK_LABELS
+
+    return NETWORK_LABELS.get(name, name)
+
 FORMATS = {"int": INTEGER, "dec": DECIMAL, "dec2": DECIMAL2, "usd": USD, "usd2": USD,
            "pct": PERCENT,
            "text": None}
@@ -67,34 +72,56 @@ class BomLayout:
     grand_total_row: int
     per_gpu_row: int
     compute_rows: tuple[int, ...] = ()
+    # designs with other networks: the row of each network's subtotal
+    network_rows: tuple[tuple[str, int], ...] = ()
 
 
 def bom_sheet(ws: Worksheet, title: str, table: BomTable) -> BomLayout:
-    set_widths(ws, (16, 58, 24, 11, 17, 19, 48, 16, 20, 18, 14, 48))
+    set_widths(ws, (16, 58, 24, 11, 17, 19, 48, 16, 20, 18, 14, 48, 26))
     put(ws, 1, 1, f"Bill of materials: {title}", font=TITLE_FONT)
     put(ws, 2, 1, "Prices are estimates (see Assumptions). Type your quote into a shaded unit "
                   "price: line totals, subtotals and the grand total follow.", font=MUTED)
-    header(ws, 4, HEADER)
+    header(ws, 4, table.header)
+    last_col = len(table.header)
     ws.freeze_panes = ws.cell(row=FIRST_LINE_ROW, column=1)
     row = FIRST_LINE_ROW
     lines: list[int] = []
     subtotals: list[int] = []
-    for section in table.sections:
+    network_rows: list[tuple[str, int]] = []
+    of_network: list[int] = []
+    for i, section in enumerate(table.sections):
         first = row
         for x in section.lines:
             _line_row(ws, row, x)
+            if table.networks:
+                put(ws, row, last_col, network_label(section.network))
             lines.append(row)
             row += 1
         put(ws, row, 2, f"Subtotal: {section.label}", font=BOLD, fill=SUBTOTAL_FILL)
-        for col in (1, 3, 4, 5, *range(7, 13)):
+        for col in (1, 3, 4, 5, *range(7, last_col + 1)):
             put(ws, row, col, None, fill=SUBTOTAL_FILL)
         put(ws, row, 6, Formula(f"=SUM(F{first}:F{row - 1})"), number_format=USD, font=BOLD,
             fill=SUBTOTAL_FILL)
         subtotals.append(row)
+        of_network.append(row)
         row += 2
+        nxt = table.sections[i + 1].network if i + 1 < len(table.sections) else None
+        if table.networks and nxt != section.network:
+            # a network's subtotal adds its sections' subtotals (not "Subtotal:" itself, so
+            # a reader summing those rows does not count a network twice)
+            label = network_label(section.network)
+            put(ws, row, 2, f"Network subtotal: {label}", font=BOLD, fill=TOTAL_FILL)
+            for col in (1, 3, 4, 5, *range(7, last_col)):
+                put(ws, row, col, None, fill=TOTAL_FILL)
+            put(ws, row, last_col, label, fill=TOTAL_FILL)
+            put(ws, row, 6, Formula("=SUM(" + ",".join(f"F{r}" for r in of_network) + ")"),
+                number_format=USD, font=BOLD, fill=TOTAL_FILL)
+            network_rows.append((section.network, row))
+            of_network = []
+            row += 2
     grand = row
     put(ws, grand, 2, "Grand total", font=BOLD, fill=TOTAL_FILL, border=TOP_RULE)
-    for col in (1, 3, 4, 5, *range(7, 13)):
+    for col in (1, 3, 4, 5, *range(7, last_col + 1)):
         put(ws, grand, col, None, fill=TOTAL_FILL, border=TOP_RULE)
     cells = ",".join(f"F{r}" for r in subtotals) or "0"
     put(ws, grand, 6, Formula(f"=SUM({cells})"), number_format=USD, font=BOLD, fill=TOTAL_FILL,
@@ -112,10 +139,12 @@ def bom_sheet(ws: Worksheet, title: str, table: BomTable) -> BomLayout:
             row += 1
             _line_row(ws, row, x)
             compute_rows.append(row)
-    ws.auto_filter.ref = f"A4:{LAST_COLUMN}{max(lines[-1] if lines else 4, 4)}"
+    end = "M" if table.networks else LAST_COLUMN
+    ws.auto_filter.ref = f"A4:{end}{max(lines[-1] if lines else 4, 4)}"
     ws.print_title_rows = "4:4"
     _page(ws)
-    return BomLayout(tuple(lines), tuple(subtotals), grand, per_gpu, tuple(compute_rows))
+    return BomLayout(tuple(lines), tuple(subtotals), grand, per_gpu, tuple(compute_rows),
+                     tuple(network_rows))
 
 
 def _line_row(ws: Worksheet, row: int, x: BomLine) -> None:

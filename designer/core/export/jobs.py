@@ -64,16 +64,17 @@ def export_bom(project: Project, catalog: Catalog, path: str | os.PathLike[str],
     from datetime import date
 
     from designer import __version__
-    from designer.core.export.bom_rows import HEADER, bom_table, csv_rows
+    from designer.core.export.bom_rows import bom_table, csv_rows
     from designer.core.export.csv_writer import write_csv
+    from designer.core.networks.solve import solve_networks
 
     suffix = check_suffix("bom", path)
     if result is None:
         result = solve_for_export(project, catalog, progress)
-    table = bom_table(result)
+    table = bom_table(result, solve_networks(project, catalog))
     report_progress(progress, 0.7, "Writing the bill of materials")
     if suffix == ".csv":
-        write_csv(path, HEADER, csv_rows(table))
+        write_csv(path, table.header, csv_rows(table))
     else:
         from designer.core.export.bom_xlsx import write_bom_xlsx
         from designer.core.export.facts import assumption_sections, summary_sections

@@ -107,10 +107,53 @@ def _acceptance(project: Project, catalog: Catalog, result: Any) -> list[FactSec
         return []
 
 
+def _solve_networks(project: Project, catalog: Catalog) -> dict:
+    from designer.core.networks.solve import solve_networks
+
+    return solve_networks(project, catalog)
+
+
+def network_sections(nets: dict) -> list[FactSection]:
+    """A section per other network of the cluster: its switches, links, optics,
+    oversubscription, bandwidth per GPU (storage: read per GPU against the reference), cost
+    and power."""
+    out = []
+    for n in nets.values():
+        tiers = ", ".join(f"{v:,} {k}" for k, v in n.switches_by_tier.items())
+        models = ", ".join(f"{v:,} x {k}" for k, v in n.switches_by_model.items())
+        facts = [
+            Fact("Switches", n.switches, "int", tiers, models, key=f"{n.kind}_switches"),
+            Fact("Links (one cable each)", n.links, "int", key=f"{n.kind}_links"),
+            Fact("Optics", n.optics, "int", "one module at each end of an optical link"),
+            Fact("Oversubscription (line rate)", round(n.oversubscription, 2), "dec2",
+                 "down : up, worst switch"),
+        ]
+        if n.storage:
+            s = n.storage
+            facts += [
+                Fact("Storage nodes", int(s["nodes"]), "int",
+                     f"{s['read_gbytes_s']:,.0f} GB/s read in all"),
+                Fact("Read per GPU (GB/s)", round(s["read_gbytes_s_per_gpu"], 2), "dec2",
+                     f"reference {s['reference_read_gbytes_s_per_gpu']:.1f} GB/s per GPU",
+                     "DGX SuperPOD H100 RA: over 40 GB/s a node with GPUDirect Storage"),
+                Fact("Storage fabric per GPU (GB/s)", round(s["fabric_gbytes_s_per_gpu"], 2),
+                     "dec2"),
+            ]
+        elif n.gbps_per_gpu:
+            facts.append(Fact("Per GPU (Gb/s)", round(n.gbps_per_gpu, 1), "dec",
+                              "its share of the server's ports"))
+        facts += [Fact("Cost (USD)", round(n.cost_usd), "usd", key=f"{n.kind}_cost_usd"),
+                  Fact("Power (kW)", round(n.power_w / 1000, 1), "dec",
+                       f"{n.rack_units:,.0f} RU")]
+        out.append(FactSection(f"Network: {n.label}", tuple(facts)))
+    return out
+
+
 def report_data(project: Project, catalog: Catalog, result: Any,
                 today: str | None = None) -> ReportData:
     data = result.to_json()
-    table = bom_table(result)
+    nets = _solve_networks(project, catalog)
+    table = bom_table(result, nets)
     when = today or date.today().isoformat()
     summary = summary_sections(project, data, app_version=__version__, date=when,
                                catalog=catalog)
@@ -122,6 +165,7 @@ def report_data(project: Project, catalog: Catalog, result: Any,
     shown += _decision(project, catalog, result)
     shown += _cluster(project, catalog, result)
     shown += _acceptance(project, catalog, result)
+    shown += network_sections(nets)
     return ReportData(
         title=project.name,
         subtitle=f"Fabric design report · {profile_label(project, catalog)} · {when} · "

@@ -130,7 +130,13 @@ def generate(
         "overrides": overrides,
     }
     if base is not None:
-        return base.model_copy(update=fields)
+        if not base.networks:
+            return base.model_copy(update=fields)
+        # the other networks were built for the servers replaced: build them again
+        from designer.core.networks.generate import regenerate_networks
+
+        return regenerate_networks(base.model_copy(update=fields | {"networks": None}),
+                                   base.networks, catalog)
     # the fabric was validated as it was assembled; passed to Project(...) its model
     # validator would run again (pydantic runs it on an instance too): 0.1 s at 397,152 links
     shell = Project(**{k: v for k, v in fields.items() if k != "fabric"})

@@ -26,6 +26,7 @@ from designer.gui.canvas.events import SceneInput
 from designer.gui.canvas.folding import Folding
 from designer.gui.canvas.groups import GroupIndex, VisibleGraph, visible_graph
 from designer.gui.canvas.items import DeviceItem, GroupBoxItem, GroupFrameItem
+from designer.gui.canvas.networks_layer import NetworkLayers
 from designer.gui.canvas.recall import Recall
 from designer.gui.canvas.selection import SceneSelection
 from designer.gui.canvas.sync import DEFER_ABOVE, DocumentSync
@@ -99,4 +100,6 @@ class CanvasScene(DocumentSync, Folding, Drawing, SceneSelection, SceneInput, QG
         document.focusRequested.connect(self.focus_devices)
         document.marksChanged.connect(self.apply_marks)
         self.selectionChanged.connect(self._on_scene_selection)
+        # the other networks' bands and the layer switch (rebuilt on every ``synced``)
+        self.networks = NetworkLayers(self)
         self._on_replaced()

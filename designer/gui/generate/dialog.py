@@ -16,6 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -37,6 +38,7 @@ from designer.core.errors import DesignerError
 from designer.core.generators import KIND_LABELS, Plan, params_from_dict, plan
 from designer.core.generators.gear import resolve_gear
 from designer.core.generators.params import GEAR_PROFILES
+from designer.core.networks import BACKEND, EXTRA_NETWORKS, NETWORK_LABELS, NETWORK_NAMES
 from designer.gui.generate.preview import PreviewAnalysis
 
 
@@ -295,6 +297,24 @@ class GenerateDialog(QDialog):
         gear_box = QGroupBox("Gear")
         self.gear_form = QFormLayout(gear_box)
         left.addWidget(gear_box)
+        # the cluster's other networks, generated from the servers with the back-end
+        nets_box = QGroupBox("Networks")
+        nets_box.setToolTip("The back-end fabric is always built; the others follow the "
+                            "reference layouts from its servers (see Help: Networks)")
+        nets_row = QHBoxLayout(nets_box)
+        self.network_boxes: dict[str, QCheckBox] = {}
+        short = {"backend": "Back-end", "frontend": "Front-end", "storage": "Storage",
+                 "oob": "Out-of-band"}
+        for name in NETWORK_NAMES:
+            box = QCheckBox(short[name])
+            box.setToolTip(NETWORK_LABELS[name])
+            box.setObjectName(f"network_{name}")
+            if name == BACKEND:
+                box.setChecked(True)
+                box.setEnabled(False)
+            nets_row.addWidget(box)
+            self.network_boxes[name] = box
+        left.addWidget(nets_box)
         left.addStretch(1)
         for f in gear_fields(catalog, gear, 2 if multi_plane else 0):
             self._add_field(self.gear_form, f)
@@ -424,6 +444,10 @@ class GenerateDialog(QDialog):
         if self.kind == "fat-tree" and out.get("k_ary"):
             out.pop("gpus", None)
         return out
+
+    def networks(self) -> tuple[str, ...]:
+        """The other networks ticked, in their canonical order."""
+        return tuple(n for n in EXTRA_NETWORKS if self.network_boxes[n].isChecked())
 
     # -- preview -------------------------------------------------------------------------------
     def params(self):
