@@ -7,8 +7,8 @@ leaf's down ports at 1:1, one server per down port (NVIDIA's DGX SuperPOD rule: 
 64-port QM9700, 72 on a 144-port Q3400, 64 on an SN5610 run as 128 x 400G); a rack-scale
 system's SU is 8 racks (DGX SuperPOD GB200: 576 GPUs). Two tiers while the leaves of one plane
 fit the ports of a spine, a core tier past that. The tables below are what the rule is checked
-against (tests/core/test_reference_layouts.py); a profile without a table is derived by the
-same rule, and the plan says so.
+against (tests/core/generators/test_reference_layouts.py); a profile without a table is derived
+by the same rule, and the plan says so.
 """
 
 from __future__ import annotations
