@@ -208,7 +208,7 @@ def _superpod_64():
 
 def _llama3_mfu(preset: str) -> Callable[[], Figure]:
     def run() -> Figure:
-        from designer.core.analysis.estimate import estimate
+        from designer.core.analysis.estimates import estimate
         from designer.core.analysis.workload import PRESETS
 
         p, r = _superpod_64()

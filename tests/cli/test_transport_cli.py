@@ -9,7 +9,7 @@ import json
 import pytest
 
 from designer.cli.main import main
-from designer.core.analysis.estimate import estimate
+from designer.core.analysis.estimates import estimate
 from designer.core.analysis.workload import PRESETS
 from designer.core.catalog import builtin_catalog
 from designer.core.ethernet.configs import write_configs

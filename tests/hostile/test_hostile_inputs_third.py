@@ -17,7 +17,7 @@ from designer.core.acceptance.results import parse_nccl, parse_perftest
 from designer.core.analysis.workload import Workload
 from designer.core.cluster.formats import read_trace
 from designer.core.cluster.trace import MAX_HOURS, TraceError
-from designer.core.desktop.install import config_home, data_home
+from designer.core.desktop.installer import config_home, data_home
 from designer.core.fileformat import load_project, save_project
 from designer.core.model import Device
 from designer.core.paths import projects_dir

@@ -14,8 +14,8 @@ from designer.cli.exports.registry import Exporter, register_exporter
 from designer.core.address_ranges import DEFAULT_RANGES, AddressRanges
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
-from designer.core.ethernet.addressing import write_addressing
-from designer.core.export.output import ExportError
+from designer.core.ethernet import write_addressing
+from designer.core.export import ExportError
 from designer.core.fileformat import save_project
 from designer.core.model import Project
 

@@ -7,9 +7,8 @@ from pathlib import Path
 
 from designer.cli.exports.registry import Exporter, register_exporter
 from designer.core.catalog import Catalog
-from designer.core.export.output import write_bytes
-from designer.core.infiniband.netfile import write_netfile
-from designer.core.infiniband.topology import ib_fabric_of
+from designer.core.export import write_bytes
+from designer.core.infiniband import ib_fabric_of, write_netfile
 from designer.core.model import Project
 
 

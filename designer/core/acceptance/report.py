@@ -9,9 +9,9 @@ from typing import Any
 from designer.core.acceptance.check import CheckResult
 from designer.core.acceptance.sections import check_sections
 from designer.core.catalog import Catalog
+from designer.core.export.html_report import report_html
 from designer.core.export.output import ExportError, write_bytes
 from designer.core.export.report import report_data
-from designer.core.export.report_html import report_html
 from designer.core.model import Project
 
 

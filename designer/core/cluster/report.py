@@ -5,7 +5,7 @@ interruption by job size, blast radius and spares to stock."""
 
 from __future__ import annotations
 
-from designer.core.analysis.estimate import settings_of
+from designer.core.analysis.estimates import settings_of
 from designer.core.cluster.project_run import cluster_project
 from designer.core.cluster.reliability import (
     FailureSettings,

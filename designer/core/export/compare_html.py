@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import os
 
-from designer.core.analysis.compare import FIGURES, TEXT_ROWS, Comparison, figure_text
+from designer.core.analysis.comparison import FIGURES, TEXT_ROWS, Comparison, figure_text
 from designer.core.catalog import Catalog
+from designer.core.export.html_report import CSS, TABLE
 from designer.core.export.output import write_bytes
 from designer.core.export.price_sources_html import price_sources_html
-from designer.core.export.report_html import CSS, TABLE
 from designer.core.export.safety import markup_text
 
 

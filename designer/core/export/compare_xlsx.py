@@ -7,7 +7,7 @@ import os
 
 from openpyxl.utils import get_column_letter
 
-from designer.core.analysis.compare import FIGURES, TEXT_ROWS, Comparison
+from designer.core.analysis.comparison import FIGURES, TEXT_ROWS, Comparison
 from designer.core.export.xlsx import (
     BOLD,
     DECIMAL2,

@@ -92,7 +92,7 @@ def export_bom(project: Project, catalog: Catalog, path: str | os.PathLike[str],
 
 def _tco_inputs(project: Project, catalog: Catalog, result: Any) -> tuple | None:
     """The estimate behind the workbook's TCO sheet; None when the workload cannot run."""
-    from designer.core.analysis.estimate import estimate
+    from designer.core.analysis.estimates import estimate
     from designer.core.errors import DesignerError
 
     try:
@@ -164,8 +164,8 @@ def report_data_for(project: Project, catalog: Catalog, result: Any = None,
 
 def export_report_html(project: Project, catalog: Catalog, path: str | os.PathLike[str],
                        result: Any = None, progress: ProgressFn | None = None) -> str:
+    from designer.core.export.html_report import report_html
     from designer.core.export.output import write_bytes
-    from designer.core.export.report_html import report_html
 
     suffix = check_suffix("report", path)
     if suffix == ".pdf":

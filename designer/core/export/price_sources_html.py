@@ -3,10 +3,10 @@ unit price comes from (see ``analysis.price_sources``)."""
 
 from __future__ import annotations
 
-from designer.core.analysis.compare import Comparison
+from designer.core.analysis.comparison import Comparison
 from designer.core.analysis.price_sources import TAGS, column_rows, sourced_share
 from designer.core.catalog import Catalog
-from designer.core.export.report_html import TABLE
+from designer.core.export.html_report import TABLE
 from designer.core.export.safety import markup_text
 
 

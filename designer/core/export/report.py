@@ -24,7 +24,7 @@ from designer.core.export.facts import (
     profile_label,
     summary_sections,
 )
-from designer.core.export.report_html import Chart, ReportData, headline
+from designer.core.export.html_report import Chart, ReportData, headline
 from designer.core.export.tier_diagram import tier_diagram
 from designer.core.model import Project
 
@@ -71,7 +71,7 @@ def charts(data: dict, table: BomTable) -> list[Chart]:
 def _decision(project: Project, catalog: Catalog, result: Any) -> list[FactSection]:
     """The decision analysis page: step, money, TCO and the rules (none when the project's
     workload cannot run on the design: the report says why)."""
-    from designer.core.analysis.estimate import estimate
+    from designer.core.analysis.estimates import estimate
     from designer.core.analysis.sections import decision_sections
     from designer.core.errors import DesignerError
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from openpyxl.worksheet.worksheet import Worksheet
 
-from designer.core.analysis.estimate import Estimate
+from designer.core.analysis.estimates import Estimate
 from designer.core.export.xlsx import (
     BOLD,
     DECIMAL2,

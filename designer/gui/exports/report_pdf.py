@@ -23,8 +23,7 @@ from PySide6.QtGui import (
 from PySide6.QtSvg import QSvgRenderer
 
 from designer.core.catalog import Catalog
-from designer.core.export.output import write_bytes
-from designer.core.export.report_html import Chart, ReportData, report_html
+from designer.core.export import Chart, ReportData, report_html, write_bytes
 from designer.core.model import Project
 from designer.gui.base.busy import ensure_app
 

@@ -12,8 +12,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QPen
 from PySide6.QtWidgets import QGridLayout, QWidget
 
-from designer.core.solver import Result
-from designer.core.solver.bom import CATEGORY_ORDER
+from designer.core.solver import CATEGORY_ORDER, Result
 from designer.gui.base import style
 from designer.gui.base.lazy import LazyRefresh, after_first_paint
 from designer.gui.base.lazy_import import pyqtgraph as pg

@@ -18,7 +18,7 @@ from designer.cli.main import main
 from designer.core.acceptance.check import check_results, write_check_csv
 from designer.core.acceptance.evidence import as_built_causes
 from designer.core.acceptance.plan import acceptance_plan
-from designer.core.analysis.estimate import busbw_curve, estimate
+from designer.core.analysis.estimates import busbw_curve, estimate
 from designer.core.fileformat import load_project, save_project
 from designer.core.solver import solve
 from tests.core.acceptance_cases import DATA, PROJECTS, nccl_text, scaled, two_node_roce
@@ -136,7 +136,7 @@ def test_a_run_at_the_predicted_rates_passes(roce, tmp_path: Path) -> None:
 def test_sharp_not_used_is_named(superpod, tmp_path: Path) -> None:
     p, cat, r, _plan = superpod
     from designer.core.acceptance.predict import predict_collective
-    from designer.core.analysis.estimate import settings_of
+    from designer.core.analysis.estimates import settings_of
 
     # the team runs NCCL with CollNet (IB SHARP), so the design's figures count on it
     w = settings_of(p).workload.model_copy(update={"ib_sharp": True})

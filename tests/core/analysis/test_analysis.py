@@ -16,7 +16,7 @@ from designer.core.analysis.collectives import (
     collective_rows,
     collective_times,
 )
-from designer.core.analysis.estimate import CollectiveRequest, estimate
+from designer.core.analysis.estimates import CollectiveRequest, estimate
 from designer.core.analysis.fabric import (
     NIC_EFFICIENCY,
     FabricView,

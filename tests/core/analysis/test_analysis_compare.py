@@ -8,7 +8,7 @@ import pytest
 from openpyxl import load_workbook
 
 from designer.cli.main import main
-from designer.core.analysis.compare import FIGURES, compare
+from designer.core.analysis.comparison import FIGURES, compare
 from designer.core.analysis.workload import PRESETS, Economics
 from designer.core.fileformat import load_project, save_project
 from designer.core.generators import generate, params_from_dict
@@ -95,7 +95,7 @@ def test_compare_html_report_page(capsys, tmp_path):
 def test_compare_html_shows_no_difference_below_the_figures_precision():
     from types import SimpleNamespace
 
-    from designer.core.analysis.compare import FIGURES
+    from designer.core.analysis.comparison import FIGURES
     from designer.core.export.compare_html import compare_html
 
     key, _label, _unit, _ = next(f for f in FIGURES if f[2] not in ("%", "$"))

@@ -20,7 +20,7 @@ from designer.core.analysis.compute import (
     compute_rates,
     gemm_shape_factor,
 )
-from designer.core.analysis.estimate import estimate
+from designer.core.analysis.estimates import estimate
 from designer.core.analysis.gpus import GPUS
 from designer.core.analysis.workload import PRESETS, Workload
 from designer.core.fileformat import load_project

@@ -8,7 +8,7 @@ import functools
 import pytest
 
 from designer.core.analysis.ecmp import ring_under_ecmp
-from designer.core.analysis.estimate import CollectiveRequest, estimate
+from designer.core.analysis.estimates import CollectiveRequest, estimate
 from designer.core.analysis.workload import Workload, WorkloadError
 from designer.core.fileformat import load_project
 from designer.core.generators import generate, params_from_dict

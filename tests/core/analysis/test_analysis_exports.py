@@ -7,7 +7,7 @@ import re
 import pytest
 from openpyxl import load_workbook
 
-from designer.core.analysis.estimate import estimate
+from designer.core.analysis.estimates import estimate
 from designer.core.analysis.workload import DecisionSettings, Economics
 from designer.core.catalog import builtin_catalog
 from designer.core.export.jobs import export_bom

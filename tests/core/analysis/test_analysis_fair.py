@@ -8,9 +8,9 @@ import functools
 import pytest
 
 from designer.core.analysis.best import Target, best_design, unused_ports
-from designer.core.analysis.compare import compare, profile_best
+from designer.core.analysis.comparison import compare, profile_best
 from designer.core.analysis.constants import note_for
-from designer.core.analysis.estimate import estimate
+from designer.core.analysis.estimates import estimate
 from designer.core.analysis.prices import PUBLISHED_PREMIUM, cost_per_endpoint, premium
 from designer.core.analysis.recommend import ETH, IB, UNDECIDED
 from designer.core.analysis.step import bubble_fraction, model_flops

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from designer.core.analysis.estimate import estimate
+from designer.core.analysis.estimates import estimate
 from designer.core.analysis.gpus import GPUS, UnknownGpu, find_gpu, gpu_spec
 from designer.core.analysis.workload import Workload
 from designer.core.catalog import ServerSpec, builtin_catalog

@@ -11,7 +11,7 @@ import pytest
 
 from designer.core.analysis.compute import ComputeRates
 from designer.core.analysis.constants import note_for
-from designer.core.analysis.estimate import estimate
+from designer.core.analysis.estimates import estimate
 from designer.core.analysis.step import (
     attention_flops,
     compute_seconds,

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from designer.cli.main import main
 from designer.core.analysis import variants
-from designer.core.analysis.compare import compare
-from designer.core.analysis.estimate import settings_of
+from designer.core.analysis.comparison import compare
+from designer.core.analysis.estimates import settings_of
 from designer.core.analysis.prices import Premium
 from designer.core.analysis.recommend import Side, recommend_pair
 from designer.core.analysis.routing import (
@@ -225,7 +225,7 @@ def test_the_report_page_and_workbook_show_servers_routing_and_sensitivity(capsy
 
 
 def test_break_even_never_shows_a_negative_gain_or_threshold():
-    from designer.core.analysis.compare import break_even_text
+    from designer.core.analysis.comparison import break_even_text
 
     t = break_even_text("RoCE 800G", "UEC 800G", 2.26e6, 0.021, -0.088)
     assert "loses 8.8% efficiency" in t and "does not pay" in t and "-" not in t

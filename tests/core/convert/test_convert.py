@@ -102,7 +102,7 @@ def test_a_name_that_mentions_the_gear_follows_a_gear_switch(catalog):
 
 
 def test_compare_variants_are_named_for_their_gear(catalog):
-    from designer.core.analysis.compare import profile_variant
+    from designer.core.analysis.comparison import profile_variant
     from designer.core.fileformat import load_project
     from designer.core.paths import projects_dir
 

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from designer.cli.main import main
-from designer.core.desktop import install as desk
+from designer.core.desktop import installer as desk
 from designer.core.desktop.entry import DESKTOP_FILE, MIME_TYPE, desktop_entry
 from designer.core.desktop.recent import add_recent
 

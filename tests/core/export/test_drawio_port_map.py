@@ -180,8 +180,8 @@ def test_cabling_workbook_and_report_carry_the_port_map(su1, tmp_path):
                                         "Cable label", "Layer", "Speed (Gb/s)",
                                         "Optic at this port"]
     assert ws.max_row - 1 == 64 * sum(d.role.is_switch for d in su1.fabric.devices)
+    from designer.core.export.html_report import report_html
     from designer.core.export.report import report_data
-    from designer.core.export.report_html import report_html
 
     data = report_data(su1, cat, r)
     # one switch of each role (a leaf, a spine) drawn as its front panel

@@ -11,8 +11,8 @@ import pytest
 
 from designer.core.export import jobs
 from designer.core.export.charts_svg import bar_chart, column_chart, nice_max
+from designer.core.export.html_report import report_html
 from designer.core.export.report import report_data
-from designer.core.export.report_html import report_html
 from designer.core.generators import generate, params_from_dict
 from designer.core.solver import solve
 

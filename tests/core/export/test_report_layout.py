@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from designer.core.export.charts_svg import column_chart
 from designer.core.export.facts import profile_label
+from designer.core.export.html_report import column_widths, report_html
 from designer.core.export.report import charts, report_data
-from designer.core.export.report_html import column_widths, report_html
 from designer.core.export.tier_diagram import tier_diagram
 from designer.core.fileformat import load_project
 from designer.core.generators import generate, params_from_dict

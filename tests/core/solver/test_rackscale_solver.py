@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from designer.core.analysis.estimate import estimate
+from designer.core.analysis.estimates import estimate
 from designer.core.analysis.workload import PRESETS, Workload, WorkloadError
 from designer.core.catalog import ScaleUp, ServerSpec, builtin_catalog
 from designer.core.fileformat import save_project

@@ -110,7 +110,7 @@ def test_all_to_all_overhead_within_the_papers_measured_range(rails):
 
 
 def test_the_estimate_adds_the_forwarding_to_all_to_all():
-    from designer.core.analysis.estimate import CollectiveRequest, estimate
+    from designer.core.analysis.estimates import CollectiveRequest, estimate
 
     ro, ra = _rail_only(1024), generate(params_from_dict("rail", {"gear": "roce-400",
                                                                   "gpus": 1024}))

@@ -159,8 +159,8 @@ def test_bom_and_report_show_the_books_sku_and_lead_time(ib, tmp_path):
     row = next(x for x in csv.DictReader(path.open(encoding="utf-8"))
                if x["Catalog id"] == "qm9700")
     assert (row["Supplier SKU"], row["Lead time"]) == ("ACME-IB-64", "6-8 weeks")
+    from designer.core.export.html_report import report_html
     from designer.core.export.report import report_data
-    from designer.core.export.report_html import report_html
 
     html = report_html(report_data(p, cat, r))
     assert "MQM9700-NS2F (SKU ACME-IB-64, 6-8 weeks)" in html

@@ -111,7 +111,7 @@ def test_in_process_run_records_every_figure_and_a_failed_point():
 def test_workload_figures_come_from_the_decision_analysis():
     """step_time, comm_fraction, TCO ... of a point are the decision analysis' figures for the
     point's workload on the point's design (designer estimate), and workloads are an axis."""
-    from designer.core.analysis.estimate import estimate
+    from designer.core.analysis.estimates import estimate
     from designer.core.analysis.workload import preset
     from designer.core.solver import solve
     from designer.core.sweep import build, sweep_table

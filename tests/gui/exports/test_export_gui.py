@@ -61,7 +61,7 @@ def test_cabling_export_can_be_cancelled(setup, qtbot, tmp_path, monkeypatch):
     # the real export, held at its first step until Cancel has been pressed, so the test does
     # not race a small design's export to the finish
     gate = threading.Event()
-    real = export_actions.jobs.export_cabling
+    real = export_actions.export_cabling
 
     def held(project, catalog, out, result, progress):
         def step(fraction, message):
@@ -70,7 +70,7 @@ def test_cabling_export_can_be_cancelled(setup, qtbot, tmp_path, monkeypatch):
 
         return real(project, catalog, out, result, step)
 
-    monkeypatch.setattr(export_actions.jobs, "export_cabling", held)
+    monkeypatch.setattr(export_actions, "export_cabling", held)
     with qtbot.waitSignal(ctl.failed, timeout=30_000) as failed:
         ctl.export(fmt("cabling"), path)
         ctl.cancel()  # the Cancel button of the progress dialog

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from designer.core.analysis.best import Best, Target, best_design, unused_ports
-from designer.core.analysis.estimate import Estimate
+from designer.core.analysis.estimates import Estimate
 from designer.core.analysis.fit import fittable
 from designer.core.analysis.prices import Premium, cost_per_endpoint, endpoints, premium
 from designer.core.analysis.recommend import Recommendation, Side, recommend_pair
