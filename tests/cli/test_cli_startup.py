@@ -73,7 +73,7 @@ def test_ibcheck_names_load_on_first_use():
 NOT_FOR_SOLVE = (
     "PySide6", "pyqtgraph", "dask", "distributed", "openpyxl", "highspy", "networkx", "yaml",
     "scipy.linalg", "scipy.sparse.csgraph", "scipy.sparse.linalg", "scipy.optimize",
-    "designer.gui", "designer.core.traffic", "designer.core.sweep", "designer.core.export",
+    "designer.gui", "designer.core.traffic", "designer.core.sweep", "designer.core.writers",
     "designer.core.ibcheck", "designer.core.ethernet", "designer.core.generators",
 )
 

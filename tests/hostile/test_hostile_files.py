@@ -18,7 +18,6 @@ import pytest
 from designer.cli.commands._common import finite_json
 from designer.cli.main import main
 from designer.core.errors import ProjectFileError
-from designer.core.export.safety import csv_text
 from designer.core.fileformat import (
     atomic_write,
     load_project,
@@ -32,6 +31,7 @@ from designer.core.links import LinkTable
 from designer.core.model import Device, Role
 from designer.core.paths import projects_dir
 from designer.core.solver import solve
+from designer.core.writers.safety import csv_text
 
 K8 = projects_dir() / "k-ary-fat-tree-k8.fabric.json"
 SUPERPOD = projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json"

@@ -9,7 +9,6 @@ import stat
 
 import pytest
 
-from designer.core.export.stream import write_chunks
 from designer.core.safe_io import (
     ExportFolder,
     FileRefused,
@@ -23,6 +22,7 @@ from designer.core.safe_io import (
     write_file,
     write_stream,
 )
+from designer.core.writers.stream import write_chunks
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from designer.core.acceptance import (
     write_plan,
 )
 from designer.core.analysis import load_workload
-from designer.core.export import ExportError
 from designer.core.solver import solve
+from designer.core.writers import ExportError
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:

@@ -115,11 +115,11 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         suffix = args.output.suffix.lower()
         if suffix == ".html":
-            from designer.core.export import write_compare_html
+            from designer.core.writers import write_compare_html
 
             write_compare_html(cmp, args.output, base)
         else:
-            from designer.core.export import write_compare_xlsx
+            from designer.core.writers import write_compare_xlsx
 
             write_compare_xlsx(cmp, args.output)
     if args.json:

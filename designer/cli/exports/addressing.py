@@ -15,9 +15,9 @@ from designer.core.address_ranges import DEFAULT_RANGES, AddressRanges
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
 from designer.core.ethernet import write_addressing
-from designer.core.export import ExportError
 from designer.core.fileformat import save_project
 from designer.core.model import Project
+from designer.core.writers import ExportError
 
 SUFFIXES = (".csv", ".yaml", ".yml")
 OPTIONS = {"loopbacks": "loopbacks", "p2p": "p2p", "hosts": "hosts", "asn_base": "asn_base"}

@@ -1,6 +1,6 @@
 """``designer export {bom,cabling,drawio,graphml,image,report}``: the formats people read.
 
-The work is in ``designer.core.export.jobs`` (shared with File > Export in the window); PNG and
+The work is in ``designer.core.writers.jobs`` (shared with File > Export in the window); PNG and
 SVG images and PDF reports need Qt's renderer, imported only when asked for (offscreen).
 """
 
@@ -13,7 +13,8 @@ from pathlib import Path
 from designer.cli.commands._common import whole_number
 from designer.cli.exports.registry import Exporter, register_exporter
 from designer.core.catalog import Catalog
-from designer.core.export import (
+from designer.core.model import Project
+from designer.core.writers import (
     check_suffix,
     export_bom,
     export_cabling,
@@ -22,7 +23,6 @@ from designer.core.export import (
     export_report_html,
     report_data_for,
 )
-from designer.core.model import Project
 
 
 def _bom(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 from designer.cli.exports.registry import Exporter, register_exporter
 from designer.core.catalog import Catalog
 from designer.core.model import Project
-from designer.core.physical import export_install_plan, export_netbox
+from designer.core.writers import export_install_plan, export_netbox
 
 
 def _netbox(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:

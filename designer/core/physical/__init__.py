@@ -18,8 +18,6 @@ _WHERE = {
     "FloorPlan": "floor",
     "Geometry": "floor",
     "Physical": "floor",
-    "export_install_plan": "jobs",
-    "export_netbox": "jobs",
     "Positions": "lengths",
     "length_distribution": "lengths",
     "rack_xy": "lengths",
@@ -36,7 +34,6 @@ __getattr__ = lazy_names(__name__, globals(), _WHERE)
 if TYPE_CHECKING:
     from designer.core.physical.edit import move_device
     from designer.core.physical.floor import BomExtras, FloorPlan, Geometry, Physical
-    from designer.core.physical.jobs import export_install_plan, export_netbox
     from designer.core.physical.lengths import Positions, length_distribution, rack_xy
     from designer.core.physical.racks import RackUsage, project_usage
     from designer.core.physical.spares import BASIS, CLASS_OF, parse_assignment
@@ -51,8 +48,6 @@ __all__ = [
     "Physical",
     "Positions",
     "RackUsage",
-    "export_install_plan",
-    "export_netbox",
     "floor_summary",
     "length_distribution",
     "move_device",

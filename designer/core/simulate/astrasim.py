@@ -98,8 +98,8 @@ def system_config(n_dims: int) -> dict:
 def write_astrasim(project: Project, result: Result, catalog: Catalog, folder: str | Path,
                    workload: Workload | None = None) -> list[Path]:
     from designer.core.analysis.estimates import settings_of
-    from designer.core.export.output import ExportError
     from designer.core.safe_io import ExportFolder, FileRefused
+    from designer.core.writers.output import ExportError
 
     try:
         d = ExportFolder(folder, "ASTRA-sim export")

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from designer.core.acceptance import CheckResult, check_for, write_check_csv, write_check_report
-from designer.core.export import write_bytes
+from designer.core.writers import write_bytes
 from designer.gui.base import dialogs
 from designer.gui.base.background import BackgroundTask
 

@@ -166,11 +166,11 @@ class ComparePanel(QWidget):
 
         def work(_progress, _cancelled) -> str:
             if path.lower().endswith(".html"):
-                from designer.core.export import write_compare_html
+                from designer.core.writers import write_compare_html
 
                 write_compare_html(cmp, path)
             else:
-                from designer.core.export import write_compare_xlsx
+                from designer.core.writers import write_compare_xlsx
 
                 write_compare_xlsx(cmp, path)
             return path

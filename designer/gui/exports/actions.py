@@ -19,7 +19,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
 
 from designer.core.errors import DesignerError
-from designer.core.export import (
+from designer.core.writers import (
     ProgressFn,
     check_suffix,
     export_bom,

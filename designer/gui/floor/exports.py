@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog
 
-from designer.core.physical import export_install_plan, export_netbox
+from designer.core.writers import export_install_plan, export_netbox
 from designer.gui.base.background import BackgroundTask
 
 

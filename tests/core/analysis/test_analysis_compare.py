@@ -96,7 +96,7 @@ def test_compare_html_shows_no_difference_below_the_figures_precision():
     from types import SimpleNamespace
 
     from designer.core.analysis.comparison import FIGURES
-    from designer.core.export.compare_html import compare_html
+    from designer.core.writers.compare_html import compare_html
 
     key, _label, _unit, _ = next(f for f in FIGURES if f[2] not in ("%", "$"))
 

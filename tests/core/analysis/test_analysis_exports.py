@@ -10,11 +10,11 @@ from openpyxl import load_workbook
 from designer.core.analysis.estimates import estimate
 from designer.core.analysis.workload import DecisionSettings, Economics
 from designer.core.catalog import builtin_catalog
-from designer.core.export.jobs import export_bom
-from designer.core.export.report import report_data
 from designer.core.fileformat import load_project
 from designer.core.paths import projects_dir
 from designer.core.solver import solve
+from designer.core.writers.jobs import export_bom
+from designer.core.writers.report import report_data
 
 REF = re.compile(r"(?:(\w+)!)?\$?([A-Z]+)\$?(\d+)")
 

@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 
 from designer.cli.main import main
 from designer.core.catalog import builtin_catalog
-from designer.core.export import jobs
 from designer.core.fileformat import load_project, save_project
 from designer.core.generators import generate, params_from_dict
 from designer.core.physical.floor import BomExtras
@@ -29,6 +28,7 @@ from designer.core.physical.spares import (
 )
 from designer.core.physical.summary import with_floor
 from designer.core.solver import solve
+from designer.core.writers import jobs
 from tests.core.export_helpers import Sheets
 
 CAT = builtin_catalog()

@@ -16,12 +16,12 @@ from openpyxl import load_workbook
 
 from designer.core.catalog import builtin_catalog
 from designer.core.fileformat import load_project, save_project
-from designer.core.physical import jobs
 from designer.core.physical.floor import BomExtras
 from designer.core.physical.install import HEADER, install_plan
 from designer.core.physical.netbox import HEADERS, IMPORT_ORDER
 from designer.core.physical.summary import with_floor
 from designer.core.solver import solve
+from designer.core.writers import physical as jobs
 from tests._paths import ROOT
 
 CAT = builtin_catalog()

@@ -353,7 +353,7 @@ def test_cli_generate_decimal_ratio_and_fitted_spine(capsys):
 def test_summary_facts_name_cables_ports_and_p50(tmp_path):
     """The BOM's Summary sheet and the report's key facts: physical cables, switch ports used
     with the unused ports' price as a note, latency headline at p50."""
-    from designer.core.export.facts import summary_sections
+    from designer.core.writers.facts import summary_sections
 
     p = generate(params_from_dict("rail", {"sus": 1, "gear": "roce-400", "servers_per_su": 32}))
     r = solve(p)

@@ -12,13 +12,13 @@ import pytest
 
 from designer.core.catalog import NOT_KNOWN, builtin_catalog, parse_catalog_bytes
 from designer.core.errors import CatalogError
-from designer.core.export import jobs
-from designer.core.export.cabling import cabling_plan
 from designer.core.generators import generate, params_from_dict
 from designer.core.solver import solve
 from designer.core.sources import PriceBook
 from designer.core.sources.edit import with_price_book
 from designer.core.sources.pricebook_io import book_from_rows
+from designer.core.writers import jobs
+from designer.core.writers.cabling import cabling_plan
 
 CAT = builtin_catalog()
 
@@ -159,8 +159,8 @@ def test_bom_and_report_show_the_books_sku_and_lead_time(ib, tmp_path):
     row = next(x for x in csv.DictReader(path.open(encoding="utf-8"))
                if x["Catalog id"] == "qm9700")
     assert (row["Supplier SKU"], row["Lead time"]) == ("ACME-IB-64", "6-8 weeks")
-    from designer.core.export.html_report import report_html
-    from designer.core.export.report import report_data
+    from designer.core.writers.html_report import report_html
+    from designer.core.writers.report import report_data
 
     html = report_html(report_data(p, cat, r))
     assert "MQM9700-NS2F (SKU ACME-IB-64, 6-8 weeks)" in html

@@ -9,11 +9,11 @@ import csv
 import openpyxl
 import pytest
 
-from designer.core.export import jobs
 from designer.core.generators import generate, params_from_dict
 from designer.core.solver import solve
 from designer.core.sources import PriceBook
 from designer.core.sources.edit import with_price_book
+from designer.core.writers import jobs
 
 
 @pytest.fixture(scope="module")

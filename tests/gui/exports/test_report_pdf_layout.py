@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from designer.core.export.report import report_data
 from designer.core.fileformat import load_project
 from designer.core.paths import projects_dir
 from designer.core.solver import solve
+from designer.core.writers.report import report_data
 
 
 def _laid_out(name, catalog, picture=True):
@@ -95,7 +95,7 @@ def test_no_heading_is_left_alone_at_a_page_foot(app, catalog, name):
 def test_header_words_fit_their_columns_and_numbers_their_line():
     """A header never breaks inside a word ("Latenc/y", "Statu/s"), and a one-line column
     holds its longest number, in the room Qt gives a column (the table less its padding)."""
-    from designer.core.export.html_report import (
+    from designer.core.writers.html_report import (
         BODY_CHAR_PX,
         CELL_PAD_PX,
         HEADER_CHAR_PX,
@@ -121,7 +121,7 @@ def test_key_facts_sections_share_their_columns(catalog):
     has the same widths and only numbers are held on one line."""
     import re
 
-    from designer.core.export.html_report import report_html
+    from designer.core.writers.html_report import report_html
 
     project = load_project(projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json", catalog)
     cat = project.catalog(catalog)
