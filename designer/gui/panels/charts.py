@@ -53,6 +53,10 @@ def _plot(title: str, x_label: str, y_label: str) -> pg.PlotWidget:
     w.setMinimumSize(125, 150)  # four fit beside a bill of materials that shows its names
     item = w.getPlotItem()
     item.setTitle(f"<span style='color:{TITLE}; font-size:9pt; font-weight:600'>{title}</span>")
+    # the title spans the axis columns too: over the plot area alone (pyqtgraph's place), a
+    # long one ("Oversubscription") ran past the right edge of a chart in a narrow dock
+    item.layout.removeItem(item.titleLabel)
+    item.layout.addItem(item.titleLabel, 0, 0, 1, 3)
     item.setMenuEnabled(False)
     item.hideButtons()
     vb = item.getViewBox()
