@@ -14,8 +14,8 @@ import numpy as np
 from _util import best_of
 
 from designer.core.analysis.collectives import Communicator, collective_times, size_sweep
-from designer.core.analysis.compare import compare, profile_variant
-from designer.core.analysis.estimate import estimate
+from designer.core.analysis.comparison import compare, profile_variant
+from designer.core.analysis.estimates import estimate
 from designer.core.analysis.workload import PRESETS, Economics, Workload
 from designer.core.catalog import builtin_catalog
 from designer.core.generators import generate, params_from_dict

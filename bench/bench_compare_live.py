@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from PySide6.QtCore import QEventLoop, QSettings, QTimer
 
-from designer.core.analysis.compare import profile_variant
+from designer.core.analysis.comparison import profile_variant
 from designer.core.catalog import builtin_catalog
 from designer.core.generators import generate, params_from_dict
 from designer.core.solver import solve
@@ -110,7 +110,7 @@ def main() -> None:
 
 
 def _years(w, years: float):
-    from designer.core.analysis.estimate import settings_of
+    from designer.core.analysis.estimates import settings_of
     from designer.gui.project.commands import ProjectCommand
 
     s = settings_of(w.doc.project)

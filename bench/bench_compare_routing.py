@@ -14,8 +14,8 @@ import time
 from _util import best_of
 
 from designer.core.analysis import routing
-from designer.core.analysis.compare import compare
-from designer.core.analysis.estimate import settings_of
+from designer.core.analysis.comparison import compare
+from designer.core.analysis.estimates import settings_of
 from designer.core.analysis.variants import build_all
 from designer.core.catalog import builtin_catalog
 from designer.core.fileformat import load_project

@@ -15,10 +15,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from designer.core.catalog import builtin_catalog
-from designer.core.export import jobs
-from designer.core.export.cabling import cabling_plan
 from designer.core.generators import generate, params_from_dict
 from designer.core.solver import solve
+from designer.core.writers import jobs
+from designer.core.writers.cabling import cabling_plan
 
 
 def timed(fn):

@@ -13,7 +13,7 @@ Inputs written from known figures must be read exactly (a different figure is a 
 wrong figure), ``invalid`` (an import accepted and written that the tool then refuses),
 ``injection`` (a control character from an input reached the terminal), ``escape`` (a write
 went through a link out of its folder) and ``damage`` (a FIFO or device was replaced). The
-same generators run a smaller sample in the test suite (tests/core/test_fuzz_inputs.py).
+same generators run a smaller sample in the test suite (tests/hostile/test_fuzz_inputs.py).
 """
 
 from __future__ import annotations

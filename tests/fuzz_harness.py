@@ -27,6 +27,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from tests._paths import ROOT
+
 FAILURES = ("traceback", "timeout", "memory", "not-json", "crash", "wrong", "invalid",
             "injection", "escape", "damage")
 # the classes a check may name (``"escape: ..."``); any other finding is ``wrong``
@@ -172,7 +174,7 @@ def run_cases(cases: list[Case], *, seconds: float = 30.0, memory_bytes: int = 4
     killed it, which is recorded as a crash."""
     summary = Summary()
     todo = [asdict(c) for c in cases]
-    root = Path(__file__).resolve().parents[1]
+    root = ROOT
     with tempfile.TemporaryDirectory(prefix="fuzz-log-") as tmp:
         while todo:
             progress = os.path.join(tmp, f"progress-{len(summary.outcomes)}.jsonl")

@@ -23,10 +23,10 @@ import yaml
 
 from designer.cli.main import main
 from tests import infragraph_cases as ig
+from tests._paths import DATA
 from tests.fuzz_harness import Case
 from tests.writer_links import WRITERS, inputs
 
-DATA = Path(__file__).resolve().parent / "data"
 NCCL_FILES = sorted((DATA / "acceptance").glob("nccl_*.txt"))
 PERFTEST_FILES = sorted((DATA / "acceptance").glob("ib_*.txt"))
 TWO_NODE = DATA / "acceptance" / "two-node-roce.fabric.json"

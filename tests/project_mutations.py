@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from pathlib import Path
 
 import orjson
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "projects"
+from tests._paths import PROJECTS
+
+EXAMPLES = PROJECTS
 # Small examples keep each case fast; the large ones are exercised by the script.
 SMALL_EXAMPLES = (
     "k-ary-fat-tree-k8.fabric.json",

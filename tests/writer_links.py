@@ -15,8 +15,8 @@ from pathlib import Path
 from designer.cli.exports import EXPORTERS
 from designer.cli.main import main
 from designer.core.paths import projects_dir
+from tests._paths import DATA
 
-DATA = Path(__file__).resolve().parent / "data"
 TWO_NODE = DATA / "acceptance" / "two-node-roce.fabric.json"
 NCCL = DATA / "acceptance" / "nccl_tests_232_all_reduce_perf.txt"
 SWEEP = {"generate": {"kind": "rail", "gear": ["roce-400"], "sus": [1]},

@@ -13,7 +13,7 @@ from designer.cli.commands._common import (
     project_name,
 )
 from designer.core.fileformat import save_project
-from designer.core.infragraph.importer import project_from_infragraph
+from designer.core.infragraph import project_from_infragraph
 
 
 def add_format(formats: argparse._SubParsersAction) -> None:

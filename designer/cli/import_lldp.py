@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 from designer.cli.commands._common import add_catalog_option, catalog_from, kept_existing
-from designer.core.ethernet.lldp import project_from_lldp
+from designer.core.ethernet import project_from_lldp
 from designer.core.fileformat import save_project
 
 

@@ -4,7 +4,7 @@ Each case names the figure, its source, the range that counts as reproduced and 
 the tool's own figure. ``scripts/doc_figures.py`` renders the table into docs/estimates.md
 (``docs/figures/estimates-table.md``) from what the tool gives today, and
 ``tests/docs/test_doc_figures.py`` fails when the committed table differs, so a row cannot go
-stale. ``tests/core/test_published.py`` checks every case passes or says why it misses.
+stale. ``tests/core/published/test_published.py`` checks every case passes or says why it misses.
 
 To add a row: append a ``Case`` to ``CASES`` with a ``compute`` that returns the tool's figure
 (a number, or a number and a short text) and the range its source allows; when the tool misses
@@ -211,7 +211,7 @@ def _superpod_64():
 
 def _llama3_mfu(preset: str) -> Callable[[], Figure]:
     def run() -> Figure:
-        from designer.core.analysis.estimate import estimate
+        from designer.core.analysis.estimates import estimate
         from designer.core.analysis.workload import PRESETS
 
         p, r = _superpod_64()

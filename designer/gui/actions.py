@@ -18,8 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from designer.core.generators import KIND_LABELS
-from designer.core.generators.params import GEAR_PROFILES
+from designer.core.generators import GEAR_PROFILES, KIND_LABELS
 from designer.gui.base import icons
 from designer.gui.canvas.networks_layer import LAYER_LABELS, LAYERS
 from designer.gui.transport.picker import TransportPicker

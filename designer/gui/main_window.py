@@ -36,7 +36,7 @@ from designer.core.errors import DesignerError
 from designer.core.generators import generate, plan
 from designer.core.layout import compact_if_wide
 from designer.core.model import Project
-from designer.core.networks.generate import with_networks
+from designer.core.networks import with_networks
 from designer.gui.actions import WindowActions
 from designer.gui.base import dialogs, icons, settings
 from designer.gui.base.background import closing_within

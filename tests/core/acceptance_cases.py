@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from designer.core.catalog import ServerSpec
 from designer.core.links import LinkTable
 from designer.core.model import Device, Fabric, Overrides, Project
+from tests import _paths
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "acceptance"
-PROJECTS = Path(__file__).resolve().parents[2] / "projects"
+DATA = _paths.DATA / "acceptance"
+PROJECTS = _paths.PROJECTS
 
 
 def two_node_roce(catalog) -> Project:

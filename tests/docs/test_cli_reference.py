@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-from pathlib import Path
 
 import pytest
 
 from designer.cli.commands import COMMANDS
 from designer.cli.main import build_parser
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests._paths import ROOT
 
 
 def _hook():

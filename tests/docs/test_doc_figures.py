@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import importlib.util
 import re
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests._paths import ROOT
+
 DOCS = ROOT / "docs"
 
 

@@ -4,9 +4,9 @@ in the form .ci/run extracts them (the line two below each marker)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests._paths import ROOT
+
 README = (ROOT / "README.md").read_text()
 
 

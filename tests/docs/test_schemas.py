@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests._paths import ROOT
 
 
 def _hook():

@@ -6,13 +6,17 @@ import argparse
 import sys
 
 from designer.cli.commands._common import add_command, load, print_json
-from designer.core.acceptance.check import CheckResult, write_check_csv
-from designer.core.acceptance.report import write_check_report
-from designer.core.acceptance.run import check_for, plan_for
-from designer.core.acceptance.scripts import write_plan
-from designer.core.analysis.inputs import load_workload
-from designer.core.export.output import ExportError
+from designer.core.acceptance import (
+    CheckResult,
+    check_for,
+    plan_for,
+    write_check_csv,
+    write_check_report,
+    write_plan,
+)
+from designer.core.analysis import load_workload
 from designer.core.solver import solve
+from designer.core.writers import ExportError
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:

@@ -13,8 +13,7 @@ import argparse
 
 from designer.cli.commands._common import add_command, load, number_arg, print_json
 from designer.core.fileformat import save_project
-from designer.core.physical.floor import BomExtras, Physical
-from designer.core.physical.spares import BASIS, CLASS_OF, parse_assignment
+from designer.core.physical import BASIS, CLASS_OF, BomExtras, Physical, parse_assignment
 
 # section name on the command line -> BomExtras flag
 SECTIONS = {

@@ -16,8 +16,7 @@ from designer.core.catalog import (
     ServerSpec,
     SwitchSpec,
 )
-from designer.core.transport.choice import profile_transport
-from designer.core.transport.profiles import TRANSPORTS
+from designer.core.transport import TRANSPORTS, profile_transport
 
 KIND_ORDER = ("switch", "nic", "server", "scale-up-switch", "transceiver", "cable", "fiber",
               "laser", "cdu")

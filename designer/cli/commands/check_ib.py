@@ -6,8 +6,7 @@ import argparse
 from pathlib import Path
 
 from designer.cli.commands._common import add_command, load, print_json, stderr_progress
-from designer.core.ibcheck import check_ib
-from designer.core.ibcheck.check import ENGINES
+from designer.core.ibcheck import ENGINES, check_ib
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:

@@ -14,8 +14,7 @@ from designer.cli.commands._common import (
     print_json,
     stderr_progress,
 )
-from designer.core.ethernet.netns import check_roce
-from designer.core.ethernet.slicing import HOSTS_PER_LEAF, MAX_SESSIONS, MAX_SWITCHES
+from designer.core.ethernet import HOSTS_PER_LEAF, MAX_SESSIONS, MAX_SWITCHES, check_roce
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:

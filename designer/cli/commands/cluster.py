@@ -20,18 +20,18 @@ from designer.core.cluster import (
     ClusterResult,
     ClusterSettings,
     FailureSettings,
+    TraceError,
     cluster_project,
     read_trace,
     synthetic,
 )
-from designer.core.cluster.trace import TraceError
 from designer.core.errors import DesignerError
 
 
 def _llama3_ett() -> float:
     """Effective training time (%) the default checkpoint and restart give at Llama 3's rate of
     interruptions: said in the help beside the published figure."""
-    from designer.core.cluster.reliability import (
+    from designer.core.cluster import (
         LLAMA3_DAYS,
         LLAMA3_INTERRUPTIONS,
         FailureSettings,
@@ -179,9 +179,8 @@ def _stages(quiet: bool):
 
 
 def _grid(args: argparse.Namespace, settings: ClusterSettings) -> int:
-    from designer.core.cluster import POLICIES
-    from designer.core.cluster.sweep import cluster_sweep
-    from designer.core.sweep.run import default_workers
+    from designer.core.cluster import POLICIES, cluster_sweep
+    from designer.core.sweep import default_workers
 
     pols = [x.strip() for x in args.grid.split(",") if x.strip()]
     bad = [x for x in pols if x not in POLICIES]
@@ -211,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
         return _grid(args, settings)
     project, cat = load(args, args.file)
     settings = settings_from(args)
-    from designer.core.solver.compile import compile_project
+    from designer.core.solver import compile_project
 
     n = compile_project(project, cat).n_gpus
     trace = trace_from(args, n)

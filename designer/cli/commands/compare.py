@@ -13,20 +13,22 @@ from designer.cli.commands._common import (
     catalog_from,
     print_json,
 )
-from designer.core.analysis.compare import (
+from designer.core.analysis import (
     FIGURES,
     MAX_DESIGNS,
+    MODES,
     TEXT_ROWS,
     Comparison,
+    WorkloadError,
+    build_all,
     compare,
     figure_text,
+    load_workload,
+    price_sources_json,
+    price_sources_text,
+    settings_of,
+    with_economics,
 )
-from designer.core.analysis.estimate import settings_of
-from designer.core.analysis.inputs import load_workload, with_economics
-from designer.core.analysis.price_sources import price_sources_json, price_sources_text
-from designer.core.analysis.routing import MODES
-from designer.core.analysis.variants import build_all
-from designer.core.analysis.workload import WorkloadError
 from designer.core.fileformat import load_project
 from designer.core.solver import solve
 
@@ -113,11 +115,11 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         suffix = args.output.suffix.lower()
         if suffix == ".html":
-            from designer.core.export.compare_html import write_compare_html
+            from designer.core.writers import write_compare_html
 
             write_compare_html(cmp, args.output, base)
         else:
-            from designer.core.export.compare_xlsx import write_compare_xlsx
+            from designer.core.writers import write_compare_xlsx
 
             write_compare_xlsx(cmp, args.output)
     if args.json:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from designer.core.desktop import install as desk
+from designer.core.desktop import install, status, uninstall
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:
@@ -23,14 +23,14 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.action == "status":
-        st = desk.status()
+        st = status()
         if args.json:
             print(json.dumps(st, indent=2))
         else:
             for key, value in st.items():
                 print(f"  {key:<22} {value}")
         return 0
-    out = desk.install() if args.action == "install" else desk.uninstall()
+    out = install() if args.action == "install" else uninstall()
     if args.json:
         print(json.dumps({"written": [str(p) for p in out.written],
                           "removed": [str(p) for p in out.removed], "ran": out.ran,

@@ -6,7 +6,7 @@ import argparse
 
 from designer.cli.commands._common import add_command, catalog_from, print_json, whole_number
 from designer.core.as_built import load_as_built
-from designer.core.infiniband.diff import diff_projects
+from designer.core.infiniband import diff_projects
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:

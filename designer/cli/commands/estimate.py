@@ -16,14 +16,21 @@ from designer.cli.commands._common import (
     load,
     print_json,
 )
-from designer.core.analysis.collectives import ALGORITHMS
-from designer.core.analysis.constants import constant_notes
-from designer.core.analysis.estimate import CollectiveRequest, Estimate, estimate, settings_of
-from designer.core.analysis.fit import fittable
-from designer.core.analysis.inputs import load_workload, parse_bytes, with_economics
-from designer.core.analysis.workload import WorkloadError
+from designer.core.analysis import (
+    ALGORITHMS,
+    CollectiveRequest,
+    Estimate,
+    WorkloadError,
+    constant_notes,
+    estimate,
+    fittable,
+    load_workload,
+    parse_bytes,
+    settings_of,
+    with_economics,
+)
 from designer.core.solver import solve
-from designer.core.transport.tuning import tuning_name
+from designer.core.transport import tuning_name
 
 GROUPS = ("all", "dp", "tp", "ep", "pp", "cp")
 OPS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "send-recv")
@@ -89,8 +96,7 @@ def run(args: argparse.Namespace) -> int:
         requests = (CollectiveRequest(args.collective, parse_bytes(args.bytes), args.group,
                                       args.algorithm),)
     if args.flows_per_pair is not None or args.channels_per_nic is not None:
-        from designer.core.analysis.inputs import validated
-        from designer.core.analysis.workload import Workload
+        from designer.core.analysis import Workload, validated
 
         workload = validated(Workload, workload.model_dump() | {
             k: v for k, v in (("qps_per_connection", args.flows_per_pair),
@@ -122,7 +128,7 @@ def _tree_factor(est, project, catalog, args) -> float | None:
     """NCCL picks its algorithms without knowing the collisions, so the first estimate shows
     them; when one runs the double binary tree (tree, NVLS-tree) its flows are hashed too, and
     the tree's own factor is returned (None: no tree runs)."""
-    from designer.core.analysis.ecmp import runs_a_tree, tree_under_ecmp
+    from designer.core.analysis import runs_a_tree, tree_under_ecmp
 
     used = [p.algorithm for p in est.step.parts] + [r.algorithm for r in est.collectives]
     if not runs_a_tree(used):
@@ -140,13 +146,13 @@ def _network(args: argparse.Namespace, project, result, catalog, workload
         if args.trials < 1:
             raise WorkloadError("--trials must be at least 1")
         if args.under == "ecmp":
-            from designer.core.analysis.ecmp import ring_under_ecmp
+            from designer.core.analysis import ring_under_ecmp
 
             r = ring_under_ecmp(project, channels_per_nic=workload.channels_per_nic,
                                 qps=workload.qps_per_connection, trials=args.trials,
                                 gpus=workload.gpus or None, catalog=catalog)
             return r.slowdown, r.label()
-        from designer.core.traffic.load import collective_slowdown
+        from designer.core.traffic import collective_slowdown
 
         slowdown = collective_slowdown(project, result, pattern="ring", routing=args.under,
                                        trials=args.trials, catalog=catalog)

@@ -11,8 +11,7 @@ import sys
 
 from designer.cli.commands._common import add_command, load, print_json
 from designer.core.fileformat import save_project
-from designer.core.physical.floor import Geometry
-from designer.core.physical.summary import floor_summary, with_floor
+from designer.core.physical import Geometry, floor_summary, with_floor
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:

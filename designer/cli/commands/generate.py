@@ -14,12 +14,10 @@ from designer.cli.commands._common import (
     whole_number,
 )
 from designer.core.fileformat import SUFFIX, save_project
-from designer.core.generators import generate, params_from_dict, plan
-from designer.core.generators.params import GEAR_PROFILES
+from designer.core.generators import GEAR_PROFILES, generate, params_from_dict, plan
 from designer.core.layout import compact_if_wide
-from designer.core.networks import parse_network_names
-from designer.core.networks.generate import with_networks
-from designer.core.transport.profiles import TRANSPORT_IDS, check_fits, get_transport
+from designer.core.networks import parse_network_names, with_networks
+from designer.core.transport import TRANSPORT_IDS, check_fits, get_transport
 
 COMMON_OPTIONS = (
     "gear",

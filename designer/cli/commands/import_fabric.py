@@ -13,8 +13,7 @@ from designer.cli.commands._common import (
     project_name,
 )
 from designer.core.fileformat import save_project
-from designer.core.infiniband.asbuilt import project_from_ib
-from designer.core.infiniband.netfile import read_netfile
+from designer.core.infiniband import project_from_ib, read_netfile
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:

@@ -21,10 +21,13 @@ from designer.cli.commands._common import (
 )
 from designer.core.errors import DesignerError
 from designer.core.fileformat import load_project, save_project
-from designer.core.sources.apply import nic_per_end_ns
-from designer.core.sources.edit import with_latency, without_latency
-from designer.core.sources.model import LatencyMeasurement
-from designer.core.sources.perftest import read_perftest
+from designer.core.sources import (
+    LatencyMeasurement,
+    nic_per_end_ns,
+    read_perftest,
+    with_latency,
+    without_latency,
+)
 
 TECHS = ("ib-ndr", "ib-xdr", "eth")
 

@@ -15,13 +15,17 @@ from designer.cli.commands._common import (
 )
 from designer.core import limits
 from designer.core.errors import DesignerError
-from designer.core.solver.compile import compile_project
-from designer.core.traffic import PATTERNS, ROUTINGS
-from designer.core.traffic.lft import opensm_tables
-from designer.core.traffic.network import build_network
-from designer.core.transport.choice import project_tech, transport_of
-from designer.core.transport.profiles import TRANSPORT_IDS, check_fits, get_transport
-from designer.core.transport.traffic import BURST_BYTES, run_transport_load
+from designer.core.solver import compile_project
+from designer.core.traffic import PATTERNS, ROUTINGS, build_network, opensm_tables
+from designer.core.transport import (
+    BURST_BYTES,
+    TRANSPORT_IDS,
+    check_fits,
+    get_transport,
+    project_tech,
+    run_transport_load,
+    transport_of,
+)
 
 
 def add_traffic_options(p: argparse.ArgumentParser) -> None:

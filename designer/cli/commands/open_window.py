@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
 # feature switches), which for the few hundred modules of numpy, scipy and the core costs
 # more CPU than the imports themselves.
 BEFORE_QT = ("designer.core.solver", "designer.core.generators", "designer.core.fileformat",
-             "designer.core.analysis.compare")
+             "designer.core.analysis.comparison")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,9 +18,13 @@ from designer.cli.commands._common import (
     project_name,
 )
 from designer.core.fileformat import load_project, save_project
-from designer.core.sources.apply import SourcesError
-from designer.core.sources.edit import with_price_book, without_price_book
-from designer.core.sources.pricebook_io import read_price_book, usd_rate
+from designer.core.sources import (
+    SourcesError,
+    read_price_book,
+    usd_rate,
+    with_price_book,
+    without_price_book,
+)
 from designer.core.text import shown
 
 

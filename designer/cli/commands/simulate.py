@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from designer.cli.commands._common import print_json
-from designer.core.simulate.htsim_check import check, table
+from designer.core.simulate import check, table
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:

@@ -9,11 +9,10 @@ from pydantic import ValidationError
 from designer.cli.commands._common import add_command, load, print_json
 from designer.cli.commands.prices import add_price_book_option, apply_price_books
 from designer.core.model import AnalysisSettings
-from designer.core.networks.solve import networks_json, networks_report, solve_networks
+from designer.core.networks import networks_json, networks_report, solve_networks
 from designer.core.problems import Severity
-from designer.core.solver import Result, solve
-from designer.core.solver.oversub import ratio_text
-from designer.core.sources.figures import assumption_lines
+from designer.core.solver import Result, ratio_text, solve
+from designer.core.sources import assumption_lines
 
 
 def _setting(name: str):

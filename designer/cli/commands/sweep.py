@@ -12,13 +12,21 @@ from designer.cli.commands._common import (
     count_arg,
     print_json,
 )
-from designer.core.sweep import load_spec, run_sweep, summary_json, sweep_table
-from designer.core.sweep.files import format_of, write_designs, write_table
-from designer.core.sweep.metrics import METRICS
-from designer.core.sweep.points import expand
-from designer.core.sweep.results import SweepTable
-from designer.core.sweep.run import ENGINES, SweepRun
-from designer.core.sweep.timing import timing_lines
+from designer.core.sweep import (
+    ENGINES,
+    METRICS,
+    SweepRun,
+    SweepTable,
+    expand,
+    format_of,
+    load_spec,
+    run_sweep,
+    summary_json,
+    sweep_table,
+    timing_lines,
+    write_designs,
+    write_table,
+)
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:
@@ -87,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def raise_usage(message: str) -> None:
-    from designer.core.sweep.errors import SweepSpecError
+    from designer.core.sweep import SweepSpecError
 
     raise SweepSpecError(message)
 

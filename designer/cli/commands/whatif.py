@@ -11,9 +11,9 @@ from designer.cli.commands._common import (
     print_json,
 )
 from designer.cli.commands.load import add_traffic_options
-from designer.core.solver.compile import compile_project
-from designer.core.traffic.failures import DEFAULT_USD_PER_GPU_HOUR, WhatIf, n_minus_1, what_if
-from designer.core.transport.choice import transport_of
+from designer.core.solver import compile_project
+from designer.core.traffic import DEFAULT_USD_PER_GPU_HOUR, WhatIf, n_minus_1, what_if
+from designer.core.transport import transport_of
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:

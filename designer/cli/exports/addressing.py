@@ -14,10 +14,10 @@ from designer.cli.exports.registry import Exporter, register_exporter
 from designer.core.address_ranges import DEFAULT_RANGES, AddressRanges
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
-from designer.core.ethernet.addressing import write_addressing
-from designer.core.export.output import ExportError
+from designer.core.ethernet import write_addressing
 from designer.core.fileformat import save_project
 from designer.core.model import Project
+from designer.core.writers import ExportError
 
 SUFFIXES = (".csv", ".yaml", ".yml")
 OPTIONS = {"loopbacks": "loopbacks", "p2p": "p2p", "hosts": "hosts", "asn_base": "asn_base"}

@@ -1,6 +1,6 @@
 """``designer export {bom,cabling,drawio,graphml,image,report}``: the formats people read.
 
-The work is in ``designer.core.export.jobs`` (shared with File > Export in the window); PNG and
+The work is in ``designer.core.writers.jobs`` (shared with File > Export in the window); PNG and
 SVG images and PDF reports need Qt's renderer, imported only when asked for (offscreen).
 """
 
@@ -13,39 +13,47 @@ from pathlib import Path
 from designer.cli.commands._common import whole_number
 from designer.cli.exports.registry import Exporter, register_exporter
 from designer.core.catalog import Catalog
-from designer.core.export import jobs
 from designer.core.model import Project
+from designer.core.writers import (
+    check_suffix,
+    export_bom,
+    export_cabling,
+    export_drawio,
+    export_graphml,
+    export_report_html,
+    report_data_for,
+)
 
 
 def _bom(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:
-    return jobs.export_bom(project, catalog, out)
+    return export_bom(project, catalog, out)
 
 
 def _cabling(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:
-    return jobs.export_cabling(project, catalog, out)
+    return export_cabling(project, catalog, out)
 
 
 def _graphml(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:
-    return jobs.export_graphml(project, catalog, out)
+    return export_graphml(project, catalog, out)
 
 
 def _drawio(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:
-    return jobs.export_drawio(project, catalog, out)
+    return export_drawio(project, catalog, out)
 
 
 def _report(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:
-    if jobs.check_suffix("report", out) != ".pdf":
-        return jobs.export_report_html(project, catalog, out)
+    if check_suffix("report", out) != ".pdf":
+        return export_report_html(project, catalog, out)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from designer.gui.exports.report_pdf import write_report_pdf
 
-    data = jobs.report_data_for(project, catalog)
+    data = report_data_for(project, catalog)
     pages = write_report_pdf(data, out, project, catalog)
     return f"wrote {out}: design report, {pages} page(s)"
 
 
 def _image(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:
-    jobs.check_suffix("image", out)
+    check_suffix("image", out)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from designer.gui.exports.image import export_design_image
 

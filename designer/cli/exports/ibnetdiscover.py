@@ -7,10 +7,9 @@ from pathlib import Path
 
 from designer.cli.exports.registry import Exporter, register_exporter
 from designer.core.catalog import Catalog
-from designer.core.export.output import write_bytes
-from designer.core.infiniband.netfile import write_netfile
-from designer.core.infiniband.topology import ib_fabric_of
+from designer.core.infiniband import ib_fabric_of, write_netfile
 from designer.core.model import Project
+from designer.core.writers import write_bytes
 
 
 def write(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:

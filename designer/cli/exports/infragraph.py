@@ -7,9 +7,9 @@ from pathlib import Path
 
 from designer.cli.exports.registry import Exporter, register_exporter
 from designer.core.catalog import Catalog
-from designer.core.export.output import ExportError
-from designer.core.infragraph.export import write_infragraph
+from designer.core.infragraph import write_infragraph
 from designer.core.model import Project
+from designer.core.writers import ExportError
 
 
 def write(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:

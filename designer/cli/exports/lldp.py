@@ -7,8 +7,7 @@ from pathlib import Path
 
 from designer.cli.exports.registry import Exporter, register_exporter
 from designer.core.catalog import Catalog
-from designer.core.ethernet.lldp import write_lldp_view
-from designer.core.ethernet.plan import build_underlay
+from designer.core.ethernet import build_underlay, write_lldp_view
 from designer.core.model import Project
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 from designer.cli.exports.registry import Exporter, register_exporter
 from designer.core.catalog import Catalog
 from designer.core.model import Project
-from designer.core.physical import jobs
+from designer.core.writers import export_install_plan, export_netbox
 
 
 def _netbox(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:
-    return jobs.export_netbox(project, catalog, out, site=args.site)
+    return export_netbox(project, catalog, out, site=args.site)
 
 
 def _netbox_options(p: argparse.ArgumentParser) -> None:
@@ -21,7 +21,7 @@ def _netbox_options(p: argparse.ArgumentParser) -> None:
 
 
 def _install(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:
-    return jobs.export_install_plan(project, catalog, out)
+    return export_install_plan(project, catalog, out)
 
 
 register_exporter("netbox", Exporter(

@@ -8,13 +8,16 @@ from pathlib import Path
 
 from designer.cli.commands._common import whole_number
 from designer.cli.exports.registry import Exporter, register_exporter
-from designer.core.analysis.inputs import load_workload, parse_bytes
+from designer.core.analysis import load_workload, parse_bytes
 from designer.core.catalog import Catalog
 from designer.core.model import Project
-from designer.core.simulate.astrasim import write_astrasim
-from designer.core.simulate.htsim import DEFAULT_PATTERNS, PATTERNS
-from designer.core.simulate.htsim_export import write_htsim
-from designer.core.simulate.tiers import SimulatorInputError
+from designer.core.simulate import (
+    DEFAULT_PATTERNS,
+    PATTERNS,
+    SimulatorInputError,
+    write_astrasim,
+    write_htsim,
+)
 from designer.core.solver import solve
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from designer.cli.exports.registry import Exporter, register_exporter
 from designer.core.catalog import Catalog
-from designer.core.ethernet.configs import write_configs
+from designer.core.ethernet import write_configs
 from designer.core.model import Project
 
 

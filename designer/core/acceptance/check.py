@@ -344,7 +344,7 @@ def check_rows(res: CheckResult) -> list[tuple]:
 
 
 def write_check_csv(res: CheckResult, path: str | Path) -> None:
-    from designer.core.export.csv_writer import write_csv
+    from designer.core.writers.csv_writer import write_csv
 
     write_csv(path, CSV_HEADER, check_rows(res))
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from designer.core.acceptance.predict import predict_collective
-from designer.core.analysis.estimate import estimate
+from designer.core.analysis.estimates import estimate
 from designer.core.analysis.fabric import FabricView
 from designer.core.analysis.workload import Workload, WorkloadError
 from designer.core.catalog import Catalog

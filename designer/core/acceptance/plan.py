@@ -22,7 +22,7 @@ from designer.core.acceptance.cluster import Cluster, cluster_of, switch_hops
 from designer.core.acceptance.collective_test import CollectiveTest, Row
 from designer.core.acceptance.kpis import Kpi, plan_kpis
 from designer.core.acceptance.predict import predict_collective
-from designer.core.analysis.estimate import settings_of
+from designer.core.analysis.estimates import settings_of
 from designer.core.analysis.fabric import FabricView, fabric_view
 from designer.core.analysis.workload import Workload
 from designer.core.catalog import Catalog

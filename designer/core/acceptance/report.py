@@ -9,10 +9,10 @@ from typing import Any
 from designer.core.acceptance.check import CheckResult
 from designer.core.acceptance.sections import check_sections
 from designer.core.catalog import Catalog
-from designer.core.export.output import ExportError, write_bytes
-from designer.core.export.report import report_data
-from designer.core.export.report_html import report_html
 from designer.core.model import Project
+from designer.core.writers.html_report import report_html
+from designer.core.writers.output import ExportError, write_bytes
+from designer.core.writers.report import report_data
 
 
 def write_check_report(project: Project, catalog: Catalog, result: Any, res: CheckResult,

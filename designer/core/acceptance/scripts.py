@@ -15,9 +15,9 @@ import shlex
 from pathlib import Path
 
 from designer.core.acceptance.plan import AcceptancePlan
-from designer.core.export.csv_writer import write_csv
-from designer.core.export.output import ExportError
 from designer.core.safe_io import ExportFolder, FileRefused
+from designer.core.writers.csv_writer import write_csv
+from designer.core.writers.output import ExportError
 
 BANDS_HEADER = ("test", "rail", "ranks", "bytes", "predicted_time_us", "predicted_busbw_gbytes_s",
                 "band_low", "band_high", "algorithm")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from designer.core.acceptance.check import CheckResult
 from designer.core.acceptance.plan import AcceptancePlan
-from designer.core.export.facts import Fact, FactSection
+from designer.core.writers.facts import Fact, FactSection
 
 # the size the report shows of each curve (bandwidth-bound); PLAN.md has every size
 REPORT_SIZES = (1 << 30,)

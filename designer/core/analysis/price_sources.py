@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from designer.core.analysis.compare import Comparison
+from designer.core.analysis.comparison import Comparison
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import DesignerError
 from designer.core.solver import Result

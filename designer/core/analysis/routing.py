@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from designer.core.analysis.ecmp import ring_under_ecmp, runs_a_tree, tree_under_ecmp
-from designer.core.analysis.estimate import Estimate, estimate
+from designer.core.analysis.estimates import Estimate, estimate
 from designer.core.analysis.fit import Keep
 from designer.core.analysis.workload import Economics, Workload, WorkloadError
 from designer.core.catalog import Catalog, builtin_catalog

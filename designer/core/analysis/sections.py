@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from designer.core.analysis.constants import ASSUMED, constant_notes
-from designer.core.analysis.estimate import Estimate
-from designer.core.export.facts import Fact, FactSection
+from designer.core.analysis.estimates import Estimate
 from designer.core.transport.tuning import tuning_label
+from designer.core.writers.facts import Fact, FactSection
 
 
 def decision_sections(e: Estimate) -> list[FactSection]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from designer.core.analysis.estimate import estimate, settings_of
+from designer.core.analysis.estimates import estimate, settings_of
 from designer.core.analysis.workload import PRESETS, Workload, WorkloadError
 from designer.core.catalog import Catalog
 from designer.core.model import Project

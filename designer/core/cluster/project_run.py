@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from designer.core.analysis.estimate import settings_of
+from designer.core.analysis.estimates import settings_of
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.cluster.jobmix import job_kinds
 from designer.core.cluster.result import ClusterResult

@@ -5,7 +5,7 @@ interruption by job size, blast radius and spares to stock."""
 
 from __future__ import annotations
 
-from designer.core.analysis.estimate import settings_of
+from designer.core.analysis.estimates import settings_of
 from designer.core.cluster.project_run import cluster_project
 from designer.core.cluster.reliability import (
     FailureSettings,
@@ -17,8 +17,8 @@ from designer.core.cluster.reliability import (
 from designer.core.cluster.settings import ClusterSettings
 from designer.core.cluster.synthetic import synthetic
 from designer.core.cluster.topology import topology
-from designer.core.export.facts import Fact, FactSection
 from designer.core.solver.compile import compile_project
+from designer.core.writers.facts import Fact, FactSection
 
 REPORT_JOBS = 300  # enough to fill the design and turn the mix over; few enough to be quick
 REPLAY_MAX_GPUS = 8192  # above this the report keeps to the failure model (seconds, not minutes)

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from designer.core.desktop.entry import MIME_TYPE, designer_command
-from designer.core.desktop.install import data_home, write_text_atomic
+from designer.core.desktop.installer import data_home, write_text_atomic
 
 BOOKMARK_NS = "http://www.freedesktop.org/standards/desktop-bookmarks"
 MIME_NS = "http://www.freedesktop.org/standards/shared-mime-info"

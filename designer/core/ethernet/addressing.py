@@ -21,9 +21,9 @@ from designer.core.address_ranges import DEFAULT_RANGES
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
 from designer.core.ethernet.plan import Underlay, build_underlay, ip
-from designer.core.export.csv_writer import write_csv
-from designer.core.export.output import write_bytes
 from designer.core.model import Project
+from designer.core.writers.csv_writer import write_csv
+from designer.core.writers.output import write_bytes
 
 HEADER = ("Kind", "Device", "Role", "ASN", "Interface", "Address", "Prefix", "Peer device",
           "Peer interface", "Peer address", "Range")

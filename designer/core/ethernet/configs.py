@@ -16,10 +16,10 @@ from designer.core.ethernet.frr import DAEMONS, frr_config, host_ports
 from designer.core.ethernet.plan import Underlay, build_underlay, ip
 from designer.core.ethernet.qos import DEFAULT_QOS, RoceQos, qos_for_profile
 from designer.core.ethernet.sonic import config_db
-from designer.core.export.output import ExportError
 from designer.core.model import Project
 from designer.core.safe_io import ExportFolder, FileRefused
 from designer.core.transport.choice import transport_of
+from designer.core.writers.output import ExportError
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 CLAB_SWITCH_IMAGE = "quay.io/frrouting/frr:8.4.4"

@@ -401,7 +401,7 @@ def write_lldp_view(project: Project, catalog: Catalog, out: Path) -> int:
     """One ``<switch>.json`` per switch in the folder ``out``; the number written. The file's
     name is the switch's (that is how a table names its switch), so a switch whose name is not
     a file name on every system is refused, never renamed behind the reader's back."""
-    from designer.core.export.output import ExportError
+    from designer.core.writers.output import ExportError
 
     view = lldp_view(project, catalog)
     for n in view:

@@ -8,12 +8,13 @@ cannot work.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import GeneratorError
+from designer.core.faces import lazy_names
 from designer.core.gcpause import collector_paused
 from designer.core.generators.dragonfly import plan_dragonfly
 from designer.core.generators.params import (
@@ -47,22 +48,6 @@ KIND_LABELS = {
     "rail-only": "Rail-only (no spine)",
 }
 
-__all__ = [
-    "KINDS",
-    "KIND_LABELS",
-    "CommonParams",
-    "DragonflyParams",
-    "FatTreeParams",
-    "GeneratorParams",
-    "Plan",
-    "RailOnlyParams",
-    "RailParams",
-    "Ratio",
-    "generate",
-    "params_from_dict",
-    "plan",
-    "regenerate",
-]
 
 
 def params_from_dict(kind: str, values: dict[str, Any]) -> GeneratorParams:
@@ -153,3 +138,35 @@ def regenerate(
     params = params_from_dict(project.generator.kind, values)
     cat = project.catalog(catalog if catalog is not None else builtin_catalog())
     return generate(params, cat, base=project)
+
+# Loaded on first use (designer.core.faces): importing the package, or any module of it,
+# stays as cheap as before.
+_WHERE = {
+    "resolve_gear": "gear",
+    "GEAR_PROFILES": "params",
+}
+__getattr__ = lazy_names(__name__, globals(), _WHERE)
+
+if TYPE_CHECKING:
+    from designer.core.generators.gear import resolve_gear
+    from designer.core.generators.params import GEAR_PROFILES
+
+__all__ = [
+    "GEAR_PROFILES",
+    "KINDS",
+    "KIND_LABELS",
+    "PARAMS_BY_KIND",
+    "CommonParams",
+    "DragonflyParams",
+    "FatTreeParams",
+    "GeneratorParams",
+    "Plan",
+    "RailOnlyParams",
+    "RailParams",
+    "Ratio",
+    "generate",
+    "params_from_dict",
+    "plan",
+    "regenerate",
+    "resolve_gear",
+]

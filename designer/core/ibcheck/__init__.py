@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 # Names are imported on first use (PEP 562): the window asks ``missing_reason()`` while it
 # starts, and loading the whole check (numpy, scipy, the route analysis) for that cost 0.3 s.
 _WHERE = {
+    "ENGINES": "check",
     "check_ib": "check",
     "choose_engine": "check",
-    "discover": "discover",
+    "discover": "discovery",
     "Finding": "report",
     "IbCheckReport": "report",
     "SubnetReport": "report",
@@ -38,14 +39,15 @@ def __getattr__(name: str) -> Any:
 
 
 if TYPE_CHECKING:
-    from designer.core.ibcheck.check import check_ib, choose_engine
-    from designer.core.ibcheck.discover import discover
+    from designer.core.ibcheck.check import ENGINES, check_ib, choose_engine
+    from designer.core.ibcheck.discovery import discover
     from designer.core.ibcheck.report import Finding, IbCheckReport, SubnetReport
     from designer.core.ibcheck.routes import Balance, HopStats
     from designer.core.ibcheck.sim import CheckCancelled, IbSimError
     from designer.core.ibcheck.tools import IbToolsMissing, missing_reason
 
 __all__ = [
+    "ENGINES",
     "Balance",
     "CheckCancelled",
     "Finding",

@@ -21,7 +21,6 @@ import numpy as np
 
 from designer.core.analysis.gpus import gpu_spec
 from designer.core.catalog import Catalog, ServerSpec
-from designer.core.export.stream import write_chunks
 from designer.core.infragraph.schema import (
     ASIC,
     NIC,
@@ -34,6 +33,7 @@ from designer.core.infragraph.schema import (
 )
 from designer.core.model import TIER_OF_ROLE, Project, Role
 from designer.core.ports import nic_mode_of, port_layout
+from designer.core.writers.stream import write_chunks
 
 EDGE_CHUNK = 4096
 

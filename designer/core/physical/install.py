@@ -1,7 +1,7 @@
 """The installable cabling plan: every cable with the rack and U of both ends, sorted so an
 installer walks the floor rack by rack.
 
-Built on the cabling plan (``designer.core.export.cabling``: names, ports, media, labels) and
+Built on the cabling plan (``designer.core.writers.cabling``: names, ports, media, labels) and
 the floor plan's positions. Each cable is listed once, at the rack where it starts: its A end
 is the end in the earlier rack of the floor (row by row, rack by rack); within a rack, cables
 go by U from the bottom, then device, then port. Devices off the floor come last, under
@@ -16,10 +16,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.core.catalog import Catalog
-from designer.core.export.cabling import cabling_plan, unique_names
 from designer.core.model import Project
 from designer.core.physical.errors import NoFloorPlan
 from designer.core.physical.lengths import positions
+from designer.core.writers.cabling import cabling_plan, unique_names
 
 HEADER: tuple[str, ...] = (
     "Rack A", "U A", "Device A", "Port A", "Rack Z", "U Z", "Device Z", "Port Z",

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.core.catalog import Catalog
-from designer.core.export.cabling import unique_names
 from designer.core.links import MEDIA
 from designer.core.model import ROLE_COLORS, ROLE_LABELS, Project
 from designer.core.physical.floor import FloorPlan
 from designer.core.physical.placement import device_sizes
 from designer.core.ports import per_cage_of, port_labels
+from designer.core.writers.cabling import unique_names
 
 # Import order: every table refers only to tables before it.
 IMPORT_ORDER: tuple[str, ...] = (

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from designer.core.analysis.estimate import estimate
+from designer.core.analysis.estimates import estimate
 from designer.core.analysis.fabric import FabricView, fabric_view
 from designer.core.analysis.workload import Workload, WorkloadError
 from designer.core.catalog import Catalog
@@ -97,9 +97,9 @@ def system_config(n_dims: int) -> dict:
 
 def write_astrasim(project: Project, result: Result, catalog: Catalog, folder: str | Path,
                    workload: Workload | None = None) -> list[Path]:
-    from designer.core.analysis.estimate import settings_of
-    from designer.core.export.output import ExportError
+    from designer.core.analysis.estimates import settings_of
     from designer.core.safe_io import ExportFolder, FileRefused
+    from designer.core.writers.output import ExportError
 
     try:
         d = ExportFolder(folder, "ASTRA-sim export")

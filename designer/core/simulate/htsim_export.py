@@ -196,11 +196,11 @@ def write_htsim(project: Project, catalog: Catalog, folder: str | Path,
     """Write the folder; everything is worked out (and any refusal raised) before the first
     file is written."""
     from designer.core.errors import DesignerError
-    from designer.core.export.output import ExportError
     from designer.core.safe_io import ExportFolder, FileRefused
     from designer.core.solver.compile import compile_project
     from designer.core.traffic.network import build_network
     from designer.core.traffic.patterns import permutation
+    from designer.core.writers.output import ExportError
 
     d = Path(folder)
     if d.exists() and not d.is_dir():

@@ -3,6 +3,9 @@ a table with the Pareto front and the best design per constraint. No Qt here."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from designer.core.faces import lazy_names
 from designer.core.sweep import decision_metrics  # noqa: F401 (registers its figures)
 from designer.core.sweep.errors import SweepSpecError
 from designer.core.sweep.metrics import METRICS, Metric, register
@@ -13,7 +16,30 @@ from designer.core.sweep.run import SweepRun, run_sweep
 from designer.core.sweep.spec import SweepSpec, load_spec, loads_spec, spec_from_dict
 from designer.core.sweep.worker import Outcome, build
 
+# Loaded on first use (designer.core.faces): importing the package, or any module of it,
+# stays as cheap as before.
+_WHERE = {
+    "format_of": "files",
+    "write_designs": "files",
+    "write_table": "files",
+    "warm": "local_pool",
+    "ENGINES": "run",
+    "default_workers": "run",
+    "load_yaml": "spec",
+    "read_spec_text": "spec",
+    "timing_lines": "timing",
+}
+__getattr__ = lazy_names(__name__, globals(), _WHERE)
+
+if TYPE_CHECKING:
+    from designer.core.sweep.files import format_of, write_designs, write_table
+    from designer.core.sweep.local_pool import warm
+    from designer.core.sweep.run import ENGINES, default_workers
+    from designer.core.sweep.spec import load_yaml, read_spec_text
+    from designer.core.sweep.timing import timing_lines
+
 __all__ = [
+    "ENGINES",
     "METRICS",
     "Metric",
     "Outcome",
@@ -23,13 +49,21 @@ __all__ = [
     "SweepSpecError",
     "SweepTable",
     "build",
+    "default_workers",
     "expand",
+    "format_of",
     "load_spec",
+    "load_yaml",
     "loads_spec",
     "pareto_mask",
+    "read_spec_text",
     "register",
     "run_sweep",
     "spec_from_dict",
     "summary_json",
     "sweep_table",
+    "timing_lines",
+    "warm",
+    "write_designs",
+    "write_table",
 ]

@@ -1,5 +1,5 @@
 """Sweep figures from the decision analysis: step time, communication share, MFU, TCO and
-busbw of the point's workload on the point's design (``designer.core.analysis.estimate``).
+busbw of the point's workload on the point's design (``designer.core.analysis.estimates``).
 
 A spec names a workload per point (``workloads: [{preset: llama3-405b-8k}, {...}]``, a preset or
 the fields of a workload); a design too small for the workload's parallelism records the error
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from designer.core.analysis.estimate import Estimate, estimate
+from designer.core.analysis.estimates import Estimate, estimate
 from designer.core.analysis.inputs import validated
 from designer.core.analysis.workload import Workload, preset
 from designer.core.sweep.metrics import register

@@ -12,15 +12,15 @@ import numpy as np
 from openpyxl.styles import PatternFill
 
 from designer.core.catalog import Catalog
-from designer.core.export.csv_writer import write_csv
-from designer.core.export.output import ExportError, write_bytes
-from designer.core.export.xlsx import header, new_workbook, put, save_workbook, set_widths
 from designer.core.fileformat import dumps_project
 from designer.core.safe_io import ExportFolder, FileRefused
 from designer.core.sweep.metrics import METRICS
 from designer.core.sweep.results import SweepTable
 from designer.core.sweep.run import SweepRun
 from designer.core.sweep.worker import build
+from designer.core.writers.csv_writer import write_csv
+from designer.core.writers.output import ExportError, write_bytes
+from designer.core.writers.xlsx import header, new_workbook, put, save_workbook, set_widths
 
 FORMATS = ("csv", "xlsx", "parquet", "json")
 PARETO_FILL = PatternFill("solid", fgColor="FFE9B3")

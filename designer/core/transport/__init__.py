@@ -6,6 +6,9 @@ model, the switch configs' QoS profile, the tuning effort in TCO) with its reaso
 all-to-all; ``choice`` resolves a project's transport. No Qt, no solver imports here.
 """
 
+from typing import TYPE_CHECKING
+
+from designer.core.faces import lazy_names
 from designer.core.transport.profiles import (
     TRANSPORT_IDS,
     TRANSPORTS,
@@ -15,5 +18,39 @@ from designer.core.transport.profiles import (
     get_transport,
 )
 
-__all__ = ["TRANSPORTS", "TRANSPORT_IDS", "Transport", "TransportError", "default_transport",
-           "get_transport"]
+# Loaded on first use (designer.core.faces): importing the package, or any module of it,
+# stays as cheap as before.
+_WHERE = {
+    "profile_transport": "choice",
+    "project_tech": "choice",
+    "transport_of": "choice",
+    "check_fits": "profiles",
+    "BURST_BYTES": "traffic",
+    "TransportLoad": "traffic",
+    "run_transport_load": "traffic",
+    "tuning_name": "tuning",
+}
+__getattr__ = lazy_names(__name__, globals(), _WHERE)
+
+if TYPE_CHECKING:
+    from designer.core.transport.choice import profile_transport, project_tech, transport_of
+    from designer.core.transport.profiles import check_fits
+    from designer.core.transport.traffic import BURST_BYTES, TransportLoad, run_transport_load
+    from designer.core.transport.tuning import tuning_name
+
+__all__ = [
+    "BURST_BYTES",
+    "TRANSPORTS",
+    "TRANSPORT_IDS",
+    "Transport",
+    "TransportError",
+    "TransportLoad",
+    "check_fits",
+    "default_transport",
+    "get_transport",
+    "profile_transport",
+    "project_tech",
+    "run_transport_load",
+    "transport_of",
+    "tuning_name",
+]

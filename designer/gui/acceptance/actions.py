@@ -95,8 +95,7 @@ class AcceptanceActions(TaskOwner):
     def write_plan(self, folder: Path) -> BackgroundTask | None:
         # the acceptance planner and the simulators' writers bring scipy's graph module: loaded
         # when first asked for, on this thread, never at the window's start
-        from designer.core.acceptance.run import plan_for
-        from designer.core.acceptance.scripts import write_plan
+        from designer.core.acceptance import plan_for, write_plan
 
         project, catalog, result = self._snapshot()
 
@@ -125,7 +124,7 @@ class AcceptanceActions(TaskOwner):
         if folder is None:
             return
         if key == "htsim":
-            from designer.core.simulate.htsim_check import has_output
+            from designer.core.simulate import has_output
 
             # the folder picked may be the export itself, run since: offer to read it
             ran = next((d for d in (folder.parent, folder) if has_output(d)), None)
@@ -141,7 +140,7 @@ class AcceptanceActions(TaskOwner):
         """htsim's output in an export folder beside the tool's prediction, in a dialog;
         the dialog, or None after an error shown."""
         from designer.core.errors import DesignerError
-        from designer.core.simulate.htsim_check import check
+        from designer.core.simulate import check
         from designer.gui.acceptance.simcheck import SimCheckDialog
 
         try:
@@ -155,9 +154,8 @@ class AcceptanceActions(TaskOwner):
         return dlg
 
     def export(self, key: str, out: Path) -> BackgroundTask | None:
-        from designer.core.infragraph.export import write_infragraph
-        from designer.core.simulate.astrasim import write_astrasim
-        from designer.core.simulate.htsim_export import write_htsim
+        from designer.core.infragraph import write_infragraph
+        from designer.core.simulate import write_astrasim, write_htsim
 
         project, catalog, result = self._snapshot()
 
@@ -188,7 +186,7 @@ class AcceptanceActions(TaskOwner):
     def import_path(self, path: Path) -> bool:
         if not self.w.maybe_save():
             return False
-        from designer.core.infragraph.importer import project_from_infragraph
+        from designer.core.infragraph import project_from_infragraph
 
         catalog = self.w.doc.base_catalog
         task = BackgroundTask(self.w, "Import InfraGraph", f"Reading {path.name}…",

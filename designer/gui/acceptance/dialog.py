@@ -31,10 +31,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from designer.core.acceptance.check import CheckResult, write_check_csv
-from designer.core.acceptance.report import write_check_report
-from designer.core.acceptance.run import check_for
-from designer.core.export.output import write_bytes
+from designer.core.acceptance import CheckResult, check_for, write_check_csv, write_check_report
+from designer.core.writers import write_bytes
 from designer.gui.base import dialogs
 from designer.gui.base.background import BackgroundTask
 

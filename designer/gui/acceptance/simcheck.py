@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout
 
-from designer.core.simulate.htsim_check import Row, table
+from designer.core.simulate import Row, table
 
 
 class SimCheckDialog(QDialog):

@@ -60,7 +60,7 @@ def add_recent_file(path: str | Path) -> list[str]:
     files = files[:MAX_RECENT]
     settings().setValue("recentFiles", files)
     if sys.platform.startswith("linux") and not os.environ.get(DATA_DIR_ENV):
-        from designer.core.desktop.recent import add_recent
+        from designer.core.desktop import add_recent
 
         add_recent(p)
     return files

@@ -15,8 +15,15 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
 from designer.core.model import Role
-from designer.core.networks import BACKEND, EXTRA_NETWORKS, NETWORK_LABELS
-from designer.core.networks.drawing import BOX_H, BOX_W, Band, bands
+from designer.core.networks import (
+    BACKEND,
+    BOX_H,
+    BOX_W,
+    EXTRA_NETWORKS,
+    NETWORK_LABELS,
+    Band,
+    bands,
+)
 from designer.gui.base import style
 from designer.gui.canvas.edges import EdgeLayer
 from designer.gui.canvas.items import Z_BOX, draw_screen_text, lod_of

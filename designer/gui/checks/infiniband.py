@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from designer.core.errors import DesignerError
-from designer.core.ibcheck.tools import missing_reason
+from designer.core.ibcheck import missing_reason
 from designer.gui.base import dialogs
 from designer.gui.base.background import BackgroundTask, TaskOwner
 
@@ -127,7 +127,7 @@ class IbActions(TaskOwner):
         plan = doc.project
         catalog = doc.base_catalog
         from designer.core.as_built import load_as_built
-        from designer.core.ethernet.lldp import as_built_source  # loaded when used
+        from designer.core.ethernet import as_built_source  # loaded when used
         from designer.core.infiniband import diff_projects
 
         p = as_built_source(Path(path))  # one switch's LLDP file: the folder of them all
@@ -178,7 +178,7 @@ class IbActions(TaskOwner):
         result = self.analysis.service.result_for(project)
         hops = result.hops if result is not None else None
 
-        from designer.core.ibcheck.check import check_ib  # numpy/scipy: only when checking
+        from designer.core.ibcheck import check_ib  # numpy/scipy: only when checking
 
         def work(progress, cancelled):
             return check_ib(project, catalog, progress=progress, cancelled=cancelled,
@@ -201,7 +201,7 @@ class IbActions(TaskOwner):
 
     # -- shared ------------------------------------------------------------------------------------
     def _start(self, title: str, label: str, work) -> BackgroundTask:
-        from designer.core.ibcheck.sim import CheckCancelled
+        from designer.core.ibcheck import CheckCancelled
 
         task = BackgroundTask(self.w, title, label, work, cancel_types=(CheckCancelled,))
         task.cancelled.connect(lambda: self.w.doc.say(f"{title}: cancelled"))

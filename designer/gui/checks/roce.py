@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QAction
 
-from designer.core.ethernet.lab import missing_reason
+from designer.core.ethernet import missing_reason
 from designer.gui.base import dialogs
 from designer.gui.base.background import BackgroundTask, TaskOwner
 from designer.gui.checks.infiniband import ReportDialog
@@ -49,9 +49,8 @@ class RoceActions(TaskOwner):
             return None
         # loaded when used: the lab and its planner bring scipy's graph module and the
         # InfiniBand simulator, 0.2 s of the window's start
-        from designer.core.ethernet.netns import check_roce
-        from designer.core.ethernet.plan import profile_problem
-        from designer.core.ibcheck.sim import CheckCancelled
+        from designer.core.ethernet import check_roce, profile_problem
+        from designer.core.ibcheck import CheckCancelled
 
         doc = self.w.doc
         project, catalog = doc.project, doc.catalog

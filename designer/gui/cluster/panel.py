@@ -31,6 +31,8 @@ from PySide6.QtWidgets import (
 
 from designer.core.catalog import builtin_catalog
 from designer.core.cluster import (
+    CHECKPOINT_H_SOURCE,
+    COMPONENTS,
     POLICIES,
     ClusterResult,
     ClusterSettings,
@@ -39,9 +41,8 @@ from designer.core.cluster import (
     read_trace,
     synthetic,
 )
-from designer.core.cluster.reliability import CHECKPOINT_H_SOURCE, COMPONENTS
 from designer.core.fileformat import load_project
-from designer.core.solver.control import SolveCancelled
+from designer.core.solver import SolveCancelled
 from designer.gui.base.background import BackgroundTask
 from designer.gui.cluster.tables import side_by_side, sorted_jobs
 from designer.gui.cluster.timeline import TimelineView
@@ -246,7 +247,7 @@ class ClusterPanel(QWidget):
         vs = self.vs.text().strip()
 
         def work(progress, cancelled):
-            from designer.core.solver.compile import compile_project
+            from designer.core.solver import compile_project
 
             if trace_spec == SYNTHETIC:
                 n = compile_project(project, catalog).n_gpus

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from designer.core.analysis.compare import FIGURES, PROFILE_LABELS, TEXT_ROWS, Comparison
+from designer.core.analysis import FIGURES, PROFILE_LABELS, TEXT_ROWS, Comparison
 from designer.gui.base.background import BackgroundTask
 from designer.gui.decision.compare_service import CompareService
 from designer.gui.panels import fmt
@@ -166,11 +166,11 @@ class ComparePanel(QWidget):
 
         def work(_progress, _cancelled) -> str:
             if path.lower().endswith(".html"):
-                from designer.core.export.compare_html import write_compare_html
+                from designer.core.writers import write_compare_html
 
                 write_compare_html(cmp, path)
             else:
-                from designer.core.export.compare_xlsx import write_compare_xlsx
+                from designer.core.writers import write_compare_xlsx
 
                 write_compare_xlsx(cmp, path)
             return path

@@ -18,10 +18,16 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from designer.core.analysis import variants
-from designer.core.analysis.compare import compare
-from designer.core.analysis.estimate import settings_of
-from designer.core.analysis.variants import Spec
+from designer.core.analysis import (
+    MAX_COLUMNS,
+    Spec,
+    build,
+    compare,
+    profile_variant,
+    server_name,
+    settings_of,
+    specs,
+)
 from designer.core.errors import DesignerError
 from designer.core.fileformat import load_project
 from designer.core.solver import SolveCancelled, solve
@@ -29,7 +35,7 @@ from designer.gui.base.background import emit_from_worker, join_for
 
 THREAD_PREFIX = "fd-compare"
 DEBOUNCE_MS = 100
-MAX_OTHERS = variants.MAX_COLUMNS - 1  # beside "This design"
+MAX_OTHERS = MAX_COLUMNS - 1  # beside "This design"
 
 
 @dataclass(frozen=True, eq=False)
@@ -42,7 +48,7 @@ class Extra:
 
 def server_label(catalog, server: str) -> str:
     """'on NVIDIA DGX B200': the column of the design rebuilt on ``server``."""
-    return f"on {variants.server_name(catalog, server)}"
+    return f"on {server_name(catalog, server)}"
 
 
 @dataclass(frozen=True)
@@ -166,7 +172,7 @@ class CompareService(QObject):
         key = self._design_key(project)
         best = not self.as_drawn
         room = MAX_OTHERS - min(len(self.files), MAX_OTHERS)
-        wanted, self.skipped = variants.specs(
+        wanted, self.skipped = specs(
             project, profiles=[p for p in self.profiles if p != project.profile or self.servers],
             transports=self.transports, ratios=self.ratios, servers=self.servers,
             own_best=best and bool(self.profiles), room=room)
@@ -201,14 +207,14 @@ class CompareService(QObject):
                     if cancel.is_set():
                         break
                     if isinstance(key, tuple):
-                        v = variants.build(project, key[1], catalog, as_drawn=not key[2],
+                        v = build(project, key[1], catalog, as_drawn=not key[2],
                                            solver=solver)
                         cache[key] = (v.project, v.result, v.layout or v.reason, v.replanned,
                                       v.label)
                         continue
                     if isinstance(key, AtBest):
                         base = key.extra.project
-                        b = variants.profile_variant(base, base.profile, catalog,
+                        b = profile_variant(base, base.profile, catalog,
                                                      solver=solver)
                         cache[key] = (b.project, b.result, b.layout or b.reason, b.replanned,
                                       key.extra.label)

@@ -25,13 +25,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from designer.core.analysis.constants import ASSUMED, constant_notes
-from designer.core.analysis.ecmp import runs_a_tree
-from designer.core.analysis.estimate import Estimate, busbw_curve, estimate, settings_of
-from designer.core.analysis.fabric import fabric_view
-from designer.core.analysis.fit import fit_workload, fittable
+from designer.core.analysis import (
+    ASSUMED,
+    Estimate,
+    busbw_curve,
+    constant_notes,
+    estimate,
+    fabric_view,
+    fit_workload,
+    fittable,
+    runs_a_tree,
+    settings_of,
+)
 from designer.core.errors import DesignerError
-from designer.core.transport.tuning import tuning_name
+from designer.core.transport import tuning_name
 from designer.gui.base.lazy import LazyRefresh
 from designer.gui.base.lazy_import import pyqtgraph as pg
 from designer.gui.decision.routing_control import RoutingControl

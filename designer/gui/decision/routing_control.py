@@ -7,8 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
-from designer.core.analysis.ecmp import ring_under_ecmp
-from designer.core.analysis.estimate import settings_of
+from designer.core.analysis import ring_under_ecmp, settings_of
 from designer.gui.base.background import BackgroundTask
 
 ADAPTIVE = ("adaptive", "Adaptive routing (fluid optimum)")

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from designer.core.analysis.recommend import ETH, IB, Recommendation
+from designer.core.analysis import ETH, IB, Recommendation
 
 FIRED_BG = "#e8f3ec"
 

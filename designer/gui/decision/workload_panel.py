@@ -24,9 +24,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from designer.core.analysis.constants import ASSUMED, SOURCE, USER, constant_notes
-from designer.core.analysis.estimate import settings_of
-from designer.core.analysis.workload import PRESETS, DecisionSettings, Economics, Workload
+from designer.core.analysis import (
+    ASSUMED,
+    PRESETS,
+    SOURCE,
+    USER,
+    DecisionSettings,
+    Economics,
+    Workload,
+    constant_notes,
+    settings_of,
+)
 from designer.gui.project.commands import ProjectCommand
 
 VALUE_MIN_WIDTH = 120  # "Dense 70B, data parallel" and 16,777,216 read whole at a dock's width

@@ -19,7 +19,16 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
 
 from designer.core.errors import DesignerError
-from designer.core.export import jobs
+from designer.core.writers import (
+    ProgressFn,
+    check_suffix,
+    export_bom,
+    export_cabling,
+    export_drawio,
+    export_graphml,
+    export_report_html,
+    report_data_for,
+)
 from designer.gui.base.background import BackgroundTask
 from designer.gui.base.busy import busy_cursor
 
@@ -104,7 +113,7 @@ class ExportController(QObject):
         if self.busy:
             return
         try:
-            suffix = jobs.check_suffix(fmt.key, path)
+            suffix = check_suffix(fmt.key, path)
         except DesignerError as exc:
             self._fail(str(exc))
             return
@@ -114,13 +123,13 @@ class ExportController(QObject):
         if fmt.key == "image" or (fmt.key == "report" and suffix == ".pdf"):
             self._export_in_gui_thread(fmt, path, project, catalog, result)
             return
-        job = {"bom": jobs.export_bom, "cabling": jobs.export_cabling,
-               "graphml": jobs.export_graphml, "drawio": jobs.export_drawio,
-               "report": jobs.export_report_html}[fmt.key]
+        job = {"bom": export_bom, "cabling": export_cabling,
+               "graphml": export_graphml, "drawio": export_drawio,
+               "report": export_report_html}[fmt.key]
         self._run_in_worker(lambda progress: job(project, catalog, path, result, progress),
                             fmt.label.replace("&", "").rstrip("…"), path)
 
-    def _run_in_worker(self, work: Callable[[jobs.ProgressFn], str], title: str,
+    def _run_in_worker(self, work: Callable[[ProgressFn], str], title: str,
                        path: Path) -> None:
         self.busy = True
         new_file = not path.exists()
@@ -181,7 +190,7 @@ class ExportController(QObject):
                 else:
                     from designer.gui.exports.report_pdf import write_report_pdf
 
-                    data = jobs.report_data_for(project, catalog, result)
+                    data = report_data_for(project, catalog, result)
                     pages = write_report_pdf(data, path, project, catalog)
                     text = f"wrote {path}: design report, {pages} page(s)"
         except DesignerError as exc:

@@ -16,8 +16,8 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QGraphicsScene
 
 from designer.core.catalog import Catalog
-from designer.core.export.output import ExportError, write_bytes
 from designer.core.model import Project
+from designer.core.writers import ExportError, write_bytes
 from designer.gui.base.busy import ensure_app
 
 MARGIN = 40.0

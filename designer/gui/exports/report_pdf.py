@@ -23,9 +23,8 @@ from PySide6.QtGui import (
 from PySide6.QtSvg import QSvgRenderer
 
 from designer.core.catalog import Catalog
-from designer.core.export.output import write_bytes
-from designer.core.export.report_html import Chart, ReportData, report_html
 from designer.core.model import Project
+from designer.core.writers import Chart, ReportData, report_html, write_bytes
 from designer.gui.base.busy import ensure_app
 
 SCREEN_DPI = 96  # the rich-text engine lays out in pixels of this size, then scales to print

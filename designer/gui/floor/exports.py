@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog
 
-from designer.core.physical import jobs
+from designer.core.writers import export_install_plan, export_netbox
 from designer.gui.base.background import BackgroundTask
 
 
@@ -49,11 +49,11 @@ class FloorExports:
 
     def export_plan(self, path: Path) -> BackgroundTask:
         return self._run("Installable cabling plan", lambda p, c, r, progress:
-                         jobs.export_install_plan(p, c, path, r, progress))
+                         export_install_plan(p, c, path, r, progress))
 
     def export_netbox(self, folder: Path) -> BackgroundTask:
         return self._run("NetBox CSV files", lambda p, c, r, progress:
-                         jobs.export_netbox(p, c, folder, r, progress))
+                         export_netbox(p, c, folder, r, progress))
 
     def _run(self, title: str, job) -> BackgroundTask:
         doc = self.w.doc

@@ -12,9 +12,7 @@ import numpy as np
 
 from designer.core.catalog import Catalog
 from designer.core.model import Project
-from designer.core.physical.floor import FloorPlan
-from designer.core.physical.lengths import Positions, rack_xy
-from designer.core.physical.racks import RackUsage, project_usage
+from designer.core.physical import FloorPlan, Positions, RackUsage, project_usage, rack_xy
 
 
 @dataclass(frozen=True, eq=False)

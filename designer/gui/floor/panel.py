@@ -22,10 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from designer.core.errors import DesignerError
-from designer.core.physical.edit import move_device
-from designer.core.physical.floor import Physical
-from designer.core.physical.lengths import length_distribution
-from designer.core.physical.summary import with_floor
+from designer.core.physical import Physical, length_distribution, move_device, with_floor
 from designer.gui.base.background import BackgroundTask
 from designer.gui.base.lazy import LazyRefresh
 from designer.gui.floor.elevation import ElevationView

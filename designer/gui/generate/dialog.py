@@ -35,9 +35,14 @@ from PySide6.QtWidgets import (
 
 from designer.core.catalog import Catalog, ServerSpec, SwitchSpec
 from designer.core.errors import DesignerError
-from designer.core.generators import KIND_LABELS, Plan, params_from_dict, plan
-from designer.core.generators.gear import resolve_gear
-from designer.core.generators.params import GEAR_PROFILES
+from designer.core.generators import (
+    GEAR_PROFILES,
+    KIND_LABELS,
+    Plan,
+    params_from_dict,
+    plan,
+    resolve_gear,
+)
 from designer.core.networks import BACKEND, EXTRA_NETWORKS, NETWORK_LABELS, NETWORK_NAMES
 from designer.gui.generate.preview import PreviewAnalysis
 

@@ -34,9 +34,8 @@ from PySide6.QtWidgets import (
 )
 
 from designer.core.errors import DesignerError
-from designer.core.export.bom_rows import category_label, order_cells
-from designer.core.solver import Result
-from designer.core.solver.bom import CATEGORY_ORDER, BomLine
+from designer.core.solver import CATEGORY_ORDER, BomLine, Result
+from designer.core.writers import category_label, order_cells
 from designer.gui.panels import fmt
 from designer.gui.project import commands
 

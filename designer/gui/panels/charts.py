@@ -12,8 +12,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QPen
 from PySide6.QtWidgets import QGridLayout, QWidget
 
-from designer.core.solver import Result
-from designer.core.solver.bom import CATEGORY_ORDER
+from designer.core.solver import CATEGORY_ORDER, Result
 from designer.gui.base import style
 from designer.gui.base.lazy import LazyRefresh, after_first_paint
 from designer.gui.base.lazy_import import pyqtgraph as pg
@@ -54,6 +53,10 @@ def _plot(title: str, x_label: str, y_label: str) -> pg.PlotWidget:
     w.setMinimumSize(125, 150)  # four fit beside a bill of materials that shows its names
     item = w.getPlotItem()
     item.setTitle(f"<span style='color:{TITLE}; font-size:9pt; font-weight:600'>{title}</span>")
+    # the title spans the axis columns too: over the plot area alone (pyqtgraph's place), a
+    # long one ("Oversubscription") ran past the right edge of a chart in a narrow dock
+    item.layout.removeItem(item.titleLabel)
+    item.layout.addItem(item.titleLabel, 0, 0, 1, 3)
     item.setMenuEnabled(False)
     item.hideButtons()
     vb = item.getViewBox()

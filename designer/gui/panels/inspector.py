@@ -35,7 +35,7 @@ from designer.core.errors import DesignerError
 from designer.core.links import MEDIA
 from designer.core.model import SWITCH_ROLES
 from designer.core.ports import planes_text, port_layout, used_port_counts
-from designer.core.transport.choice import transport_of
+from designer.core.transport import transport_of
 from designer.gui.canvas.groups import device_chain, key_path_label
 from designer.gui.canvas.items import role_count_text
 from designer.gui.project import commands

@@ -24,10 +24,9 @@ from PySide6.QtWidgets import (
 )
 
 from designer.core.errors import DesignerError
-from designer.core.networks.solve import solve_networks
+from designer.core.networks import solve_networks
 from designer.core.problems import Severity
-from designer.core.solver import Result
-from designer.core.solver.oversub import ratio_text
+from designer.core.solver import Result, ratio_text
 from designer.gui.panels import fmt
 
 SHOW_BUSY_AFTER_MS = 300  # quick solves never flash a "computing" state

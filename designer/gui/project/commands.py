@@ -16,7 +16,7 @@ from PySide6.QtGui import QUndoCommand
 from designer.core import editing
 from designer.core.convert import Conversion, convert_profile
 from designer.core.model import Project, Role
-from designer.core.scaleup.edit import add_system, is_rack_scale
+from designer.core.scaleup import add_system, is_rack_scale
 from designer.gui.project.document import Document, Selection
 
 MOVE_ID = 1001  # keyboard nudges of the same devices merge into one step
@@ -181,7 +181,7 @@ def switch_profile(doc: Document, profile_id: str, relayout: bool = False
     conv = convert_profile(doc.project, profile_id, doc.base_catalog)
     name = doc.base_catalog.profile(profile_id).name
     if relayout and doc.project.generator is not None:
-        from designer.core.analysis.best import best_design
+        from designer.core.analysis import best_design
         from designer.core.errors import DesignerError
 
         try:

@@ -28,16 +28,17 @@ from PySide6.QtWidgets import (
 
 from designer.core.catalog import TECH_LABELS
 from designer.core.errors import DesignerError
-from designer.core.sources import LatencyMeasurement
-from designer.core.sources.edit import (
+from designer.core.sources import (
+    AmbiguousNumber,
+    LatencyMeasurement,
+    RateNeeded,
+    read_perftest,
+    read_price_book,
     with_latency,
     with_price_book,
     without_latency,
     without_price_book,
 )
-from designer.core.sources.numbers import AmbiguousNumber
-from designer.core.sources.perftest import read_perftest
-from designer.core.sources.pricebook_io import RateNeeded, read_price_book
 from designer.gui.base import dialogs
 from designer.gui.base.background import BackgroundTask
 from designer.gui.project.commands import ProjectCommand

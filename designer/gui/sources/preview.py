@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from designer.core.sources.pricebook_io import BookImport
+from designer.core.sources import BookImport
 from designer.core.text import shown
 
 COLUMNS = ("Row", "Part", "As written", "Read as", "USD", "Now USD", "Check")

@@ -10,9 +10,8 @@ import yaml
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QPushButton, QWidget
 
-from designer.core.generators.params import PARAMS_BY_KIND
-from designer.core.sweep.errors import SweepSpecError
-from designer.core.sweep.spec import load_yaml
+from designer.core.generators import PARAMS_BY_KIND
+from designer.core.sweep import SweepSpecError, load_yaml
 
 PARAMS = sorted({k for cls in PARAMS_BY_KIND.values() for k in cls.model_fields
                  if k not in ("name",)})

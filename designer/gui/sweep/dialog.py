@@ -32,11 +32,16 @@ from PySide6.QtWidgets import (
 
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
-from designer.core.sweep import Point, SweepRun, loads_spec, sweep_table
-from designer.core.sweep.files import write_table
-from designer.core.sweep.results import summary_json
-from designer.core.sweep.run import default_workers
-from designer.core.sweep.spec import read_spec_text
+from designer.core.sweep import (
+    Point,
+    SweepRun,
+    default_workers,
+    loads_spec,
+    read_spec_text,
+    summary_json,
+    sweep_table,
+    write_table,
+)
 from designer.gui.sweep.axis import AxisRow
 from designer.gui.sweep.plot import SweepPlot
 from designer.gui.sweep.runner import SweepRunner

@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, Signal
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
 from designer.core.sweep import SweepSpec, expand, run_sweep
-from designer.core.sweep.local_pool import warm as warm_workers
+from designer.core.sweep import warm as warm_workers
 from designer.gui.base.background import emit_from_worker, join_for
 
 THREAD_NAME = "fd-sweep"

@@ -30,15 +30,23 @@ from PySide6.QtWidgets import (
 )
 
 from designer.core.catalog import builtin_catalog
-from designer.core.solver.bisection import solve_bisection
-from designer.core.solver.compile import compile_project
-from designer.core.solver.control import Control, SolveCancelled
-from designer.core.solver.oversub import oversubscription
-from designer.core.traffic import PATTERNS, ROUTINGS, run_load
-from designer.core.traffic.failures import DEFAULT_USD_PER_GPU_HOUR, n_minus_1, what_if
-from designer.core.traffic.load import LoadResult
-from designer.core.transport.choice import transport_of
-from designer.core.transport.traffic import TransportLoad, run_transport_load
+from designer.core.solver import (
+    Control,
+    SolveCancelled,
+    compile_project,
+    oversubscription,
+    solve_bisection,
+)
+from designer.core.traffic import (
+    DEFAULT_USD_PER_GPU_HOUR,
+    PATTERNS,
+    ROUTINGS,
+    LoadResult,
+    n_minus_1,
+    run_load,
+    what_if,
+)
+from designer.core.transport import TransportLoad, run_transport_load, transport_of
 from designer.gui.base.background import BackgroundTask
 from designer.gui.panels import fmt
 from designer.gui.transport.incast_view import incast_html

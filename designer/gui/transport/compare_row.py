@@ -7,8 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QWidget
 
-from designer.core.transport.choice import project_tech, transport_of
-from designer.core.transport.profiles import TRANSPORTS
+from designer.core.transport import TRANSPORTS, project_tech, transport_of
 from designer.gui.transport.picker import transport_tooltip
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from designer.core.transport.traffic import TransportLoad
+from designer.core.transport import TransportLoad
 
 
 def incast_html(tl: TransportLoad) -> str:

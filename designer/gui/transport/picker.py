@@ -10,8 +10,13 @@ from __future__ import annotations
 from PySide6.QtWidgets import QComboBox, QWidget
 
 from designer.core.errors import DesignerError
-from designer.core.transport.choice import profile_transport, project_tech, transport_of
-from designer.core.transport.profiles import TRANSPORTS, Transport
+from designer.core.transport import (
+    TRANSPORTS,
+    Transport,
+    profile_transport,
+    project_tech,
+    transport_of,
+)
 from designer.gui.project.commands import ProjectCommand
 
 FOLLOW = ""  # item data of "the profile's"

@@ -13,8 +13,9 @@ import pytest
 
 from designer.core.cluster import TraceError, read_trace, synthetic
 from designer.core.cluster.formats import detect
+from tests import _paths
 
-DATA = Path(__file__).parents[2] / "data" / "traces"
+DATA = _paths.DATA / "traces"
 
 
 def _csv(tmp_path, text: str) -> Path:

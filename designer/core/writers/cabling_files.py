@@ -1,0 +1,95 @@
+"""Writers of the cabling plan: an xlsx workbook (the cables, and a summary by layer and part)
+and a plain CSV with the same columns."""
+
+from __future__ import annotations
+
+import os
+
+from designer.core.writers.cabling import CablingPlan
+from designer.core.writers.csv_writer import write_csv
+from designer.core.writers.port_map import HEADER as PORT_HEADER
+from designer.core.writers.port_map import PortMap
+from designer.core.writers.xlsx_stream import (
+    BOLD,
+    BOLD_INT,
+    MUTED,
+    TITLE,
+    StreamColumn,
+    StreamSheet,
+    write_workbook,
+)
+
+COLUMNS: tuple[StreamColumn, ...] = (
+    StreamColumn("Cable label", 12),
+    StreamColumn("A-Node Name", 22),
+    StreamColumn("A-Type", 8),
+    StreamColumn("A-Port", 8),
+    StreamColumn("Z-Node Name", 22),
+    StreamColumn("Z-Type", 8),
+    StreamColumn("Z-Port", 8),
+    StreamColumn("Speed (Gb/s)", 9, "int"),
+    StreamColumn("Medium", 19),
+    StreamColumn("A-side optic", 20),
+    StreamColumn("Cable / fibre", 20),
+    StreamColumn("Z-side optic", 20),
+    StreamColumn("Length (m)", 9, "dec"),
+    StreamColumn("Layer", 14),
+    StreamColumn("Links", 6, "int"),
+    StreamColumn("Note", 30),
+    StreamColumn("A-side optic part", 18),
+    StreamColumn("Cable / fibre part", 18),
+    StreamColumn("Z-side optic part", 18),
+)
+SUMMARY_COLUMNS = (
+    StreamColumn("Layer", 16),
+    StreamColumn("Medium", 20),
+    StreamColumn("A-side optic", 20),
+    StreamColumn("Cable / fibre", 20),
+    StreamColumn("Z-side optic", 20),
+    StreamColumn("Cables", 10, "int"),
+)
+
+
+PORT_COLUMNS: tuple[StreamColumn, ...] = (
+    StreamColumn("Switch", 22),
+    StreamColumn("Port", 8),
+    StreamColumn("Far device", 22),
+    StreamColumn("Far port", 8),
+    StreamColumn("Cable label", 12),
+    StreamColumn("Layer", 14),
+    StreamColumn("Speed (Gb/s)", 9, "int"),
+    StreamColumn("Optic at this port", 20),
+)
+
+
+def write_cabling_xlsx(plan: CablingPlan, path: str | os.PathLike[str], progress=None,
+                       ports: PortMap | None = None) -> None:
+    """The Cables and Summary sheets, and with ``ports`` a Port map sheet: every switch port
+    in front-panel order and what its cable reaches."""
+    assert tuple(c.header for c in COLUMNS) == plan.header
+    cables = StreamSheet("Cables", COLUMNS, plan.rows(), total=plan.n)
+    summary = StreamSheet(
+        "Summary",
+        SUMMARY_COLUMNS,
+        plan.by_layer_and_part(),
+        preamble=[
+            (f"Cabling plan: {plan.project_name}", TITLE),
+            (f"{plan.n:,} physical cables, one row each on the Cables sheet (a twin or "
+             "splitter copper cable carries two links and names both lanes). Ports are named "
+             "as the gear labels them: cage/lane on twin-port cages, NIC number on servers.",
+             MUTED),
+        ],
+        footer=[[("Total", BOLD), (None, 0), (None, 0), (None, 0), (None, 0),
+                 (plan.n, BOLD_INT)]],
+        filter=False,
+    )
+    sheets = [cables, summary]
+    if ports is not None:
+        assert tuple(c.header for c in PORT_COLUMNS) == PORT_HEADER
+        sheets.append(StreamSheet("Port map", PORT_COLUMNS, ports.rows(), total=ports.n))
+    write_workbook(path, sheets, title=f"Cabling plan: {plan.project_name}",
+                   progress=progress)
+
+
+def write_cabling_csv(plan: CablingPlan, path: str | os.PathLike[str]) -> None:
+    write_csv(path, plan.header, plan.rows())

@@ -1,0 +1,104 @@
+"""Where a sweep's time went: per worker, start-up, build, solve, estimate, transfer and idle
+add up to the run's wall time; the designs' own work is what the points report; the largest
+design is named with its share; the batches go out largest first."""
+
+from __future__ import annotations
+
+import pytest
+
+from designer.core.sweep import run_sweep, spec_from_dict
+from designer.core.sweep.results import summary_json, sweep_table
+from designer.core.sweep.run import estimate_s, make_batches
+from designer.core.sweep.timing import STAGES, by_worker, largest, timing_lines
+from tests.core.sweep.test_sweep_dask import children, wait_gone
+
+SPEC = {"generate": {"kind": "fat-tree", "gpus": {"min": 64, "max": 1024, "step": 192},
+                     "gear": ["ib-ndr", "roce-400"]}}
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_stages_add_up_to_the_run_per_worker(workers):
+    before = children()
+    run = run_sweep(spec_from_dict(SPEC), workers=workers)
+    wait_gone(before)
+    wall = run.wall_end - run.wall_start
+    rows = by_worker(run)
+    assert sum(r.points for r in rows) == len(run.outcomes) == len(run.points)
+    if workers == 0:
+        assert [r.worker for r in rows] == ["this process"]
+    else:
+        assert all(r.worker != "this process" for r in rows) and 1 <= len(rows) <= 2
+    for r in rows:
+        assert all(getattr(r, k) >= 0 for k in STAGES)
+        assert sum(getattr(r, k) for k in STAGES) == pytest.approx(wall, rel=1e-6, abs=1e-6)
+    # the designs' own work is what the points report, stage by stage
+    work = sum(r.build + r.solve + r.estimate for r in rows)
+    assert work == pytest.approx(sum(o.seconds for o in run.outcomes.values()), rel=1e-9)
+    for o in run.outcomes.values():
+        assert o.build_s > 0 and o.solve_s > 0
+        assert o.build_s + o.solve_s + o.estimate_s == pytest.approx(o.seconds, rel=1e-9)
+    big = largest(run)
+    slowest = max(run.outcomes.values(), key=lambda o: o.seconds)
+    assert big is not None and big.point == slowest.index
+    assert big.share == pytest.approx(slowest.seconds / wall)
+    timing = summary_json(run, sweep_table(run))["timing"]
+    assert timing["largest"]["point"] == slowest.index
+    assert {w["worker"] for w in timing["workers"]} == {r.worker for r in rows}
+    assert any("Largest design" in line for line in timing_lines(run))
+
+
+def test_a_failed_point_counts_its_time_in_the_stage_it_reached():
+    from designer.core.sweep.worker import Outcome, _timed
+
+    o = Outcome(3, None, "refused", 1.5)
+    in_build = _timed(o, [10.0])
+    assert (in_build.build_s, in_build.solve_s, in_build.estimate_s) == (1.5, 0.0, 0.0)
+    in_solve = _timed(o, [10.0, 10.25])
+    assert (in_solve.build_s, in_solve.solve_s, in_solve.estimate_s) == (0.25, 1.25, 0.0)
+    done = _timed(o, [10.0, 10.25, 11.0])
+    assert (done.build_s, done.solve_s, done.estimate_s) == (0.25, 0.75, 0.5)
+
+
+def test_batches_go_out_largest_first():
+    from designer.core.sweep.points import expand
+
+    run_points = expand(spec_from_dict(SPEC), None)
+    batches = make_batches(run_points, 2)
+    sizes = [max(estimate_s(p) for p in b) for b in batches]
+    assert sizes == sorted(sizes, reverse=True)
+    assert max(p.gpus for p in batches[0]) == max(p.gpus for p in run_points)
+
+
+def test_while_a_cluster_starts_this_process_takes_the_largest_designs(monkeypatch):
+    """This process is the one worker ready while a Dask cluster comes up: it must start on
+    the largest batch (a sweep dominated by a few large designs ran slower than in process
+    when it took the smallest and left the large ones to workers still starting)."""
+    import contextlib
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from designer.core.sweep import run as sweep_run
+
+    first_local = threading.Event()
+
+    @contextlib.contextmanager
+    def slow_cluster(workers, scheduler):
+        first_local.wait(60)  # up only once this process has finished a batch
+        with ThreadPoolExecutor(1) as ex:
+            yield ex, 1, "local Dask"
+
+    monkeypatch.setattr(sweep_run, "dask_executor", slow_cluster)
+    monkeypatch.setattr(sweep_run, "TARGET_BATCH_S", 1e-6)  # small batches: several of them
+    order: list[int] = []
+
+    def seen(o, done, total):
+        order.append(o.index)
+        first_local.set()
+
+    spec = spec_from_dict(SPEC)
+    run = run_sweep(spec, workers=1, engine="dask", on_outcome=seen)
+    assert len(run.outcomes) == len(run.points) and not run.failed
+    biggest = max((p for p in run.points if not p.error), key=estimate_s)
+    assert len(make_batches(run.points, 1, 1e-6)) > 2
+    assert order[0] == biggest.index
+    assert run.scheduler == "local Dask"
