@@ -460,7 +460,15 @@ class Project(_Frozen):
         if not self.sources.empty:
             cat = apply_sources(cat, self.sources, self.profile,
                                 self.analysis.propagation_ns_per_m)
-        return cat.with_prices(self.overrides.prices) if self.overrides.prices else cat
+        prices = self.overrides.prices
+        if prices and self.networks:
+            # the other networks' own gear (management switches, their optics, storage
+            # nodes) is priced by their solve from these same overrides, not in this catalog
+            from designer.core.networks.gear import network_items
+
+            own = network_items()
+            prices = {k: v for k, v in prices.items() if k in cat or k not in own}
+        return cat.with_prices(prices) if prices else cat
 
     def with_fabric(self, fabric: Fabric) -> Project:
         update: dict[str, Any] = {"fabric": fabric}

@@ -137,6 +137,12 @@ class WindowActions:
             ["Ctrl+F"],
             "Find devices by id or name; expands their groups and selects them",
         )
+        self.edit_networks = act(
+            "Edit Other &Networks…",
+            w.show_network_editor,
+            tip="Change the front-end, storage or out-of-band network's parameters and "
+            "generate it again",
+        )
 
         # tools
         self.tools = QActionGroup(w)
@@ -284,6 +290,8 @@ class WindowActions:
         m.addActions([self.cut, self.copy, self.paste, self.duplicate, self.delete])
         m.addSeparator()
         m.addActions([self.select_all, self.find])
+        m.addSeparator()
+        m.addAction(self.edit_networks)
         m.addSeparator()
         m.addActions([self.select_tool, self.link_tool])
 

@@ -46,6 +46,7 @@ from designer.gui.canvas.items import DeviceItem, GroupBoxItem, GroupFrameItem
 from designer.gui.canvas.scene import CanvasScene
 from designer.gui.canvas.view import CanvasView
 from designer.gui.generate.dialog import GenerateDialog
+from designer.gui.generate.network_dialog import NetworkDialog
 from designer.gui.panels.inspector import InspectorPanel
 from designer.gui.panels.palette import PalettePanel
 from designer.gui.project import commands
@@ -493,6 +494,35 @@ class MainWindow(FileActions, QMainWindow):
         menu.exec(screen_pos)
 
     # -- generate and gear -------------------------------------------------------------------------
+    def show_network_editor(self) -> NetworkDialog | None:
+        """Edit > Edit Other Networks…: a network's parameters, regenerated as one step."""
+        if not self.doc.project.networks:
+            dialogs.show_error(self, "No other networks", "This design has the back-end alone. "
+                               "Generate with the front-end, storage or out-of-band network "
+                               "ticked (Generate dialog, Networks row) first.")
+            return None
+        dlg = NetworkDialog(self.doc.project, self.edit_network, self)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dlg.open()
+        return dlg
+
+    def edit_network(self, kind: str, changes: dict) -> str | None:
+        """Regenerate network ``kind`` with ``changes`` as one undoable step; the error's
+        text when it cannot be."""
+        from designer.core.networks import NETWORK_LABELS
+        from designer.core.networks.edit import with_network_params
+
+        try:
+            with busy_cursor():
+                after = with_network_params(self.doc.project, kind, changes, self.doc.catalog)
+        except DesignerError as exc:
+            return str(exc)
+        cmd = commands.generated(self.doc, after, f"Edit {NETWORK_LABELS[kind]} network")
+        self.doc.push(cmd)
+        n = len(after.networks[kind].devices) if after.networks else 0
+        self.doc.say(f"{cmd.text()}: {n:,} switches and nodes")
+        return None
+
     def show_generate(self, kind: str, multi_plane: bool = False) -> GenerateDialog:
         gear = "roce-800" if multi_plane else self.doc.project.profile
         dlg = GenerateDialog(

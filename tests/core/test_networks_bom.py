@@ -12,8 +12,8 @@ import openpyxl
 import pytest
 
 from designer.core.catalog import builtin_catalog
-from designer.core.export import jobs
-from designer.core.export.bom_rows import HEADER, bom_table
+from designer.core.writers import jobs
+from designer.core.writers.bom_rows import HEADER, bom_table
 from designer.core.generators import generate, params_from_dict
 from designer.core.networks.generate import with_networks
 from designer.core.networks.solve import solve_networks
@@ -94,7 +94,7 @@ def test_libreoffice_recalculates_each_network_subtotal(design, tmp_path):
 
 
 def test_report_has_a_section_per_network_and_their_bom(design):
-    from designer.core.export.report import report_data
+    from designer.core.writers.report import report_data
 
     p, r, nets = design
     data = report_data(p, p.catalog(CAT), r, today="2026-11-28")
@@ -108,3 +108,109 @@ def test_report_has_a_section_per_network_and_their_bom(design):
     assert cost["oob_cost_usd"] == round(nets["oob"].cost_usd)
     assert data.bom.networks == ("backend", "frontend", "storage", "oob")
     assert any(s.label == "Switches · Storage" for s in data.bom.sections)
+
+
+# --- spares, cords, PDUs and prices of the other networks ------------------------------------
+
+def _with_extras(p, **on):
+    from designer.core.physical.floor import BomExtras, Physical
+
+    phys = p.physical or Physical()
+    return p.evolve(physical=phys.model_copy(update={"extras": BomExtras(**on)}))
+
+
+def test_spares_policy_applies_per_network(design):
+    from designer.core.physical.spares import DEFAULT_RULES
+
+    p = _with_extras(design[0], spares=True)
+    nets = solve_networks(p, CAT)
+    plain = design[2]
+    for name, n in nets.items():
+        spares = {x.item: x for x in n.lines if x.category == "spares"}
+        expected = {}
+        for x in plain[name].lines:
+            rule = DEFAULT_RULES.get(x.category)
+            if rule is not None and rule.quantity(x.qty):
+                expected[f"Spare: {x.item} ({rule.label})"] = (rule.quantity(x.qty), x)
+        assert set(spares) == set(expected), name
+        for item, (qty, x) in expected.items():
+            assert spares[item].qty == qty
+            assert spares[item].part_number == x.part_number  # orderable like the original
+        # storage nodes have no rule of the policy: no spare node
+        assert not any("storage node" in i for i in spares)
+        extra = sum(x.total_usd for x in spares.values())
+        assert n.cost_usd == pytest.approx(plain[name].cost_usd + extra)
+    # the BOM labels each network's spares section with its network
+    t = bom_table(design[1], nets)
+    labels = {s.label for s in t.sections if s.category == "spares"}
+    assert {f"Spares · {LABELS[k]}" for k in nets} <= labels
+
+
+def test_cords_per_network_and_a_note_for_unplaced_switches(design):
+    p = _with_extras(design[0], power_cords=True, racks_and_pdus=True)
+    nets = solve_networks(p, CAT)
+    for name, n in nets.items():
+        net = p.networks[name]
+        cords = sum(x.qty for x in n.lines if x.item.startswith("Power cord"))
+        # every device here draws under a C13 cord's 1.84 kW: one cord on each of the A and B
+        # feeds
+        assert cords == 2 * len(net.devices), name
+        note = [x for x in n.lines if x.item.startswith("Note:")]
+        assert len(note) == 1 and note[0].qty == 0 and note[0].total_usd == 0
+        assert f"{len(net.devices):,} devices" in note[0].item
+    off = solve_networks(_with_extras(design[0], spares=True), CAT)
+    assert not any(x.item.startswith(("Note:", "Power cord")) for n in off.values()
+                   for x in n.lines)
+
+
+def test_the_oob_network_replaces_the_per_rack_management_estimate(design):
+    p = _with_extras(design[0], management_network=True)
+    r = solve(p, catalog=p.catalog(CAT))
+    assert not any(x.category == "management" and "management switch" in x.item
+                   for x in r.bom.lines)
+    alone = generate(params_from_dict("rail", {"sus": 1}))
+    r2 = solve(_with_extras(alone, management_network=True), catalog=CAT)
+    assert any("management switch" in x.item for x in r2.bom.lines)
+
+
+def test_price_books_and_project_prices_reach_network_gear(design):
+    from designer.core.sources.model import PriceBook, Sources
+
+    p = design[0]
+    book = PriceBook(name="quote", currency="EUR", usd_per_unit=1.1, date="2026-11-01",
+                     prices={"qsfp112-400g-sr4": 500.0, "sn5600": 40_000.0},
+                     skus={"qsfp112-400g-sr4": "ACME-400SR4"}, lead_times={"sn5600": "6 w"})
+    p = p.evolve(sources=Sources(price_books=(book,)),
+                 overrides=p.overrides.model_copy(update={"prices": {"sn2201": 7_000.0}}))
+    cat = p.catalog(CAT)  # a project price for network-only gear does not break the catalog
+    nets = solve_networks(p, cat)
+    lines = {(k, x.catalog_id): x for k, n in nets.items() for x in n.lines}
+    optic = lines[("frontend", "qsfp112-400g-sr4")]
+    assert optic.unit_usd == pytest.approx(550.0) and optic.price_kind == "book"
+    assert optic.sku == "ACME-400SR4"
+    sw = lines[("storage", "sn5600")]  # a main-catalog switch, priced by the same book
+    assert sw.unit_usd == pytest.approx(44_000.0) and sw.lead_time == "6 w"
+    mgmt = lines[("oob", "sn2201")]
+    assert mgmt.unit_usd == 7_000.0 and mgmt.price_kind == "project"
+    assert nets["oob"].cost_usd == pytest.approx(sum(x.total_usd for x in nets["oob"].lines))
+
+
+def test_a_quote_file_names_network_gear_by_part_number(design, tmp_path):
+    from designer.core.sources.edit import with_price_book
+    from designer.core.sources.pricebook_io import read_price_book
+
+    p = design[0]
+    quote = tmp_path / "quote.csv"
+    quote.write_text("part number,unit price,sku,lead time\n"
+                     "MSN2201-CB2FC,7100,RES-2201,4 weeks\n"
+                     "storage-node-2x400,120000,,\n"
+                     "not-a-part,1,,\n", encoding="utf-8")
+    got = read_price_book(quote, p.catalog(CAT))
+    assert set(got.book.prices) == {"sn2201", "storage-node-2x400"}
+    assert [s for _, s in got.skipped] == ["not-a-part"]
+    p = with_price_book(p, got.book, CAT)
+    nets = solve_networks(p, p.catalog(CAT))
+    mgmt = next(x for x in nets["oob"].lines if x.catalog_id == "sn2201")
+    assert (mgmt.unit_usd, mgmt.sku, mgmt.lead_time) == (7100.0, "RES-2201", "4 weeks")
+    node = next(x for x in nets["storage"].lines if x.catalog_id == "storage-node-2x400")
+    assert node.unit_usd == 120_000.0 and node.price_kind == "book"

@@ -109,3 +109,29 @@ def test_dialog_ticks_the_design_s_networks_and_replace_builds_only_those(window
     window.scene.flush()
     qtbot.waitUntil(lambda: set(window.scene.networks.items) == {"frontend", "oob"},
                     timeout=WAIT_MS)
+
+
+def test_edit_networks_dialog_regenerates_a_network_as_one_undoable_step(window, qtbot):
+    _generate_all(window, qtbot)
+    before = window.doc.project
+    nodes = sum(d.tier == "storage-node" for d in before.networks["storage"].devices)
+    assert window.actions_.edit_networks in window.actions_.menus["edit"].actions()
+    dlg = window.show_network_editor()
+    dlg.kind_box.setCurrentIndex(dlg.kind_box.findData("storage"))
+    # the automatic node count shows what it came to
+    assert dlg.fields["storage_nodes"].text() == ""
+    assert dlg.fields["storage_nodes"].placeholderText() == f"automatic: {nodes}"
+    # a bad value keeps the dialog open with the error, and changes nothing
+    dlg.fields["oversubscription"].setText("0.5")
+    dlg.buttons.button(dlg.buttons.StandardButton.Ok).click()
+    assert dlg.isVisible() and "oversubscription" in dlg.error.text()
+    assert window.doc.project is before
+    dlg.fields["oversubscription"].setText("1.0")
+    dlg.fields["storage_nodes"].setText(str(nodes + 5))
+    dlg.buttons.button(dlg.buttons.StandardButton.Ok).click()
+    after = window.doc.project
+    assert sum(d.tier == "storage-node" for d in after.networks["storage"].devices) == nodes + 5
+    assert after.networks["frontend"] == before.networks["frontend"]
+    assert window.doc.undo_stack.undoText() == "Edit Storage network"
+    window.doc.undo_stack.undo()
+    assert window.doc.project == before

@@ -15,10 +15,13 @@ from dataclasses import dataclass, field
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.model import Project
 from designer.core.networks import NETWORK_LABELS
-from designer.core.networks.gear import Part, part
+from designer.core.networks.gear import Part, network_items, part
 from designer.core.networks.generate import REFERENCE_READ_GBYTES_S_PER_GPU, gpu_count
 from designer.core.networks.model import Network
+from designer.core.physical.floor import BomExtras
+from designer.core.physical.power import CORD_NAME, device_cords
 from designer.core.solver.bom import BomLine
+from designer.core.sources.apply import supplier_terms
 
 TIER_RANK = {"access": 0, "leaf": 1, "spine": 2}
 CATEGORY = {"switch": "switch", "optic": "transceiver", "cable": "cable",
@@ -66,16 +69,66 @@ class NetworkResult:
         return out
 
 
-def _line(p: Part, category: str, qty: int) -> BomLine:
+def _line(p: Part, category: str, qty: int, project: Project | None = None) -> BomLine:
+    """The line of ``qty`` of ``p``, priced as the back-end's lines are: the project's own
+    price, else the latest price book's, else the item's (with the book's SKU and lead
+    time)."""
+    unit, kind, source, date = p.price_usd, p.price_kind, p.price_source, p.price_date
+    sku = lead = ""
+    if project is not None:
+        if p.id in project.overrides.prices:
+            unit, kind, source, date = float(project.overrides.prices[p.id]), "project", "", ""
+        else:
+            for book in reversed(project.sources.price_books):
+                if p.id in book.prices:
+                    unit, kind, source, date = book.usd(p.id), "book", book.label, book.date
+                    break
+        sku, lead = supplier_terms(project, p.id)
     return BomLine(category=category, item=p.name, catalog_id=p.id, qty=qty,
-                   unit_usd=p.price_usd, total_usd=p.price_usd * qty,
+                   unit_usd=unit, total_usd=unit * qty,
                    unit_power_w=p.power_w, power_w=p.power_w * qty,
-                   rack_units=p.rack_units * qty, price_kind=p.price_kind,
-                   price_source=p.price_source, price_date=p.price_date, vendor=p.vendor,
-                   part_number=p.part_number, part_source=p.part_source)
+                   rack_units=p.rack_units * qty, price_kind=kind,
+                   price_source=source, price_date=date, vendor=p.vendor,
+                   part_number=p.part_number, part_source=p.part_source, sku=sku,
+                   lead_time=lead)
 
 
-def solve_network(net: Network, gpus: int, servers: int, cat: Catalog) -> NetworkResult:
+def _extra_lines(net: Network, lines: list[BomLine], cat: Catalog,
+                 x: BomExtras) -> list[BomLine]:
+    """The network's own spares and power cords by the project's BOM options, and a note
+    that its switches are not in the PDU count (the floor plan places the back-end only)."""
+    out: list[BomLine] = []
+    if x.power_cords:
+        cords: Counter = Counter()
+        for model, n in Counter(d.model for d in net.devices).items():
+            item = network_items().get(model) or (cat.get(model) if model in cat else None)
+            c = device_cords(item) if item is not None else None
+            if c is not None and c.count:
+                cords[c.inlet] += c.count * n
+        for inlet, n in sorted(cords.items()):
+            unit = x.cord_c13_usd if inlet == "C14" else x.cord_c19_usd
+            out.append(BomLine("power", f"Power cord {CORD_NAME[inlet]} (estimate)", "", n,
+                               unit, unit * n))
+    if x.racks_and_pdus and net.devices:
+        kw = sum(x.power_w for x in lines) / 1000.0
+        out.append(BomLine("power", f"Note: this network's {len(net.devices):,} devices "
+                           f"({kw:,.1f} kW) are not placed in racks by the floor plan; the "
+                           "PDUs count the placed racks only", "", 0, 0.0, 0.0))
+    if x.spares:
+        for line in [*lines, *out]:
+            rule = x.spare_rule(line.category)
+            qty = rule.quantity(line.qty) if rule is not None else 0
+            if qty:
+                out.append(BomLine("spares", f"Spare: {line.item} ({rule.label})", "", qty,
+                                   line.unit_usd, line.unit_usd * qty, vendor=line.vendor,
+                                   part_number=line.part_number,
+                                   part_source=line.part_source, sku=line.sku,
+                                   lead_time=line.lead_time))
+    return out
+
+
+def solve_network(net: Network, gpus: int, servers: int, cat: Catalog,
+                  project: Project | None = None) -> NetworkResult:
     tier = {d.id: d.tier for d in net.devices}
     switches = [d for d in net.devices if d.tier != "storage-node"]
     links = net.links
@@ -100,15 +153,18 @@ def solve_network(net: Network, gpus: int, servers: int, cat: Catalog) -> Networ
             optics[o] += 2
     lines = []
     for model, n in sorted(Counter(d.model for d in switches).items()):
-        lines.append(_line(part(model, cat), "switch", n))
+        lines.append(_line(part(model, cat), "switch", n, project))
     for model, n in sorted(Counter(d.model for d in net.devices
                                    if d.tier == "storage-node").items()):
-        lines.append(_line(part(model, cat), "storage", n))
+        lines.append(_line(part(model, cat), "storage", n, project))
     for o, n in sorted(optics.items()):
-        lines.append(_line(part(o, cat), "transceiver", n))
+        lines.append(_line(part(o, cat), "transceiver", n, project))
     optical = {c for c, o in zip(links.cable, links.optic, strict=True) if o}
     for c, n in sorted(cables.items()):
-        lines.append(_line(part(c, cat), "fibre" if c in optical else "cable", n))
+        lines.append(_line(part(c, cat), "fibre" if c in optical else "cable", n, project))
+    phys = project.physical if project is not None else None
+    if phys is not None and phys.extras.any:
+        lines += _extra_lines(net, lines, cat, phys.extras)
     per_gpu = server_gbps / gpus if gpus and net.kind != "oob" else 0.0
     storage: dict[str, float] = {}
     if net.kind == "storage":
@@ -137,7 +193,7 @@ def solve_networks(project: Project, catalog: Catalog | None = None) -> dict[str
         return {}
     cat = catalog if catalog is not None else project.catalog(builtin_catalog())
     gpus, servers = gpu_count(project, cat)
-    return {k: solve_network(n, gpus, sum(servers.values()), cat)
+    return {k: solve_network(n, gpus, sum(servers.values()), cat, project)
             for k, n in project.networks.items()}
 
 

@@ -48,7 +48,9 @@ def extra_lines(c: Compiled, bom: Bom, x: BomExtras) -> list[BomLine]:
         out.append(_line("management", "UFM / subnet manager appliance (active + standby)" + EST,
                          x.subnet_managers, x.subnet_manager_usd, 800.0, 1.0))
     racks = rack_count(c) if (x.management_network or x.racks_and_pdus) else 0
-    if x.management_network and racks:
+    # a design with its own out-of-band network has these switches there, not here
+    oob_net = bool(c.project.networks and "oob" in c.project.networks)
+    if x.management_network and racks and not oob_net:
         devices = len(c.fabric.devices)
         out.append(_line("management", "1 GbE management switch, 48 ports, one per rack" + EST,
                          racks, x.management_switch_usd, x.management_switch_w, 1.0))

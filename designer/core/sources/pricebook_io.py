@@ -347,11 +347,18 @@ def book_from_rows(rows: list[list[str]] | list[list[str | float]], catalog: Cat
     for g, (n, part, p) in sorted(found.items(), key=lambda kv: kv[1][0]):
         try:
             cat = float(catalog.price(g))
-        except Exception:  # a part the catalog has without a price
-            cat = None
+        except Exception:  # a part the catalog has without a price, or a network's own
+            own = _network_item(g)
+            cat = float(own.price_usd) if own is not None else None
         lines.append(PriceLine(n, part, g, _text(p), values[g], values[g] * rate, cat))
     numbers = reading.why if texts else "typed numbers (a workbook's numbers have no locale)"
     return BookImport(book, tuple(skipped), tuple(lines), numbers)
+
+
+def _network_item(gear_id: str):
+    from designer.core.networks.gear import network_items
+
+    return network_items().get(gear_id)
 
 
 def part_matcher(catalog: Catalog):
@@ -359,10 +366,15 @@ def part_matcher(catalog: Catalog):
     the catalog's): a catalog id, or a manufacturer's part number the catalog gives, its
     length code (``xxx``) standing for any characters. A part number two items share names
     neither."""
-    by_lower = {i.lower(): i for i in catalog.ids()}
+    from designer.core.networks.gear import network_items
+
+    # the other networks' own gear (management switches, their optics, storage nodes) is
+    # priced from the same books
+    items = [*catalog, *(g for g in network_items().values() if g.id not in catalog)]
+    by_lower = {i.id.lower(): i.id for i in items}
     numbers: dict[str, set[str]] = {}
     patterns: list[tuple[re.Pattern, str]] = []
-    for item in catalog:
+    for item in items:
         pn = item.part_number.lower()
         if not pn:
             continue

@@ -4,9 +4,12 @@ and a plain CSV with the same columns."""
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 from designer.core.writers.cabling import CablingPlan
 from designer.core.writers.csv_writer import write_csv
+from designer.core.writers.network_cabling import CABLE_HEADER as NET_CABLE_HEADER
+from designer.core.writers.network_cabling import NetworkCabling
 from designer.core.writers.port_map import HEADER as PORT_HEADER
 from designer.core.writers.port_map import PortMap
 from designer.core.writers.xlsx_stream import (
@@ -62,10 +65,45 @@ PORT_COLUMNS: tuple[StreamColumn, ...] = (
 )
 
 
+NET_COLUMNS: tuple[StreamColumn, ...] = (
+    StreamColumn("Cable label", 12),
+    StreamColumn("A-Node Name", 22),
+    StreamColumn("A-Type", 8),
+    StreamColumn("A-Port", 8),
+    StreamColumn("Z-Node Name", 22),
+    StreamColumn("Z-Type", 8),
+    StreamColumn("Z-Port", 8),
+    StreamColumn("Speed (Gb/s)", 9, "int"),
+    StreamColumn("A-side optic", 20),
+    StreamColumn("Cable / fibre", 20),
+    StreamColumn("Z-side optic", 20),
+    StreamColumn("Layer", 18),
+    StreamColumn("A-side optic part", 18),
+    StreamColumn("Cable / fibre part", 18),
+    StreamColumn("Z-side optic part", 18),
+)
+
+
+def _network_sheets(nets: Sequence[NetworkCabling]) -> list[StreamSheet]:
+    """A cables sheet and a port map sheet per other network."""
+    assert tuple(c.header for c in NET_COLUMNS) == NET_CABLE_HEADER
+    out = []
+    for n in nets:
+        out.append(StreamSheet(n.cables_sheet, NET_COLUMNS, n.cables, total=len(n.cables),
+                               preamble=[(f"{n.label}: {len(n.cables):,} cables, one a link",
+                                          MUTED)]))
+        out.append(StreamSheet(n.ports_sheet, PORT_COLUMNS, n.ports, total=len(n.ports),
+                               preamble=[(f"{n.label}: every switch port in front-panel "
+                                          "order", MUTED)]))
+    return out
+
+
 def write_cabling_xlsx(plan: CablingPlan, path: str | os.PathLike[str], progress=None,
-                       ports: PortMap | None = None) -> None:
+                       ports: PortMap | None = None,
+                       networks: Sequence[NetworkCabling] = ()) -> None:
     """The Cables and Summary sheets, and with ``ports`` a Port map sheet: every switch port
-    in front-panel order and what its cable reaches."""
+    in front-panel order and what its cable reaches; with ``networks`` (the other networks of
+    the cluster) their cables and port map, two sheets each."""
     assert tuple(c.header for c in COLUMNS) == plan.header
     cables = StreamSheet("Cables", COLUMNS, plan.rows(), total=plan.n)
     summary = StreamSheet(
@@ -87,6 +125,7 @@ def write_cabling_xlsx(plan: CablingPlan, path: str | os.PathLike[str], progress
     if ports is not None:
         assert tuple(c.header for c in PORT_COLUMNS) == PORT_HEADER
         sheets.append(StreamSheet("Port map", PORT_COLUMNS, ports.rows(), total=ports.n))
+    sheets += _network_sheets(networks)
     write_workbook(path, sheets, title=f"Cabling plan: {plan.project_name}",
                    progress=progress)
 

@@ -9,6 +9,10 @@ between two boxes, labelled with its count and speed, so 1,024 GPUs draw as a fe
 rather than a thousand nodes and four thousand lines. When even that would be more than
 ``MAX_BOXES`` boxes, the labels are dropped from the last (finest) one on until it is not.
 
+A design with other networks (front-end, storage, out-of-band) has a page per network: the
+Groups page is then named for the back-end, and each other network's page (drawio_networks)
+draws its switches and what they serve.
+
 Uncompressed mxfile XML (draw.io opens it as is); labels are plain text (``html=0``), so a
 name holding markup is shown, never run.
 """
@@ -24,6 +28,7 @@ import numpy as np
 
 from designer.core.catalog import Catalog
 from designer.core.model import GROUP_KEYS, ROLE_COLORS, TIER_OF_ROLE, Project, Role
+from designer.core.networks import BACKEND, NETWORK_LABELS
 from designer.core.solver.media import MediaPlan, choose_media
 from designer.core.writers.output import write_bytes
 from designer.core.writers.safety import xml_text
@@ -195,7 +200,9 @@ def drawio_xml(project: Project, catalog: Catalog, media: MediaPlan | None = Non
               for i, name in enumerate(layers)]
     cells += box_cells("g-", "g-dev")
     cells += bundle_cells("g-", lambda ly: f"g-l{ly}")
-    pages.append(_page("Groups", cells, "groups"))
+    # with other networks present, the pages read one per network: this is the back-end's
+    pages.append(_page(NETWORK_LABELS[BACKEND] if project.networks else "Groups", cells,
+                       "groups"))
     for i, name in enumerate(layers):
         used = {x for (ly, a, b) in bundles if ly == i for x in (a, b)}
         if not used:
@@ -205,13 +212,24 @@ def drawio_xml(project: Project, catalog: Catalog, media: MediaPlan | None = Non
         cells += [c for j, c in enumerate(box_cells(pre, f"{pre}1")) if j in used]
         cells += bundle_cells(pre, lambda _ly, p=pre: f"{p}1", only=i)
         pages.append(_page(f"Layer {name}", cells, f"layer{i}"))
+    net_boxes = net_bundles = 0
+    if project.networks:
+        from designer.core.writers.drawio_networks import network_page
+
+        for net in project.networks.values():
+            xml_page, nb, ne = network_page(project, net, boxes, of, _vertex, _edge, _page,
+                                            _bundle_label)
+            pages.append(xml_page)
+            net_boxes += nb
+            net_bundles += ne
     racks = _racks_page(project, catalog)
     if racks:
         pages.append(racks)
     xml = ('<?xml version="1.0" encoding="UTF-8"?>\n'
            f'<mxfile host="Fabric Designer" type="device" pages="{len(pages)}">'
            + "".join(pages) + "</mxfile>\n")
-    return xml, {"pages": len(pages), "boxes": len(boxes), "bundles": len(bundles)}
+    return xml, {"pages": len(pages), "boxes": len(boxes) + net_boxes,
+                 "bundles": len(bundles) + net_bundles}
 
 
 def _racks_page(project: Project, catalog: Catalog) -> str | None:

@@ -116,6 +116,10 @@ def export_cabling(project: Project, catalog: Catalog, path: str | os.PathLike[s
     report_progress(progress, 0.35, f"Writing {plan.n:,} cables")
     if suffix == ".csv":
         write_cabling_csv(plan, path)
+        if project.networks:  # one P2P table of the back-end, as cable checkers read it
+            report_progress(progress, 1.0, "Done")
+            return (f"wrote {path}: {plan.n:,} back-end cables (the other networks' cables "
+                    "and port maps are in the .xlsx workbook)")
     else:
         def rows_done(done: int, total: int) -> None:
             report_progress(progress, 0.35 + 0.6 * done / max(total, 1),
@@ -125,7 +129,15 @@ def export_cabling(project: Project, catalog: Catalog, path: str | os.PathLike[s
 
         ports = port_map(project, catalog, getattr(result, "media", None),
                          getattr(bom, "cable_id", None), plan)
-        write_cabling_xlsx(plan, path, progress=rows_done if progress else None, ports=ports)
+        from designer.core.writers.network_cabling import networks_cabling
+
+        nets = networks_cabling(project, catalog)
+        write_cabling_xlsx(plan, path, progress=rows_done if progress else None, ports=ports,
+                           networks=nets)
+        if nets:
+            report_progress(progress, 1.0, "Done")
+            more = ", ".join(f"{len(n.cables):,} {n.label.lower()}" for n in nets)
+            return f"wrote {path}: {plan.n:,} back-end cables; {more} cables"
     report_progress(progress, 1.0, "Done")
     return f"wrote {path}: {plan.n:,} cables"
 

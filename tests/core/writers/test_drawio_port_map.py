@@ -192,3 +192,58 @@ def test_cabling_workbook_and_report_carry_the_port_map(su1, tmp_path):
     assert "Port maps" in html and "lists all 12 switches" in html
     assert f"<h4>{data.port_maps[0][0]}</h4>" in html
     assert "<b>1/1</b><br>su1-node01 1" in html
+
+
+# --- the other networks: a page each ---------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def all_networks1024(gpus1024):
+    from designer.core.networks.generate import with_networks
+
+    return with_networks(gpus1024, ("frontend", "storage", "oob"))
+
+
+def test_drawio_has_a_page_per_network(all_networks1024):
+    p = all_networks1024
+    xml, counts = drawio_xml(p, p.catalog(CAT))
+    pages = _pages(xml)
+    names = list(pages)
+    assert names[0] == "Back-end (compute)"  # the Groups page, named for its network
+    for label in ("Front-end (in-band)", "Storage", "Out-of-band management"):
+        assert label in names
+    assert counts["pages"] == len(names)
+    ids = [d.get("id") for d in ET.fromstring(xml).findall("diagram")]
+    assert len(ids) == len(set(ids))
+    for kind, label in (("frontend", "Front-end (in-band)"), ("storage", "Storage"),
+                        ("oob", "Out-of-band management")):
+        vertices, edges = _check_page(pages[label])
+        net = p.networks[kind]
+        # every link of the network is one cable of a bundle on its page
+        assert sum(_cables(e.get("value")) for e in edges) == len(net.links)
+        # every switch of the network is in one of its boxes: the counts in the labels add up
+        own = [v.get("value") for v in vertices if v.get("value").split("\n")[0]
+               .startswith(("spines", "leaves", "access", "storage nodes", "oob-", "fe-",
+                            "st-"))]
+        counted = sum(int(n.replace(",", "")) for v in own
+                      for n in re.findall(r"([0-9,]+) x ", v.split("\n")[1]))
+        assert counted == len(net.devices)
+        # readable at 1,024 GPUs: a few dozen boxes, no row wider than the back-end's
+        assert len(vertices) <= 40
+
+
+def test_network_pages_name_the_servers_they_serve(all_networks1024):
+    p = all_networks1024
+    xml, _ = drawio_xml(p, p.catalog(CAT))
+    storage = [v.get("value") for v in _pages(xml)["Storage"].iter("mxCell")
+               if v.get("vertex") == "1"]
+    assert sum(v.startswith("GPU servers SU") for v in storage) == 4
+    oob = [v.get("value") for v in _pages(xml)["Out-of-band management"].iter("mxCell")
+           if v.get("vertex") == "1"]
+    # the management network reaches the back-end's and the other networks' switches
+    assert any(v.startswith("Back-end leaf switches\n32 x") for v in oob)
+    assert any(v.startswith("Storage leaves") for v in oob)
+
+
+def test_a_design_without_networks_keeps_its_pages(gpus1024):
+    xml, _ = drawio_xml(gpus1024, gpus1024.catalog(CAT))
+    assert next(iter(_pages(xml))) == "Groups"
