@@ -509,8 +509,7 @@ class MainWindow(FileActions, QMainWindow):
     def edit_network(self, kind: str, changes: dict) -> str | None:
         """Regenerate network ``kind`` with ``changes`` as one undoable step; the error's
         text when it cannot be."""
-        from designer.core.networks import NETWORK_LABELS
-        from designer.core.networks.edit import with_network_params
+        from designer.core.networks import NETWORK_LABELS, with_network_params
 
         try:
             with busy_cursor():

@@ -9,9 +9,9 @@ system's SU is 8 racks (DGX SuperPOD GB200: 576 GPUs). Two tiers while the leave
 fit the ports of a spine, a core tier past that. Where a table has a row for the size, the
 row's uniform striping is built (the B300 XDR RA's 4-SU row takes 18 spines where 16 have the
 ports, so every leaf sends 4 links to each); elsewhere the balanced layout (``clos``) leaves no
-spine or core port idle. The tables below are what the rule is checked
-against (tests/core/generators/test_reference_layouts.py); a profile without a table is derived by the
-same rule, and the plan says so.
+spine or core port idle. The tables below are what the rule is checked against
+(tests/core/generators/test_reference_layouts.py); a profile without a table is derived by
+the same rule, and the plan says so.
 """
 
 from __future__ import annotations

@@ -9,33 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from designer.core.errors import GeneratorError
 from designer.core.faces import lazy_names
-
-BACKEND = "backend"
-EXTRA_NETWORKS = ("frontend", "storage", "oob")
-NETWORK_NAMES = (BACKEND, *EXTRA_NETWORKS)
-NETWORK_LABELS = {
-    BACKEND: "Back-end (compute)",
-    "frontend": "Front-end (in-band)",
-    "storage": "Storage",
-    "oob": "Out-of-band management",
-}
-
-
-def parse_network_names(text: str, option: str = "--networks") -> tuple[str, ...]:
-    """``backend,frontend`` -> the extra networks asked for, in canonical order. The back-end
-    is always built; naming it is allowed so the list reads like the cluster."""
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    unknown = [n for n in names if n not in NETWORK_NAMES]
-    if unknown:
-        raise GeneratorError(f"{option}: unknown network '{unknown[0]}' "
-                             f"(known: {', '.join(NETWORK_NAMES)})")
-    if not names:
-        raise GeneratorError(f"{option}: name at least one network "
-                             f"(known: {', '.join(NETWORK_NAMES)})")
-    return tuple(n for n in EXTRA_NETWORKS if n in names)
-
+from designer.core.networks.names import (
+    BACKEND,
+    EXTRA_NETWORKS,
+    NETWORK_LABELS,
+    NETWORK_NAMES,
+    parse_network_names,
+)
 
 # Loaded on first use (designer.core.faces): the project model imports this package's model,
 # and a solve of the back-end alone pays for nothing more.
@@ -49,11 +30,23 @@ _WHERE = {
     "BOX_W": "drawing",
     "Band": "drawing",
     "bands": "drawing",
+    "PARAM_LABELS": "edit",
+    "asked_params": "edit",
+    "resolved_params": "edit",
+    "with_network_params": "edit",
+    "parse_value": "edit",
 }
 __getattr__ = lazy_names(__name__, globals(), _WHERE)
 
 if TYPE_CHECKING:
     from designer.core.networks.drawing import BOX_H, BOX_W, Band, bands
+    from designer.core.networks.edit import (
+        PARAM_LABELS,
+        asked_params,
+        parse_value,
+        resolved_params,
+        with_network_params,
+    )
     from designer.core.networks.generate import regenerate_networks, with_networks
     from designer.core.networks.solve import networks_json, networks_report, solve_networks
 
@@ -64,12 +57,17 @@ __all__ = [
     "EXTRA_NETWORKS",
     "NETWORK_LABELS",
     "NETWORK_NAMES",
+    "PARAM_LABELS",
     "Band",
+    "asked_params",
     "bands",
     "networks_json",
     "networks_report",
     "parse_network_names",
+    "parse_value",
     "regenerate_networks",
+    "resolved_params",
     "solve_networks",
+    "with_network_params",
     "with_networks",
 ]

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.core.model import Project, Role
-from designer.core.networks import NETWORK_LABELS
+from designer.core.networks.names import NETWORK_LABELS
 
 ROWS = ("storage-node", "access", "leaf", "spine")
 BOX_W, BOX_H = 70.0, 26.0

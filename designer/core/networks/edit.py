@@ -13,8 +13,8 @@ from typing import Any
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import GeneratorError
 from designer.core.model import Project
-from designer.core.networks import EXTRA_NETWORKS, NETWORK_LABELS
 from designer.core.networks.generate import DEFAULTS, RESOLVED, with_networks
+from designer.core.networks.names import EXTRA_NETWORKS, NETWORK_LABELS
 
 # what each parameter is, for a form: label, and whether None (automatic) is allowed
 PARAM_LABELS: dict[str, str] = {

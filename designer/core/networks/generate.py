@@ -20,10 +20,10 @@ from typing import Any
 from designer.core.catalog import Catalog, ServerSpec, builtin_catalog
 from designer.core.errors import CatalogError, GeneratorError
 from designer.core.model import Project, Role
-from designer.core.networks import EXTRA_NETWORKS
 from designer.core.networks.gear import part, server_ports
 from designer.core.networks.leafspine import Built, leaf_spine
 from designer.core.networks.model import NetDevice, NetLinks, Network
+from designer.core.networks.names import EXTRA_NETWORKS
 
 # 8-GPU servers per rack: the DGX SuperPOD H100 reference architecture racks four DGX H100
 # systems to a rack (its SU: 32 nodes in 8 racks); a rack-scale system is its own rack

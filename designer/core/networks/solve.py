@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.model import Project
-from designer.core.networks import NETWORK_LABELS
 from designer.core.networks.gear import Part, network_items, part
 from designer.core.networks.generate import REFERENCE_READ_GBYTES_S_PER_GPU, gpu_count
 from designer.core.networks.model import Network
+from designer.core.networks.names import NETWORK_LABELS
 from designer.core.physical.floor import BomExtras
 from designer.core.physical.power import CORD_NAME, device_cords
 from designer.core.solver.bom import BomLine

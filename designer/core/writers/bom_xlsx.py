@@ -17,7 +17,6 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from designer.core.catalog_items import NOT_KNOWN
 from designer.core.writers.bom_rows import (
-    HEADER,
     BomTable,
     category_label,
     order_cells,

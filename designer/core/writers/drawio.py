@@ -21,20 +21,19 @@ from __future__ import annotations
 
 import os
 from collections import Counter, defaultdict
-from dataclasses import dataclass
 from xml.sax.saxutils import quoteattr
 
 import numpy as np
 
 from designer.core.catalog import Catalog
-from designer.core.model import GROUP_KEYS, ROLE_COLORS, TIER_OF_ROLE, Project, Role
+from designer.core.model import GROUP_KEYS, TIER_OF_ROLE, Project, Role
 from designer.core.networks import BACKEND, NETWORK_LABELS
 from designer.core.solver.media import MediaPlan, choose_media
+from designer.core.writers.drawio_shapes import BOX_H, BOX_W, GAP_X, ROW_H, Box, box_style
 from designer.core.writers.output import write_bytes
 from designer.core.writers.safety import xml_text
 
 MAX_BOXES = 400
-BOX_W, BOX_H, GAP_X, ROW_H = 150, 56, 30, 170
 LAYER_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf")
 RU_PX = 9  # one rack unit on the racks page
 RACK_W, RACK_GAP = 170, 40
@@ -42,15 +41,6 @@ RACK_W, RACK_GAP = 170, 40
 
 def _q(value: object) -> str:
     return quoteattr(xml_text(str(value)))
-
-
-@dataclass(frozen=True)
-class Box:
-    key: tuple
-    role: str
-    tier: int
-    label: str
-    count: int
 
 
 def _tier(role: Role) -> int:
@@ -146,12 +136,6 @@ def _edge(cid: str, parent: str, label: str, style: str, src: str, dst: str) -> 
             f'<mxGeometry relative="1" as="geometry"/></mxCell>')
 
 
-def _box_style(role: str) -> str:
-    fill, stroke = ROLE_COLORS.get(role, ("#FFFFFF", "#444444"))
-    return (f"rounded=1;whiteSpace=wrap;html=0;fillColor={fill};strokeColor={stroke};"
-            "fontSize=11;")
-
-
 def _bundle_label(speeds: Counter) -> str:
     return ", ".join(f"{n:,} x {s}G" for s, n in sorted(speeds.items()))
 
@@ -175,7 +159,7 @@ def drawio_xml(project: Project, catalog: Catalog, media: MediaPlan | None = Non
     pages: list[str] = []
 
     def box_cells(prefix: str, parent: str) -> list[str]:
-        return [_vertex(f"{prefix}b{i}", parent, b.label, _box_style(b.role), *pos[i], BOX_W,
+        return [_vertex(f"{prefix}b{i}", parent, b.label, box_style(b.role), *pos[i], BOX_W,
                         BOX_H) for i, b in enumerate(boxes)]
 
     def bundle_cells(prefix: str, parent_of, only: int | None = None) -> list[str]:
@@ -260,7 +244,7 @@ def _racks_page(project: Project, catalog: Catalog) -> str | None:
         top_u = int(pos.u[i]) + size - 1
         y = 22 + (heights[r] - top_u) * RU_PX
         cells.append(_vertex(f"r-d{i}", f"r-k{r}", f"{d.name} ({d.model})",
-                             _box_style(d.role.value) + "fontSize=7;", 4, y, RACK_W - 8,
+                             box_style(d.role.value) + "fontSize=7;", 4, y, RACK_W - 8,
                              size * RU_PX))
     return _page("Racks", cells, "racks")
 

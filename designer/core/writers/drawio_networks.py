@@ -15,11 +15,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from designer.core.writers.drawio import BOX_H, BOX_W, GAP_X, ROW_H, Box, _box_style
 from designer.core.model import Project, Role
 from designer.core.networks import NETWORK_LABELS
 from designer.core.networks.drawing import COLOURS
 from designer.core.networks.model import Network
+from designer.core.writers.drawio_shapes import BOX_H, BOX_W, GAP_X, ROW_H, Box, box_style
 
 MAX_ROW = 16  # boxes of a network's own tier in one row
 ROW_OF_TIER = {"spine": 3, "leaf": 2, "access": 1, "storage-node": 0}
@@ -83,9 +83,9 @@ def network_boxes(project: Project, net: Network, backend_boxes: list[Box],
                 b = int(backend_of[backend_ids[dev]])
                 bb = backend_boxes[b]
                 if bb.role == Role.GPU_SERVER.value:  # servers: their Groups-page box
-                    k = box(("backend", b), 0, _box_style(bb.role))
+                    k = box(("backend", b), 0, box_style(bb.role))
                 else:  # a back-end switch (management ports): one box per role
-                    k = box(("backend-role", bb.role), 0, _box_style(bb.role))
+                    k = box(("backend-role", bb.role), 0, box_style(bb.role))
                     models[k][project.fabric.devices[backend_ids[dev]].model] += 1
             elif dev in other_dev:
                 kind, tier, model = other_dev[dev]

@@ -64,9 +64,9 @@ def export_bom(project: Project, catalog: Catalog, path: str | os.PathLike[str],
     from datetime import date
 
     from designer import __version__
-    from designer.core.writers.bom_rows import HEADER, bom_table, csv_rows
-    from designer.core.writers.csv_writer import write_csv
     from designer.core.networks.solve import solve_networks
+    from designer.core.writers.bom_rows import bom_table, csv_rows
+    from designer.core.writers.csv_writer import write_csv
 
     suffix = check_suffix("bom", path)
     if result is None:

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 from designer.core.catalog import NOT_KNOWN, Catalog
 from designer.core.errors import DesignerError
-from designer.core.writers.cabling import unique_names
 from designer.core.model import Project
 from designer.core.networks import NETWORK_LABELS
 from designer.core.networks.gear import part
 from designer.core.networks.model import Network
+from designer.core.writers.cabling import unique_names
 
 CABLE_HEADER: tuple[str, ...] = (
     "Cable label", "A-Node Name", "A-Type", "A-Port", "Z-Node Name", "Z-Type", "Z-Port",

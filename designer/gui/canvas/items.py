@@ -73,7 +73,7 @@ def _font(px: float, bold: bool = False) -> QFont:
     return _font_of(max(1, round(px)), bold)
 
 
-def _metrics(px: float, bold: bool = False) -> QFontMetricsF:
+def text_metrics(px: float, bold: bool = False) -> QFontMetricsF:
     return _metrics_of(max(1, round(px)), bold)
 
 
@@ -135,7 +135,7 @@ def draw_screen_text(
     painter.scale(1.0 / lod, 1.0 / lod)
     painter.setFont(_font(px, bold))
     painter.setPen(color)
-    fm = _metrics(px, bold)
+    fm = text_metrics(px, bold)
     if max_width_px is not None:
         text = fit_text(text, fm, max_width_px)
     w = fm.horizontalAdvance(text)
@@ -300,7 +300,7 @@ class DeviceItem(_Hover, QGraphicsItem):
             px = min(11.0, max(8.0, 9.0 * lod))
             room = (self._w - 10) * lod
             label = self.look.label
-            if _metrics(px).horizontalAdvance(label) > room:
+            if text_metrics(px).horizontalAdvance(label) > room:
                 label = tiny_label(label)
             draw_screen_text(
                 painter,
@@ -407,8 +407,8 @@ class GroupBoxItem(_Hover, _ScreenTab, QGraphicsItem):
     def _laid_tab(self) -> QRectF:
         texts = (self.look.title, self.look.summary)
         if self._text_w is None or self._text_w[0] != texts:  # font metrics: once per text
-            title_w = _metrics(12, True).horizontalAdvance("▸ " + texts[0])
-            self._text_w = (texts, title_w + _metrics(10.5).horizontalAdvance(texts[1]))
+            title_w = text_metrics(12, True).horizontalAdvance("▸ " + texts[0])
+            self._text_w = (texts, title_w + text_metrics(10.5).horizontalAdvance(texts[1]))
         lod = self._lod
         drawn = self._drawn()
         width = min((self._text_w[1] + 34) / lod, drawn.width())
@@ -564,7 +564,7 @@ class GroupFrameItem(_ScreenTab, QGraphicsItem):
     def _laid_tab(self) -> QRectF:
         if self._title_w is None or self._title_w[0] != self.title:
             self._title_w = (self.title,
-                             _metrics(11, True).horizontalAdvance("▾ " + self.title) + 14)
+                             text_metrics(11, True).horizontalAdvance("▾ " + self.title) + 14)
         lod = self._lod
         width = min(self._title_w[1] / lod, self._rect.width())
         h = self.TAB_PX / lod

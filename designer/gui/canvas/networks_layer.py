@@ -26,8 +26,7 @@ from designer.core.networks import (
 )
 from designer.gui.base import style
 from designer.gui.canvas.edges import EdgeLayer
-from designer.gui.canvas.items import Z_BOX, draw_screen_text, lod_of
-from designer.gui.canvas.items import _metrics as text_metrics
+from designer.gui.canvas.items import Z_BOX, draw_screen_text, lod_of, text_metrics
 
 ALL = "all"
 LAYERS = (ALL, BACKEND, *EXTRA_NETWORKS)

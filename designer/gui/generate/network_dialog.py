@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
 )
 
 from designer.core.model import Project
-from designer.core.networks import NETWORK_LABELS
-from designer.core.networks.edit import (
+from designer.core.networks import (
+    NETWORK_LABELS,
     PARAM_LABELS,
     asked_params,
     parse_value,

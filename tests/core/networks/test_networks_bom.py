@@ -12,12 +12,12 @@ import openpyxl
 import pytest
 
 from designer.core.catalog import builtin_catalog
-from designer.core.writers import jobs
-from designer.core.writers.bom_rows import HEADER, bom_table
 from designer.core.generators import generate, params_from_dict
 from designer.core.networks.generate import with_networks
 from designer.core.networks.solve import solve_networks
 from designer.core.solver import solve
+from designer.core.writers import jobs
+from designer.core.writers.bom_rows import HEADER, bom_table
 
 CAT = builtin_catalog()
 SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")

@@ -8,12 +8,12 @@ import openpyxl
 import pytest
 
 from designer.core.catalog import builtin_catalog
-from designer.core.writers import jobs
-from designer.core.writers.network_cabling import FREE, PORT_HEADER, networks_cabling
-from designer.core.writers.port_map import HEADER as BACKEND_PORT_HEADER
 from designer.core.generators import generate, params_from_dict
 from designer.core.networks.gear import part
 from designer.core.networks.generate import with_networks
+from designer.core.writers import jobs
+from designer.core.writers.network_cabling import FREE, PORT_HEADER, networks_cabling
+from designer.core.writers.port_map import HEADER as BACKEND_PORT_HEADER
 
 CAT = builtin_catalog()
 
