@@ -9,7 +9,6 @@ from pydantic import ValidationError
 from designer.cli.commands._common import add_command, load, print_json
 from designer.cli.commands.prices import add_price_book_option, apply_price_books
 from designer.core.model import AnalysisSettings
-from designer.core.networks import networks_json, networks_report, solve_networks
 from designer.core.problems import Severity
 from designer.core.solver import Result, ratio_text, solve
 from designer.core.sources import assumption_lines
@@ -67,11 +66,16 @@ def run(args: argparse.Namespace) -> int:
         settings = AnalysisSettings.model_validate(project.analysis.model_dump() | changes)
         project = project.model_copy(update={"analysis": settings})
     result = solve(project, catalog=cat)
-    # the other networks apart: the back-end's solve never reads them
-    nets = solve_networks(project, cat)
+    # the other networks apart: the back-end's solve never reads them, and a design without
+    # them does not import their code (start-up)
+    nets: dict = {}
+    if project.networks:
+        from designer.core.networks import networks_json, networks_report, solve_networks
+
+        nets = solve_networks(project, cat)
     if args.json:
         data = result.to_json()
-        if project.networks:
+        if nets:
             data["networks"] = networks_json(result, nets)
         print_json(data)
     else:

@@ -13,12 +13,14 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QTransform
 
 from designer.gui.base import style
+from designer.gui.canvas.crossing import over_boxes
 from designer.gui.canvas.declutter import GAP, place_tabs
 from designer.gui.canvas.edges import WIDTH_STEPS, EdgeLayer, width_class
 from designer.gui.canvas.groups import ROLES, is_rack_key, key_label, visible_graph
 from designer.gui.canvas.items import (
     DEVICE_H,
     Z_BOX,
+    Z_DEVICE,
     BoxLook,
     DeviceItem,
     DeviceLook,
@@ -38,6 +40,9 @@ FRAME_STEP = 16.0
 SCENE_MARGIN = 2000.0
 
 ROLE_INDEX = {r.value: k for k, r in enumerate(ROLES)}
+
+
+Z_OVER_BOXES = (Z_BOX + Z_DEVICE) / 2  # above every box (their z grows by < 0.1), under devices
 
 
 def _padded_rect(sp: Spans, j: int) -> QRectF:
@@ -190,6 +195,8 @@ class Drawing:
         box_ids = [index.key_id[key] for key in vg.boxes]
         frame_ids = [index.key_id[key] for key in vg.frames]
         sp = self._spans([index.members[g] for g in box_ids + frame_ids])
+        node_box = np.full(len(centres), -1, dtype=np.int64)  # which box a line end is
+        box_rects = np.zeros((len(box_ids), 4))
         for j, (key, g) in enumerate(zip(vg.boxes, box_ids, strict=True)):
             members = index.members[g]
             rect = _padded_rect(sp, j)
@@ -206,6 +213,8 @@ class Drawing:
                 item.set_geometry(look, rect)
             c = rect.center()
             centres[n + g] = c.x(), c.y()
+            node_box[n + g] = j
+            box_rects[j] = rect.x(), rect.y(), rect.width(), rect.height()
         max_depth = int(index.depth.max()) if len(index) else 0
         for j, (key, g) in enumerate(zip(vg.frames, frame_ids, strict=True), len(box_ids)):
             depth = int(index.depth[g])
@@ -222,7 +231,7 @@ class Drawing:
                 self.addItem(item)
             else:
                 item.set_geometry(title, r)
-        self._draw_edges(centres)
+        self._draw_edges(centres, box_rects, node_box)
         self._update_scene_rect()
         self._declutter_tabs()
 
@@ -269,7 +278,8 @@ class Drawing:
             # a box's tab sits above it, over the box above: lower boxes are drawn on top
             box.setZValue(Z_BOX + float(np.clip(box.scene_rect().top(), -1e7, 1e7)) * 1e-8)
 
-    def _draw_edges(self, centres: np.ndarray) -> None:
+    def _draw_edges(self, centres: np.ndarray, box_rects: np.ndarray | None = None,
+                    node_box: np.ndarray | None = None) -> None:
         vg = self.vg
         seg = (
             np.column_stack([centres[vg.edge_u], centres[vg.edge_v]])
@@ -278,18 +288,24 @@ class Drawing:
         )
         self.edge_seg = seg
         wcls = width_class(vg.edge_count) if vg.edge_u.size else np.empty(0, np.int64)
+        # a line passing over a box it does not end at is drawn above the boxes (crossing)
+        over, drawn = np.zeros(len(seg), dtype=bool), seg
+        if seg.size and box_rects is not None and node_box is not None and len(box_rects):
+            over, drawn = over_boxes(seg, box_rects, node_box[vg.edge_u], node_box[vg.edge_v])
         wanted = set()
         if seg.size:
-            combo = vg.edge_class.astype(np.int64) * 8 + wcls
+            combo = (vg.edge_class.astype(np.int64) * 8 + wcls) * 2 + over
             for c in np.unique(combo).tolist():
-                key = (c // 8, c % 8)
+                key = ((c // 2) // 8, (c // 2) % 8, c % 2)
                 wanted.add(key)
                 layer = self.edge_layers.get(key)
                 if layer is None:
                     layer = EdgeLayer(style.EDGE_COLORS[key[0]], WIDTH_STEPS[key[1]][1])
+                    if key[2]:
+                        layer.setZValue(Z_OVER_BOXES)
                     self.edge_layers[key] = layer
                     self.addItem(layer)
-                layer.set_segments(seg[combo == c])
+                layer.set_segments(drawn[combo == c])
         for key in [k for k in self.edge_layers if k not in wanted]:
             self.removeItem(self.edge_layers.pop(key))
         self.labels.set_labels(seg, vg.edge_count, vg.edge_speed, vg.edge_v < vg.n_devices)

@@ -65,7 +65,7 @@ class CanvasScene(DocumentSync, Folding, Drawing, SceneSelection, SceneInput, QG
         self.device_items: dict[str, DeviceItem] = {}
         self.box_items: dict[str, GroupBoxItem] = {}
         self.frame_items: dict[str, GroupFrameItem] = {}
-        self.edge_layers: dict[tuple[int, int], EdgeLayer] = {}
+        self.edge_layers: dict[tuple[int, int, int], EdgeLayer] = {}  # colour, width, over
         self.edge_seg = np.empty((0, 4))
         self.node_keys: list[str] = []  # per visible edge endpoint lookups
         self.labels = EdgeLabelLayer()
