@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from designer.core.cluster.interference import EMPTY, JobLoad, LoadCache, job_pattern, shared_rates
+from designer.core.cluster.interference import EMPTY, JobLoad, LoadCache, SharedLinks, job_pattern
 from designer.core.cluster.jobmix import JobKind
 from designer.core.cluster.placement import place, trace_slots, wanted_gpus
 from designer.core.cluster.reliability import (
@@ -94,8 +94,7 @@ class _Sim:
         self.J = J
         self.rng = np.random.default_rng(s.seed)
         self.cache = LoadCache(net)
-        self.cap = net.link_cap[: net.n_ports]
-        self.total = np.zeros(net.n_ports)
+        self.shared = SharedLinks(net.link_cap[: net.n_ports], J)
         try:
             kind = [kinds[w] for w in tr.workload]
         except KeyError as exc:
@@ -272,7 +271,7 @@ class _Sim:
         jl = self.loads.pop(j)
         self.loaded.pop(j, None)
         if not jl.empty:
-            np.subtract.at(self.total, jl.links, jl.gbps)
+            self.shared.remove(j, jl)
             self.dirty = True
         self.rate[j] = 1.0
         self.tier[j] = -1
@@ -292,7 +291,7 @@ class _Sim:
         self.loads[j] = jl
         if not jl.empty:
             self.loaded[j] = jl
-            np.add.at(self.total, jl.links, jl.gbps)
+            self.shared.add(j, jl)
             self.dirty = True
 
     def _schedule(self) -> None:
@@ -378,12 +377,12 @@ class _Sim:
         self.now = to
 
     def _rates(self) -> None:
-        run = list(self.loaded)
+        idx = np.fromiter(self.loaded, np.int64, len(self.loaded))
         self.dirty = False
-        if not run:
+        self.shared.solve(idx)
+        if not idx.size:
             return
-        t, held = shared_rates(list(self.loaded.values()), self.cap, self.total)
-        idx = np.array(run, np.int64)
+        t, held = self.shared.t[idx], self.shared.held[idx]
         sh = self.share[idx]
         self.rate[idx] = 1.0 / ((1.0 - sh) + sh / np.maximum(t, 1e-12))
         lay = self.net.link_layer
