@@ -54,13 +54,19 @@ def ring_rows(c: Compiled, server: np.ndarray, gpus: np.ndarray) -> Pattern | No
     on its smallest server; ring ``k`` crosses from rank ``k`` of each server to rank ``k`` of
     the next (the same rail where the job holds whole servers), the other GPUs joined over
     NVLink. Every GPU sends at most one flow and receives at most one."""
-    order = np.argsort(server[gpus], kind="stable")
-    g = gpus[order]
-    srv, first, cnt = np.unique(server[g], return_index=True, return_counts=True)
-    if srv.size < 2:
+    s = server[gpus]
+    if s.size > 1 and (s[1:] >= s[:-1]).all():  # placements come sorted: no sort needed
+        g = gpus
+    else:
+        order = np.argsort(s, kind="stable")
+        g, s = gpus[order], s[order]
+    # each server's first GPU and count (np.unique on sorted numbers, without its sort)
+    first = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
+    if first.size < 2:
         return None
+    cnt = np.diff(np.r_[first, s.size])
     k = int(cnt.min())
-    nxt = np.roll(first, -1)
+    nxt = np.r_[first[1:], first[:1]]
     src = g[(first[:, None] + np.arange(k)[None, :]).ravel()]
     dst = g[(nxt[:, None] + np.arange(k)[None, :]).ravel()]
     return _rows(c, src, dst, np.ones(src.size))
@@ -237,6 +243,7 @@ class SharedLinks:
 
     def __init__(self, cap: np.ndarray, n_jobs: int) -> None:
         self.cap = cap
+        self._limit = cap * (1 + OVER)
         self.total = np.zeros(cap.size)
         self.t = np.ones(n_jobs)
         self.held = np.full(n_jobs, -1, np.int64)
@@ -300,7 +307,7 @@ class SharedLinks:
         """Rates again after the changes since the last call; ``running``: the loaded jobs.
         Returns the jobs whose ``t`` and ``held`` were set (all of ``running`` when solved)."""
         cap = self.cap
-        over = np.flatnonzero(self.total > cap * (1 + OVER))
+        over = np.flatnonzero(self.total > self._limit)
         changed, self._changed = self._changed, []
         if self._over is not None and np.array_equal(over, self._over):
             if over.size == 0 or not any(self._is_over[jl.links].any() for jl in changed):

@@ -119,6 +119,7 @@ class _Sim:
         self.tier = np.full(J, -1, np.int64)  # layer of the link holding a slowed job
         self.lost_layer = np.zeros(len(net.layers))
         self.placed: dict[int, np.ndarray] = {}
+        self._run: np.ndarray | None = None
         self.loads: dict[int, JobLoad] = {}
         # the running jobs that load the fabric, in start order (as ``placed``): what the
         # rates are solved over, without a pass over every running job per event
@@ -261,8 +262,16 @@ class _Sim:
         self.queue.insert(0, j)
 
     # jobs ------------------------------------------------------------------------------
+    def _running(self) -> np.ndarray:
+        """The running jobs in start order (``placed``'s keys), kept until one starts or ends:
+        the event loop asks for them several times per event."""
+        if self._run is None:
+            self._run = np.fromiter(self.placed, np.int64, len(self.placed))
+        return self._run
+
     def _release(self, j: int) -> None:
         gp = self.placed.pop(j)
+        self._run = None
         self.owner[gp] = -1
         self.n_busy -= gp.size
         if self.free_srv is not None:
@@ -282,6 +291,7 @@ class _Sim:
         if self.free_srv is not None:
             self.free_srv -= np.bincount(self.topo.server[gp], minlength=self.per_srv.size)
         self.placed[j] = gp
+        self._run = None
         if np.isnan(self.start[j]):
             self.start[j] = self.now
         self.t_last[j] = self.now
@@ -337,7 +347,7 @@ class _Sim:
     def _reservation(self, need: int, n_free: int) -> tuple[float, int]:
         """When the head job can start (running jobs ending as now expected), and the GPUs
         beyond its need free then."""
-        run = np.fromiter(self.placed, np.int64, len(self.placed))
+        run = self._running()
         if run.size == 0:
             return np.inf, 0
         ends = self._ends(run)
@@ -356,7 +366,7 @@ class _Sim:
         if not self.placed:
             self.now = to
             return
-        run = np.fromiter(self.placed, np.int64, len(self.placed))
+        run = self._running()
         dt = to - self.t_last[run]
         ov = np.minimum(dt, self.overhead[run])
         work_t = dt - ov
@@ -398,7 +408,7 @@ class _Sim:
         last_report = time.perf_counter()
         while True:
             t_arr = arr[i_arr] if i_arr < tr.n else np.inf
-            run = np.fromiter(self.placed, np.int64, len(self.placed))
+            run = self._running()
             ends = self._ends(run) if run.size else np.empty(0)
             t_end = float(ends.min()) if ends.size else np.inf
             t_rep = min(self.repairs) if self.repairs else np.inf
@@ -448,7 +458,7 @@ class _Sim:
         part = (fs > 0) & (fs < self.per_srv)
         # idle GPUs in servers other jobs hold part of: capacity a whole-server job cannot use
         frag = float(fs[part].sum()) / self.n_conn
-        run = np.fromiter(self.placed, np.int64, len(self.placed))
+        run = self._running()
         slowed = int((self.rate[run] < 1 - 1e-9).sum())
         self.tl.append((self.now, self.n_busy, self.n_down, len(self.queue),
                         len(self.placed), slowed, frag, self.n_fail))
