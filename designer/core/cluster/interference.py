@@ -61,12 +61,13 @@ def ring_rows(c: Compiled, server: np.ndarray, gpus: np.ndarray) -> Pattern | No
         order = np.argsort(s, kind="stable")
         g, s = gpus[order], s[order]
     # each server's first GPU and count (np.unique on sorted numbers, without its sort)
-    first = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
-    if first.size < 2:
+    first = np.flatnonzero(s[1:] != s[:-1]) + 1
+    if first.size == 0:
         return None
-    cnt = np.diff(np.r_[first, s.size])
+    first = np.concatenate(([0], first))
+    cnt = np.diff(first, append=s.size)
     k = int(cnt.min())
-    nxt = np.r_[first[1:], first[:1]]
+    nxt = np.roll(first, -1)
     src = g[(first[:, None] + np.arange(k)[None, :]).ravel()]
     dst = g[(nxt[:, None] + np.arange(k)[None, :]).ravel()]
     return _rows(c, src, dst, np.ones(src.size))
@@ -307,11 +308,15 @@ class SharedLinks:
         """Rates again after the changes since the last call; ``running``: the loaded jobs.
         Returns the jobs whose ``t`` and ``held`` were set (all of ``running`` when solved)."""
         cap = self.cap
-        over = np.flatnonzero(self.total > self._limit)
         changed, self._changed = self._changed, []
-        if self._over is not None and np.array_equal(over, self._over):
-            if over.size == 0 or not any(self._is_over[jl.links].any() for jl in changed):
-                return np.empty(0, np.int64)
+        # totals moved only on the links of the jobs that came or went: when none of those
+        # links was or is overloaded, the overloaded links are the same and those jobs load
+        # none of them
+        if self._over is not None and not any(
+                self._is_over[jl.links].any()
+                or (self.total[jl.links] > self._limit[jl.links]).any() for jl in changed):
+            return np.empty(0, np.int64)
+        over = np.flatnonzero(self.total > self._limit)
         self._over = over
         self._is_over[:] = False
         self._is_over[over] = True
