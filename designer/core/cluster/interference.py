@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.core.solver.compile import Compiled
-from designer.core.traffic.aggregate import class_pair_port_loads, class_spray_port_loads
+from designer.core.traffic.aggregate import class_pair_port_entries, class_spray_port_loads
 from designer.core.traffic.maxmin import max_min_fair
 from designer.core.traffic.network import Network
 from designer.core.traffic.patterns import Pattern
@@ -134,10 +134,9 @@ class LoadCache:
         new = [x for x in dict.fromkeys(pairs) if x not in got]
         if new:
             src, dst = np.array(new, np.int64).reshape(-1, 2).T
-            full = class_pair_port_loads(self.net, src, dst, control)
-            for k, x in enumerate(new):
-                nz = np.flatnonzero(full[:, k] > 0)
-                got[x] = JobLoad(nz, full[nz, k])
+            entries = class_pair_port_entries(self.net, src, dst, control)
+            for x, (links, gbps) in zip(new, entries, strict=True):
+                got[x] = JobLoad(links, gbps)
                 if len(self._pair) < self.pair_limit:
                     self._pair[x] = got[x]
         return got
