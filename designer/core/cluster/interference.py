@@ -65,9 +65,8 @@ def ring_rows(c: Compiled, server: np.ndarray, gpus: np.ndarray) -> Pattern | No
     if first.size == 0:
         return None
     first = np.concatenate(([0], first))
-    cnt = np.diff(first, append=s.size)
-    k = int(cnt.min())
-    nxt = np.roll(first, -1)
+    nxt = np.concatenate((first[1:], first[:1]))  # the next server's first GPU, cyclic
+    k = int((np.concatenate((first[1:], [s.size])) - first).min())
     src = g[(first[:, None] + np.arange(k)[None, :]).ravel()]
     dst = g[(nxt[:, None] + np.arange(k)[None, :]).ravel()]
     return _rows(c, src, dst, np.ones(src.size))

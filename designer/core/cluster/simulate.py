@@ -381,8 +381,10 @@ class _Sim:
         self.held[run] += g * dt
         lostn = g * work_t * (1.0 - r)
         self.lost_net[run] += lostn
-        np.add.at(self.lost_layer, self.tier[run][self.tier[run] >= 0],
-                  lostn[self.tier[run] >= 0])
+        tier = self.tier[run]
+        held = tier >= 0
+        if held.any():
+            np.add.at(self.lost_layer, tier[held], lostn[held])
         self.t_last[run] = to
         self.now = to
 

@@ -115,3 +115,40 @@ def test_all_to_all_rows_count_every_pair_once(design):
     assert p.weight.sum() == pytest.approx(cross - same_class)
     # a GPU splits its line rate over the 16 GPUs on the other servers
     assert p.demand == pytest.approx(np.full(p.src.size, 1 / 16))
+
+
+def _ring_rows_by_unique(c, server, gpus):
+    """The ring rows as first written (a stable sort by server, np.unique, np.roll)."""
+    order = np.argsort(server[gpus], kind="stable")
+    g = gpus[order]
+    _, first, cnt = np.unique(server[g], return_index=True, return_counts=True)
+    if first.size < 2:
+        return None
+    k = int(cnt.min())
+    nxt = np.roll(first, -1)
+    src = g[(first[:, None] + np.arange(k)[None, :]).ravel()]
+    dst = g[(nxt[:, None] + np.arange(k)[None, :]).ravel()]
+    return src, dst
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ring_rows_sorted_or_not_match_the_plain_definition(design, seed):
+    """Sorted placements skip the sort; shuffled ones (a trace's wanted hosts) are sorted by
+    server keeping their order: the rows are those of the plain definition either way."""
+    c, _, topo = design
+    rng = np.random.default_rng(seed)
+    gpus = np.sort(rng.choice(c.n_gpus, int(rng.integers(2, 60)), replace=False))
+    for g in (gpus, rng.permutation(gpus)):
+        want = _ring_rows_by_unique(c, topo.server, g)
+        got = ring_rows(c, topo.server, g)
+        if want is None or got is None:
+            assert got is None and (want is None or
+                                    (c.gpu_class[want[0]] == c.gpu_class[want[1]]).all())
+            continue
+        a, b = c.gpu_class[want[0]], c.gpu_class[want[1]]
+        ok = a != b
+        n = c.classes.n
+        key, w = np.unique(a[ok] * n + b[ok], return_counts=True)
+        assert got.src.tolist() == (key // n).tolist()
+        assert got.dst.tolist() == (key % n).tolist()
+        assert got.demand.tolist() == w.tolist()
