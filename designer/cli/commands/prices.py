@@ -19,9 +19,11 @@ from designer.cli.commands._common import (
 )
 from designer.core.fileformat import load_project, save_project
 from designer.core.sources.apply import SourcesError
-from designer.core.sources.edit import with_price_book, without_price_book
-from designer.core.sources.pricebook_io import read_price_book, usd_rate
 from designer.core.text import shown
+
+# The quote readers (csv, xlsx, currencies) and the project edits load when a price book is
+# read or changed: ``solve`` and ``export`` take the --price-book option from here, and
+# loading them at every start cost those commands' start-up.
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:
@@ -65,6 +67,9 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
+    from designer.core.sources.edit import with_price_book
+    from designer.core.sources.pricebook_io import read_price_book
+
     base = catalog_from(args)
     project = load_project(args.file, base)
     got = read_price_book(args.book, project.catalog(base), name=args.name,
@@ -98,6 +103,8 @@ def _describe(b) -> str:
 
 
 def run_remove(args: argparse.Namespace) -> int:
+    from designer.core.sources.edit import without_price_book
+
     project = load_project(args.file, catalog_from(args))
     project = without_price_book(project, args.name)
     save_project(project, args.output or args.file)
@@ -107,6 +114,8 @@ def run_remove(args: argparse.Namespace) -> int:
 
 def usd_rate_arg(text: str) -> float:
     """``--usd-rate``: a finite positive number any currency could have."""
+    from designer.core.sources.pricebook_io import usd_rate
+
     try:
         value = float(text) if re.fullmatch(r"\s*[0-9]*\.?[0-9]+(e[+-]?[0-9]+)?\s*", text,
                                             re.IGNORECASE) else None
@@ -125,6 +134,9 @@ def add_price_book_option(p: argparse.ArgumentParser) -> None:
 
 def apply_price_books(project, args: argparse.Namespace):
     """``project`` with the ``--price-book`` files of this run, and its resolved catalog."""
+    from designer.core.sources.edit import with_price_book
+    from designer.core.sources.pricebook_io import read_price_book
+
     base = catalog_from(args)
     for path in getattr(args, "price_book", None) or ():
         got = read_price_book(path, project.catalog(base))
