@@ -256,8 +256,8 @@ class SharedLinks:
         self._alive = np.zeros(1024, bool)  # per start number: still running
         self._seq_of = np.full(n_jobs, -1, np.int64)
         self._changed: list[JobLoad] = []
-        self._over: np.ndarray | None = None  # the overloaded links at the last solve
-        self._is_over = np.zeros(cap.size, bool)
+        self._solved = False
+        self._is_over = np.zeros(cap.size, bool)  # the overloaded links at the last solve
         self.solves = 0
 
     def add(self, j: int, jl: JobLoad) -> None:
@@ -302,31 +302,30 @@ class SharedLinks:
                 a[:n] = a[: self._n][keep]
             self._n = n
 
-    def solve(self, running: np.ndarray) -> np.ndarray:
-        """Rates again after the changes since the last call; ``running``: the loaded jobs.
-        Returns the jobs whose ``t`` and ``held`` were set (all of ``running`` when solved)."""
+    def solve(self, running: np.ndarray) -> None:
+        """``t`` and ``held`` of every job again after the changes since the last call;
+        ``running``: the loaded jobs, in start order."""
         cap = self.cap
         changed, self._changed = self._changed, []
         # totals moved only on the links of the jobs that came or went: when none of those
         # links was or is overloaded, the overloaded links are the same and those jobs load
         # none of them
-        if self._over is not None and not any(
+        if self._solved and not any(
                 self._is_over[jl.links].any()
                 or (self.total[jl.links] > self._limit[jl.links]).any() for jl in changed):
-            return np.empty(0, np.int64)
+            return
         over = np.flatnonzero(self.total > self._limit)
-        self._over = over
+        self._solved = True
         self._is_over[:] = False
         self._is_over[over] = True
         self.solves += 1
         self.t[running] = 1.0
         self.held[running] = -1
         if over.size == 0 or running.size == 0:
-            return running
+            return
         at = np.flatnonzero(self._is_over[self._links[: self._n]])
         at = at[self._alive[self._seq[at]]]
         seqs, t, held = _fair(self._seq[at], self._links[at], self._gbps[at], cap)
         jobs = self._job_of[seqs]
         self.t[jobs] = t
         self.held[jobs] = held
-        return running
