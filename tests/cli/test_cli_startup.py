@@ -75,6 +75,8 @@ NOT_FOR_SOLVE = (
     "scipy.linalg", "scipy.sparse.csgraph", "scipy.sparse.linalg", "scipy.optimize",
     "designer.gui", "designer.core.traffic", "designer.core.sweep", "designer.core.writers",
     "designer.core.ibcheck", "designer.core.ethernet", "designer.core.generators",
+    # price books are read only with --price-book (their readers load on use)
+    "designer.core.sources.pricebook_io", "designer.core.sources.edit",
 )
 
 

@@ -18,14 +18,12 @@ from designer.cli.commands._common import (
     project_name,
 )
 from designer.core.fileformat import load_project, save_project
-from designer.core.sources import (
-    SourcesError,
-    read_price_book,
-    usd_rate,
-    with_price_book,
-    without_price_book,
-)
+from designer.core.sources import SourcesError
 from designer.core.text import shown
+
+# The quote readers (csv, xlsx, currencies) and the project edits load when a price book is
+# read or changed: ``solve`` and ``export`` take the --price-book option from here, and
+# loading them at every start cost those commands' start-up.
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:
@@ -69,6 +67,8 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
+    from designer.core.sources import read_price_book, with_price_book
+
     base = catalog_from(args)
     project = load_project(args.file, base)
     got = read_price_book(args.book, project.catalog(base), name=args.name,
@@ -102,6 +102,8 @@ def _describe(b) -> str:
 
 
 def run_remove(args: argparse.Namespace) -> int:
+    from designer.core.sources import without_price_book
+
     project = load_project(args.file, catalog_from(args))
     project = without_price_book(project, args.name)
     save_project(project, args.output or args.file)
@@ -111,6 +113,8 @@ def run_remove(args: argparse.Namespace) -> int:
 
 def usd_rate_arg(text: str) -> float:
     """``--usd-rate``: a finite positive number any currency could have."""
+    from designer.core.sources import usd_rate
+
     try:
         value = float(text) if re.fullmatch(r"\s*[0-9]*\.?[0-9]+(e[+-]?[0-9]+)?\s*", text,
                                             re.IGNORECASE) else None
@@ -129,6 +133,8 @@ def add_price_book_option(p: argparse.ArgumentParser) -> None:
 
 def apply_price_books(project, args: argparse.Namespace):
     """``project`` with the ``--price-book`` files of this run, and its resolved catalog."""
+    from designer.core.sources import read_price_book, with_price_book
+
     base = catalog_from(args)
     for path in getattr(args, "price_book", None) or ():
         got = read_price_book(path, project.catalog(base))

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.core.solver.compile import Compiled
-from designer.core.traffic.aggregate import class_pair_port_loads, class_spray_port_loads
+from designer.core.traffic.aggregate import class_pair_port_entries, class_spray_port_loads
 from designer.core.traffic.maxmin import max_min_fair
 from designer.core.traffic.network import Network
 from designer.core.traffic.patterns import Pattern
@@ -54,13 +54,19 @@ def ring_rows(c: Compiled, server: np.ndarray, gpus: np.ndarray) -> Pattern | No
     on its smallest server; ring ``k`` crosses from rank ``k`` of each server to rank ``k`` of
     the next (the same rail where the job holds whole servers), the other GPUs joined over
     NVLink. Every GPU sends at most one flow and receives at most one."""
-    order = np.argsort(server[gpus], kind="stable")
-    g = gpus[order]
-    srv, first, cnt = np.unique(server[g], return_index=True, return_counts=True)
-    if srv.size < 2:
+    s = server[gpus]
+    if s.size > 1 and (s[1:] >= s[:-1]).all():  # placements come sorted: no sort needed
+        g = gpus
+    else:
+        order = np.argsort(s, kind="stable")
+        g, s = gpus[order], s[order]
+    # each server's first GPU and count (np.unique on sorted numbers, without its sort)
+    first = np.flatnonzero(s[1:] != s[:-1]) + 1
+    if first.size == 0:
         return None
-    k = int(cnt.min())
-    nxt = np.roll(first, -1)
+    first = np.concatenate(([0], first))
+    nxt = np.concatenate((first[1:], first[:1]))  # the next server's first GPU, cyclic
+    k = int((np.concatenate((first[1:], [s.size])) - first).min())
     src = g[(first[:, None] + np.arange(k)[None, :]).ravel()]
     dst = g[(nxt[:, None] + np.arange(k)[None, :]).ravel()]
     return _rows(c, src, dst, np.ones(src.size))
@@ -127,10 +133,9 @@ class LoadCache:
         new = [x for x in dict.fromkeys(pairs) if x not in got]
         if new:
             src, dst = np.array(new, np.int64).reshape(-1, 2).T
-            full = class_pair_port_loads(self.net, src, dst, control)
-            for k, x in enumerate(new):
-                nz = np.flatnonzero(full[:, k] > 0)
-                got[x] = JobLoad(nz, full[nz, k])
+            entries = class_pair_port_entries(self.net, src, dst, control)
+            for x, (links, gbps) in zip(new, entries, strict=True):
+                got[x] = JobLoad(links, gbps)
                 if len(self._pair) < self.pair_limit:
                     self._pair[x] = got[x]
         return got
@@ -190,26 +195,137 @@ def shared_rates(loads: list[JobLoad], cap: np.ndarray, total: np.ndarray | None
         return t, held
     is_over = np.zeros(cap.size, bool)
     is_over[over] = True
-    # every job's entries at once (a loop over the running jobs per solve was a large part
-    # of a long replay), in job order as before
     sizes = np.fromiter((jl.links.size for jl in loads), np.int64, n)
     all_links = np.concatenate([jl.links for jl in loads])
     m = is_over[all_links]
     flow = np.repeat(np.arange(n), sizes)[m]
-    link = all_links[m]
-    wt = np.concatenate([jl.gbps for jl in loads])[m]
+    jobs, t_jobs, held_jobs = _fair(flow, all_links[m],
+                                    np.concatenate([jl.gbps for jl in loads])[m], cap)
+    t[jobs] = t_jobs
+    held[jobs] = held_jobs
+    return t, held
+
+
+def _fair(flow: np.ndarray, link: np.ndarray, wt: np.ndarray, cap: np.ndarray
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Progressive filling over the jobs' entries on overloaded links (``flow`` a job key,
+    non-decreasing keys in start order): the keys, their ``t`` and the link holding each
+    (-1 when not slowed)."""
     jobs, f = np.unique(flow, return_inverse=True)
+    f = f.reshape(-1)
     links, lidx = np.unique(link, return_inverse=True)
-    fair = max_min_fair(f.reshape(-1), lidx.reshape(-1), wt, np.ones(jobs.size), cap[links])
-    t[jobs] = np.minimum(fair.t, 1.0)
+    lidx = lidx.reshape(-1)
+    fair = max_min_fair(f, lidx, wt, np.ones(jobs.size), cap[links])
+    t = np.minimum(fair.t, 1.0)
     # the binding link of a slowed job: the fullest of its links, by its own share there
     util = fair.load / np.maximum(cap[links], 1e-300)
-    score = np.where(util[lidx.reshape(-1)] >= 1 - 1e-6, wt, -1.0)
+    score = np.where(util[lidx] >= 1 - 1e-6, wt, -1.0)
     best = np.full(jobs.size, -1.0)
-    np.maximum.at(best, f.reshape(-1), score)
-    hit = (score == best[f.reshape(-1)]) & (score > 0)
+    np.maximum.at(best, f, score)
+    hit = (score == best[f]) & (score > 0)
     b_link = np.full(jobs.size, -1, np.int64)
-    b_link[f.reshape(-1)[hit]] = links[lidx.reshape(-1)[hit]]
-    slowed = t[jobs] < 1 - 1e-9
-    held[jobs[slowed]] = b_link[slowed]
-    return t, held
+    b_link[f[hit]] = links[lidx[hit]]
+    return jobs, t, np.where(t < 1 - 1e-9, b_link, -1)
+
+
+class SharedLinks:
+    """The running jobs' loads on the switch links, kept for solving their rates again at
+    every change of the running set (``shared_rates`` over the loaded jobs, same figures).
+
+    The jobs' entries sit in one list in start order (a job's appended when it starts, marked
+    gone when it ends, the list compacted when half is gone), so gathering the entries on
+    overloaded links is one pass, not a list of every running job's arrays joined per event.
+    And a change cannot alter the rates when the overloaded links stay the same and the jobs
+    that came or went load none of them: the jobs the solve sees, their entries and the
+    capacities are then what they were, and the last answer stands (on a busy fabric most
+    starts and ends are such)."""
+
+    def __init__(self, cap: np.ndarray, n_jobs: int) -> None:
+        self.cap = cap
+        self._limit = cap * (1 + OVER)
+        self.total = np.zeros(cap.size)
+        self.t = np.ones(n_jobs)
+        self.held = np.full(n_jobs, -1, np.int64)
+        self._links = np.empty(4096, np.int64)
+        self._gbps = np.empty(4096)
+        self._seq = np.empty(4096, np.int64)  # start number of the entry's job
+        self._n = 0
+        self._live = 0
+        self._starts = 0
+        self._job_of = np.empty(1024, np.int64)  # per start number: the job
+        self._alive = np.zeros(1024, bool)  # per start number: still running
+        self._seq_of = np.full(n_jobs, -1, np.int64)
+        self._changed: list[JobLoad] = []
+        self._solved = False
+        self._is_over = np.zeros(cap.size, bool)  # the overloaded links at the last solve
+        self.solves = 0
+
+    def add(self, j: int, jl: JobLoad) -> None:
+        # a job's links are distinct: a plain add is ``np.add.at``, in the same order
+        self.total[jl.links] += jl.gbps
+        s = self._starts
+        self._starts += 1
+        if s >= self._alive.size:
+            self._alive = np.concatenate([self._alive, np.zeros(self._alive.size, bool)])
+            self._job_of = np.concatenate([self._job_of, self._job_of])
+        self._alive[s] = True
+        self._job_of[s] = j
+        self._seq_of[j] = s
+        k = jl.links.size
+        if self._n + k > self._links.size:
+            size = max(2 * self._links.size, self._n + k)
+            for name in ("_links", "_gbps", "_seq"):
+                a = getattr(self, name)
+                b = np.empty(size, a.dtype)
+                b[: self._n] = a[: self._n]
+                setattr(self, name, b)
+        self._links[self._n: self._n + k] = jl.links
+        self._gbps[self._n: self._n + k] = jl.gbps
+        self._seq[self._n: self._n + k] = s
+        self._n += k
+        self._live += k
+        self._changed.append(jl)
+        self.t[j], self.held[j] = 1.0, -1
+
+    def remove(self, j: int, jl: JobLoad) -> None:
+        self.total[jl.links] -= jl.gbps
+        self._alive[self._seq_of[j]] = False
+        self._seq_of[j] = -1
+        self._live -= jl.links.size
+        self._changed.append(jl)
+        self.t[j], self.held[j] = 1.0, -1
+        if self._n > 65_536 and self._live * 2 < self._n:
+            keep = self._alive[self._seq[: self._n]]
+            n = int(keep.sum())
+            for name in ("_links", "_gbps", "_seq"):
+                a = getattr(self, name)
+                a[:n] = a[: self._n][keep]
+            self._n = n
+
+    def solve(self, running: np.ndarray) -> None:
+        """``t`` and ``held`` of every job again after the changes since the last call;
+        ``running``: the loaded jobs, in start order."""
+        cap = self.cap
+        changed, self._changed = self._changed, []
+        # totals moved only on the links of the jobs that came or went: when none of those
+        # links was or is overloaded, the overloaded links are the same and those jobs load
+        # none of them
+        if self._solved and not any(
+                self._is_over[jl.links].any()
+                or (self.total[jl.links] > self._limit[jl.links]).any() for jl in changed):
+            return
+        over = np.flatnonzero(self.total > self._limit)
+        self._solved = True
+        self._is_over[:] = False
+        self._is_over[over] = True
+        self.solves += 1
+        self.t[running] = 1.0
+        self.held[running] = -1
+        if over.size == 0 or running.size == 0:
+            return
+        at = np.flatnonzero(self._is_over[self._links[: self._n]])
+        at = at[self._alive[self._seq[at]]]
+        seqs, t, held = _fair(self._seq[at], self._links[at], self._gbps[at], cap)
+        jobs = self._job_of[seqs]
+        self.t[jobs] = t
+        self.held[jobs] = held

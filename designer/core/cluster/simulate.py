@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from designer.core.cluster.interference import EMPTY, JobLoad, LoadCache, job_pattern, shared_rates
+from designer.core.cluster.interference import EMPTY, JobLoad, LoadCache, SharedLinks, job_pattern
 from designer.core.cluster.jobmix import JobKind
 from designer.core.cluster.placement import place, trace_slots, wanted_gpus
 from designer.core.cluster.reliability import (
@@ -96,8 +96,7 @@ class _Sim:
         self.J = J
         self.rng = np.random.default_rng(s.seed)
         self.cache = LoadCache(net)
-        self.cap = net.link_cap[: net.n_ports]
-        self.total = np.zeros(net.n_ports)
+        self.shared = SharedLinks(net.link_cap[: net.n_ports], J)
         try:
             kind = [kinds[w] for w in tr.workload]
         except KeyError as exc:
@@ -126,6 +125,7 @@ class _Sim:
         self.tier = np.full(J, -1, np.int64)  # layer of the link holding a slowed job
         self.lost_layer = np.zeros(len(net.layers))
         self.placed: dict[int, np.ndarray] = {}
+        self._run: np.ndarray | None = None
         self.loads: dict[int, JobLoad] = {}
         # the running jobs that load the fabric, in start order (as ``placed``): what the
         # rates are solved over, without a pass over every running job per event
@@ -269,8 +269,16 @@ class _Sim:
         self.queue.insert(0, j)
 
     # jobs ------------------------------------------------------------------------------
+    def _running(self) -> np.ndarray:
+        """The running jobs in start order (``placed``'s keys), kept until one starts or ends:
+        the event loop asks for them several times per event."""
+        if self._run is None:
+            self._run = np.fromiter(self.placed, np.int64, len(self.placed))
+        return self._run
+
     def _release(self, j: int) -> None:
         gp = self.placed.pop(j)
+        self._run = None
         self.owner[gp] = -1
         self.n_busy -= gp.size
         if self.free_srv is not None:
@@ -279,7 +287,7 @@ class _Sim:
         jl = self.loads.pop(j)
         self.loaded.pop(j, None)
         if not jl.empty:
-            np.subtract.at(self.total, jl.links, jl.gbps)
+            self.shared.remove(j, jl)
             self.dirty = True
         self.rate[j] = 1.0
         self.tier[j] = -1
@@ -290,6 +298,7 @@ class _Sim:
         if self.free_srv is not None:
             self.free_srv -= np.bincount(self.topo.server[gp], minlength=self.per_srv.size)
         self.placed[j] = gp
+        self._run = None
         if np.isnan(self.start[j]):
             self.start[j] = self.now
         self.t_last[j] = self.now
@@ -299,7 +308,7 @@ class _Sim:
         self.loads[j] = jl
         if not jl.empty:
             self.loaded[j] = jl
-            np.add.at(self.total, jl.links, jl.gbps)
+            self.shared.add(j, jl)
             self.dirty = True
 
     def _schedule(self) -> None:
@@ -345,7 +354,7 @@ class _Sim:
     def _reservation(self, need: int, n_free: int) -> tuple[float, int]:
         """When the head job can start (running jobs ending as now expected), and the GPUs
         beyond its need free then."""
-        run = np.fromiter(self.placed, np.int64, len(self.placed))
+        run = self._running()
         if run.size == 0:
             return np.inf, 0
         ends = self._ends(run)
@@ -364,7 +373,7 @@ class _Sim:
         if not self.placed:
             self.now = to
             return
-        run = np.fromiter(self.placed, np.int64, len(self.placed))
+        run = self._running()
         dt = to - self.t_last[run]
         ov = np.minimum(dt, self.overhead[run])
         work_t = dt - ov
@@ -379,18 +388,20 @@ class _Sim:
         self.held[run] += g * dt
         lostn = g * work_t * (1.0 - r)
         self.lost_net[run] += lostn
-        np.add.at(self.lost_layer, self.tier[run][self.tier[run] >= 0],
-                  lostn[self.tier[run] >= 0])
+        tier = self.tier[run]
+        held = tier >= 0
+        if held.any():
+            np.add.at(self.lost_layer, tier[held], lostn[held])
         self.t_last[run] = to
         self.now = to
 
     def _rates(self) -> None:
-        run = list(self.loaded)
+        idx = np.fromiter(self.loaded, np.int64, len(self.loaded))
         self.dirty = False
-        if not run:
+        self.shared.solve(idx)
+        if not idx.size:
             return
-        t, held = shared_rates(list(self.loaded.values()), self.cap, self.total)
-        idx = np.array(run, np.int64)
+        t, held = self.shared.t[idx], self.shared.held[idx]
         sh = self.share[idx]
         self.rate[idx] = 1.0 / ((1.0 - sh) + sh / np.maximum(t, 1e-12))
         lay = self.net.link_layer
@@ -406,7 +417,7 @@ class _Sim:
         last_report = time.perf_counter()
         while True:
             t_arr = arr[i_arr] if i_arr < tr.n else np.inf
-            run = np.fromiter(self.placed, np.int64, len(self.placed))
+            run = self._running()
             ends = self._ends(run) if run.size else np.empty(0)
             t_end = float(ends.min()) if ends.size else np.inf
             t_rep = min(self.repairs) if self.repairs else np.inf
@@ -456,7 +467,7 @@ class _Sim:
         part = (fs > 0) & (fs < self.per_srv)
         # idle GPUs in servers other jobs hold part of: capacity a whole-server job cannot use
         frag = float(fs[part].sum()) / self.n_conn
-        run = np.fromiter(self.placed, np.int64, len(self.placed))
+        run = self._running()
         slowed = int((self.rate[run] < 1 - 1e-9).sum())
         self.tl.append((self.now, self.n_busy, self.n_down, len(self.queue),
                         len(self.placed), slowed, frag, self.n_fail))

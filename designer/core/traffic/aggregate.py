@@ -42,6 +42,17 @@ def class_pair_port_loads(net: Network, src: np.ndarray, dst: np.ndarray,
     sending to class ``dst[k]`` at its rate (weight and demand 1): each column the same as
     ``class_spray_port_loads`` of that one pair, the pairs pushed down the layers together
     (one pass of array operations for a job's new pairs instead of one per pair)."""
+    out = np.zeros((net.n_ports, src.size))
+    for k, (ports, gbps) in enumerate(class_pair_port_entries(net, src, dst, control)):
+        out[ports, k] = gbps
+    return out
+
+
+def class_pair_port_entries(net: Network, src: np.ndarray, dst: np.ndarray, control=None
+                            ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``class_pair_port_loads`` as each pair's loaded ports (ascending) and their loads: a
+    job's pairs touch a small part of the fabric, and a dense ports x pairs matrix per job
+    (filled, then searched for its non-zeros) cost more than the spray."""
     c = net.c
     cl = c.classes
     S, P, K = c.n_switches, net.n_ports, src.size
@@ -50,14 +61,23 @@ def class_pair_port_loads(net: Network, src: np.ndarray, dst: np.ndarray,
     ok = nearest(rep, net.dist[sw, dst[rep]], K)
     share = shares(rep, np.where(ok, cl.att_cap[row], 0.0), K)
     amount = cl.rate[src][rep] * share
-    out = np.empty((P, K))
+    out = []
     step = _batch(net)
     for lo in range(0, K, step):
         hi = min(K, lo + step)
         a, b = np.searchsorted(rep, [lo, hi])  # rep is non-decreasing
         x = np.bincount(sw[a:b] * (hi - lo) + (rep[a:b] - lo), weights=amount[a:b],
                         minlength=S * (hi - lo)).reshape(S, hi - lo)
-        out[:, lo:hi] = _propagate(net, x, dst[lo:hi], control)[0]
+        port, col, flow = _propagate(net, x, dst[lo:hi], control, dense=False)[0]
+        # summed per (pair, port) in the order the layers added them, as the dense matrix
+        # would: the same figures
+        key, inv = np.unique(col * P + port, return_inverse=True)
+        tot = np.bincount(inv.reshape(-1), weights=flow, minlength=key.size)
+        cut = np.searchsorted(key, np.arange(hi - lo + 1) * P)
+        for k in range(hi - lo):
+            kk, tt = key[cut[k]:cut[k + 1]] - k * P, tot[cut[k]:cut[k + 1]]
+            pos = tt > 0
+            out.append((kk[pos], tt[pos]))
     return out
 
 
@@ -112,9 +132,12 @@ def _batch(net: Network) -> int:
     return max(1, BATCH_CELLS // max(net.n_ports, net.c.n_switches, 1))
 
 
-def _propagate(net: Network, x: np.ndarray, cols: np.ndarray, control=None):
+def _propagate(net: Network, x: np.ndarray, cols: np.ndarray, control=None,
+               dense: bool = True):
     """Push traffic ``x`` (switch x destination) down the distance layers. Returns the load
-    of every port per destination (P x B) and what arrived where: (switch, column, Gb/s).
+    of every port per destination (P x B), or with ``dense`` False the entries that make it
+    up (port, column, Gb/s; a pair repeated where layers add to it), and what arrived where:
+    (switch, column, Gb/s).
 
     Each layer touches only the ports of the (switch, destination) pairs that hold traffic:
     a job's few destinations spray over a small part of the fabric, and sweeping every port
@@ -124,7 +147,8 @@ def _propagate(net: Network, x: np.ndarray, cols: np.ndarray, control=None):
     S, P, B = c.n_switches, net.n_ports, cols.size
     port_dst, cap = net.port_dst, net.port_cap
     dist = net.dist[:, cols].astype(np.int32)
-    out = np.zeros((P, B))
+    out = np.zeros((P, B)) if dense else None
+    steps = []
     arrived = []
     for _ in range(int(dist[dist < UNREACHABLE].max(initial=0)) + 1):
         u, j = np.nonzero(x > 0)
@@ -146,10 +170,17 @@ def _propagate(net: Network, x: np.ndarray, cols: np.ndarray, control=None):
         den = np.bincount(rep, weights=w, minlength=u.size)
         with np.errstate(divide="ignore", invalid="ignore"):
             flow = np.where(den[rep] > 0, amt[rep] * w / den[rep], 0.0)
-        out[port, jr] += flow  # one entry per (port, destination) within a layer
+        if dense:
+            out[port, jr] += flow  # one entry per (port, destination) within a layer
+        else:
+            steps.append((port, jr, flow))
         x = np.bincount(port_dst[port] * B + jr, weights=flow, minlength=S * B).reshape(S, B)
         if control is not None:
             control.check()
+    if not dense:
+        if not steps:
+            return (np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0)), arrived
+        return tuple(np.concatenate(a) for a in zip(*steps, strict=True)), arrived
     return out, arrived
 
 

@@ -115,3 +115,76 @@ def test_all_to_all_rows_count_every_pair_once(design):
     assert p.weight.sum() == pytest.approx(cross - same_class)
     # a GPU splits its line rate over the 16 GPUs on the other servers
     assert p.demand == pytest.approx(np.full(p.src.size, 1 / 16))
+
+
+def _ring_rows_by_unique(c, server, gpus):
+    """The ring rows as first written (a stable sort by server, np.unique, np.roll)."""
+    order = np.argsort(server[gpus], kind="stable")
+    g = gpus[order]
+    _, first, cnt = np.unique(server[g], return_index=True, return_counts=True)
+    if first.size < 2:
+        return None
+    k = int(cnt.min())
+    nxt = np.roll(first, -1)
+    src = g[(first[:, None] + np.arange(k)[None, :]).ravel()]
+    dst = g[(nxt[:, None] + np.arange(k)[None, :]).ravel()]
+    return src, dst
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ring_rows_sorted_or_not_match_the_plain_definition(design, seed):
+    """Sorted placements skip the sort; shuffled ones (a trace's wanted hosts) are sorted by
+    server keeping their order: the rows are those of the plain definition either way."""
+    c, _, topo = design
+    rng = np.random.default_rng(seed)
+    gpus = np.sort(rng.choice(c.n_gpus, int(rng.integers(2, 60)), replace=False))
+    for g in (gpus, rng.permutation(gpus)):
+        want = _ring_rows_by_unique(c, topo.server, g)
+        got = ring_rows(c, topo.server, g)
+        if want is None or got is None:
+            assert got is None and (want is None or
+                                    (c.gpu_class[want[0]] == c.gpu_class[want[1]]).all())
+            continue
+        a, b = c.gpu_class[want[0]], c.gpu_class[want[1]]
+        ok = a != b
+        n = c.classes.n
+        key, w = np.unique(a[ok] * n + b[ok], return_counts=True)
+        assert got.src.tolist() == (key // n).tolist()
+        assert got.dst.tolist() == (key % n).tolist()
+        assert got.demand.tolist() == w.tolist()
+
+
+def test_shared_links_kept_across_changes_equal_a_solve_from_scratch(design):
+    """Jobs starting and ending in random order (some on the same links, some crossing
+    overloaded ones, restarts too): after every change the kept rates, skipped solves
+    included, are exactly ``shared_rates`` over the running jobs in start order."""
+    from designer.core.cluster.interference import SharedLinks
+
+    c, net, topo = design
+    cap = net.link_cap[: net.n_ports]
+    cache = LoadCache(net)
+    rng = np.random.default_rng(11)
+    n_srv = topo.server_device.size
+    loads = []
+    for _ in range(24):
+        servers = rng.choice(n_srv, int(rng.integers(2, 9)), replace=False)
+        loads.append(cache.load(ring_rows(c, topo.server, _servers(topo, servers))))
+    shared = SharedLinks(cap, len(loads))
+    running: list[int] = []
+    solved_slow = 0
+    for _ in range(150):
+        j = int(rng.integers(len(loads)))
+        if j in running:
+            running.remove(j)
+            shared.remove(j, loads[j])
+        else:
+            running.append(j)
+            shared.add(j, loads[j])
+        idx = np.array(running, np.int64)
+        shared.solve(idx)
+        t, held = shared_rates([loads[k] for k in running], cap)
+        assert shared.t[idx].tolist() == t.tolist()
+        assert shared.held[idx].tolist() == held.tolist()
+        solved_slow += int((t < 1).any())
+    assert solved_slow > 10  # jobs were slowed, not only left alone
+    assert shared.solves < 150  # and some changes needed no solve

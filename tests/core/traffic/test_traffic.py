@@ -382,6 +382,10 @@ def test_class_pairs_sprayed_together_equal_one_by_one(monkeypatch, kind, params
     assert (alone.sum(axis=0) > 0).all()
     together = aggregate.class_pair_port_loads(net, src, dst)
     np.testing.assert_allclose(together, alone, rtol=1e-12, atol=1e-12)
+    # kept sparse (what a job's load holds): each pair's loaded ports, ascending, no others
+    for k, (ports, gbps) in enumerate(aggregate.class_pair_port_entries(net, src, dst)):
+        assert ports.tolist() == np.flatnonzero(alone[:, k] > 0).tolist()
+        np.testing.assert_allclose(gbps, alone[ports, k], rtol=1e-12)
     monkeypatch.setattr(aggregate, "BATCH_CELLS", 5 * max(net.n_ports, c.n_switches))
     np.testing.assert_allclose(aggregate.class_pair_port_loads(net, src, dst), alone,
                                rtol=1e-12, atol=1e-12)

@@ -1,0 +1,82 @@
+"""The replay gives the same figures as the event loop and job loads it was measured with
+before they were sped up (skipping rate solves no change can alter, job loads kept per
+placement shape): goodput, GPU-hours lost, and every job's start, end and slowdown, on a
+1,024-GPU three-tier fat tree (4:1) with failures a hundred times the field's, for every placement
+policy and both collectives. The reference file was written by ``figures`` below on the
+earlier code (``python -m tests.core.cluster.test_replay_reference`` writes it again)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from designer.core.catalog import builtin_catalog
+from designer.core.cluster import ClusterSettings, FailureSettings, synthetic
+from designer.core.cluster.jobmix import JobKind
+from designer.core.cluster.simulate import run_cluster
+from designer.core.generators import generate, params_from_dict
+from designer.core.solver.compile import compile_project
+
+REFERENCE = Path(__file__).parents[2] / "data" / "cluster" / "replay_reference.json"
+CASES = [(pol, traffic) for pol in ("pack", "first-fit", "scattered")
+         for traffic in ("ring", "all-to-all")]
+
+
+def _design():
+    p = generate(params_from_dict("fat-tree", {"gpus": 1024, "tiers": 3,
+                                               "oversubscription": "4:1"}))
+    return compile_project(p, p.catalog(builtin_catalog()))
+
+
+def _failing() -> FailureSettings:
+    fs = FailureSettings()
+    rates = {k: r.model_copy(update={"per_1000_days": r.per_1000_days * 100})
+             for k, r in fs.rates.items()}
+    return fs.model_copy(update={"rates": rates})
+
+
+def _nan_none(a: np.ndarray) -> list:
+    return [None if not np.isfinite(x) else float(x) for x in a.tolist()]
+
+
+def figures(c, policy: str, traffic: str) -> dict:
+    tr = synthetic(c.n_gpus, 10.0, jobs=400, seed=3)
+    kinds = {"": JobKind(traffic, 0.4, traffic)}
+    r = run_cluster(c, tr, ClusterSettings(policy=policy, days=10.0, failures=_failing(),
+                                           seed=5), kinds)
+    return {"goodput": r.goodput, "lost_network": r.gpu_hours_lost_network,
+            "lost_failures": r.gpu_hours_lost_failures, "start_h": _nan_none(r.start_h),
+            "end_h": _nan_none(r.end_h), "slowdown": _nan_none(r.slowdown),
+            "interruptions": r.interruptions.tolist(), "by_tier": r.by_tier,
+            "slowed": r.timeline.slowed.tolist(), "events": int(r.timeline.t_h.size)}
+
+
+@pytest.fixture(scope="module")
+def design():
+    return _design()
+
+
+@pytest.fixture(scope="module")
+def reference():
+    return json.loads(REFERENCE.read_text())
+
+
+@pytest.mark.parametrize(("policy", "traffic"), CASES)
+def test_replay_figures_unchanged(design, reference, policy, traffic):
+    got = json.loads(json.dumps(figures(design, policy, traffic)))
+    want = reference[f"{policy}/{traffic}"]
+    assert got["events"] == want["events"]
+    for k in ("goodput", "lost_network", "lost_failures", "by_tier", "interruptions",
+              "slowed", "start_h", "end_h", "slowdown"):
+        assert got[k] == want[k], k
+    # the case exercises what it is meant to: the network slows jobs and failures hit them
+    assert want["lost_network"] > 0 and sum(want["interruptions"]) > 0
+
+
+if __name__ == "__main__":
+    c = _design()
+    REFERENCE.parent.mkdir(parents=True, exist_ok=True)
+    REFERENCE.write_text(json.dumps({f"{p}/{t}": figures(c, p, t) for p, t in CASES}) + "\n")
