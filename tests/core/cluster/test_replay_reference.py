@@ -3,12 +3,12 @@ before they were sped up (skipping rate solves no change can alter, job loads ke
 placement shape): goodput, GPU-hours lost, and every job's start, end and slowdown, on a
 1,024-GPU three-tier fat tree (4:1) with failures a hundred times the field's, for every placement
 policy and both collectives. The reference file was written by ``figures`` below on the
-earlier code (``python -m tests.core.cluster.test_replay_reference`` writes it again)."""
+earlier code (``python -m tests.core.cluster.test_replay_reference`` writes it again; written
+again, on the code before the speed-ups, when the checkpoint interval became Young/Daly's)."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,8 +19,9 @@ from designer.core.cluster.jobmix import JobKind
 from designer.core.cluster.simulate import run_cluster
 from designer.core.generators import generate, params_from_dict
 from designer.core.solver.compile import compile_project
+from tests._paths import DATA
 
-REFERENCE = Path(__file__).parents[2] / "data" / "cluster" / "replay_reference.json"
+REFERENCE = DATA / "cluster" / "replay_reference.json"
 CASES = [(pol, traffic) for pol in ("pack", "first-fit", "scattered")
          for traffic in ("ring", "all-to-all")]
 
@@ -72,8 +73,16 @@ def test_replay_figures_unchanged(design, reference, policy, traffic):
     for k in ("goodput", "lost_network", "lost_failures", "by_tier", "interruptions",
               "slowed", "start_h", "end_h", "slowdown"):
         assert got[k] == want[k], k
-    # the case exercises what it is meant to: the network slows jobs and failures hit them
-    assert want["lost_network"] > 0 and sum(want["interruptions"]) > 0
+    # failures hit every case
+    assert sum(want["interruptions"]) > 0
+
+
+def test_the_cases_exercise_the_network(reference):
+    """Each policy has a case where the network slows jobs (first-fit's rings stay inside
+    their leaves' uplinks at this load, its all-to-all does not)."""
+    for policy in ("pack", "first-fit", "scattered"):
+        assert max(reference[f"{policy}/{t}"]["lost_network"]
+                   for t in ("ring", "all-to-all")) > 0, policy
 
 
 if __name__ == "__main__":
