@@ -40,23 +40,26 @@ def test_recorded_runs_beside_the_prediction() -> None:
         assert r.finished == r.listed  # every flow finished within run.sh's -end
         ratio = r.ratio()
         th = ratio["throughput"]
-        # the flow model against htsim: the worst flow within 25 %, and the mean within 10 %
-        # on the ring and the permutation
+        # the flow model against htsim: the worst flow within 25 %, the mean within 10 %
         assert 0.75 <= th["min"] <= 1.25, (r.pattern, r.routing, th)
-        if r.pattern != "incast":
-            assert 0.9 <= th["mean"] <= 1.1, (r.pattern, r.routing, th)
-        else:
-            # the sink's port shares by ingress port under PFC, not by flow: flows alone on
-            # an ingress finish first, so the mean of bytes / time runs above the fair share
-            # (1.10 under ECMP), while the last flow ends as the fair share says
-            assert ratio["last_us"] == pytest.approx(1.0, abs=0.05)
+        assert 0.9 <= th["mean"] <= 1.1, (r.pattern, r.routing, th)
+        assert ratio["last_us"] == pytest.approx(1.0, abs=0.15), (r.pattern, r.routing)
     # ECMP's hash collisions: a permutation's worst flow far under its line rate in both
     perm = rows[("permutation", "ecmp")]
     assert perm.htsim["throughput"]["min"] < 0.5 and perm.tool["throughput"]["min"] < 0.5
-    # an incast of 15 shares the sink: 1/15 each, the last flow near the ideal in both
+    # an incast of 15 shares the sink, the last flow near the ideal in both; under PFC the
+    # sink's port is fair among ingress ports, so flows alone on theirs finish first and the
+    # median runs above 1/15 in both, where a per-flow fair share gives 1/15 to every flow
     inc = rows[("incast", "ecmp")]
     assert inc.htsim["slowdown"] == pytest.approx(1.0, abs=0.05)
-    assert inc.tool["throughput"]["mean"] == pytest.approx(1 / 15)
+    assert inc.tool["throughput"]["median"] > 1.05 / 15
+    assert inc.htsim["throughput"]["median"] > 1.05 / 15
+    flat = json.loads((DATA / "prediction.json").read_text())["patterns"]["incast"]
+    assert flat["ecmp_without_pfc"]["throughput"]["median"] < 1.0 / 15
+    # under spraying each of the 15 gets 1/15 of the receiver's pull pacer (0.99 of the
+    # line) in payload (4086 of every 4150 bytes): htsim's constants, not a fit
+    sp = rows[("incast", "spray")].tool["throughput"]
+    assert sp["mean"] == pytest.approx(0.99 * 4086 / 4150 / 15, rel=2e-3)
 
 
 def test_the_recorded_prediction_is_what_export_writes_today(catalog, tmp_path) -> None:

@@ -86,11 +86,15 @@ def _mean_figures(runs: list[dict]) -> dict:
 
 
 def predict(c, net, f: Flows, host_gpu: np.ndarray, line_gbps: float, name: str,
-            routing: str, trials: int = TRIALS, pfc: bool | None = None) -> dict:
+            routing: str, trials: int = TRIALS, pfc: bool | None = None,
+            rtt_us: np.ndarray | None = None) -> dict:
     """The tool's figures for flows ``f`` (host numbers; ``host_gpu`` maps them to the
     compiled design's GPU ids) under ``routing`` (``ROUTINGS``). ``pfc`` (default: for
     ECMP, as htsim_roce's fabric is lossless): with PFC's head-of-line blocking
-    (``traffic.pfc``)."""
+    (``traffic.pfc``). ``rtt_us``: each flow's round trip in htsim's fabric; given, the
+    figures are what htsim measures of those rates (``htsim_measure``: headers, pacing and
+    the last acknowledgement)."""
+    from designer.core.simulate.htsim_measure import measured
     from designer.core.traffic.load import run_load
     from designer.core.traffic.patterns import Pattern
 
@@ -100,11 +104,16 @@ def predict(c, net, f: Flows, host_gpu: np.ndarray, line_gbps: float, name: str,
     pfc = routing == "ecmp" if pfc is None else pfc
     runs = []
     for k in range(trials if tool == "ecmp" else 1):
-        r = run_load(c, p, tool, seed=k, net=net, pfc=pfc)
-        runs.append(figures(r.t, f, line_gbps))
+        r = run_load(c, p, tool, seed=k, net=net, pfc=pfc,
+                     arbitration="port" if pfc else "flow")
+        t = r.t if rtt_us is None else measured(r.t, f.size.astype(np.float64), demand_of(f),
+                                                 f.dst, line_gbps, rtt_us, routing)
+        runs.append(figures(t, f, line_gbps))
     out = _mean_figures(runs)
     out["trials"] = len(runs)
-    out["model"] = tool + (" with PFC head-of-line blocking" if pfc else "")
+    out["measured"] = rtt_us is not None
+    out["model"] = tool + (" on a lossless switch (egress fair among ingress ports, then "
+                           "flows; PFC head-of-line blocking)" if pfc else "")
     return out
 
 
