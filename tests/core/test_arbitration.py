@@ -100,3 +100,26 @@ def test_htsim_measures_headers_pacing_and_the_last_ack() -> None:
         abs(spray[1] - ideal_us / (ideal_us / spray[0] + 5.0)) < 1e-12
     roce = measured(np.ones(1), size[:1], demand[:1], dst[:1], line, rtt[:1], "ecmp")
     assert abs(roce[0] - 9000 / 9064) < 1e-12  # RoCE: 64 header bytes per 9000
+
+
+def test_eqds_trims_fewer_the_more_path_ids(catalog) -> None:
+    from designer.core.generators import generate, params_from_dict
+    from designer.core.simulate.htsim_export import htsim_design
+    from designer.core.simulate.htsim_spray import trimmed_share
+    from designer.core.solver.compile import compile_project
+    from designer.core.traffic.network import build_network
+    from designer.core.traffic.patterns import permutation
+
+    p = generate(params_from_dict("fat-tree", {"gpus": 128, "gear": "roce-400"}), catalog)
+    proj, cat, _ = htsim_design(p, p.catalog(catalog))  # 64-port switches: 4 leaves
+    c = compile_project(proj, cat)
+    net = build_network(c)
+    pm = permutation(c, 0)
+    rate = net.line_rate[pm.src].astype(np.float64)
+    share = {n: np.mean([trimmed_share(net, pm.src, pm.dst, rate, n, k).mean()
+                         for k in range(4)]) for n in (1, 32, 1024)}
+    # one id is ECMP: collisions overload links; more ids even the load out (the law of
+    # large numbers), so fewer packets are trimmed; none at a trickle
+    assert share[1] > share[32] > share[1024] >= 0
+    assert share[1] > 0.1 and share[1024] < 0.05
+    assert trimmed_share(net, pm.src, pm.dst, rate * 1e-3, 32, 0).max() == 0.0

@@ -87,14 +87,17 @@ def _mean_figures(runs: list[dict]) -> dict:
 
 def predict(c, net, f: Flows, host_gpu: np.ndarray, line_gbps: float, name: str,
             routing: str, trials: int = TRIALS, pfc: bool | None = None,
-            rtt_us: np.ndarray | None = None) -> dict:
+            rtt_us: np.ndarray | None = None, path_ids: int = 0) -> dict:
     """The tool's figures for flows ``f`` (host numbers; ``host_gpu`` maps them to the
     compiled design's GPU ids) under ``routing`` (``ROUTINGS``). ``pfc`` (default: for
     ECMP, as htsim_roce's fabric is lossless): with PFC's head-of-line blocking
     (``traffic.pfc``). ``rtt_us``: each flow's round trip in htsim's fabric; given, the
     figures are what htsim measures of those rates (``htsim_measure``: headers, pacing and
-    the last acknowledgement)."""
+    the last acknowledgement). ``path_ids``: under spraying, each flow over that many hashed
+    path ids as EQDS sprays, less the packets trimmed where they overload a link
+    (``htsim_spray``); 0: evenly over every path."""
     from designer.core.simulate.htsim_measure import measured
+    from designer.core.simulate.htsim_spray import trimmed_share
     from designer.core.traffic.load import run_load
     from designer.core.traffic.patterns import Pattern
 
@@ -103,17 +106,26 @@ def predict(c, net, f: Flows, host_gpu: np.ndarray, line_gbps: float, name: str,
     tool = TOOL_ROUTING[routing]
     pfc = routing == "ecmp" if pfc is None else pfc
     runs = []
-    for k in range(trials if tool == "ecmp" else 1):
-        r = run_load(c, p, tool, seed=k, net=net, pfc=pfc,
-                     arbitration="port" if pfc else "flow")
-        t = r.t if rtt_us is None else measured(r.t, f.size.astype(np.float64), demand_of(f),
-                                                 f.dst, line_gbps, rtt_us, routing)
+    hashed_ids = routing == "spray" and path_ids > 0
+    for k in range(trials if tool == "ecmp" or hashed_ids else 1):
+        t = run_load(c, p, tool, seed=k if tool == "ecmp" else 0, net=net, pfc=pfc,
+                     arbitration="port" if pfc else "flow").t
+        if hashed_ids:  # EQDS: the packets trimmed on links its hashed ids overload
+            rate = t * p.demand * net.line_rate[p.src]
+            t = t * (1 - trimmed_share(net, p.src, p.dst, rate, path_ids, k))
+        if rtt_us is not None:
+            t = measured(t, f.size.astype(np.float64), demand_of(f), f.dst, line_gbps,
+                         rtt_us, routing)
         runs.append(figures(t, f, line_gbps))
     out = _mean_figures(runs)
     out["trials"] = len(runs)
     out["measured"] = rtt_us is not None
-    out["model"] = tool + (" on a lossless switch (egress fair among ingress ports, then "
-                           "flows; PFC head-of-line blocking)" if pfc else "")
+    if hashed_ids:
+        out["model"] = (f"spraying over {path_ids} hashed path ids per flow (EQDS), the "
+                        "packets trimmed on overloaded links sent again")
+    else:
+        out["model"] = tool + (" on a lossless switch (egress fair among ingress ports, "
+                               "then flows; PFC head-of-line blocking)" if pfc else "")
     return out
 
 

@@ -255,7 +255,9 @@ def write_htsim(project: Project, catalog: Catalog, folder: str | Path,
                 rtt = {r: round_trip_us(ct, f.src, f.dst, r) for r in ROUTINGS}
                 for r in ROUTINGS:
                     entry["routings"][r] = predict(c, net, f, host_gpu, line, pat, r,
-                                                   rtt_us=rtt[r])
+                                                   rtt_us=rtt[r], path_ids=paths)
+                entry["spray_even"] = predict(c, net, f, host_gpu, line, pat, "spray",
+                                              rtt_us=rtt["spray"])
                 entry["ecmp_without_pfc"] = predict(c, net, f, host_gpu, line, pat, "ecmp",
                                                     pfc=False, rtt_us=rtt["ecmp"])
             except DesignerError as exc:
