@@ -14,7 +14,7 @@ import pytest
 from designer.cli.main import main
 from designer.core.generators import generate, params_from_dict
 from designer.core.simulate.htsim import Flows
-from designer.core.simulate.htsim_check import CheckError, check, has_output, read_output
+from designer.core.simulate.htsim_check import CheckError, check, has_output, read_output, table
 from designer.core.simulate.htsim_export import write_htsim
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "htsim-128"
@@ -100,3 +100,24 @@ def test_cli(tmp_path, capsys) -> None:
     assert main(["simulate", "check", str(empty)]) == 2
     assert "run its run.sh" in capsys.readouterr().err
     assert main(["simulate", "check", str(tmp_path / "none")]) == 2
+
+
+def test_notes_name_the_known_differences(tmp_path) -> None:
+    rows = {(r.pattern, r.routing): r for r in check(DATA)}
+    # htsim_eqds prints its packets sent afresh and again; the note sets them beside the
+    # share the tool counts trimmed
+    perm = rows[("permutation", "spray")]
+    assert perm.tool["trimmed"] > 0
+    assert any("1.2% of its packets again" in n for n in perm.notes), perm.notes
+    assert rows[("ring", "spray")].notes == ()  # nothing sent again, nothing trimmed
+    # a worst flow past 25 % says why, in the text and the JSON
+    d = tmp_path / "run"
+    shutil.copytree(DATA, d)
+    pred = json.loads((d / "prediction.json").read_text())
+    th = pred["patterns"]["permutation"]["routings"]["ecmp"]["throughput"]
+    th["min"] *= 2
+    (d / "prediction.json").write_text(json.dumps(pred))
+    row = next(r for r in check(d) if (r.pattern, r.routing) == ("permutation", "ecmp"))
+    assert any("one hash draw" in n for n in row.notes)
+    assert "note: permutation ecmp: worst flow" in table([row])
+    assert row.to_json()["notes"] == list(row.notes)
