@@ -23,6 +23,7 @@ from designer.core.analysis.fit import fittable
 from designer.core.analysis.inputs import load_workload, parse_bytes, with_economics
 from designer.core.analysis.workload import WorkloadError
 from designer.core.solver import solve
+from designer.core.traffic.routing import canonical_routing
 from designer.core.transport.tuning import tuning_name
 
 GROUPS = ("all", "dp", "tp", "ep", "pp", "cp")
@@ -58,9 +59,12 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                        default=None, metavar="X",
                        help="scale the network terms by X (a routing model's efficiency you "
                        "measured; default 1: the ideal fabric)")
-    under.add_argument("--under", choices=("adaptive", "ecmp", "static", "valiant"),
+    under.add_argument("--under", choices=("spray", "ecmp", "static", "valiant", "adaptive"),
+                       type=canonical_routing,
                        help="run the collectives' ring traffic through the flow model under "
-                       "this routing and scale the network terms by it; under ecmp, NCCL's "
+                       "this routing and scale the network terms by it (spray: packet "
+                       "spraying, the fluid split; 'adaptive', its former name, means "
+                       "spray); under ecmp, NCCL's "
                        "channels and queue pairs are hashed and each channel's pipelined ring "
                        "moves at its most loaded link (max-min fair, channels as commodities)")
     p.add_argument("--flows-per-pair", "--qps", dest="flows_per_pair", type=FLOWS_PER_PAIR,

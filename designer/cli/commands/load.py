@@ -19,16 +19,21 @@ from designer.core.solver.compile import compile_project
 from designer.core.traffic import PATTERNS, ROUTINGS
 from designer.core.traffic.lft import opensm_tables
 from designer.core.traffic.network import build_network
+from designer.core.traffic.routing import ALIASES, canonical_routing
 from designer.core.transport.choice import project_tech, transport_of
 from designer.core.transport.profiles import TRANSPORT_IDS, check_fits, get_transport
 from designer.core.transport.traffic import BURST_BYTES, run_transport_load
 
 
 def add_traffic_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--routing", choices=ROUTINGS, default=None,
-                   help="routing model (default: the design's transport's: static on "
-                   "InfiniBand, ecmp on RoCE, adaptive (spraying) on Spectrum-X, Ultra "
-                   "Ethernet and MRC)")
+    p.add_argument("--routing", choices=(*ROUTINGS, *ALIASES), default=None,
+                   type=canonical_routing,
+                   help="routing model: spray (packet spraying, every packet on its own "
+                   "shortest path: the fluid split), ecmp (ECMP hashing, one path per flow), "
+                   "static (d-mod-k destination routes), valiant; default the design's "
+                   "transport's: static on InfiniBand, ecmp on RoCE, spray on Spectrum-X, "
+                   "Ultra Ethernet and MRC. The former name 'adaptive' is accepted and means "
+                   "spray (flowlet/adaptive switching is not modelled)")
     p.add_argument("--flows-per-pair", type=FLOWS_PER_PAIR, default=1, metavar="Q",
                    help="queue pairs per connection under ECMP/Valiant (default 1)")
     p.add_argument("--trials", type=TRIALS, default=1, metavar="T",

@@ -33,7 +33,7 @@ from designer.core.errors import DesignerError
 from designer.core.simulate.htsim import Flows, read_matrix
 
 ROUTINGS = ("ecmp", "spray")
-TOOL_ROUTING = {"ecmp": "ecmp", "spray": "adaptive"}
+TOOL_ROUTING = {"ecmp": "ecmp", "spray": "spray"}
 TRIALS = 4
 PREDICTION = "prediction.json"
 FINISHED = re.compile(r"^Flow (?:Roce|Eqds)_(\d+)_(\d+)\b.*? finished at ([0-9.eE+-]+)")

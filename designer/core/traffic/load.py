@@ -37,6 +37,7 @@ from designer.core.traffic.ranks import class_rep, dest_rank
 from designer.core.traffic.routing import (
     ROUTINGS,
     Routed,
+    canonical_routing,
     hash_salt,
     route_hashed,
     route_spray,
@@ -205,7 +206,7 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
     else:
         src, dst = p.src, p.dst
     n_conn = src.size
-    if routing == "adaptive":
+    if routing == "spray":
         # the factored spray when arrival is known (every flow's rates are the same as
         # listing its paths; see spray.py), else every path listed
         routed = (spray_op(net, src, dst) if applies(net, dst)
@@ -344,12 +345,12 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
                               f"(got {flows_per_pair:,})")
     if not 0 <= seed <= MAX_SEED:
         raise LoadOptionError(f"the seed must be 0 to {MAX_SEED:,} (got {seed:,})")
-    routing = routing or default_routing(c)
+    routing = canonical_routing(routing or default_routing(c))
     if routing not in ROUTINGS:
         raise LoadOptionError(f"unknown routing '{routing}' (choose {', '.join(ROUTINGS)})")
     p = pattern if isinstance(pattern, Pattern) else make_pattern(c, pattern, seed, fan_in)
     p, forwarded = _forward(c, p)
-    runs = 1 if routing in ("adaptive", "static") else trials
+    runs = 1 if routing in ("spray", "static") else trials
     if p.level != "class":
         _check_work(p, flows_per_pair if routing in ("ecmp", "valiant") else 1, runs)
     net = net if net is not None else build_network(c, control)
@@ -475,9 +476,9 @@ def class_level(net: Network, p: Pattern, routing: str, q: int = 1, control=None
     t_fluid = min(1.0, float(head.min())) if head.size else 1.0
     ideal = np.where(~fabric, head, np.inf)
     t_ideal = min(1.0, float(ideal.min())) if ideal.size else 1.0
-    if routing in ("adaptive", "static"):
+    if routing in ("spray", "static"):
         how = ("fluid split over every shortest path (max-concurrent flow)" if routing ==
-               "adaptive" else "d-mod-k: each up port carries as many destinations, so the "
+               "spray" else "d-mod-k: each up port carries as many destinations, so the "
                "loads are the fluid split")
         return load, t_fluid, t_ideal, t_fluid, f"all-to-all by GPU class; {how}"
     # hashed (ECMP) or randomly bounced (Valiant) flows: the worst link of each layer carries

@@ -37,6 +37,7 @@ from designer.core.solver.oversub import oversubscription
 from designer.core.traffic import PATTERNS, ROUTINGS, run_load
 from designer.core.traffic.failures import DEFAULT_USD_PER_GPU_HOUR, n_minus_1, what_if
 from designer.core.traffic.load import LoadResult
+from designer.core.traffic.routing import ROUTING_LABELS
 from designer.core.transport.choice import transport_of
 from designer.core.transport.traffic import TransportLoad, run_transport_load
 from designer.gui.base.background import BackgroundTask
@@ -73,9 +74,14 @@ class TrafficPanel(QWidget):
         self.pattern = QComboBox()
         self.pattern.addItems(list(PATTERNS))
         self.routing = QComboBox()
-        self.routing.addItems([TRANSPORT_DEFAULT, *ROUTINGS])
+        self.routing.addItem(TRANSPORT_DEFAULT, None)
+        for r in ROUTINGS:
+            self.routing.addItem(ROUTING_LABELS[r], r)
         self.routing.setToolTip("The routing of the load model; by default the design's "
-                                "transport's (toolbar: Transport)")
+                                "transport's (toolbar: Transport). Packet spraying puts every "
+                                "packet on its own shortest path (the fluid split; called "
+                                "'adaptive' before); ECMP hashing one path per flow. Flowlet "
+                                "(adaptive) switching is not modelled")
         self.flows = QSpinBox()
         self.flows.setRange(1, 64)
         self.trials = QSpinBox()
@@ -153,8 +159,7 @@ class TrafficPanel(QWidget):
 
     # -- options ---------------------------------------------------------------------------------
     def _routing(self) -> str | None:
-        r = self.routing.currentText()
-        return None if r == TRANSPORT_DEFAULT else r
+        return self.routing.currentData()
 
     def _transport(self):
         return transport_of(self.doc.project, self.doc.catalog)
