@@ -118,6 +118,6 @@ def test_notes_name_the_known_differences(tmp_path) -> None:
     th["min"] *= 2
     (d / "prediction.json").write_text(json.dumps(pred))
     row = next(r for r in check(d) if (r.pattern, r.routing) == ("permutation", "ecmp"))
-    assert any("one hash draw" in n for n in row.notes)
+    assert any("hash draws" in n and "one draw of its own" in n for n in row.notes)
     assert "note: permutation ecmp: worst flow" in table([row])
     assert row.to_json()["notes"] == list(row.notes)

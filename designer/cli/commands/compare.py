@@ -24,7 +24,7 @@ from designer.core.analysis.compare import (
 from designer.core.analysis.estimate import settings_of
 from designer.core.analysis.inputs import load_workload, with_economics
 from designer.core.analysis.price_sources import price_sources_json, price_sources_text
-from designer.core.analysis.routing import MODES
+from designer.core.analysis.routing import MODE_ALIASES, MODES
 from designer.core.analysis.variants import build_all
 from designer.core.analysis.workload import WorkloadError
 from designer.core.fileformat import load_project
@@ -58,11 +58,14 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                    "generated rail or fat tree) rebuilt on these servers with the same GPU "
                    "count, beside it (dgx-b200,gb200-nvl72: 8-GPU servers against NVL72 "
                    "racks). By default every column keeps the design's servers and GPUs")
-    p.add_argument("--routing", choices=MODES, default="transport",
+    p.add_argument("--routing", choices=(*MODES, *MODE_ALIASES), default="transport",
+                   type=lambda m: MODE_ALIASES.get(m, m),
                    help="how each column's traffic meets the network: transport (default: "
                    "each technology under its own transport's routing, RoCE hashed by ECMP, "
                    "Spectrum-X adaptive at its published effective bandwidth, Ultra Ethernet "
-                   "and MRC sprayed, InfiniBand adaptive), or one routing for every column")
+                   "and MRC sprayed, InfiniBand adaptive), or one routing for every column: "
+                   "ideal, ecmp (ECMP hashing) or spray (packet spraying, the fluid split; "
+                   "'adaptive', its former name here, means spray)")
     fit = p.add_mutually_exclusive_group()
     fit.add_argument("--fit", dest="fit", action="store_true", default=True,
                      help="fit a workload written for another size to each design (data "

@@ -160,7 +160,7 @@ def _network(args: argparse.Namespace, project, result, catalog, workload
             raise WorkloadError("network_slowdown (--network-slowdown): must be at least 1 (1 is "
                                 "the ideal fabric)")
         return args.network_slowdown, args.routing or f"given slowdown {args.network_slowdown:g}"
-    return 1.0, args.routing or "adaptive (fluid optimum)"
+    return 1.0, args.routing or "fluid optimum (packet spraying)"
 
 
 def format_estimate(e: Estimate) -> str:

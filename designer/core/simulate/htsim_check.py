@@ -125,6 +125,9 @@ def predict(c, net, f: Flows, host_gpu: np.ndarray, line_gbps: float, name: str,
         runs.append(figures(t, f, line_gbps))
     out = _mean_figures(runs)
     out["trials"] = len(runs)
+    if len(runs) > 1:  # one hash draw against another: the spread over the tool's draws
+        out["range"] = {k: [min(r["throughput"][k] for r in runs),
+                            max(r["throughput"][k] for r in runs)] for k in STATS}
     out["measured"] = rtt_us is not None
     if hashed_ids:
         out["trimmed"] = float(np.mean(trimmed))  # share of packets sent again
@@ -267,18 +270,27 @@ def notes(row: Row, text: str) -> tuple[str, ...]:
                            "overload a link; not modelled: EQDS moving traffic off marked path "
                            "ids, and its first window (sent before any credit) trimmed at a "
                            "shared receiver")
-    if row.routing == "ecmp" and row.tool.get("trials", 1) > 1:
-        w = ratio["min"]
-        if w is not None and abs(w - 1) > WORST_WITHIN:
-            out.append(f"worst flow {w:.2f} of the tool's: htsim's run is one hash draw, the "
-                       f"tool's figure the mean of {row.tool['trials']}; and htsim's PFC "
-                       "pauses spread over more than one hop, where the tool follows a pause "
-                       "one hop upstream (first order)")
+    rng = row.tool.get("range")
+    draws = row.tool.get("trials", 1)
+
+    def within_draws(stat: str) -> str:
+        if not rng or stat not in rng:
+            return ""
+        lo, hi = rng[stat]
+        h = row.htsim["throughput"][stat]
+        inside = "within" if lo * (1 - 1e-3) <= h <= hi * (1 + 1e-3) else "outside"
+        return (f"; htsim's {h:.3g} is {inside} the tool's {draws} hash draws "
+                f"({lo:.3g} to {hi:.3g}), htsim's run being one draw of its own")
+
+    w = ratio["min"]
+    if row.routing == "ecmp" and w is not None and abs(w - 1) > WORST_WITHIN:
+        out.append(f"worst flow {w:.2f} of the tool's, outside {WORST_WITHIN:.0%}"
+                   + within_draws("min") + "; htsim's PFC pauses also spread over more than "
+                   "one hop, where the tool follows a pause one hop upstream (first order)")
     mean = ratio["mean"]
     if mean is not None and abs(mean - 1) > MEAN_WITHIN:
-        out.append(f"mean {mean:.2f} of the tool's: outside {MEAN_WITHIN:.0%}"
-                   + (" (the flow model's rates are steady; htsim's flows start, queue and "
-                      "end)" if row.routing == "ecmp" else
+        out.append(f"mean {mean:.2f} of the tool's, outside {MEAN_WITHIN:.0%}"
+                   + (within_draws("mean") if row.routing == "ecmp" else
                       " (EQDS's start-up, queueing and path-id penalties are not modelled)"))
     return tuple(out)
 
