@@ -2,10 +2,13 @@
 
 At export time every pattern's flows (the very lines of its connection matrix) are routed by
 the tool's flow model as each htsim program routes them: ``ecmp`` as ``htsim_roce -strat
-ecmp_host`` does (one path per flow, picked by a hash of the flow at every switch), ``spray``
-as ``htsim_eqds -paths N`` does (every packet of a flow on one of N paths), and max-min fair
-rates solved on the links. ECMP's answer depends on the hash draw, so it is the mean of
-``TRIALS`` draws of each figure (htsim's run is one draw). The figures, per flow relative to
+ecmp_host`` does (one path per flow, picked by a hash of the flow at every switch, its
+lossless switches fair among ingress ports before flows: ``traffic.arbitration``), ``spray``
+as ``htsim_eqds -paths N`` does (every packet of a flow on one of N hashed path ids, the
+packets trimmed on links they overload sent again: ``htsim_spray``), and the rates taken as
+htsim measures them (headers, pacing, the last acknowledgement: ``htsim_measure``). The
+answer depends on the hash draw, so it is the mean of ``TRIALS`` draws of each figure, their
+range kept beside it (htsim's run is one draw). The figures, per flow relative to
 its share of its GPU's line rate (a flow's bytes over its GPU's bytes, as htsim's NIC shares
 its line among its flows):
 
