@@ -345,6 +345,8 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
                               f"(got {flows_per_pair:,})")
     if not 0 <= seed <= MAX_SEED:
         raise LoadOptionError(f"the seed must be 0 to {MAX_SEED:,} (got {seed:,})")
+    if arbitration not in ("flow", "port"):
+        raise LoadOptionError(f"unknown arbitration '{arbitration}' (choose flow or port)")
     routing = canonical_routing(routing or default_routing(c))
     if routing not in ROUTINGS:
         raise LoadOptionError(f"unknown routing '{routing}' (choose {', '.join(ROUTINGS)})")
