@@ -38,6 +38,10 @@ from designer.core.simulate.htsim import Flows, read_matrix
 ROUTINGS = ("ecmp", "spray")
 TOOL_ROUTING = {"ecmp": "ecmp", "spray": "spray"}
 TRIALS = 4
+# hash draws are cut to keep the export's work bounded on large designs (at least one):
+# ECMP's flows solved as they finish, EQDS's path ids routed one by one
+DRAW_FLOWS = 8192  # ECMP flows x draws
+DRAW_PATH_IDS = 1 << 17  # EQDS path ids (flows x N) x draws
 PREDICTION = "prediction.json"
 FINISHED = re.compile(r"^Flow (?:Roce|Eqds)_(\d+)_(\d+)\b.*? finished at ([0-9.eE+-]+)")
 RESENT = re.compile(r"^New: (\d+) Rtx: (\d+)", re.M)  # htsim_eqds's packet count at the end
@@ -113,7 +117,13 @@ def predict(c, net, f: Flows, host_gpu: np.ndarray, line_gbps: float, name: str,
     runs = []
     hashed_ids = routing == "spray" and path_ids > 0
     trimmed: list[float] = []
-    for k in range(trials if tool == "ecmp" or hashed_ids else 1):
+    if hashed_ids:
+        draws = max(1, min(trials, DRAW_PATH_IDS // max(len(f) * path_ids, 1)))
+    elif tool == "ecmp":
+        draws = max(1, min(trials, DRAW_FLOWS // max(len(f), 1))) if pfc else trials
+    else:
+        draws = 1
+    for k in range(draws):
         t = run_load(c, p, tool, seed=k if tool == "ecmp" else 0, net=net, pfc=pfc,
                      arbitration="port" if pfc else "flow").t
         if hashed_ids:  # EQDS: the packets trimmed on links its hashed ids overload
