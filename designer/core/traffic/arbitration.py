@@ -18,11 +18,14 @@ First order, stated:
   flow arrived on; the flows leaving a host form one group, which its NIC serves flow by
   flow), each group asking the sum of its flows' rates elsewhere; a group's share is then
   split max-min fairly among its flows;
-- a fixed point over the links (each flow's demand at a link is its least allocation at its
-  other links), solved by repeated sweeps from the line rates;
-- the flows' rates are solved again every time a flow finishes (a flow alone on its port
-  finishes first and the flows that shared a port speed up), so a flow's throughput is its
-  bytes over its completion time, as a packet simulator measures it.
+- a fixed point over the links (a flow asks each link the least its other links offer it),
+  by sweeps from the line rates; a sweep that swings between two answers ends at the lower;
+  then one pass keeps every link within capacity and the spare goes max-min fairly to the
+  flows below their demand (so no flow is left under what every link it crosses could give);
+- the flows' rates are solved again every time a flow finishes (completions within 1 % in
+  one epoch): a flow alone on its port finishes first and the flows that shared a port speed
+  up, so a flow's throughput is its bytes over its completion time, as a packet simulator
+  measures it.
 
 InfiniBand's switches arbitrate an egress among input ports too (weighted round robin over
 virtual lanes and inputs, credit flow control per link), so the same grouping is a fair
