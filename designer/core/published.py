@@ -122,7 +122,7 @@ def _two_plane_leaf() -> Figure:
     from designer.core.traffic.failures import what_if
 
     c = _compiled("rail", (("gear", "spectrum-x-800"), ("servers", 16)))
-    w = what_if(c, ["leaf:1"], routing="adaptive")
+    w = what_if(c, ["leaf:1"], routing="spray")
     return 1.0 / w.slowdown, (f"{1 / w.slowdown:.2f} of the bandwidth (slowdown "
                               f"{w.slowdown:.3f}, {w.stranded_gpus} GPUs stranded)")
 

@@ -45,7 +45,7 @@ def test_load_incast_json_names_the_transport_model(roce, capsys):
     assert x["held_links"] > 0  # the links a PFC pause would hold, counted on the routes
     # under Ultra Ethernet: sprayed (adaptive) by default, trimming, nothing held back
     u = _json(capsys, "load", str(f), "--pattern", "incast", "--json", "--transport", "uec")
-    assert u["routing"] == "adaptive" and u["incast"]["held_links"] == 0
+    assert u["routing"] == "spray" and u["incast"]["held_links"] == 0
     assert u["incast"]["queue_peak_bytes"] < x["queue_peak_bytes"]
     # a pattern other than incast still names its transport, without an incast block
     p = _json(capsys, "load", str(f), "--pattern", "permutation", "--json")

@@ -16,6 +16,7 @@ from designer.cli.commands._common import (
 from designer.core.analysis import (
     FIGURES,
     MAX_DESIGNS,
+    MODE_ALIASES,
     MODES,
     TEXT_ROWS,
     Comparison,
@@ -60,11 +61,14 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                    "generated rail or fat tree) rebuilt on these servers with the same GPU "
                    "count, beside it (dgx-b200,gb200-nvl72: 8-GPU servers against NVL72 "
                    "racks). By default every column keeps the design's servers and GPUs")
-    p.add_argument("--routing", choices=MODES, default="transport",
+    p.add_argument("--routing", choices=(*MODES, *MODE_ALIASES), default="transport",
+                   type=lambda m: MODE_ALIASES.get(m, m),
                    help="how each column's traffic meets the network: transport (default: "
                    "each technology under its own transport's routing, RoCE hashed by ECMP, "
                    "Spectrum-X adaptive at its published effective bandwidth, Ultra Ethernet "
-                   "and MRC sprayed, InfiniBand adaptive), or one routing for every column")
+                   "and MRC sprayed, InfiniBand adaptive), or one routing for every column: "
+                   "ideal, ecmp (ECMP hashing) or spray (packet spraying, the fluid split; "
+                   "'adaptive', its former name here, means spray)")
     fit = p.add_mutually_exclusive_group()
     fit.add_argument("--fit", dest="fit", action="store_true", default=True,
                      help="fit a workload written for another size to each design (data "

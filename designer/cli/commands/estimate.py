@@ -31,6 +31,7 @@ from designer.core.analysis import (
 )
 from designer.core.solver import solve
 from designer.core.transport import tuning_name
+from designer.core.traffic import canonical_routing
 
 GROUPS = ("all", "dp", "tp", "ep", "pp", "cp")
 OPS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "send-recv")
@@ -65,9 +66,12 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                        default=None, metavar="X",
                        help="scale the network terms by X (a routing model's efficiency you "
                        "measured; default 1: the ideal fabric)")
-    under.add_argument("--under", choices=("adaptive", "ecmp", "static", "valiant"),
+    under.add_argument("--under", choices=("spray", "ecmp", "static", "valiant", "adaptive"),
+                       type=canonical_routing,
                        help="run the collectives' ring traffic through the flow model under "
-                       "this routing and scale the network terms by it; under ecmp, NCCL's "
+                       "this routing and scale the network terms by it (spray: packet "
+                       "spraying, the fluid split; 'adaptive', its former name, means "
+                       "spray); under ecmp, NCCL's "
                        "channels and queue pairs are hashed and each channel's pipelined ring "
                        "moves at its most loaded link (max-min fair, channels as commodities)")
     p.add_argument("--flows-per-pair", "--qps", dest="flows_per_pair", type=FLOWS_PER_PAIR,
@@ -162,7 +166,7 @@ def _network(args: argparse.Namespace, project, result, catalog, workload
             raise WorkloadError("network_slowdown (--network-slowdown): must be at least 1 (1 is "
                                 "the ideal fabric)")
         return args.network_slowdown, args.routing or f"given slowdown {args.network_slowdown:g}"
-    return 1.0, args.routing or "adaptive (fluid optimum)"
+    return 1.0, args.routing or "fluid optimum (packet spraying)"
 
 
 def format_estimate(e: Estimate) -> str:

@@ -16,7 +16,14 @@ from designer.cli.commands._common import (
 from designer.core import limits
 from designer.core.errors import DesignerError
 from designer.core.solver import compile_project
-from designer.core.traffic import PATTERNS, ROUTINGS, build_network, opensm_tables
+from designer.core.traffic import (
+    ALIASES,
+    PATTERNS,
+    ROUTINGS,
+    build_network,
+    canonical_routing,
+    opensm_tables,
+)
 from designer.core.transport import (
     BURST_BYTES,
     TRANSPORT_IDS,
@@ -29,10 +36,14 @@ from designer.core.transport import (
 
 
 def add_traffic_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--routing", choices=ROUTINGS, default=None,
-                   help="routing model (default: the design's transport's: static on "
-                   "InfiniBand, ecmp on RoCE, adaptive (spraying) on Spectrum-X, Ultra "
-                   "Ethernet and MRC)")
+    p.add_argument("--routing", choices=(*ROUTINGS, *ALIASES), default=None,
+                   type=canonical_routing,
+                   help="routing model: spray (packet spraying, every packet on its own "
+                   "shortest path: the fluid split), ecmp (ECMP hashing, one path per flow), "
+                   "static (d-mod-k destination routes), valiant; default the design's "
+                   "transport's: static on InfiniBand, ecmp on RoCE, spray on Spectrum-X, "
+                   "Ultra Ethernet and MRC. The former name 'adaptive' is accepted and means "
+                   "spray (flowlet/adaptive switching is not modelled)")
     p.add_argument("--flows-per-pair", type=FLOWS_PER_PAIR, default=1, metavar="Q",
                    help="queue pairs per connection under ECMP/Valiant (default 1)")
     p.add_argument("--trials", type=TRIALS, default=1, metavar="T",

@@ -46,6 +46,7 @@ _WHERE = {
     "IB": "recommend",
     "Recommendation": "recommend",
     "MODES": "routing",
+    "MODE_ALIASES": "routing",
     "MAX_COLUMNS": "variants",
     "Spec": "variants",
     "build": "variants",
@@ -87,7 +88,7 @@ if TYPE_CHECKING:
     from designer.core.analysis.inputs import load_workload, parse_bytes, validated, with_economics
     from designer.core.analysis.price_sources import price_sources_json, price_sources_text
     from designer.core.analysis.recommend import ETH, IB, Recommendation
-    from designer.core.analysis.routing import MODES
+    from designer.core.analysis.routing import MODE_ALIASES, MODES
     from designer.core.analysis.variants import (
         MAX_COLUMNS,
         Spec,
@@ -114,6 +115,7 @@ __all__ = [
     "MAX_COLUMNS",
     "MAX_DESIGNS",
     "MODES",
+    "MODE_ALIASES",
     "PRESETS",
     "PROFILE_LABELS",
     "SOURCE",

@@ -156,7 +156,7 @@ def settings_of(project: Project) -> DecisionSettings:
 def estimate(project: Project, result: Result, workload: Workload | None = None,
              economics: Economics | None = None, *, catalog: Catalog | None = None,
              requests: tuple[CollectiveRequest, ...] | None = None,
-             network_slowdown: float = 1.0, routing: str = "adaptive (fluid optimum)",
+             network_slowdown: float = 1.0, routing: str = "fluid optimum (packet spraying)",
              fit: Keep | None = None, tree_slowdown: float | None = None,
              a2a_hashed: bool | None = None) -> Estimate:
     """Every decision figure of ``project`` as solved in ``result``; raises WorkloadError with

@@ -31,7 +31,11 @@ from designer.core.solver import Result
 from designer.core.transport.choice import transport_of
 
 Mode = Literal["transport", "ideal", "ecmp", "adaptive", "spray", "static"]
-MODES = ("transport", "ideal", "ecmp", "adaptive")  # what --routing and the panel offer
+MODES = ("transport", "ideal", "ecmp", "spray")  # what --routing and the panel offer
+# 'adaptive' for every column was packet spraying's fluid split under another name: still
+# accepted, as spray (a transport's own adaptive routing, Spectrum-X's or InfiniBand's, keeps
+# its name)
+MODE_ALIASES = {"adaptive": "spray"}
 # RoCE's production queue pairs: "our collective library creates 16 network flows between
 # two GPUs, instead of just 1" and the switches hash on them (enhanced ECMP)
 PRODUCTION_QPS = 16
@@ -132,7 +136,8 @@ def production_qps(workload: Workload) -> int:
 
 
 def resolve(mode: str, project: Project, catalog: Catalog | None = None) -> str:
-    if mode not in ("transport", "ideal", "ecmp", "adaptive", "spray", "static"):
+    mode = MODE_ALIASES.get(mode, mode)
+    if mode not in ("transport", "ideal", "ecmp", "spray", "static"):
         raise WorkloadError(f"--routing: unknown '{mode}' (known: {', '.join(MODES)})")
     return own_mode(project, catalog) if mode == "transport" else mode
 
@@ -167,7 +172,7 @@ def routing_for(project: Project, result: Result, workload: Workload, mode: str 
                        S_IB_AR)
     if kind == "spray":
         return Routing("spray", f"{t.short}: packet spraying (fluid split)", S_SPRAY)
-    if kind == "adaptive":
+    if kind == "adaptive":  # a transport's own adaptive routing, without a published figure
         return Routing("adaptive", "adaptive routing (fluid optimum)", S_IDEAL)
     return Routing("ideal", "ideal (fluid optimum)", S_IDEAL)
 

@@ -45,6 +45,7 @@ from designer.core.simulate.htsim import (
 )
 from designer.core.simulate.htsim_check import PREDICTION, ROUTINGS, ideal_us, predict
 from designer.core.simulate.htsim_fit import MAX_FLOW_BYTES, fat_tree_problems, refit
+from designer.core.simulate.htsim_measure import round_trip_us
 from designer.core.simulate.tiers import SimulatorInputError, clos_tiers
 
 # the flow-by-flow model past this many flows takes minutes: left unpredicted, said so
@@ -251,10 +252,14 @@ def write_htsim(project: Project, catalog: Catalog, folder: str | Path,
                                       f"{PREDICT_MAX_FLOWS:,}")
         elif predict_flows:
             try:
+                rtt = {r: round_trip_us(ct, f.src, f.dst, r) for r in ROUTINGS}
                 for r in ROUTINGS:
-                    entry["routings"][r] = predict(c, net, f, host_gpu, line, pat, r)
+                    entry["routings"][r] = predict(c, net, f, host_gpu, line, pat, r,
+                                                   rtt_us=rtt[r], path_ids=paths)
+                entry["spray_even"] = predict(c, net, f, host_gpu, line, pat, "spray",
+                                              rtt_us=rtt["spray"])
                 entry["ecmp_without_pfc"] = predict(c, net, f, host_gpu, line, pat, "ecmp",
-                                                    pfc=False)
+                                                    pfc=False, rtt_us=rtt["ecmp"])
             except DesignerError as exc:
                 out.not_predicted[pat] = str(exc)
         prediction["patterns"][pat] = entry

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 from designer.core.faces import lazy_names
 from designer.core.traffic.load import LoadResult, collective_slowdown, project_load, run_load
 from designer.core.traffic.patterns import PATTERNS, Pattern, PatternError, make_pattern
-from designer.core.traffic.routing import ROUTINGS
+from designer.core.traffic.routing import ALIASES, ROUTING_LABELS, ROUTINGS, canonical_routing
 
 # Loaded on first use (designer.core.faces): importing the package, or any module of it,
 # stays as cheap as before.
@@ -26,14 +26,17 @@ if TYPE_CHECKING:
     from designer.core.traffic.network import build_network
 
 __all__ = [
+    "ALIASES",
     "DEFAULT_USD_PER_GPU_HOUR",
     "PATTERNS",
     "ROUTINGS",
+    "ROUTING_LABELS",
     "LoadResult",
     "Pattern",
     "PatternError",
     "WhatIf",
     "build_network",
+    "canonical_routing",
     "collective_slowdown",
     "make_pattern",
     "n_minus_1",

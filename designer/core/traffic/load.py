@@ -29,7 +29,7 @@ from designer.core.model import Project
 from designer.core.solver.compile import Compiled, compile_project
 from designer.core.solver.forwarding import forward_sources, rail_of_gpus
 from designer.core.traffic.aggregate import class_spray_loads
-from designer.core.traffic.maxmin import max_min_fair, max_min_fair_op
+from designer.core.traffic.maxmin import Fair, max_min_fair, max_min_fair_op
 from designer.core.traffic.network import Network, build_network
 from designer.core.traffic.patterns import Pattern, make_pattern
 from designer.core.traffic.queueing import QueueTail, queue_tail
@@ -37,6 +37,7 @@ from designer.core.traffic.ranks import class_rep, dest_rank
 from designer.core.traffic.routing import (
     ROUTINGS,
     Routed,
+    canonical_routing,
     hash_salt,
     route_hashed,
     route_spray,
@@ -195,7 +196,8 @@ def plane_stripes(net: Network) -> int:
 
 
 def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polarised: bool,
-               control=None, tables=None, pfc: bool = False) -> _Trial:
+               control=None, tables=None, pfc: bool = False, arbitration: str = "flow"
+               ) -> _Trial:
     c = net.c
     rng = np.random.default_rng(seed)
     if p.level == "class":
@@ -204,7 +206,7 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
     else:
         src, dst = p.src, p.dst
     n_conn = src.size
-    if routing == "adaptive":
+    if routing == "spray":
         # the factored spray when arrival is known (every flow's rates are the same as
         # listing its paths; see spray.py), else every path listed
         routed = (spray_op(net, src, dst) if applies(net, dst)
@@ -256,7 +258,9 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
         fair = max_min_fair(routed.flow, routed.link, routed.frac * mult[routed.flow],
                             sub_demand, cap, routed.reached, control)
         listed = routed
-    if pfc and not isinstance(routed, SprayOp):
+    if arbitration == "port" and isinstance(routed, Routed) and (mult == 1).all():
+        fair = _port_arbitrated(routed, sub_demand, cap, p, sub_conn, subs, pfc)
+    elif pfc and not isinstance(routed, SprayOp):
         # lossless Ethernet: pauses from saturated ports slow the flows behind them
         from designer.core.traffic.pfc import pfc_victims
 
@@ -291,15 +295,49 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
                   done if ok.all() else float("inf"))
 
 
+def _port_arbitrated(routed: Routed, demand: np.ndarray, cap: np.ndarray, p: Pattern,
+                     sub_conn: np.ndarray, subs: int, pfc: bool) -> Fair:
+    """Rates under lossless egress arbitration (``traffic.arbitration``: fair among ingress
+    ports, then flows), solved again as flows finish; ``t`` is each flow's bytes over its
+    completion (relative to its demand), ``load`` the links' load while every flow runs.
+    ``pfc``: each epoch's rates then lose what PFC's pauses take from the flows behind a
+    saturated port (``traffic.pfc``)."""
+    from designer.core.traffic.arbitration import Incidence, completion_times
+    from designer.core.traffic.pfc import pfc_victims
+
+    F = demand.size
+    inc = Incidence(routed.flow, routed.link, F, cap.size)
+    safe = np.maximum(demand, 1e-300)
+
+    def victims(rate: np.ndarray, live: np.ndarray) -> np.ndarray:
+        on = live[inc.flow]
+        load = np.bincount(inc.link[on], weights=rate[inc.flow[on]], minlength=cap.size)
+        t = pfc_victims(inc.flow[on], inc.link[on], rate / safe,
+                        load / np.maximum(cap, 1e-300))
+        return np.where(live, np.minimum(rate, t * demand), 0.0)
+
+    nbytes = (p.nbytes if p.nbytes is not None else p.demand)[sub_conn] / subs
+    done, first = completion_times(inc, demand, cap, nbytes, routed.reached,
+                                   victims if pfc else None)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(np.isfinite(done) & (done > 0), nbytes * 8 / 1e9 / (done * safe), 0.0)
+    t = np.where(routed.reached & (nbytes <= 0), 1.0, np.minimum(t, 1.0))
+    load = np.bincount(routed.link, weights=first[routed.flow], minlength=cap.size)
+    return Fair(t=t, load=load, rounds=0)
+
+
 def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
              flows_per_pair: int = 1, trials: int = 1, seed: int = 0, polarised: bool = False,
              fan_in: int = 16, net: Network | None = None, control=None,
-             tables=None, pfc: bool = False) -> LoadResult:
+             tables=None, pfc: bool = False, arbitration: str = "flow") -> LoadResult:
     """Route ``pattern`` on compiled design ``c`` and solve max-min fair rates.
     ``tables``: OpenSM's forwarding tables (``lft.opensm_tables``) for ``static`` routing;
     without them static routing is the internal d-mod-k equivalent. ``pfc``: on a lossless
     fabric, slow the flows behind ports that PFC pauses (``traffic.pfc``, first order; hashed
-    routings, flow by flow; a pattern solved by GPU class is left as it is)."""
+    routings, flow by flow; a pattern solved by GPU class is left as it is). ``arbitration``:
+    ``"flow"`` (max-min fair among the flows of a link) or ``"port"`` (a lossless switch's
+    egress fair among ingress ports first, ``traffic.arbitration``; hashed routings, flow by
+    flow, solved again as flows finish)."""
     if not 1 <= trials <= MAX_TRIALS:
         raise LoadOptionError(f"trials must be 1 to {MAX_TRIALS:,} (got {trials:,})")
     if not 1 <= flows_per_pair <= MAX_FLOWS_PER_PAIR:
@@ -307,12 +345,14 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
                               f"(got {flows_per_pair:,})")
     if not 0 <= seed <= MAX_SEED:
         raise LoadOptionError(f"the seed must be 0 to {MAX_SEED:,} (got {seed:,})")
-    routing = routing or default_routing(c)
+    if arbitration not in ("flow", "port"):
+        raise LoadOptionError(f"unknown arbitration '{arbitration}' (choose flow or port)")
+    routing = canonical_routing(routing or default_routing(c))
     if routing not in ROUTINGS:
         raise LoadOptionError(f"unknown routing '{routing}' (choose {', '.join(ROUTINGS)})")
     p = pattern if isinstance(pattern, Pattern) else make_pattern(c, pattern, seed, fan_in)
     p, forwarded = _forward(c, p)
-    runs = 1 if routing in ("adaptive", "static") else trials
+    runs = 1 if routing in ("spray", "static") else trials
     if p.level != "class":
         _check_work(p, flows_per_pair if routing in ("ecmp", "valiant") else 1, runs)
     net = net if net is not None else build_network(c, control)
@@ -321,8 +361,9 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
         _check_work(p, flows_per_pair * stripes, runs)  # one queue pair per plane and more
     if p.level == "class":
         return _class_level(net, p, c, routing, flows_per_pair * stripes, control)
+    hashed = routing in ("ecmp", "valiant")
     out = [_one_trial(net, p, routing, flows_per_pair, seed + k, polarised, control, tables,
-                      pfc and routing in ("ecmp", "valiant"))
+                      pfc and hashed, arbitration if hashed else "flow")
            for k in range(runs)]
     t = np.concatenate([r.t for r in out])
     w = np.concatenate([r.w for r in out])
@@ -353,10 +394,20 @@ def run_load(c: Compiled, pattern: str | Pattern, routing: str | None = None,
         link_util=util,
         forwarded=forwarded,
         completion=float(np.mean([r.done for r in out])),
-        model=("flow by flow, max-min fair rates, then PFC head-of-line blocking one hop "
-               "upstream of saturated ports (first order)"
-               if pfc and routing in ("ecmp", "valiant") else ""),
+        model=_model_text(pfc and hashed, arbitration == "port" and hashed),
     )
+
+
+def _model_text(pfc: bool, port: bool) -> str:
+    if port:
+        return ("flow by flow, each egress fair among its ingress ports then among their flows "
+                "(lossless switch), solved again as flows finish"
+                + (", with PFC head-of-line blocking one hop upstream of saturated ports "
+                   "(first order)" if pfc else ""))
+    if pfc:
+        return ("flow by flow, max-min fair rates, then PFC head-of-line blocking one hop "
+                "upstream of saturated ports (first order)")
+    return ""
 
 
 def _check_work(p: Pattern, flows_per_pair: int, runs: int) -> None:
@@ -427,9 +478,9 @@ def class_level(net: Network, p: Pattern, routing: str, q: int = 1, control=None
     t_fluid = min(1.0, float(head.min())) if head.size else 1.0
     ideal = np.where(~fabric, head, np.inf)
     t_ideal = min(1.0, float(ideal.min())) if ideal.size else 1.0
-    if routing in ("adaptive", "static"):
+    if routing in ("spray", "static"):
         how = ("fluid split over every shortest path (max-concurrent flow)" if routing ==
-               "adaptive" else "d-mod-k: each up port carries as many destinations, so the "
+               "spray" else "d-mod-k: each up port carries as many destinations, so the "
                "loads are the fluid split")
         return load, t_fluid, t_ideal, t_fluid, f"all-to-all by GPU class; {how}"
     # hashed (ECMP) or randomly bounced (Valiant) flows: the worst link of each layer carries

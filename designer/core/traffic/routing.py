@@ -3,8 +3,11 @@
 Every routing descends shortest paths (switch-to-switch hops to the destination's class, see
 ``network``), all flows one hop at a time as arrays:
 
-- ``adaptive``: ideal adaptive routing / packet spraying, the fluid model. At every switch a
-  flow splits over all next hops that bring it closer, in proportion to their capacity.
+- ``spray``: packet spraying, the fluid model. At every switch a flow splits over all next
+  hops that bring it closer, in proportion to their capacity (every packet on its own path,
+  as Ultra Ethernet, MRC and Spectrum-X's per-packet adaptive routing send; what ideal
+  adaptive routing approaches). Its former name ``adaptive`` is still accepted and means the
+  same (``ALIASES``).
 - ``ecmp``: each flow (each of the q queue pairs of a connection) is hashed onto one next
   hop. The hash is a random 64-bit key per flow (the 5-tuple's hash, redrawn each trial)
   mixed with a per-switch salt; with ``polarised`` every switch uses the same function, so
@@ -14,6 +17,10 @@ Every routing descends shortest paths (switch-to-switch hops to the destination'
   each up port carries an even share of the destinations.
 - ``valiant``: each flow goes minimally to a random intermediate switch, then minimally on
   (dragonfly Valiant routing); both legs are hashed like ECMP.
+
+Flowlet (adaptive) switching, which moves a flow to another path at a gap in its packets, lies
+between ECMP (a path per flow) and spraying (a path per packet); it is not modelled, so no
+routing here carries that name.
 """
 
 from __future__ import annotations
@@ -33,7 +40,16 @@ from designer.core.traffic.network import (
 )
 from designer.core.traffic.ranks import dest_rank
 
-ROUTINGS = ("adaptive", "ecmp", "static", "valiant")
+ROUTINGS = ("spray", "ecmp", "static", "valiant")
+# former names, still accepted where a routing is given (project files, commands)
+ALIASES = {"adaptive": "spray"}
+ROUTING_LABELS = {"spray": "packet spraying", "ecmp": "ECMP hashing",
+                  "static": "static (d-mod-k)", "valiant": "Valiant (hashed)"}
+
+
+def canonical_routing(routing: str) -> str:
+    """The routing's name, a former name mapped to today's (``adaptive`` -> ``spray``)."""
+    return ALIASES.get(routing, routing)
 _CHUNK = 2_000_000  # candidate entries expanded at a time (bounds memory)
 
 

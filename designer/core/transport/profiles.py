@@ -82,7 +82,7 @@ class Transport:
     summary: str
     flow_control: FlowControl
     reaction: Reaction
-    load_routing: Literal["static", "ecmp", "adaptive"]
+    load_routing: Literal["static", "ecmp", "spray"]
     hashed: bool  # a flow (queue pair) rides one hashed path; else packets are sprayed
     trims: bool  # switches trim a packet's payload instead of dropping it
     link_retry: bool  # link-level retry (LLR) repairs a corrupted frame on the hop
@@ -157,7 +157,7 @@ TRANSPORTS: dict[str, Transport] = {t.id: t for t in (
         summary="RoCE kept lossless with PFC, packets sprayed by the switches' adaptive "
         "routing and put back in order by BlueField-3 / ConnectX-8 SuperNICs, congestion "
         "control metered by switch telemetry",
-        flow_control="pfc", reaction="telemetry", load_routing="adaptive", hashed=False,
+        flow_control="pfc", reaction="telemetry", load_routing="spray", hashed=False,
         trims=False, link_retry=False, qos_profile="roce-lossless",
         tuning_weeks=2.0,
         tuning_why="the vendor's validated RoCE profile sets PFC, ECN and adaptive routing "
@@ -178,7 +178,7 @@ TRANSPORTS: dict[str, Transport] = {t.id: t for t in (
         summary="Ultra Ethernet Transport: packets sprayed over many entropy values, "
         "receiver credits and sender congestion control, trimmed packets retransmitted at "
         "once, link-level retry; best-effort Ethernet without PFC",
-        flow_control="none", reaction="receiver", load_routing="adaptive", hashed=False,
+        flow_control="none", reaction="receiver", load_routing="spray", hashed=False,
         trims=True, link_retry=True, qos_profile="uec-trim",
         tuning_weeks=3.0,
         tuning_why="no PFC or headroom to tune, but a young stack: NIC and switch firmware "
@@ -201,7 +201,7 @@ TRANSPORTS: dict[str, Transport] = {t.id: t for t in (
         summary="Multipath Reliable Connection: every transfer sprayed over hundreds of "
         "paths in all planes, static SRv6 source routes, packet trimming, best-effort "
         "Ethernet without PFC; sender-based congestion control",
-        flow_control="none", reaction="sender", load_routing="adaptive", hashed=False,
+        flow_control="none", reaction="sender", load_routing="spray", hashed=False,
         trims=True, link_retry=False, qos_profile="uec-trim",
         tuning_weeks=3.0,
         tuning_why="static routes and no PFC; NICs of three vendors to qualify "

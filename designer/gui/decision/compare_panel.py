@@ -43,7 +43,7 @@ def _value(v: float | None, unit: str) -> str:
 ROUTING_CHOICES = (("transport", "Each transport's own routing"),
                    ("ideal", "Ideal for all (fluid optimum)"),
                    ("ecmp", "ECMP for all (hashed)"),
-                   ("adaptive", "Adaptive for all"))
+                   ("spray", "Packet spraying for all (fluid split)"))
 
 
 class ComparePanel(QWidget):

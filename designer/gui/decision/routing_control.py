@@ -1,4 +1,5 @@
-"""How the estimates meet the network: the fluid optimum adaptive routing approaches, or ECMP
+"""How the estimates meet the network: the fluid optimum packet spraying reaches (and ideal
+adaptive routing approaches), or ECMP
 with NCCL's ring channels and queue pairs hashed onto this design's paths (run off the GUI
 thread: seconds at 24,576 GPUs). The channel and queue-pair counts are the workload's."""
 
@@ -10,9 +11,9 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 from designer.core.analysis import ring_under_ecmp, settings_of
 from designer.gui.base.background import BackgroundTask
 
-ADAPTIVE = ("adaptive", "Adaptive routing (fluid optimum)")
+ADAPTIVE = ("spray", "Packet spraying (fluid optimum)")
 ECMP = ("ecmp", "ECMP: NCCL channels x queue pairs hashed")
-FLUID_LABEL = "adaptive (fluid optimum)"
+FLUID_LABEL = "fluid optimum (packet spraying)"
 
 
 class RoutingControl(QWidget):

@@ -40,6 +40,7 @@ from designer.core.solver import (
 from designer.core.traffic import (
     DEFAULT_USD_PER_GPU_HOUR,
     PATTERNS,
+    ROUTING_LABELS,
     ROUTINGS,
     LoadResult,
     n_minus_1,
@@ -81,9 +82,14 @@ class TrafficPanel(QWidget):
         self.pattern = QComboBox()
         self.pattern.addItems(list(PATTERNS))
         self.routing = QComboBox()
-        self.routing.addItems([TRANSPORT_DEFAULT, *ROUTINGS])
+        self.routing.addItem(TRANSPORT_DEFAULT, None)
+        for r in ROUTINGS:
+            self.routing.addItem(ROUTING_LABELS[r], r)
         self.routing.setToolTip("The routing of the load model; by default the design's "
-                                "transport's (toolbar: Transport)")
+                                "transport's (toolbar: Transport). Packet spraying puts every "
+                                "packet on its own shortest path (the fluid split; called "
+                                "'adaptive' before); ECMP hashing one path per flow. Flowlet "
+                                "(adaptive) switching is not modelled")
         self.flows = QSpinBox()
         self.flows.setRange(1, 64)
         self.trials = QSpinBox()
@@ -161,8 +167,7 @@ class TrafficPanel(QWidget):
 
     # -- options ---------------------------------------------------------------------------------
     def _routing(self) -> str | None:
-        r = self.routing.currentText()
-        return None if r == TRANSPORT_DEFAULT else r
+        return self.routing.currentData()
 
     def _transport(self):
         return transport_of(self.doc.project, self.doc.catalog)

@@ -85,11 +85,14 @@ def test_ft128_is_re_expressed_and_runs_as_printed(ft128, tmp_path: Path) -> Non
         assert set(pred["patterns"][pat]["routings"]) == {"ecmp", "spray"}
     # spraying on a 1:1 fabric: every ring flow at its line rate; ECMP's hash collides
     ring = pred["patterns"]["ring"]["routings"]
-    assert ring["spray"]["throughput"]["min"] == pytest.approx(1.0)
-    assert ring["ecmp"]["throughput"]["min"] < 1.0
-    # an incast shares the sink's NIC: 15 sources at 1/15 each, on any routing
-    inc = pred["patterns"]["incast"]["routings"]["ecmp"]["throughput"]["mean"]
-    assert inc == pytest.approx(1 / 15)
+    # (as htsim measures it: EQDS's 64 header bytes per 4150 and its receivers pulling at
+    # 0.99 of the line, and a round trip to the last ack)
+    assert 0.9 < ring["spray"]["throughput"]["min"] <= 0.99 * 4086 / 4150
+    assert ring["ecmp"]["throughput"]["min"] < 0.5
+    # an incast shares the sink's NIC: 15 sources at 1/15 at the least, in RoCE payload
+    inc = pred["patterns"]["incast"]["routings"]["ecmp"]["throughput"]
+    assert inc["min"] == pytest.approx(9000 / 9064 / 15, rel=0.01)
+    assert inc["mean"] >= inc["min"]
 
 
 def test_big_flows_are_split(ft128, tmp_path: Path) -> None:

@@ -95,7 +95,7 @@ def test_ecmp_from_nccl_channels_and_rules_in_a_narrow_dock(window, qtbot, su4):
     assert (est.routing.tree_slowdown is not None) == runs_a_tree(used)
     est.routing.combo.setCurrentIndex(0)
     est.routing.combo.activated.emit(0)
-    qtbot.waitUntil(lambda: "adaptive" in est.current.routing, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: "fluid optimum" in est.current.routing, timeout=WAIT_MS)
     # a narrow dock: the rules wrap, nothing scrolls sideways, a summary line counts them
     window.docks["estimateDock"].setFloating(True)
     window.docks["estimateDock"].resize(420, 600)

@@ -58,7 +58,7 @@ def test_traffic_panel_says_which_connections_were_forwarded(window, qtbot):
     assert "with forwarding" in window.analysis.metrics.value("bisection").text()
     p = window.traffic.panel
     p.pattern.setCurrentText("permutation")
-    p.routing.setCurrentText("adaptive")
+    p.routing.setCurrentIndex(p.routing.findData("spray"))
     p.run_load()
     qtbot.waitUntil(lambda: not p.task.running, timeout=WAIT_MS)
     assert p.last is not None and p.last.unrouted == 0

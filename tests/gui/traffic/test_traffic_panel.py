@@ -48,7 +48,7 @@ def test_what_if_from_the_context_menu_rings_the_switch_and_edits_nothing(window
     menu = QMenu(window)
     tr.context_actions(menu, "spine3", None)
     (act,) = [a for a in menu.actions() if a.text() == "What if this fails?"]
-    tr.panel.routing.setCurrentText("adaptive")
+    tr.panel.routing.setCurrentIndex(tr.panel.routing.findData("spray"))
     tr.panel.pattern.setCurrentText("bisection")
     in_gui_thread = _spy_threads(monkeypatch)
     act.trigger()
@@ -75,7 +75,7 @@ def test_bundle_what_if_and_n_minus_1_table(window, qtbot, su4):
     _finish(qtbot, tr.panel)
     assert "bundle:su1-leaf-r1/spine1" in tr.panel.result.text()
     tr.panel.tier.setCurrentText("spine")
-    tr.panel.routing.setCurrentText("static")
+    tr.panel.routing.setCurrentIndex(tr.panel.routing.findData("static"))
     tr.panel.run_n1()
     _finish(qtbot, tr.panel)
     t = tr.panel.table
@@ -87,7 +87,7 @@ def test_load_run_shows_throughput_and_rings_hot_links(window, qtbot, su4):
     load(window, qtbot, su4)
     p = window.traffic.panel
     p.pattern.setCurrentText("permutation")
-    p.routing.setCurrentText("ecmp")
+    p.routing.setCurrentIndex(p.routing.findData("ecmp"))
     p.run_load()
     _finish(qtbot, p)
     assert p.last is not None and p.last.routing == "ecmp"
@@ -104,7 +104,7 @@ def test_load_and_what_if_at_16k_gpus_run_off_the_gui_thread(window, qtbot, monk
     load(window, qtbot, big)
     tr = window.traffic
     tr.panel.pattern.setCurrentText("permutation")
-    tr.panel.routing.setCurrentText("adaptive")
+    tr.panel.routing.setCurrentIndex(tr.panel.routing.findData("spray"))
     in_gui_thread = _spy_threads(monkeypatch)
     tr.panel.run_load()
     _finish(qtbot, tr.panel)
@@ -123,7 +123,7 @@ def test_a_what_if_after_a_load_run_reuses_it_as_the_baseline(window, qtbot, su4
 
     load(window, qtbot, su4)
     tr = window.traffic
-    tr.panel.routing.setCurrentText("adaptive")
+    tr.panel.routing.setCurrentIndex(tr.panel.routing.findData("spray"))
     tr.panel.pattern.setCurrentText("permutation")
     calls: list[int] = []
     real = panel_mod.run_load
@@ -139,7 +139,8 @@ def test_a_what_if_after_a_load_run_reuses_it_as_the_baseline(window, qtbot, su4
     _finish(qtbot, tr.panel)
     assert calls == [1024]  # the failed design's run is the core's own, not the panel's
     assert "What if spine:1 fails" in tr.panel.result.text()
-    tr.panel.routing.setCurrentText("ecmp")  # other options: the baseline is routed afresh
+    # other options: the baseline is routed afresh
+    tr.panel.routing.setCurrentIndex(tr.panel.routing.findData("ecmp"))
     tr.what_if(["spine:1"])
     _finish(qtbot, tr.panel)
     assert calls == [1024, 1024]
@@ -167,7 +168,7 @@ def test_another_design_clears_the_results_and_an_edit_marks_them_out_of_date(wi
     load(window, qtbot, su4)
     p = window.traffic.panel
     p.tier.setCurrentText("spine")
-    p.routing.setCurrentText("adaptive")
+    p.routing.setCurrentIndex(p.routing.findData("spray"))
     p.run_n1()
     _finish(qtbot, p)
     window.traffic.what_if(["spine3"])
