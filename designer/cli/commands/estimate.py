@@ -30,8 +30,8 @@ from designer.core.analysis import (
     with_economics,
 )
 from designer.core.solver import solve
-from designer.core.transport import tuning_name
 from designer.core.traffic import canonical_routing
+from designer.core.transport import tuning_name
 
 GROUPS = ("all", "dp", "tp", "ep", "pp", "cp")
 OPS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "send-recv")

@@ -3,8 +3,6 @@ read, as ``spray``, wherever a routing is given), ECMP hashing ``ecmp``."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from designer.cli.main import main
@@ -14,8 +12,9 @@ from designer.core.fileformat import load_project
 from designer.core.solver.compile import compile_project
 from designer.core.traffic.load import run_load
 from designer.core.traffic.routing import ROUTING_LABELS, ROUTINGS, canonical_routing
+from tests._paths import PROJECTS
 
-POD = Path(__file__).resolve().parents[2] / "projects" / "dgx-superpod-4su-roce-400.fabric.json"
+POD = PROJECTS / "dgx-superpod-4su-roce-400.fabric.json"
 
 
 def test_the_former_name_reads_as_spray() -> None:
