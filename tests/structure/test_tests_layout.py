@@ -118,3 +118,12 @@ def test_a_flat_test_file_is_named_with_where_it_belongs(tmp_path, monkeypatch):
     assert suggest(flat) == "tests/gui/canvas/"
     flat.write_text("from designer.cli.main import main\n")
     assert suggest(flat) == "tests/cli/"
+
+
+def test_no_test_finds_the_checkout_by_counting_parent_folders():
+    """``Path(__file__).parents[N]`` breaks when a file moves to a deeper folder: the roots
+    come from tests/_paths.py."""
+    counting = sorted(str(p.relative_to(ROOT)) for p in TESTS.rglob("*.py")
+                      if p.name not in ("_paths.py", Path(__file__).name)
+                      and ".parents[" in p.read_text(encoding="utf-8"))
+    assert not counting, f"use tests._paths (ROOT, DATA, PROJECTS) in: {counting}"
