@@ -233,6 +233,35 @@ def _view_4su():
     return fabric_view(p, r, Workload(), p.catalog(_catalog()))
 
 
+@functools.cache
+def _view_gb200():
+    from designer.core.analysis.fabric import fabric_view
+    from designer.core.analysis.workload import Workload
+    from designer.core.fileformat import load_project
+    from designer.core.paths import projects_dir
+    from designer.core.solver import solve
+
+    p = load_project(projects_dir() / "gb200-nvl72-superpod-4su-ib-ndr.fabric.json")
+    r = solve(p, catalog=p.catalog(_catalog()))
+    return fabric_view(p, r, Workload(), p.catalog(_catalog()))
+
+
+def _nvl72_nvls() -> Figure:
+    from designer.core.analysis.collectives import Communicator, collective_rows
+
+    row = collective_rows(_view_gb200(), "all-reduce", [8 * 2**30], Communicator("g", 72))[0]
+    return row.busbw_gbytes_s, f"{row.busbw_gbytes_s:.0f} GB/s ({row.algorithm})"
+
+
+def _deepseek_v3_gpu_hours() -> Figure:
+    from designer.core.analysis.estimates import estimate
+    from designer.core.analysis.workload import PRESETS
+
+    p, r = _superpod_64()
+    h = estimate(p, r, PRESETS["deepseek-v3-like"]).step.gpu_hours_per_trillion_tokens
+    return h / 1000, f"{h / 1000:,.0f}K"
+
+
 def _busbw(op: str, n: int, stride: int = 1, **kw) -> Callable[[], Figure]:
     def run() -> Figure:
         from designer.core.analysis.collectives import Communicator, collective_rows
@@ -305,6 +334,19 @@ CASES: tuple[Case, ...] = (
          _llama3_mfu("llama3-405b-16k"), fmt="{:.1%}"),
     Case("h100-nvls", "8 x H100 in one node, all-reduce 4 GiB, busbw GB/s", "~480",
          451, 509, "nccl-tests issue 212", _busbw("all-reduce", 8)),
+    Case("nvl72-nvls", "72 x GB200 in one NVL72 rack, all-reduce 8 GiB, busbw GB/s",
+         "835-847", 835, 847, "CoreWeave nccl-tests pull request 43", _nvl72_nvls,
+         miss="NCCL's own tuning model gives this: one NVLS efficiency per generation "
+              "(Blackwell 0.74, src/graph/tuning.cc) and nothing per domain size; at run time "
+              "NCCL drives NVLS in an NVL72 with 24 CTAs (nvls.cc), which its bandwidth model "
+              "does not use"),
+    Case("deepseek-v3-gpu-hours", "DeepSeek-V3, H800 GPU-hours per trillion tokens "
+         "(thousands)", "180K", 180 * 0.95, 180 * 1.05, "DeepSeek-V3, arXiv 2412.19437 "
+         "section 1", _deepseek_v3_gpu_hours, fmt="{:,.0f}",
+         miss="the FP8 and expert GEMM shares come from NVIDIA's runs (its DeepSeek-V3 on "
+              "H100 within 3%); DeepSeek's own kernels ran 19% faster per GPU than NVIDIA's "
+              "(1,543 against 1,297 tokens/s), and the micro-batch count DualPipe's bubble "
+              "needs is not published (30 assumed)"),
     Case("cx7-send-recv", "One ConnectX-7 NDR 400G under NCCL, GB/s", "46-49", 46, 49,
          "nccl-tests issues 290, 267", _busbw("send-recv", 2, 8)),
     Case("a2a-1024", "All-to-all per GPU, 1,024 GPUs on NDR, GB/s", "~48 (one NIC)", 46, 49.5,
