@@ -52,11 +52,15 @@ def write(project: Project, catalog: Catalog, out: Path, args: argparse.Namespac
     if changed:  # only once the plan fits the new ranges
         save_project(project, args.file)
     saved = f"; ranges saved in {args.file} (export configs uses them)" if changed else ""
+    nets = summary.get("networks") or {}
+    others = "".join(f"; {k}: {s['addresses']:,} addresses of {s['switches']:,} switches, "
+                     f"{s['asns']:,} ASNs" for k, s in nets.items())
     if kind == "infiniband":
+        where = " (in the .yaml)" if nets and out.suffix.lower() == ".csv" else ""
         return (f"wrote {out}: InfiniBand node descriptions of {summary['devices']:,} "
-                f"devices, {summary['hca_ports']:,} HCA ports")
+                f"devices{where}, {summary['hca_ports']:,} HCA ports{others}{saved}")
     return (f"wrote {out}: {summary['addresses']:,} addresses of {summary['switches']:,} "
-            f"switches, {summary['asns']:,} ASNs{saved}")
+            f"switches, {summary['asns']:,} ASNs{others}{saved}")
 
 
 def options(p: argparse.ArgumentParser) -> None:
