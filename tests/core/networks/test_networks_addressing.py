@@ -141,3 +141,9 @@ def test_cli_writes_a_network_column_and_a_section_per_network(roce, tmp_path, c
                  "--hosts", "10.128.0.0/10"]) == 2
     assert "overlap" in capsys.readouterr().err
     assert load_project(path).addressing is None
+    assert main(["export", "addressing", str(path), "-o", str(out_yaml),
+                 "--oob-range", "10.176.0.0/12"]) == 0
+    assert load_project(path).addressing.oob == "10.176.0.0/12"
+    doc = yaml.safe_load(out_yaml.read_text())
+    oob = [e["address"] for e in doc["networks"]["oob"]["entries"]]
+    assert all(ipaddress.ip_address(a) in ipaddress.ip_network("10.176.0.0/12") for a in oob)
