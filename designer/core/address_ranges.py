@@ -7,6 +7,11 @@ blocks (a routed /31 per server port). ASNs are private 4-byte numbers (RFC 6996
 4,200,000,000 to 4,294,967,294): the top tier of a plane at ``asn_base`` + plane, the middle
 tier at ``asn_base`` + 100,000 + pod, every leaf at ``asn_base`` + 200,000 + switch
 (RFC 7938, section 5.2.1).
+
+The other networks (front-end, storage, out-of-band) each draw from one range of their own,
+split in the same three parts (first quarter loopbacks, second quarter point-to-point /31s,
+second half host blocks), and number their ASNs by the same rule from ``asn_base`` +
+``NETWORK_ASN_STRIDE`` times the network's place (1, 2, 3).
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 PRIVATE_ASN = (4_200_000_000, 4_294_967_294)  # RFC 6996, 4-byte
 POD_OFFSET = 100_000
 LEAF_OFFSET = 200_000
+NETWORK_ASN_STRIDE = 10_000_000  # the back-end keeps asn_base .. asn_base + 9,999,999
+NETWORK_RANGE_FIELDS = {"frontend": "front-end", "storage": "storage", "oob": "out-of-band"}
 
 
 class AddressRanges(BaseModel):
@@ -27,10 +34,14 @@ class AddressRanges(BaseModel):
     loopbacks: str = "10.255.0.0/16"
     p2p: str = "10.0.0.0/10"
     hosts: str = "10.64.0.0/10"
+    # the other networks' ranges (a file without them takes these)
+    frontend: str = "10.128.0.0/12"
+    storage: str = "10.144.0.0/12"
+    oob: str = "10.160.0.0/12"
     asn_base: int = Field(default=PRIVATE_ASN[0], ge=PRIVATE_ASN[0],
                           le=PRIVATE_ASN[1] - LEAF_OFFSET - 1)
 
-    @field_validator("loopbacks", "p2p", "hosts")
+    @field_validator("loopbacks", "p2p", "hosts", "frontend", "storage", "oob")
     @classmethod
     def _network(cls, value: str) -> str:
         try:
@@ -53,7 +64,16 @@ class AddressRanges(BaseModel):
     def networks(self) -> dict[str, ipaddress.IPv4Network]:
         return {"loopback": ipaddress.IPv4Network(self.loopbacks),
                 "point-to-point": ipaddress.IPv4Network(self.p2p),
-                "host": ipaddress.IPv4Network(self.hosts)}
+                "host": ipaddress.IPv4Network(self.hosts)} | {
+                    f"{label} network": ipaddress.IPv4Network(getattr(self, field))
+                    for field, label in NETWORK_RANGE_FIELDS.items()}
+
+    def network_parts(self, kind: str) -> dict[str, ipaddress.IPv4Network]:
+        """The loopback, point-to-point and host parts of network ``kind``'s range."""
+        net = ipaddress.IPv4Network(getattr(self, kind))
+        quarters = list(net.subnets(prefixlen_diff=2))
+        return {"loopback": quarters[0], "point-to-point": quarters[1],
+                "host": list(net.subnets(prefixlen_diff=1))[1]}
 
     @property
     def asn_top(self) -> int:

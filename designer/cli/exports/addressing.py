@@ -1,7 +1,9 @@
 """``designer export addressing FILE -o plan.csv|plan.yaml``: the IP and BGP plan of an
 Ethernet design (the one ``export configs`` writes), or the node-description plan of an
-InfiniBand one. ``--loopbacks``, ``--p2p``, ``--hosts`` and ``--asn-base`` change the ranges
-and save them in the project, so the configs written afterwards use the same plan."""
+InfiniBand one, and the plan of each other network the design has (front-end, storage,
+out-of-band). ``--loopbacks``, ``--p2p``, ``--hosts``, ``--asn-base`` and the networks'
+``--frontend-range``, ``--storage-range``, ``--oob-range`` change the ranges and save them in
+the project, so the configs written afterwards use the same plan."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from designer.cli.exports.registry import Exporter, register_exporter
-from designer.core.address_ranges import DEFAULT_RANGES, AddressRanges
+from designer.core.address_ranges import DEFAULT_RANGES, NETWORK_RANGE_FIELDS, AddressRanges
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
 from designer.core.ethernet import write_addressing
@@ -20,7 +22,8 @@ from designer.core.model import Project
 from designer.core.writers import ExportError
 
 SUFFIXES = (".csv", ".yaml", ".yml")
-OPTIONS = {"loopbacks": "loopbacks", "p2p": "p2p", "hosts": "hosts", "asn_base": "asn_base"}
+OPTIONS = {"loopbacks": "loopbacks", "p2p": "p2p", "hosts": "hosts", "asn_base": "asn_base",
+           "frontend_range": "frontend", "storage_range": "storage", "oob_range": "oob"}
 
 
 class RangeError(DesignerError):
@@ -52,11 +55,15 @@ def write(project: Project, catalog: Catalog, out: Path, args: argparse.Namespac
     if changed:  # only once the plan fits the new ranges
         save_project(project, args.file)
     saved = f"; ranges saved in {args.file} (export configs uses them)" if changed else ""
+    nets = summary.get("networks") or {}
+    others = "".join(f"; {k}: {s['addresses']:,} addresses of {s['switches']:,} switches, "
+                     f"{s['asns']:,} ASNs" for k, s in nets.items())
     if kind == "infiniband":
+        where = " (in the .yaml)" if nets and out.suffix.lower() == ".csv" else ""
         return (f"wrote {out}: InfiniBand node descriptions of {summary['devices']:,} "
-                f"devices, {summary['hca_ports']:,} HCA ports")
+                f"devices{where}, {summary['hca_ports']:,} HCA ports{others}{saved}")
     return (f"wrote {out}: {summary['addresses']:,} addresses of {summary['switches']:,} "
-            f"switches, {summary['asns']:,} ASNs{saved}")
+            f"switches, {summary['asns']:,} ASNs{others}{saved}")
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -66,6 +73,10 @@ def options(p: argparse.ArgumentParser) -> None:
                    f"(default {DEFAULT_RANGES.p2p}; saved in the project)")
     p.add_argument("--hosts", metavar="CIDR", help="range of the leaves' host blocks "
                    f"(default {DEFAULT_RANGES.hosts}; saved in the project)")
+    for field, label in NETWORK_RANGE_FIELDS.items():
+        p.add_argument(f"--{field}-range", metavar="CIDR", help=f"range of the {label} "
+                       "network (a quarter loopbacks, a quarter /31s, half host blocks; "
+                       f"default {getattr(DEFAULT_RANGES, field)}; saved in the project)")
     p.add_argument("--asn-base", type=int, metavar="ASN", help="first private 4-byte ASN "
                    f"(default {DEFAULT_RANGES.asn_base:,}; saved in the project)")
 

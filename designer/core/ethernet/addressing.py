@@ -113,12 +113,34 @@ def addressing_plan(project: Project, catalog: Catalog) -> tuple[str, list[tuple
                    "asn_base": rng.asn_base}}
 
 
+def combined_plan(project: Project, catalog: Catalog
+                  ) -> tuple[str, list[tuple], dict, dict[str, tuple[list[tuple], dict]]]:
+    """The back-end's plan and each other network's (rows of HEADER), every IP address
+    checked unique across all of them: (kind, back-end rows, summary, per network)."""
+    from designer.core.networks.addressing import networks_plan
+
+    kind, rows, summary = addressing_plan(project, catalog)
+    nets = networks_plan(project) if project.networks else {}
+    if nets:
+        _check_unique((rows if kind == "ethernet" else [])
+                      + [r for net_rows, _ in nets.values() for r in net_rows])
+    return kind, rows, summary, nets
+
+
 def write_addressing(project: Project, catalog: Catalog,
                      path: str | os.PathLike[str]) -> tuple[str, dict]:
-    kind, rows, summary = addressing_plan(project, catalog)
+    kind, rows, summary, nets = combined_plan(project, catalog)
     suffix = Path(path).suffix.lower()
     header = HEADER if kind == "ethernet" else IB_HEADER
-    if suffix == ".csv":
+    if nets:
+        summary = summary | {"networks": {k: s for k, (_, s) in nets.items()}}
+    if suffix == ".csv" and nets:
+        # one table for every network; an InfiniBand back-end's node descriptions are
+        # not IP rows, so they stay in the .yaml (and in a plan of the back-end alone)
+        table = [(*r, "backend") for r in rows] if kind == "ethernet" else []
+        table += [(*r, k) for k, (net_rows, _) in nets.items() for r in net_rows]
+        write_csv(path, (*HEADER, "Network"), table)
+    elif suffix == ".csv":
         write_csv(path, header, rows)
     else:
         keys = [h.lower().replace(" ", "_") for h in header]
@@ -127,9 +149,14 @@ def write_addressing(project: Project, catalog: Catalog,
             "its own; private 4-byte ASNs, RFC 6996); /31 per cable (RFC 3021)"
             if kind == "ethernet" else
             "node descriptions: switch name; HCA '<host> mlx5_<port - 1>'"),
-            "summary": summary,
+            "summary": {k: v for k, v in summary.items() if k != "networks"},
             "entries": [{k: v for k, v in zip(keys, r, strict=True) if v != ""}
                         for r in rows]}
+        net_keys = [h.lower().replace(" ", "_") for h in HEADER]
+        if nets:
+            doc["networks"] = {k: {"summary": s, "entries": [
+                {c: v for c, v in zip(net_keys, r, strict=True) if v != ""} for r in net_rows]}
+                for k, (net_rows, s) in nets.items()}
         write_bytes(path, yaml.safe_dump(doc, sort_keys=False, allow_unicode=True,
                                          width=1000).encode("utf-8"))
     return kind, summary

@@ -213,7 +213,7 @@ def build_underlay(project: Project, catalog: Catalog) -> Underlay:
     nets = rng.networks()
     loopbacks, fabric_p2p, host_blocks = (nets["loopback"], nets["point-to-point"],
                                           nets["host"])
-    asn = _asn_plan(tier, plane, a, b, rng)
+    asn = asn_plan(tier, plane, a, b, rng)
     if int(asn.max()) > PRIVATE_ASN[1]:
         raise NotEthernet(f"{n:,} switches: the leaf ASNs from {rng.asn_leaf:,} run past the "
                           f"private 4-byte range's end ({PRIVATE_ASN[1]:,}); lower asn_base")
@@ -272,7 +272,7 @@ def build_underlay(project: Project, catalog: Catalog) -> Underlay:
     )
 
 
-def _asn_plan(tier: np.ndarray, plane: np.ndarray, a: np.ndarray, b: np.ndarray,
+def asn_plan(tier: np.ndarray, plane: np.ndarray, a: np.ndarray, b: np.ndarray,
               rng: AddressRanges = DEFAULT_RANGES) -> np.ndarray:
     """RFC 7938 5.2.1: the top tier of a plane shares an ASN, the middle tier one per pod,
     leaves (and the switches of a one-tier plane, e.g. dragonfly routers) one each."""
