@@ -8,8 +8,7 @@ runs in this process (the baseline the benchmark compares against).
 
 Points go out in batches of about ``TARGET_BATCH_S`` of estimated work (the largest first, so
 the last batches are small and the workers finish together); while a Dask cluster starts,
-this process solves the largest batches itself, and beside a local cluster's workers it
-keeps solving while they do; outcomes stream back as batches finish;
+this process solves the largest batches itself; outcomes stream back as batches finish;
 cancelling stops submitting, cancels what has not started and ends the local workers.
 """
 
@@ -321,8 +320,7 @@ def _run_on_dask(run: SweepRun, batches: list[list[Point]], n_workers: int,
                  record: Callable[[Outcome], None], stop: Callable[[], bool]) -> None:
     """The cluster starts in the background (a fork server importing the designer, or the
     workers joining a remote scheduler: seconds) while this process solves batches itself,
-    the largest first; once they are up, what is left goes to them, and beside a local
-    cluster this process keeps taking batches too (``_run_batches(here=True)``).
+    the largest first; what is left goes to the workers once they are up.
 
     Largest first, because this process is the one worker ready now: on a quiet 2-core
     machine a local cluster took 5.5 s to come up, and a sweep whose two largest designs
@@ -346,50 +344,31 @@ def _run_on_dask(run: SweepRun, batches: list[list[Point]], n_workers: int,
         if run.cancelled or not batches:
             return
         assert starting.ex is not None
-        _run_batches(run, starting.ex, batches, catalog, workloads, record, stop,
-                     here=scheduler is None)
+        _run_batches(run, starting.ex, batches, catalog, workloads, record, stop)
     finally:
         starting.close()
 
 
 def _run_batches(run: SweepRun, ex: Executor, batches: list[list[Point]],
                  catalog: Catalog | None, workloads: list | None,
-                 record: Callable[[Outcome], None], stop: Callable[[], bool],
-                 here: bool = False) -> None:
-    """Ship ``batches`` (largest first) to ``ex`` and record what comes back. With ``here``
-    this process works too: it keeps two batches a worker in flight and solves the next one
-    itself meanwhile (a Dask cluster's workers start seconds after this process, and a sweep
-    of a few large designs otherwise leaves it idle while they catch up); without, every
-    batch is shipped at once (the local processes: this process would take a core from them)."""
-    run.batches += len(batches)
-    queue = list(batches)
-    ahead = 2 * max(1, run.workers) if here else len(queue)
-    futures: dict[Future, list[Point]] = {}
-
-    def collect(timeout: float | None) -> None:
-        done, _ = wait(set(futures), timeout=timeout, return_when=FIRST_COMPLETED)
-        for f in done:
-            for o in _outcomes(f, futures.pop(f)):
-                record(o)
-
+                 record: Callable[[Outcome], None], stop: Callable[[], bool]) -> None:
+    run.batches = len(batches)
+    futures: dict[Future, list[Point]] = {
+        ex.submit(run_batch, b, catalog, workloads): b for b in batches}
+    pending = set(futures)
     try:
-        while queue or futures:
+        while pending:
             if stop():
                 run.cancelled = True
                 break
-            while queue and len(futures) < ahead:
-                b = queue.pop(0)
-                futures[ex.submit(run_batch, b, catalog, workloads)] = b
-            if here and queue:
-                for p in queue.pop(0):
-                    record(run_point(p, catalog, workloads))
-                collect(0)
-            elif futures:
-                collect(POLL_S)
+            done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+            for f in done:
+                for o in _outcomes(f, futures[f]):
+                    record(o)
     except KeyboardInterrupt:  # Ctrl+C: keep what finished, as a cancel would
         run.cancelled = True
     if run.cancelled:
-        for f in futures:
+        for f in pending:
             f.cancel()
 
 

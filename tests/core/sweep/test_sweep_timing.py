@@ -102,39 +102,3 @@ def test_while_a_cluster_starts_this_process_takes_the_largest_designs(monkeypat
     assert len(make_batches(run.points, 1, 1e-6)) > 2
     assert order[0] == biggest.index
     assert run.scheduler == "local Dask"
-
-
-def test_beside_a_local_cluster_this_process_keeps_solving(monkeypatch):
-    """Once a local cluster is up, this process still takes batches while the workers run
-    theirs (it sat idle before, and a sweep of a few large designs then ran no faster on a
-    2-worker cluster than in process); every point is solved once, none lost."""
-    import contextlib
-    import threading
-    from concurrent.futures import ThreadPoolExecutor
-
-    from designer.core.sweep import run as sweep_run
-    from designer.core.sweep import worker as sweep_worker
-
-    here = threading.get_ident()
-    solved_on: dict[int, int] = {}
-    real = sweep_worker.run_point
-
-    def tracking(p, catalog, workloads):
-        solved_on[p.index] = threading.get_ident()
-        return real(p, catalog, workloads)
-
-    @contextlib.contextmanager
-    def ready_cluster(workers, scheduler):
-        with ThreadPoolExecutor(1) as ex:
-            yield ex, 1, "local Dask"
-
-    monkeypatch.setattr(sweep_run, "dask_executor", ready_cluster)
-    monkeypatch.setattr(sweep_run, "TARGET_BATCH_S", 1e-6)
-    monkeypatch.setattr(sweep_run, "run_point", tracking)
-    monkeypatch.setattr(sweep_worker, "run_point", tracking)
-    run = run_sweep(spec_from_dict(SPEC), workers=1, engine="dask")
-    assert len(run.outcomes) == len(run.points) and not run.failed
-    assert set(solved_on) == {p.index for p in run.points if not p.error}
-    mine = [i for i, t in solved_on.items() if t == here]
-    theirs = [i for i, t in solved_on.items() if t != here]
-    assert mine and theirs
