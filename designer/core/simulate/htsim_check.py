@@ -42,6 +42,8 @@ TRIALS = 4
 # ECMP's flows solved as they finish, EQDS's path ids routed one by one
 DRAW_FLOWS = 8192  # ECMP flows x draws
 DRAW_PATH_IDS = 1 << 17  # EQDS path ids (flows x N) x draws
+DETAIL_FLOWS = 8192  # beyond: ECMP flow-fair, not fair among ingress ports first
+DETAIL_PATH_IDS = 1 << 20  # beyond: spraying evenly, not over hashed path ids
 PREDICTION = "prediction.json"
 FINISHED = re.compile(r"^Flow (?:Roce|Eqds)_(\d+)_(\d+)\b.*? finished at ([0-9.eE+-]+)")
 RESENT = re.compile(r"^New: (\d+) Rtx: (\d+)", re.M)  # htsim_eqds's packet count at the end
@@ -117,6 +119,12 @@ def predict(c, net, f: Flows, host_gpu: np.ndarray, line_gbps: float, name: str,
     runs = []
     hashed_ids = routing == "spray" and path_ids > 0
     trimmed: list[float] = []
+    # past these sizes one draw of the detailed models costs minutes (a 16,384-GPU
+    # permutation: the ingress-port fixed point solved again at every finishing time, and
+    # millions of hashed path ids): the plain fluid figures stand in, and the model says so
+    if hashed_ids and len(f) * path_ids > DETAIL_PATH_IDS:
+        hashed_ids = False
+    port_fair = pfc and len(f) <= DETAIL_FLOWS
     if hashed_ids:
         draws = max(1, min(trials, DRAW_PATH_IDS // max(len(f) * path_ids, 1)))
     elif tool == "ecmp":
@@ -125,7 +133,7 @@ def predict(c, net, f: Flows, host_gpu: np.ndarray, line_gbps: float, name: str,
         draws = 1
     for k in range(draws):
         t = run_load(c, p, tool, seed=k if tool == "ecmp" else 0, net=net, pfc=pfc,
-                     arbitration="port" if pfc else "flow").t
+                     arbitration="port" if port_fair else "flow").t
         if hashed_ids:  # EQDS: the packets trimmed on links its hashed ids overload
             rate = t * p.demand * net.line_rate[p.src]
             trim = trimmed_share(net, p.src, p.dst, rate, path_ids, k)
@@ -146,9 +154,15 @@ def predict(c, net, f: Flows, host_gpu: np.ndarray, line_gbps: float, name: str,
         out["trimmed"] = float(np.mean(trimmed))  # share of packets sent again
         out["model"] = (f"spraying over {path_ids} hashed path ids per flow (EQDS), the "
                         "packets trimmed on overloaded links sent again")
-    else:
+    elif port_fair:
         out["model"] = tool + (" on a lossless switch (egress fair among ingress ports, "
-                               "then flows; PFC head-of-line blocking)" if pfc else "")
+                               "then flows; PFC head-of-line blocking)")
+    elif routing == "spray" and path_ids > 0:
+        out["model"] = (f"spraying evenly over every path ({len(f):,} flows x {path_ids} path "
+                        "ids: past the size of the hashed path-id model)")
+    else:
+        out["model"] = tool + (f" (flow-fair with PFC head-of-line blocking; {len(f):,} "
+                               "flows: past the size of the ingress-port model)" if pfc else "")
     return out
 
 
