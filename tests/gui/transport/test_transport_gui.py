@@ -51,8 +51,9 @@ def test_traffic_panel_names_the_transport_model_and_its_incast(window, qtbot):
     tr.panel.run_load()
     qtbot.waitUntil(lambda: not tr.panel.task.running, timeout=WAIT_MS)
     text = tr.panel.result.text()
-    # Spectrum-X sprays: the transport's default routing is adaptive, and the panel says so
-    assert "under <b>adaptive</b>" in text
+    # Spectrum-X sprays: the transport's default routing is packet spraying (the load
+    # model's "spray"; "adaptive" was its old name), and the panel says so
+    assert "under <b>spray</b>" in text
     assert "Transport model:</b> Spectrum-X" in text and "the transport's default" in text
     assert "<b>Incast</b> <i>incast fluid model, Spectrum-X" in text
     assert "16 senders" in text and "Last-hop queue peak" in text
