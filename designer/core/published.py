@@ -221,35 +221,27 @@ def _llama3_mfu(preset: str) -> Callable[[], Figure]:
 
 
 @functools.cache
-def _view_4su():
+def _view(example: str):
+    """The fabric view of one bundled example, solved once per process."""
     from designer.core.analysis.fabric import fabric_view
     from designer.core.analysis.workload import Workload
     from designer.core.fileformat import load_project
     from designer.core.paths import projects_dir
     from designer.core.solver import solve
 
-    p = load_project(projects_dir() / "dgx-superpod-4su-ib-ndr.fabric.json")
+    p = load_project(projects_dir() / f"{example}.fabric.json")
     r = solve(p, catalog=p.catalog(_catalog()))
     return fabric_view(p, r, Workload(), p.catalog(_catalog()))
 
 
-@functools.cache
-def _view_gb200():
-    from designer.core.analysis.fabric import fabric_view
-    from designer.core.analysis.workload import Workload
-    from designer.core.fileformat import load_project
-    from designer.core.paths import projects_dir
-    from designer.core.solver import solve
-
-    p = load_project(projects_dir() / "gb200-nvl72-superpod-4su-ib-ndr.fabric.json")
-    r = solve(p, catalog=p.catalog(_catalog()))
-    return fabric_view(p, r, Workload(), p.catalog(_catalog()))
+_SUPERPOD_4SU = "dgx-superpod-4su-ib-ndr"
+_GB200_4SU = "gb200-nvl72-superpod-4su-ib-ndr"
 
 
 def _nvl72_nvls() -> Figure:
     from designer.core.analysis.collectives import Communicator, collective_rows
 
-    row = collective_rows(_view_gb200(), "all-reduce", [8 * 2**30], Communicator("g", 72))[0]
+    row = collective_rows(_view(_GB200_4SU), "all-reduce", [8 * 2**30], Communicator("g", 72))[0]
     return row.busbw_gbytes_s, f"{row.busbw_gbytes_s:.0f} GB/s ({row.algorithm})"
 
 
@@ -266,7 +258,7 @@ def _busbw(op: str, n: int, stride: int = 1, **kw) -> Callable[[], Figure]:
     def run() -> Figure:
         from designer.core.analysis.collectives import Communicator, collective_rows
 
-        row = collective_rows(_view_4su(), op, [4 * 2**30], Communicator("g", n, stride),
+        row = collective_rows(_view(_SUPERPOD_4SU), op, [4 * 2**30], Communicator("g", n, stride),
                               **kw)[0]
         return row.busbw_gbytes_s, f"{row.busbw_gbytes_s:.0f} GB/s ({row.algorithm})"
     return run
