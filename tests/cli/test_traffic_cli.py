@@ -84,3 +84,41 @@ def test_hot_links_name_each_device_pair_once(capsys):
     pairs = [frozenset((h["from"], h["to"])) for h in j["hot_links"]]
     assert len(pairs) == len(set(pairs)) == 10
     assert all(h["cables"] >= 1 for h in j["hot_links"])
+
+
+ROCE = str(projects_dir() / "dgx-superpod-4su-roce-400.fabric.json")
+
+
+def test_load_on_lossless_roce_runs_pfc_blocking_by_default_and_says_so(capsys):
+    pfc = run_json(capsys, "load", ROCE, "--pattern", "permutation")
+    assert pfc["routing"] == "ecmp" and pfc["lossless"]["model"] == "pfc"
+    assert "PFC" in pfc["model"] and "upstream" in pfc["lossless"]["text"]
+    fluid = run_json(capsys, "load", ROCE, "--pattern", "permutation", "--lossless", "off")
+    assert fluid["lossless"]["model"] == "off" and "PFC" not in fluid["model"]
+    # the same hash draw: PFC's pauses only slow flows, and slow some here
+    assert pfc["throughput"]["mean"] < fluid["throughput"]["mean"]
+    assert pfc["throughput"]["min"] <= fluid["throughput"]["min"]
+    ports = run_json(capsys, "load", ROCE, "--pattern", "permutation", "--lossless", "ports")
+    assert ports["lossless"]["model"] == "ports" and "ingress ports" in ports["model"]
+    # InfiniBand (credits) and spraying: the fluid model, by default
+    assert run_json(capsys, "load", SU4, "--pattern", "ring")["lossless"]["model"] == "off"
+    sprayed = run_json(capsys, "load", ROCE, "--pattern", "ring", "--routing", "spray")
+    assert sprayed["lossless"]["model"] == "off"
+    # a class-level all-to-all has no flow to pause: it says the fluid model ran
+    a2a = run_json(capsys, "load", ROCE, "--pattern", "all-to-all", "--lossless", "pfc")
+    assert a2a["lossless"]["model"] == "off"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--lossless", "pfc", "--routing", "spray"], "no hashed hot port"),
+    (["--lossless", "ports", "--transport", "uec"], "has no PFC"),
+    (["--lossless", "sometimes"], "invalid choice"),
+])
+def test_a_lossless_model_where_it_does_not_apply_is_refused(capsys, args, message):
+    try:
+        code = main(["load", ROCE, *args])
+    except SystemExit as e:  # argparse's own refusal
+        code = e.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err

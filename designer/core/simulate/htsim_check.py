@@ -312,8 +312,9 @@ def notes(row: Row, text: str) -> tuple[str, ...]:
     w = ratio["min"]
     if row.routing == "ecmp" and w is not None and abs(w - 1) > WORST_WITHIN:
         out.append(f"worst flow {w:.2f} of the tool's, outside {WORST_WITHIN:.0%}"
-                   + within_draws("min") + "; htsim's PFC pauses also spread over more than "
-                   "one hop, where the tool follows a pause one hop upstream (first order)")
+                   + within_draws("min") + "; the tool follows PFC pauses upstream as steady "
+                   "shares of time (first order), htsim's pause and resume in bursts over "
+                   "its 15-packet queues")
     mean = ratio["mean"]
     if mean is not None and abs(mean - 1) > MEAN_WITHIN:
         out.append(f"mean {mean:.2f} of the tool's, outside {MEAN_WITHIN:.0%}"

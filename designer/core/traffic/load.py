@@ -264,8 +264,7 @@ def _one_trial(net: Network, p: Pattern, routing: str, q: int, seed: int, polari
         # lossless Ethernet: pauses from saturated ports slow the flows behind them
         from designer.core.traffic.pfc import pfc_victims
 
-        t_pfc = pfc_victims(routed.flow, routed.link, fair.t,
-                            fair.load / np.maximum(cap, 1e-300))
+        t_pfc = pfc_victims(routed.flow, routed.link, fair.t, sub_demand * mult, cap)
         fair = replace(fair, t=t_pfc, load=np.bincount(
             routed.link, weights=(routed.frac * mult[routed.flow]) * sub_demand[routed.flow]
             * t_pfc[routed.flow], minlength=cap.size))
@@ -311,9 +310,7 @@ def _port_arbitrated(routed: Routed, demand: np.ndarray, cap: np.ndarray, p: Pat
 
     def victims(rate: np.ndarray, live: np.ndarray) -> np.ndarray:
         on = live[inc.flow]
-        load = np.bincount(inc.link[on], weights=rate[inc.flow[on]], minlength=cap.size)
-        t = pfc_victims(inc.flow[on], inc.link[on], rate / safe,
-                        load / np.maximum(cap, 1e-300))
+        t = pfc_victims(inc.flow[on], inc.link[on], rate / safe, demand, cap)
         return np.where(live, np.minimum(rate, t * demand), 0.0)
 
     nbytes = (p.nbytes if p.nbytes is not None else p.demand)[sub_conn] / subs
@@ -402,11 +399,11 @@ def _model_text(pfc: bool, port: bool) -> str:
     if port:
         return ("flow by flow, each egress fair among its ingress ports then among their flows "
                 "(lossless switch), solved again as flows finish"
-                + (", with PFC head-of-line blocking one hop upstream of saturated ports "
+                + (", with PFC head-of-line blocking spread upstream of saturated ports "
                    "(first order)" if pfc else ""))
     if pfc:
-        return ("flow by flow, max-min fair rates, then PFC head-of-line blocking one hop "
-                "upstream of saturated ports (first order)")
+        return ("flow by flow, max-min fair rates, then PFC head-of-line blocking spread "
+                "upstream of saturated ports, hop by hop (first order)")
     return ""
 
 

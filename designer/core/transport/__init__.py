@@ -26,6 +26,8 @@ _WHERE = {
     "transport_of": "choice",
     "check_fits": "profiles",
     "BURST_BYTES": "traffic",
+    "LOSSLESS": "traffic",
+    "lossless_model": "traffic",
     "TransportLoad": "traffic",
     "run_transport_load": "traffic",
     "tuning_name": "tuning",
@@ -35,11 +37,18 @@ __getattr__ = lazy_names(__name__, globals(), _WHERE)
 if TYPE_CHECKING:
     from designer.core.transport.choice import profile_transport, project_tech, transport_of
     from designer.core.transport.profiles import check_fits
-    from designer.core.transport.traffic import BURST_BYTES, TransportLoad, run_transport_load
+    from designer.core.transport.traffic import (
+        BURST_BYTES,
+        LOSSLESS,
+        TransportLoad,
+        lossless_model,
+        run_transport_load,
+    )
     from designer.core.transport.tuning import tuning_name
 
 __all__ = [
     "BURST_BYTES",
+    "LOSSLESS",
     "TRANSPORTS",
     "TRANSPORT_IDS",
     "Transport",
@@ -48,6 +57,7 @@ __all__ = [
     "check_fits",
     "default_transport",
     "get_transport",
+    "lossless_model",
     "profile_transport",
     "project_tech",
     "run_transport_load",

@@ -48,6 +48,7 @@ from designer.core.traffic import (
     what_if,
 )
 from designer.core.transport import TransportLoad, run_transport_load, transport_of
+from designer.core.transport.traffic import LOSSLESS_TEXT
 from designer.gui.base.background import BackgroundTask
 from designer.gui.panels import fmt
 from designer.gui.transport.incast_view import incast_html
@@ -62,6 +63,9 @@ STALE = "<i>Out of date: the design changed after this run.</i><br>"
 
 
 TRANSPORT_DEFAULT = "transport default"
+LOSSLESS_LABELS = (("automatic (PFC blocking where it applies)", "auto"), ("PFC blocking", "pfc"),
+                   ("ports + PFC (htsim-checked)", "ports"), ("fluid (off)", "off"))
+LOSSLESS_NAMES = {"pfc": "PFC blocking", "ports": "ports + PFC", "off": "fluid"}
 
 
 class TrafficPanel(QWidget):
@@ -74,6 +78,7 @@ class TrafficPanel(QWidget):
         self.doc = doc
         self.task: BackgroundTask | None = None
         self.last: LoadResult | None = None
+        self.last_transport: TransportLoad | None = None
         self._intact: dict = {}
         self._last_key: tuple | None = None  # what self.last answers for
         self._shown_for = None  # the project the text and table answer for
@@ -90,6 +95,19 @@ class TrafficPanel(QWidget):
                                 "packet on its own shortest path (the fluid split; called "
                                 "'adaptive' before); ECMP hashing one path per flow. Flowlet "
                                 "(adaptive) switching is not modelled")
+        self.lossless = QComboBox()
+        for label, model in LOSSLESS_LABELS:
+            self.lossless.addItem(label, model)
+        self.lossless.setToolTip(
+            "Rate model on a lossless (PFC) transport under ECMP or Valiant hashing. PFC "
+            "blocking: max-min fair shares, then a saturated port pauses the ingress ports "
+            "it holds, the pause spreads upstream hop by hop and every flow on a paused link "
+            "slows to the held flows' rate. Ports + PFC: each egress also fair among its "
+            "ingress ports first, solved again as flows finish (the model checked against "
+            "htsim; up to 8,192 flows). Fluid: max-min, as if each sender knew its "
+            "bottleneck. First order: pauses are steady shares of time; a packet "
+            "simulator's bursts make its worst flows slower still. Automatic: PFC blocking "
+            "where it applies (RoCE, Spectrum-X under hashing), else fluid")
         self.flows = QSpinBox()
         self.flows.setRange(1, 64)
         self.trials = QSpinBox()
@@ -101,6 +119,7 @@ class TrafficPanel(QWidget):
         self.price.setValue(DEFAULT_USD_PER_GPU_HOUR)
         form.addRow("Pattern", self.pattern)
         form.addRow("Routing", self.routing)
+        form.addRow("Lossless", self.lossless)
         form.addRow("Flows per pair", self.flows)
         form.addRow("Trials", self.trials)
         form.addRow("Per GPU-hour", self.price)
@@ -153,6 +172,7 @@ class TrafficPanel(QWidget):
         if self.task is not None and self.task.running:
             self.task.cancel()
         self.last, self._intact, self._last_key, self._shown_for = None, {}, None, None
+        self.last_transport = None
         self.table.setRowCount(0)
         self.table.setEnabled(True)
         self._show(INTRO)
@@ -239,10 +259,11 @@ class TrafficPanel(QWidget):
         kw = self._kw()
         key = self._run_key(kw)
         transport, given = self._transport(), self._routing()
+        lossless = self.lossless.currentData()
         self._start("Traffic under load", "routing and solving fair rates",
                     lambda c, ctl: (key, run_transport_load(
                         c, kw["pattern"], transport, given, kw["flows_per_pair"],
-                        kw["trials"], control=ctl)),
+                        kw["trials"], control=ctl, lossless=lossless)),
                     self._on_load_done)
 
     def _on_load_done(self, out) -> None:
@@ -269,6 +290,8 @@ class TrafficPanel(QWidget):
             + f"<br>Latency under load: +{r.tail.mean_us:.2f} µs mean, "
             f"+{r.tail.p99_us:.2f} µs p99<br><small>{r.tail.model}</small>"
             + f"<br><b>Transport model:</b> {html.escape(tl.routing_text(), quote=False)}"
+            + f"<br><b>Lossless model:</b> {LOSSLESS_NAMES[tl.lossless]}"
+            f"<br><small>{html.escape(LOSSLESS_TEXT[tl.lossless], quote=False)}</small>"
             + incast_html(tl)
         )
         self.overlayWanted.emit([], [(h.src, h.dst, h.utilisation) for h in r.hot_links])
@@ -283,7 +306,9 @@ class TrafficPanel(QWidget):
         key = self._run_key(kw)
         cached = self._intact.get(key)
         # a load run just made on the same design with the same options is the baseline
-        loaded = self.last if self._last_key == key else None
+        # (what-if runs the fluid model: a load run under PFC blocking is no baseline for it)
+        fluid = self.last_transport is not None and self.last_transport.lossless == "off"
+        loaded = self.last if self._last_key == key and fluid else None
 
         def work(c, ctl):
             if cached is not None:

@@ -181,3 +181,41 @@ def test_another_design_clears_the_results_and_an_edit_marks_them_out_of_date(wi
     # another design (as File > Open does): nothing of the old one stays
     load(window, qtbot, generate(params_from_dict("rail", {"sus": 1})))
     assert p.result.text() == INTRO and p.table.rowCount() == 0 and p.last is None
+
+
+def test_the_lossless_model_is_a_choice_and_the_answer_names_it(window, qtbot, catalog,
+                                                                 tmp_path):
+    """On a RoCE design under ECMP the load runs with PFC blocking unless asked otherwise;
+    the fluid model gives no flow less, and the text says which model ran."""
+    from designer.core.fileformat import load_project
+    from tests._paths import PROJECTS
+
+    roce = load_project(PROJECTS / "dgx-superpod-4su-roce-400.fabric.json", catalog)
+    load(window, qtbot, roce)
+    p = window.traffic.panel
+    p.pattern.setCurrentText("permutation")
+    p.routing.setCurrentIndex(p.routing.findData("ecmp"))
+    assert p.lossless.currentData() == "auto"
+    p.run_load()
+    _finish(qtbot, p)
+    assert "Lossless model:</b> PFC blocking" in p.result.text()
+    assert p.last_transport.lossless == "pfc"
+    blocked = p.last.t
+    window.docks["trafficDock"].raise_()
+    bar = p.result_scroll.verticalScrollBar()
+    bar.setValue(bar.maximum())
+    qtbot.wait(50)
+    assert p.grab().save(str(tmp_path / "traffic-lossless.png"))
+    p.lossless.setCurrentIndex(p.lossless.findData("off"))
+    p.run_load()
+    _finish(qtbot, p)
+    assert "Lossless model:</b> fluid" in p.result.text()
+    fluid = p.last.t
+    # the same hash draw: PFC only slows flows, and on this pod it slows some
+    assert (blocked <= fluid + 1e-12).all() and blocked.mean() < fluid.mean()
+    # spraying leaves no hashed hot port: automatic is the fluid model there
+    p.lossless.setCurrentIndex(p.lossless.findData("auto"))
+    p.routing.setCurrentIndex(p.routing.findData("spray"))
+    p.run_load()
+    _finish(qtbot, p)
+    assert p.last_transport.lossless == "off"
