@@ -27,6 +27,7 @@ _WHERE = {
     "check_fits": "profiles",
     "BURST_BYTES": "traffic",
     "LOSSLESS": "traffic",
+    "LOSSLESS_TEXT": "traffic",
     "lossless_model": "traffic",
     "TransportLoad": "traffic",
     "run_transport_load": "traffic",
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from designer.core.transport.traffic import (
         BURST_BYTES,
         LOSSLESS,
+        LOSSLESS_TEXT,
         TransportLoad,
         lossless_model,
         run_transport_load,
@@ -49,6 +51,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BURST_BYTES",
     "LOSSLESS",
+    "LOSSLESS_TEXT",
     "TRANSPORTS",
     "TRANSPORT_IDS",
     "Transport",

@@ -47,8 +47,7 @@ from designer.core.traffic import (
     run_load,
     what_if,
 )
-from designer.core.transport import TransportLoad, run_transport_load, transport_of
-from designer.core.transport.traffic import LOSSLESS_TEXT
+from designer.core.transport import LOSSLESS_TEXT, TransportLoad, run_transport_load, transport_of
 from designer.gui.base.background import BackgroundTask
 from designer.gui.panels import fmt
 from designer.gui.transport.incast_view import incast_html
