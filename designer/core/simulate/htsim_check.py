@@ -42,6 +42,8 @@ TRIALS = 4
 # ECMP's flows solved as they finish, EQDS's path ids routed one by one
 DRAW_FLOWS = 8192  # ECMP flows x draws
 DRAW_PATH_IDS = 1 << 17  # EQDS path ids (flows x N) x draws
+# DETAIL_FLOWS equals DRAW_FLOWS by choice, not by meaning: one bounds the draws' work, the
+# other the size where the ingress-port model gives way to flow-fair shares
 DETAIL_FLOWS = 8192  # beyond: ECMP flow-fair, not fair among ingress ports first
 DETAIL_PATH_IDS = 1 << 20  # beyond: spraying evenly, not over hashed path ids
 PREDICTION = "prediction.json"
@@ -138,7 +140,6 @@ def predict(c, net, f: Flows, host_gpu: np.ndarray, line_gbps: float, name: str,
             rate = t * p.demand * net.line_rate[p.src]
             trim = trimmed_share(net, p.src, p.dst, rate, path_ids, k)
             t = t * (1 - trim)
-        if hashed_ids:
             trimmed.append(float(np.mean(trim)))
         if rtt_us is not None:
             t = measured(t, f.size.astype(np.float64), demand_of(f), f.dst, line_gbps,
