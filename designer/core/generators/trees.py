@@ -392,9 +392,9 @@ def _idle_upper_note(pl: Plan, published: bool = False, why: str = "") -> list[s
     if idle <= 0:
         return []
     price = idle * up.spec.price_usd / up.radix
-    if why:  # the caller's reason
-        pass
-    elif published:
+    if why:  # the caller's reason (the fat-tree generator's)
+        return _idle_line(idle, ports, price, up.model, why)
+    if published:
         why = "the published table's uniform striping (every leaf as many links to each spine)"
     elif any(d.startswith("balanced striping") for d in pl.details):
         why = (f"whole switches: the uplinks of a tier are not a multiple of {up.radix} "
@@ -402,8 +402,12 @@ def _idle_upper_note(pl: Plan, published: bool = False, why: str = "") -> list[s
     else:
         why = "whole spines by the divisor rule" + (
             ", whole pods and core groups" if pl.switches.get("core") else "")
+    return _idle_line(idle, ports, price, up.model, why)
+
+
+def _idle_line(idle: int, ports: int, price: float, model: str, why: str) -> list[str]:
     return [f"{idle:,} spine/core ports idle ({idle / ports:.0%} of them, ${price:,.0f} of "
-            f"'{up.model}' price): {why}"]
+            f"'{model}' price): {why}"]
 
 
 def plan_fat_tree(params: FatTreeParams, catalog: Catalog) -> Plan:
