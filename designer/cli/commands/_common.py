@@ -180,6 +180,12 @@ finite_number.__name__ = "number"
 # Options several commands share, bounded by what the domain allows (core/limits.py). Money
 # and time are bounded by the core's Economics, which names the field.
 GPU_HOUR = RUN_DAYS = YEARS = finite_number
+# where the money defaults come from (core/analysis/constants.py ECONOMICS_DEFAULTS)
+GPU_HOUR_HELP = ("cost of a GPU-hour, $ (default: the project's, else 2: the H800 rental price "
+                 "DeepSeek-V3 costs its training at, arXiv 2412.19437 section 1)")
+RUN_DAYS_HELP = ("days of the run the fabric's slowdown is charged over (default: the "
+                 "project's, else 30, an assumption)")
+YEARS_HELP = "years of the TCO (default: the project's, else 3, an assumption)"
 FLOWS_PER_PAIR = count_arg(1, limits.MAX_FLOWS_PER_PAIR, "queue pairs per connection")
 TRIALS = count_arg(1, limits.MAX_TRIALS, "trials")
 SEED = count_arg(0, limits.MAX_SEED, "a seed")

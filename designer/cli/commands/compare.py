@@ -7,8 +7,11 @@ from pathlib import Path
 
 from designer.cli.commands._common import (
     GPU_HOUR,
+    GPU_HOUR_HELP,
     RUN_DAYS,
+    RUN_DAYS_HELP,
     YEARS,
+    YEARS_HELP,
     add_command,
     catalog_from,
     print_json,
@@ -76,9 +79,9 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     fit.add_argument("--no-fit", dest="fit", action="store_false",
                      help="run the workload as written (a column it does not fit says why)")
     p.add_argument("--workload", metavar="PRESET|FILE")
-    p.add_argument("--gpu-hour-usd", type=GPU_HOUR, metavar="X")
-    p.add_argument("--run-days", type=RUN_DAYS, metavar="D")
-    p.add_argument("--years", type=YEARS, metavar="Y")
+    p.add_argument("--gpu-hour-usd", type=GPU_HOUR, metavar="X", help=GPU_HOUR_HELP)
+    p.add_argument("--run-days", type=RUN_DAYS, metavar="D", help=RUN_DAYS_HELP)
+    p.add_argument("--years", type=YEARS, metavar="Y", help=YEARS_HELP)
     p.add_argument("-o", "--output", type=Path, metavar="OUT.xlsx|OUT.html",
                    help="also write the comparison: .xlsx (one column per design) or .html "
                    "(a report page)")

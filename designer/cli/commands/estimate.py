@@ -7,9 +7,12 @@ import argparse
 from designer.cli.commands._common import (
     FLOWS_PER_PAIR,
     GPU_HOUR,
+    GPU_HOUR_HELP,
     RUN_DAYS,
+    RUN_DAYS_HELP,
     TRIALS,
     YEARS,
+    YEARS_HELP,
     add_command,
     count_arg,
     finite_number,
@@ -22,6 +25,7 @@ from designer.core.analysis import (
     Estimate,
     WorkloadError,
     constant_notes,
+    economics_notes,
     estimate,
     fittable,
     load_workload,
@@ -52,9 +56,9 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                    help="fit a workload written for another size to this design: keep the "
                    "global batch (data parallelism follows the GPUs) or the per-GPU batch "
                    "(the global batch follows); the output lists what changed")
-    p.add_argument("--gpu-hour-usd", type=GPU_HOUR, metavar="X")
-    p.add_argument("--run-days", type=RUN_DAYS, metavar="D")
-    p.add_argument("--years", type=YEARS, metavar="Y")
+    p.add_argument("--gpu-hour-usd", type=GPU_HOUR, metavar="X", help=GPU_HOUR_HELP)
+    p.add_argument("--run-days", type=RUN_DAYS, metavar="D", help=RUN_DAYS_HELP)
+    p.add_argument("--years", type=YEARS, metavar="Y", help=YEARS_HELP)
     p.add_argument("--collective", choices=OPS, help="estimate one collective instead of the "
                    "workload's")
     p.add_argument("--bytes", metavar="SIZE", help="message size for --collective (1GiB, 4096)")
@@ -223,6 +227,9 @@ def format_estimate(e: Estimate) -> str:
         out.append(f"  note: {e.recommendation.note}")
     out += ["", "Constants of the step model (source, assumption or set here)"]
     for n in constant_notes(e.workload):
+        out.append(f"  {n.field:<22}{n.value!s:<12}{n.kind:<11}{n.note}")
+    out += ["", "Money constants (source, assumption or set here)"]
+    for n in economics_notes(e.economics, e.tuning_from_transport):
         out.append(f"  {n.field:<22}{n.value!s:<12}{n.kind:<11}{n.note}")
     return "\n".join(out)
 

@@ -227,6 +227,18 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
         metavar="N",
         help="GPUs per pod in 3 tiers (default: as many as one spine tier takes)",
     )
+    f.add_argument(
+        "--striping",
+        choices=("balanced", "uniform"),
+        default="balanced",
+        help="balanced: the fewest spines and cores that hold every uplink, each switch's "
+        "uplinks spread round-robin over the tier above (link counts differ by at most one; "
+        "no port idles beyond less than a switch a tier; a cut can cross slightly less than "
+        "full bisection and static ECMP loads single links harder, the plan says so); "
+        "uniform: every leaf as many links to every spine (the divisor rule), whatever "
+        "ports it idles, priced in the plan. Oversubscribed spine tiers and --k-ary are "
+        "always uniform (default: %(default)s)",
+    )
     _common(f)
     f.set_defaults(run=run)
 
@@ -286,6 +298,7 @@ KIND_OPTIONS = {
         "placement",
         "servers_per_leaf",
         "pod_gpus",
+        "striping",
     ),
     "dragonfly": ("p", "a", "h", "groups", "links_per_pair", "arrangement"),
     "rail-only": ("gpus", "tiers"),

@@ -35,7 +35,9 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
     p.add_argument("--pattern", default="permutation", help="pattern for the slowdown "
                    "(default permutation)")
     p.add_argument("--usd-per-gpu-hour", type=GPU_HOUR, default=DEFAULT_USD_PER_GPU_HOUR,
-                   metavar="USD", help=f"cost of a GPU hour (default {DEFAULT_USD_PER_GPU_HOUR})")
+                   metavar="USD",
+                   help=f"cost of a GPU hour (default {DEFAULT_USD_PER_GPU_HOUR:g}: the H800 "
+                   "rental price DeepSeek-V3 costs its training at, arXiv 2412.19437)")
     add_traffic_options(p)
 
 

@@ -25,6 +25,7 @@ _WHERE = {
     "SOURCE": "constants",
     "USER": "constants",
     "constant_notes": "constants",
+    "economics_notes": "constants",
     "ring_under_ecmp": "ecmp",
     "runs_a_tree": "ecmp",
     "tree_under_ecmp": "ecmp",
@@ -74,7 +75,13 @@ if TYPE_CHECKING:
         compare,
         figure_text,
     )
-    from designer.core.analysis.constants import ASSUMED, SOURCE, USER, constant_notes
+    from designer.core.analysis.constants import (
+        ASSUMED,
+        SOURCE,
+        USER,
+        constant_notes,
+        economics_notes,
+    )
     from designer.core.analysis.ecmp import ring_under_ecmp, runs_a_tree, tree_under_ecmp
     from designer.core.analysis.estimates import (
         CollectiveRequest,
@@ -136,6 +143,7 @@ __all__ = [
     "busbw_curve",
     "compare",
     "constant_notes",
+    "economics_notes",
     "estimate",
     "fabric_view",
     "figure_text",

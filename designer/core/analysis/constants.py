@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from designer.core.analysis.workload import PRESETS, Workload
+from designer.core.analysis.workload import PRESETS, Economics, Workload
 
 SOURCE, ASSUMED, USER = "source", "assumption", "set here"
 FIELDS = ("compute_efficiency", "attention_efficiency", "compute_sm_share", "schedule",
@@ -130,3 +130,39 @@ def constant_notes(w: Workload) -> tuple[ConstantNote, ...]:
 
 def note_for(w: Workload, field: str) -> ConstantNote | None:
     return next((n for n in constant_notes(w) if n.field == field), None)
+
+
+# The money defaults (``Economics``): each decides a price the estimate prints, so each says
+# where it comes from; only the GPU-hour rate has a published figure behind it.
+ECONOMICS_DEFAULTS: dict[str, tuple[str, str]] = {
+    "gpu_hour_usd": (SOURCE, "$2 a GPU-hour: the H800 rental price DeepSeek-V3 costs its "
+                     "training at (arXiv 2412.19437, section 1)"),
+    "run_days": (ASSUMED, "a run of 30 days (what the fabric's slowdown is charged over)"),
+    "years": (ASSUMED, "3 years of service for the TCO"),
+    "usd_per_kwh": (ASSUMED, "$0.10 a kWh"),
+    "pue": (ASSUMED, "PUE 1.3"),
+    "network_load": (ASSUMED, "the network draws 0.8 of its nameplate power on average"),
+    "support_fraction": (ASSUMED, "support contracts at 15% of capex a year"),
+    "availability": (ASSUMED, "95% of GPU-hours available for work"),
+    "usd_per_ru_month": (ASSUMED, "0: rack space not charged unless set"),
+    "tuning_weeks": (ASSUMED, "unset: the transport's own weeks (designer transport gives "
+                     "each, with why, all assumed)"),
+    "tuning_usd_per_week": (ASSUMED, "unset: $10,000 a week, a network engineer's fully "
+                            "loaded week"),
+}
+
+
+def economics_notes(econ: Economics, tuning_from_transport: bool = False
+                    ) -> tuple[ConstantNote, ...]:
+    """Each money default with its source, or 'set here' where the project changed it.
+    ``tuning_from_transport``: the tuning figures were filled in from the transport (the
+    project set none), so they are the defaults' and say so."""
+    default = Economics()
+    out = []
+    for f, (kind, note) in ECONOMICS_DEFAULTS.items():
+        value = getattr(econ, f)
+        tuned = tuning_from_transport and f in ("tuning_weeks", "tuning_usd_per_week")
+        if value != getattr(default, f) and not tuned:
+            kind, note = USER, "set in this project"
+        out.append(ConstantNote(f, value, kind, note))
+    return tuple(out)

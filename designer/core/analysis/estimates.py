@@ -20,7 +20,7 @@ from designer.core.analysis.collectives import (
     collective_times,
     size_sweep,
 )
-from designer.core.analysis.constants import constant_notes
+from designer.core.analysis.constants import constant_notes, economics_notes
 from designer.core.analysis.fabric import FabricView, fabric_view
 from designer.core.analysis.fit import Keep, fit_workload
 from designer.core.analysis.recommend import Recommendation, recommend
@@ -111,6 +111,8 @@ class Estimate:
             "tco": self.tco.to_json(),
             "recommendation": self.recommendation.to_json(),
             "constants": [n.to_json() for n in constant_notes(self.workload)],
+            "economics_constants": [n.to_json() for n in economics_notes(
+                self.economics, self.tuning_from_transport)],
             "workload_fitted": list(self.fitted),
             "transport": self.transport_json(),
         }

@@ -20,6 +20,7 @@ _WHERE = {
     "COMPONENTS": "reliability",
     "LLAMA3_DAYS": "reliability",
     "LLAMA3_INTERRUPTIONS": "reliability",
+    "RESTART_H_SOURCE": "reliability",
     "effective_training": "reliability",
     "cluster_sweep": "sweep",
 }
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
         COMPONENTS,
         LLAMA3_DAYS,
         LLAMA3_INTERRUPTIONS,
+        RESTART_H_SOURCE,
         effective_training,
     )
     from designer.core.cluster.sweep import cluster_sweep
@@ -42,6 +44,7 @@ __all__ = [
     "LLAMA3_DAYS",
     "LLAMA3_INTERRUPTIONS",
     "POLICIES",
+    "RESTART_H_SOURCE",
     "ClusterError",
     "ClusterResult",
     "ClusterSettings",

@@ -17,9 +17,10 @@ uniform striping: the *balanced* layout (the default) takes the fewest spines an
 have the ports (every pod's spines hold its leaves' uplinks, the cores hold every spine's
 uplinks) and spreads each switch's uplinks round-robin over the tier above, so each leaf sends
 as many links to every spine of its pod as the ports allow (counts differ by at most one) and
-likewise each spine to the cores. Rail designs use it where the uniform rule would need more
-switches; where both need as many, the uniform layout is kept. Uneven counts are not free: a
-cut that puts on one side the leaves sending one more link to a spine crosses a little less
+likewise each spine to the cores. Rail and fat-tree designs use it where the uniform rule would
+need more switches; where both need as many, the uniform layout is kept (and always for a
+published row, an oversubscribed spine tier or ``--striping uniform``). Uneven counts are not
+free: a cut that puts on one side the leaves sending one more link to a spine crosses a little less
 than full bisection (``designer solve`` finds and proves the figure), and static ECMP, which
 splits by link and not by where a destination hangs, loads the single links harder; the plan
 says so.
@@ -102,9 +103,9 @@ class ClosSpec:
     domain: int = 1  # rail: servers of one scale-up domain
     rails_per_leaf: int = 1
     # "balanced": fewest switches, links spread as evenly as the ports allow (uniform where
-    # that needs no more switches; rail designs, sized by SUs); "uniform": every leaf sends
-    # as many links to every spine (the published SuperPOD tables, the fat-tree generator),
-    # whatever it leaves idle
+    # that needs no more switches; the default of both generators); "uniform": every leaf
+    # sends as many links to every spine (the published SuperPOD tables, --striping
+    # uniform), whatever it leaves idle
     striping: Literal["balanced", "uniform"] = "uniform"
 
     @property

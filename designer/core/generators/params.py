@@ -114,6 +114,10 @@ class FatTreeParams(CommonParams):
     placement: Literal["rail", "tor"] = "tor"
     servers_per_leaf: int | None = Field(default=None, ge=1, le=4096)
     pod_gpus: int | None = Field(default=None, ge=1, le=10_000_000)
+    # "balanced": the fewest spines and cores that hold every uplink, each switch's uplinks
+    # spread round-robin over the tier above (no port idles beyond less than a switch a tier);
+    # "uniform": every leaf as many links to every spine (the divisor rule), whatever idles
+    striping: Literal["balanced", "uniform"] = "balanced"
 
     @field_validator("oversubscription", mode="before")
     @classmethod

@@ -380,9 +380,9 @@ def _rack_scale_pods(spec: ClosSpec) -> tuple[ClosSpec, list[str]]:
         f"{best[0]:,} spines and cores where {whole}; derived"]
 
 
-def _idle_upper_note(pl: Plan, published: bool = False) -> list[str]:
-    """Spine and core ports a rail plan leaves idle, priced: the divisor rule and whole pods
-    can leave some, which the plan says rather than hides."""
+def _idle_upper_note(pl: Plan, published: bool = False, why: str = "") -> list[str]:
+    """Spine and core ports a plan leaves idle, priced: the divisor rule and whole pods can
+    leave some, which the plan says rather than hides."""
     if pl.gear is None:
         return []
     up = pl.gear.upper
@@ -392,6 +392,8 @@ def _idle_upper_note(pl: Plan, published: bool = False) -> list[str]:
     if idle <= 0:
         return []
     price = idle * up.spec.price_usd / up.radix
+    if why:  # the caller's reason (the fat-tree generator's)
+        return _idle_line(idle, ports, price, up.model, why)
     if published:
         why = "the published table's uniform striping (every leaf as many links to each spine)"
     elif any(d.startswith("balanced striping") for d in pl.details):
@@ -400,8 +402,12 @@ def _idle_upper_note(pl: Plan, published: bool = False) -> list[str]:
     else:
         why = "whole spines by the divisor rule" + (
             ", whole pods and core groups" if pl.switches.get("core") else "")
+    return _idle_line(idle, ports, price, up.model, why)
+
+
+def _idle_line(idle: int, ports: int, price: float, model: str, why: str) -> list[str]:
     return [f"{idle:,} spine/core ports idle ({idle / ports:.0%} of them, ${price:,.0f} of "
-            f"'{up.model}' price): {why}"]
+            f"'{model}' price): {why}"]
 
 
 def plan_fat_tree(params: FatTreeParams, catalog: Catalog) -> Plan:
@@ -486,9 +492,31 @@ def plan_fat_tree(params: FatTreeParams, catalog: Catalog) -> Plan:
         spine_ratio=r2,
         leaf=gear.leaf,
         upper=gear.upper,
+        striping=params.striping,
     )
     body = f"{tiers}-tier fat-tree ({gpus:,} GPUs, {params.placement} placement)"
-    return _clos_plan("fat-tree", _title(gear, body), spec, gear, [], asked=(r1, r2))
+    pl = _clos_plan("fat-tree", _title(gear, body), spec, gear, [], asked=(r1, r2))
+    return replace(pl, details=tuple(_fat_tree_idle_note(pl, spec)) + pl.details)
+
+
+def _fat_tree_idle_note(pl: Plan, spec: ClosSpec) -> list[str]:
+    """Spine and core ports a fat-tree plan leaves idle, priced, and why."""
+    if pl.gear is None:
+        return []
+    if any(d.startswith("balanced striping") for d in pl.details):
+        why = (f"whole switches: the uplinks of a tier are not a multiple of "
+               f"{pl.gear.upper.radix} ports (the fewest switches that hold them)")
+    elif spec.striping == "uniform":
+        why = ("uniform striping, as asked: spine counts dividing each leaf's "
+               "uplinks" + (", core groups dividing each spine's" if spec.tiers == 3 else ""))
+    elif spec.tiers == 3 and spec.spine_ratio.value != 1:
+        why = (f"the {spec.spine_ratio} spine tier: an oversubscribed tier keeps its ratio "
+               "only striped uniformly (spine counts dividing the uplinks, whole pods and core "
+               "groups)")
+    else:
+        why = "whole spines by the divisor rule" + (
+            ", whole pods and core groups" if spec.tiers == 3 else "")
+    return _idle_upper_note(pl, why=why)
 
 
 def _plan_k_ary(params: FatTreeParams, catalog: Catalog) -> Plan:

@@ -34,6 +34,7 @@ from designer.core.cluster import (
     CHECKPOINT_H_SOURCE,
     COMPONENTS,
     POLICIES,
+    RESTART_H_SOURCE,
     ClusterResult,
     ClusterSettings,
     FailureSettings,
@@ -122,6 +123,7 @@ class ClusterPanel(QWidget):
         self.restart.setRange(0, 100)
         self.restart.setValue(0.25)
         self.restart.setSuffix(" h")
+        self.restart.setToolTip(RESTART_H_SOURCE)
         fform.addRow("Checkpoint every", self.checkpoint)
         fform.addRow("Restart takes", self.restart)
         self.rates = QTableWidget(len(COMPONENTS), len(RATE_COLUMNS))

@@ -154,6 +154,19 @@ KIND_FIELDS: dict[str, tuple[Field, ...]] = {
         ),
         Field("servers_per_leaf", "Servers per leaf", "int", 0, 0, 4096, "as many as fit"),
         Field("pod_gpus", "GPUs per pod", "int", 0, 0, 10_000_000, "one spine tier's worth"),
+        Field(
+            "striping",
+            "Striping",
+            "choice",
+            "balanced",
+            choices=(
+                ("Balanced (fewest spines and cores)", "balanced"),
+                ("Uniform (divisor rule)", "uniform"),
+            ),
+            tip="balanced: the fewest spines and cores that hold every uplink, link counts "
+            "differing by at most one; uniform: every leaf as many links to every spine, "
+            "whatever ports that idles (the preview prices them)",
+        ),
     ),
     "rail-only": (
         Field("gpus", "GPUs", "int", 1024, 1, 10_000_000,

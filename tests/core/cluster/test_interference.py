@@ -17,12 +17,21 @@ from designer.core.traffic.network import build_network
 from designer.core.traffic.patterns import Pattern
 
 
-@pytest.fixture(scope="module")
-def design():
+def _design(striping: str):
     p = generate(params_from_dict("fat-tree", {"gpus": 256, "tiers": 2,
-                                               "oversubscription": "2:1"}))
+                                               "oversubscription": "2:1",
+                                               "striping": striping}))
     c = compile_project(p, p.catalog(builtin_catalog()))
     return c, build_network(c), topology(c)
+
+
+@pytest.fixture(scope="module")
+def design():
+    """Uniform striping (4 spines, 5 links from every leaf to each): every pair of leaves has
+    a leaf's whole uplink capacity between them, which the closed forms below assume. The
+    default, balanced striping, takes 3 spines (7/7/6 links a leaf), so two leaves can share
+    only 19 of their 20 links' worth through the spines: ``test_balanced_striping_...``."""
+    return _design("uniform")
 
 
 def _ring_by_hand(topo, gpus):
@@ -86,6 +95,30 @@ def test_rates_match_the_flow_model_on_the_same_placements(design, layout):
         assert t == pytest.approx([min(1.0, up * topo.sizes()["leaf"] / 24)] * 3)
         assert (t < 1).all()
         assert (held >= 0).all() and "leaf" in net.layers[net.link_layer[held[0]]]
+
+
+def test_balanced_striping_agrees_with_the_flow_model_and_costs_the_uneven_links():
+    """The default layout of the same design: 3 spines, the fewest with the ports, where
+    uniform striping needs 4 (116 of 256 spine ports idle). Each leaf sends 7, 7 and 6 links
+    to the three spines, rotated leaf by leaf. The cluster model still agrees with the flow
+    model run by hand. The three jobs' rings now run at 6/7 of the uniform layout's rate:
+    a leaf's traffic reaches a spine on 7 links and leaves it on the 6 links of the next
+    leaf, 0.833 x 6/7 = 0.714. That is the cost the plan's balanced striping line states."""
+    c, net, topo = _design("balanced")
+    p = generate(params_from_dict("fat-tree", {"gpus": 256, "tiers": 2,
+                                               "oversubscription": "2:1"}))
+    assert p.fabric.roles.tolist().count("spine") == 3  # the default is balanced
+    n_srv = topo.server_device.size
+    jobs = [_servers(topo, np.flatnonzero(np.arange(n_srv) % 4 == k)) for k in (0, 1, 2)]
+    cache = LoadCache(net)
+    t, _held = shared_rates([cache.load(ring_rows(c, topo.server, g)) for g in jobs],
+                            net.link_cap[: net.n_ports])
+    assert t == pytest.approx(_by_hand(c, topo, jobs), rel=1e-6)
+    cu, netu, topou = _design("uniform")
+    cache_u = LoadCache(netu)
+    tu, _ = shared_rates([cache_u.load(ring_rows(cu, topou.server, g)) for g in jobs],
+                         netu.link_cap[: netu.n_ports])
+    assert t == pytest.approx(tu * 6 / 7)
 
 
 def test_loads_are_the_sum_of_the_jobs_own(design):

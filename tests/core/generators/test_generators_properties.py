@@ -104,8 +104,9 @@ def test_fat_tree(catalog, gpus, ratio, spine_ratio, placement, radix):
     assert layers["leaf-spine"] == sw["leaf"] * u1
     if "core" in sw:
         assert layers["spine-core"] >= sw["core"]  # every core is used
-    # each leaf sends the same number of links to every spine of its pod (the fat-tree
-    # generator stripes uniformly; rail designs balance, test_balanced_striping)
+    # each leaf sends as many links to every spine of its pod as the ports allow: the same
+    # number where uniform striping needs no more switches, else counts differing by at most
+    # one (balanced striping, test_balanced_striping)
     f = p.fabric
     roles = f.roles
     per_pair = {}
@@ -113,7 +114,7 @@ def test_fat_tree(catalog, gpus, ratio, spine_ratio, placement, radix):
                        strict=True):
         if roles[a] == "leaf" and roles[b] == "spine":
             per_pair.setdefault(a, []).append(c)
-    assert all(len(set(v)) == 1 for v in per_pair.values())
+    assert all(max(v) - min(v) <= 1 for v in per_pair.values())
 
 
 @given(p_=st.integers(1, 6), a=st.integers(2, 10), h=st.integers(1, 6),

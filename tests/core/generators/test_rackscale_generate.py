@@ -102,9 +102,12 @@ def test_gpus_sharing_nics():
 
 def test_fat_tree_of_racks():
     p = generate(params_from_dict("fat-tree", {"gpus": 576, "server": "gb200-nvl72"}))
-    # the fat-tree generator keeps the divisor rule: 9 spines would have the ports, 16 divide
-    # the 32 uplinks (rail designs take the 9, balanced)
-    assert switches_by_role(p) == {"leaf": 18, "spine": 16}
+    # balanced striping: 18 leaves x 32 uplinks = 576 = 9 spines x 64, none idle (the divisor
+    # rule, --striping uniform, takes 16 spines: 16 divide the 32 uplinks)
+    assert switches_by_role(p) == {"leaf": 18, "spine": 9}
+    u = generate(params_from_dict("fat-tree", {"gpus": 576, "server": "gb200-nvl72",
+                                               "striping": "uniform"}))
+    assert switches_by_role(u) == {"leaf": 18, "spine": 16}
     assert links_by_layer(p)["endpoint-leaf"] == 576
     r = solve(p)
     assert r.domains.count == 8 and r.hops.pairs == 576 * (576 - 72) // 2

@@ -101,6 +101,8 @@ def test_checkpoint_defaults_to_each_jobs_optimum_and_keeps_a_set_interval(windo
     p = window.cluster
     assert p.checkpoint.text() == "optimum"
     assert "Young/Daly" in p.checkpoint.toolTip() and "Llama 3" in p.checkpoint.toolTip()
+    # the restart's 15 minutes has no published figure: the box says it is an assumption
+    assert p.restart.toolTip().startswith("assumption") and "14 minutes" in p.restart.toolTip()
     assert p.failure_settings().checkpoint_h is None
     p.checkpoint.setValue(2.0)
     assert p.failure_settings().checkpoint_h == 2.0

@@ -201,3 +201,19 @@ def test_preview_says_the_layout_is_published(window, qtbot):
     qtbot.waitUntil(lambda: "layout: published" in dlg.preview.text())
     assert "Table 3" in dlg.preview.text()
     dlg.reject()
+
+
+def test_fat_tree_striping_choice_reaches_the_plan(window):
+    """The dialog's Striping choice is the command line's --striping: balanced (the default)
+    takes 43 spines for 6,144 GPUs on XDR, uniform the divisor rule's 72 with the idle ports
+    priced in the preview."""
+    dlg = window.show_generate("fat-tree")
+    dlg.set_value("gear", "ib-xdr")
+    dlg.set_value("gpus", 6144)
+    assert dlg.plan().switches["spine"] == 43
+    dlg.set_value("striping", "uniform")
+    pl = dlg.plan()
+    assert pl.switches["spine"] == 72
+    assert "4,176 spine/core ports idle" in dlg._preview_html()
+    dlg.grab().save("/tmp/fat_tree_striping.png")
+    dlg.reject()
