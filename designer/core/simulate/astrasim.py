@@ -17,6 +17,8 @@ step, with its group and bytes).
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 from designer.core.analysis.estimates import estimate
@@ -155,34 +157,49 @@ def read_network_yaml(text: str) -> dict:
     return data
 
 
-def sdk_problems(network_text: str, system: dict) -> list[str] | None:
+def sdk_problems(network_text: str, system: dict, python: str | None = None) -> list[str] | None:
     """The analytical network and system configuration checked against ASTRA-sim's
-    published schema as its SDK carries it (the ``astra-sim-sdk`` package: OpenAPI models
-    that check every key, type and enumerated value); None when the package is not
-    installed. The SDK spells topologies in lower case where the YAML files use ASTRA-sim's
-    ``Switch``; it takes the system keys with underscores for the files' dashes."""
-    try:
-        import astra_sim_sdk as sdk
-    except ImportError:
-        return None
-    problems: list[str] = []
+    published schema as its SDK carries it (``astrasim_schema.problems``).
+
+    The SDK pins protobuf 5, so it often lives in an environment of its own: ``python`` (or,
+    when not given and the SDK is not importable here, the ``ASTRA_SIM_PYTHON`` environment
+    variable) names that environment's interpreter, which runs the check in a subprocess.
+    None when neither this interpreter nor a named one has the SDK to ask."""
+    from designer.core.simulate import astrasim_schema
+
     try:
         net = read_network_yaml(network_text)
     except ValueError as exc:
         return [f"network: {exc}"]
-    topo = sdk.AnalyticalTopology()
-    for i, kind in enumerate(net["topology"]):
+    dims = [{k: net[k][i] for k in ("topology", "npus_count", "bandwidth", "latency")}
+            for i in range(len(net["topology"]))]
+    if python is None:
         try:
-            topo.network.add(topology=str(kind).lower(), npus_count=int(net["npus_count"][i]),
-                             bandwidth=float(net["bandwidth"][i]),
-                             latency=float(net["latency"][i]))
-        except (TypeError, ValueError) as exc:
-            problems.append(f"network dimension {i}: {exc}")
-    keys = {k.replace("-", "_"): v for k, v in system.items()}
-    known = set(sdk.SystemConfiguration._TYPES)
-    problems += [f"system: unknown key '{k}'" for k in sorted(set(keys) - known)]
+            return astrasim_schema.problems(dims, system)
+        except ImportError:
+            python = os.environ.get("ASTRA_SIM_PYTHON") or None
+            if python is None:
+                return None
+    return _problems_in(python, dims, system)
+
+
+def _problems_in(python: str, dims: list[dict], system: dict) -> list[str]:
+    """The schema check run by another interpreter (the script reads JSON on stdin)."""
+    from designer.core.simulate import astrasim_schema
+
+    request = json.dumps({"network": dims, "system": system})
     try:
-        sdk.SystemConfiguration().deserialize({k: v for k, v in keys.items() if k in known})
-    except (TypeError, ValueError) as exc:
-        problems.append(f"system: {exc}")
-    return problems
+        proc = subprocess.run([python, astrasim_schema.__file__], input=request,
+                              capture_output=True, text=True, timeout=120, check=False)
+    except OSError as exc:
+        raise SimulatorInputError(f"cannot run {python} for the ASTRA-sim schema check: "
+                                  f"{exc.strerror or exc}") from None
+    try:
+        answer = json.loads(proc.stdout)
+    except ValueError:
+        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        raise SimulatorInputError(f"{python} did not run the ASTRA-sim schema check: "
+                                  f"{tail}") from None
+    if "error" in answer:
+        raise SimulatorInputError(answer["error"])
+    return list(answer["problems"])
