@@ -19,7 +19,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from designer.core.analysis.estimates import estimate
 from designer.core.analysis.fabric import FabricView, fabric_view
@@ -97,16 +100,98 @@ def system_config(n_dims: int) -> dict:
     return cfg
 
 
+# ASTRA-sim's analytical backends: the congestion-aware one takes a single dimension only
+# (astra-network-analytical congestion_aware/topology/Helper.cpp), so a design of several
+# tiers runs on the congestion-unaware one, which pipelines the dimensions
+PROGRAM_ONE_DIM = "AstraSim_Analytical_Congestion_Aware"
+PROGRAM_MULTI_DIM = "AstraSim_Analytical_Congestion_Unaware"
+# the collective the traces carry, and its default size
+TRACE_OP = "all-reduce"
+DEFAULT_TRACE_BYTES = 1 << 30
+TRACE_FILE = "all_reduce.et"
+
+
+@dataclass
+class AstrasimExport:
+    folder: Path
+    files: list[Path]
+    gpus: int
+    dims: int
+    trace_bytes: int
+    program: str
+    prediction: dict
+
+    def summary(self) -> str:
+        top = [f.name for f in self.files]
+        tool = self.prediction.get("tool", [])
+        said = "; ".join(f"{r['algorithm']} {r['time_us']:,.1f} us" for r in tool)
+        return "\n".join([
+            f"wrote {self.folder}: {', '.join(top)} ({TRACE_FILE}: the Chakra trace of one "
+            f"{self.trace_bytes:,}-byte all-reduce, linked by run.sh for each of the "
+            f"{self.gpus:,} GPUs)",
+            f"the tool's estimate of that all-reduce: {said}" if said else
+            "the tool has no estimate of that all-reduce",
+            f"next: sh {self.folder}/run.sh ({self.program} on PATH or in $ASTRA_SIM_BIN; "
+            f"{self.dims} dimension{'s' if self.dims > 1 else ''}), which writes "
+            "astra-sim.out and prints the all-reduce's time beside the tool's"])
+
+
+def run_script(program: str, trace_bytes: int, gpus: int, prediction_us: dict) -> str:
+    """run.sh: ASTRA-sim on this folder's files, its output in astra-sim.out, the last NPU's
+    finishing time printed (in µs) beside the tool's estimate."""
+    tool = ", ".join(f"{k} {v:,.1f} us" for k, v in prediction_us.items()) or "none"
+    return "\n".join([
+        "#!/bin/sh",
+        f"# ASTRA-sim on this design: one {trace_bytes:,}-byte all-reduce over all {gpus:,} "
+        "GPUs",
+        f"# ({TRACE_FILE}, linked per NPU), the network in network.yml, the collective "
+        "algorithms in system.json.",
+        f"# Program: $ASTRA_SIM_BIN/{program}, else found on PATH.",
+        'cd "$(dirname "$0")" || exit 1',
+        f"PROG={program}",
+        'if [ -n "$ASTRA_SIM_BIN" ] && [ -x "$ASTRA_SIM_BIN/$PROG" ]; then '
+        'BIN="$ASTRA_SIM_BIN/$PROG"',
+        'elif command -v "$PROG" >/dev/null 2>&1; then BIN=$(command -v "$PROG")',
+        'else echo "run.sh: $PROG not found: build the analytical backend of ASTRA-sim '
+        '(build/astra_analytical/build.sh) and put build/astra_analytical/build/bin on PATH '
+        'or set ASTRA_SIM_BIN" >&2; exit 127; fi',
+        "# ASTRA-sim reads one trace per NPU: every one is this folder's " + TRACE_FILE,
+        "mkdir -p workload || exit 1",
+        f"i=0; while [ $i -lt {gpus} ]; do",
+        f'    [ -e "workload/all_reduce.$i.et" ] || ln -s ../{TRACE_FILE} '
+        '"workload/all_reduce.$i.et" || exit 1',
+        "    i=$((i + 1))",
+        "done",
+        '"$BIN" --workload-configuration=workload/all_reduce '
+        "--system-configuration=system.json --remote-memory-configuration=remote_memory.json "
+        "--network-configuration=network.yml > astra-sim.out 2>&1",
+        'rc=$?',
+        'if [ "$rc" -ne 0 ]; then tail -5 astra-sim.out >&2; exit "$rc"; fi',
+        "# every NPU logs 'sys[N] finished, T cycles' (1 cycle = 1 ns); the collective ends "
+        "with the last",
+        "awk '/finished, [0-9]+ cycles/ { for (i = 1; i < NF; i++) if ($i == \"finished,\") "
+        "{ if ($(i + 1) + 0 > t) t = $(i + 1) + 0; n++; break } }",
+        '     END { if (!n) { print "run.sh: no NPU finished (see astra-sim.out)" > '
+        '"/dev/stderr"; exit 1 }',
+        f'           printf "ASTRA-sim: all-reduce of {trace_bytes} bytes over %d NPUs: %.1f '
+        f'us\\n", n, t / 1000; print "tool: {tool}" }}\' astra-sim.out',
+    ]) + "\n"
+
+
 def write_astrasim(project: Project, result: Result, catalog: Catalog, folder: str | Path,
-                   workload: Workload | None = None) -> list[Path]:
-    from designer.core.analysis.estimates import settings_of
+                   workload: Workload | None = None,
+                   trace_bytes: int = DEFAULT_TRACE_BYTES) -> AstrasimExport:
+    """Every file ASTRA-sim needs to run one all-reduce of ``trace_bytes`` on this design:
+    the network, system and memory configurations, one Chakra trace per GPU, ``run.sh``, and
+    the tool's estimate of the same all-reduce (``prediction.json``). Everything is checked
+    before the first file is written."""
+    from designer.core.analysis.estimates import CollectiveRequest, settings_of
     from designer.core.safe_io import ExportFolder, FileRefused
+    from designer.core.simulate.chakra import collective_trace
     from designer.core.writers.output import ExportError
 
-    try:
-        d = ExportFolder(folder, "ASTRA-sim export")
-    except FileRefused as exc:
-        raise ExportError(str(exc)) from None
+    if trace_bytes <= 0:
+        raise SimulatorInputError("the all-reduce's size must be at least one byte")
     w = workload or settings_of(project).workload
     view = fabric_view(project, result, w, catalog)
     dims = dimensions(view, result)
@@ -117,6 +202,25 @@ def write_astrasim(project: Project, result: Result, catalog: Catalog, folder: s
         why = ""
     except WorkloadError as exc:  # the network files do not depend on the workload
         colls, why = [], str(exc)
+    tool = []
+    for algorithm in ("ring", "auto"):
+        try:
+            row = estimate(project, result, w, catalog=catalog, requests=(
+                CollectiveRequest(TRACE_OP, trace_bytes, "all", algorithm),)).collectives[0]
+        except WorkloadError:
+            continue
+        entry = {"asked": algorithm, "algorithm": row.algorithm, "time_us": round(
+            row.time_us, 3), "busbw_gbytes_s": round(row.busbw_gbytes_s, 3)}
+        if not any(t["algorithm"] == entry["algorithm"] for t in tool):
+            tool.append(entry)
+    gpus = int(np.prod([d["npus"] for d in dims])) if dims else view.gpus
+    program = PROGRAM_ONE_DIM if len(dims) == 1 else PROGRAM_MULTI_DIM
+    prediction = {"collective": TRACE_OP, "bytes": trace_bytes, "gpus": gpus,
+                  "astra_sim_program": program, "tool": tool}
+    try:
+        d = ExportFolder(folder, "ASTRA-sim export")
+    except FileRefused as exc:
+        raise ExportError(str(exc)) from None
     files = {
         "network.yml": network_yaml(dims, f"{project.name}: {view.gpus:,} GPUs"),
         "system.json": json.dumps(system_config(len(dims)), indent=2) + "\n",
@@ -125,14 +229,23 @@ def write_astrasim(project: Project, result: Result, catalog: Catalog, folder: s
         "collectives.json": json.dumps({"workload": w.name, "step_collectives": colls,
                                         **({"not_estimated": why} if why else {})},
                                        indent=1) + "\n",
+        "prediction.json": json.dumps(prediction, indent=1) + "\n",
     }
+    name = f"all_reduce_{gpus}npus_{trace_bytes}B"
     out = []
-    for name, text in files.items():
-        try:
-            out.append(d.write(name, text.encode()))
-        except FileRefused as exc:
-            raise ExportError(str(exc)) from None
-    return out
+    try:
+        for fname, text in files.items():
+            out.append(d.write(fname, text.encode()))
+        out.append(d.write("run.sh", run_script(
+            program, trace_bytes, gpus, {t["algorithm"]: t["time_us"] for t in tool}),
+            executable=True))
+        # one trace serves every NPU (a node id is local to its trace): run.sh links it as
+        # ASTRA-sim's workload/all_reduce.RANK.et, so a 16,384-GPU export writes one file
+        out.append(d.write(TRACE_FILE, collective_trace(TRACE_OP, trace_bytes, name)))
+    except FileRefused as exc:
+        raise ExportError(str(exc)) from None
+    return AstrasimExport(Path(folder), out, gpus, len(dims), trace_bytes, program,
+                          prediction)
 
 
 def read_network_yaml(text: str) -> dict:

@@ -143,7 +143,7 @@ def test_htsim_refuses_what_its_fat_tree_cannot_hold(catalog, tmp_path, name, wo
 def test_astrasim_dimensions(catalog, tmp_path: Path) -> None:
     p, cat = _load("dgx-superpod-64su-ib-ndr", catalog)
     r = solve(p, catalog=cat)
-    files = write_astrasim(p, r, cat, tmp_path)
+    files = write_astrasim(p, r, cat, tmp_path).files
     net = read_network_yaml(files[0].read_text())
     # NVLink domain of 8, 32 nodes per SU, 4 SUs per pod, 16 pods: 16,384 GPUs
     assert net["npus_count"] == [8, 32, 4, 16]
@@ -162,7 +162,7 @@ def test_astrasim_dimensions(catalog, tmp_path: Path) -> None:
 def test_oversubscription_divides_the_outer_bandwidth(catalog, tmp_path: Path) -> None:
     p, cat = _load("roce-fat-tree-24k-oversubscribed", catalog)
     r = solve(p, catalog=cat)
-    net = read_network_yaml(write_astrasim(p, r, cat, tmp_path)[0].read_text())
+    net = read_network_yaml(write_astrasim(p, r, cat, tmp_path).files[0].read_text())
     # Llama 3's RoCE fabric: ToRs of 16 GPUs, pods of 3,072 at 1:1, 7:1 above the pods
     assert net["npus_count"] == [8, 2, 192, 8]
     assert net["bandwidth"][3] < net["bandwidth"][2] / 6
@@ -204,7 +204,7 @@ def test_astrasim_files_pass_its_sdk_schema(catalog, tmp_path: Path, name) -> No
 
     python = _sdk_python()
     p, cat = _load(name, catalog)
-    files = write_astrasim(p, solve(p, catalog=cat), cat, tmp_path)
+    files = write_astrasim(p, solve(p, catalog=cat), cat, tmp_path).files
     system = json.loads(files[1].read_text())
     assert sdk_problems(files[0].read_text(), system, python) == []
     # the schema's checks bite: an unknown collective algorithm, an unknown key, a topology
