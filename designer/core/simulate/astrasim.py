@@ -2,16 +2,18 @@
 system configuration (JSON) for this design's tiers, and the workload's collectives.
 
 A network is a list of dimensions, innermost first, each a ``Switch`` (or ``Ring``,
-``FullyConnected``) of ``npus_count`` NPUs with a per-NPU ``bandwidth`` (GB/s) and a
+``FullyConnected``) of ``npus_count`` NPUs with a per-NPU ``bandwidth`` (ASTRA-sim's "GB/s",
+which it converts as 2^30 bytes per second) and a
 ``latency`` (ns) (astra-sim ``examples/network/analytical``). This design's dimensions: the
 NVLink domain (the GPUs of a server, NVLink's bandwidth per GPU and direction), then one per
 switch tier: the GPUs under one leaf group (a scalable unit), the groups under a spine pod,
 the pods under the cores. A tier's bandwidth is a GPU's NIC rate divided by the
 oversubscription below it; its latency is the design's path latency for that many switch
 hops. The system configuration names the collective algorithm per dimension for every
-collective the workload runs; ASTRA-sim's workloads come as Chakra execution traces, which
-``collectives.json`` lists so they can be generated (one entry per collective of a training
-step, with its group and bytes).
+collective the workload runs. ASTRA-sim's workloads are Chakra execution traces: the export
+writes one of a single all-reduce (``chakra.py``) that ``run.sh`` runs beside the tool's
+estimate of it, and ``collectives.json`` lists the workload's collectives of a training step
+(group and bytes) for traces of a whole step.
 """
 
 from __future__ import annotations
@@ -45,13 +47,24 @@ SYSTEM_KEYS = {"scheduling-policy": "LIFO", "endpoint-delay": 10,
                "collective-optimization": "localBWAware", "local-mem-bw": 1600}
 
 
+# ASTRA-sim reads a bandwidth of "1 GB/s" as 2^30 bytes per second (astra-network-analytical
+# common/NetworkFunction.cpp, bw_GBps_to_Bpns); the designer's GB/s are 10^9 bytes per second
+ASTRA_GB = 2**30
+
+
+def astra_gb(gbytes_s: float) -> float:
+    """A designer bandwidth (10^9 B/s) in ASTRA-sim's unit (2^30 B/s)."""
+    return round(gbytes_s * 1e9 / ASTRA_GB, 3)
+
+
 def dimensions(view: FabricView, result: Result) -> list[dict]:
-    """[{topology, npus, bandwidth GB/s, latency ns}] from the NVLink domain outwards."""
+    """[{topology, npus, bandwidth, latency ns}] from the NVLink domain outwards; the
+    bandwidth in ASTRA-sim's unit (``ASTRA_GB``)."""
     dims = []
     inner = max(1, view.domain)
     if inner > 1:
         dims.append({"topology": "Switch", "npus": inner,
-                     "bandwidth": round(view.gpu.nvlink_gbytes_s, 3), "latency": NVLINK_NS})
+                     "bandwidth": astra_gb(view.gpu.nvlink_gbytes_s), "latency": NVLINK_NS})
     nic = view.nic_gbytes_s
     by_hops = result.latency.by_hops_us
     ratio = 1.0
@@ -69,7 +82,7 @@ def dimensions(view: FabricView, result: Result) -> list[dict]:
                 "dimensions multiply (a partial scalable unit)")
         lat_us = by_hops.get(hops) or by_hops.get(max(by_hops), 0.0) if by_hops else 0.0
         dims.append({"topology": "Switch", "npus": gpus // under,
-                     "bandwidth": round(nic / ratio, 3), "latency": round(lat_us * 1000, 2)})
+                     "bandwidth": astra_gb(nic / ratio), "latency": round(lat_us * 1000, 2)})
         if k < len(view.levels):
             ratio *= max(view.levels[k].ratio, 1.0)
         hops += 2
@@ -87,7 +100,7 @@ def network_yaml(dims: list[dict], title: str) -> str:
         f"# {title}",
         row("topology", [d["topology"] for d in dims]),
         row("npus_count", [d["npus"] for d in dims]),
-        row("bandwidth", [float(d["bandwidth"]) for d in dims]) + "  # GB/s",
+        row("bandwidth", [float(d["bandwidth"]) for d in dims]) + "  # GiB/s (2^30 B/s)",
         row("latency", [float(d["latency"]) for d in dims]) + "  # ns",
     ]) + "\n"
 

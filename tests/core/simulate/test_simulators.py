@@ -148,7 +148,8 @@ def test_astrasim_dimensions(catalog, tmp_path: Path) -> None:
     # NVLink domain of 8, 32 nodes per SU, 4 SUs per pod, 16 pods: 16,384 GPUs
     assert net["npus_count"] == [8, 32, 4, 16]
     assert int(np.prod(net["npus_count"])) == r.gpus
-    assert net["bandwidth"][0] == 450.0  # H100 NVLink, per GPU and direction
+    # H100 NVLink, 450 GB/s per GPU and direction, in ASTRA-sim's GB/s of 2^30 bytes
+    assert net["bandwidth"][0] == pytest.approx(450e9 / 2**30, abs=1e-3)
     assert net["latency"] == sorted(net["latency"])
     system = json.loads(files[1].read_text())
     for key in ("scheduling-policy", "endpoint-delay", "active-chunks-per-dimension",
