@@ -139,7 +139,7 @@ class AstrasimExport:
         tool = self.prediction.get("tool", [])
         said = "; ".join(f"{r['algorithm']} {r['time_us']:,.1f} us" for r in tool)
         return "\n".join([
-            f"wrote {self.folder}: {', '.join(top)} ({TRACE_FILE}: the Chakra trace of one "
+            f"wrote {self.folder}: {', '.join(top)} (the last: the Chakra trace of one "
             f"{self.trace_bytes:,}-byte all-reduce, linked by run.sh for each of the "
             f"{self.gpus:,} GPUs)",
             f"the tool's estimate of that all-reduce: {said}" if said else
@@ -203,8 +203,9 @@ def write_astrasim(project: Project, result: Result, catalog: Catalog, folder: s
     from designer.core.simulate.chakra import collective_trace
     from designer.core.writers.output import ExportError
 
-    if trace_bytes <= 0:
-        raise SimulatorInputError("the all-reduce's size must be at least one byte")
+    if not 0 < trace_bytes < 2**63:
+        raise SimulatorInputError("the all-reduce's size must be from one byte to 2^63 - 1 "
+                                  "(Chakra's comm_size is a signed 64-bit integer)")
     w = workload or settings_of(project).workload
     view = fabric_view(project, result, w, catalog)
     dims = dimensions(view, result)

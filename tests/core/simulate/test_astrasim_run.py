@@ -130,8 +130,10 @@ def test_cli_prints_the_next_step(tmp_path: Path, capsys) -> None:
                  "64MiB"]) == 0
     out = capsys.readouterr().out
     assert "67,108,864-byte all-reduce" in out and "run.sh" in out and PROGRAM_MULTI_DIM in out
-    assert main(["export", "astrasim", str(src), "-o", str(tmp_path / "b"), "--bytes",
-                 "0"]) == 2
+    for size in ("0", str(2**63)):
+        assert main(["export", "astrasim", str(src), "-o", str(tmp_path / "b"), "--bytes",
+                     size]) == 2
+        assert not (tmp_path / "b").exists()  # refused before anything is written
 
 
 def _astra_sim(program: str) -> str | None:
