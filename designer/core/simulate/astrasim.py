@@ -195,9 +195,10 @@ def write_astrasim(project: Project, result: Result, catalog: Catalog, folder: s
                    workload: Workload | None = None,
                    trace_bytes: int = DEFAULT_TRACE_BYTES) -> AstrasimExport:
     """Every file ASTRA-sim needs to run one all-reduce of ``trace_bytes`` on this design:
-    the network, system and memory configurations, one Chakra trace per GPU, ``run.sh``, and
-    the tool's estimate of the same all-reduce (``prediction.json``). Everything is checked
-    before the first file is written."""
+    the network, system and memory configurations, the Chakra trace (one file, which
+    ``run.sh`` links for every GPU), ``run.sh``, and the tool's estimate of the same
+    all-reduce (``prediction.json``). Everything is checked before the first file is
+    written."""
     from designer.core.analysis.estimates import CollectiveRequest, settings_of
     from designer.core.safe_io import ExportFolder, FileRefused
     from designer.core.simulate.chakra import collective_trace
@@ -321,6 +322,9 @@ def _problems_in(python: str, dims: list[dict], system: dict) -> list[str]:
     except OSError as exc:
         raise SimulatorInputError(f"cannot run {python} for the ASTRA-sim schema check: "
                                   f"{exc.strerror or exc}") from None
+    except subprocess.TimeoutExpired:
+        raise SimulatorInputError(f"{python} did not finish the ASTRA-sim schema check in "
+                                  "120 s") from None
     try:
         answer = json.loads(proc.stdout)
     except ValueError:
