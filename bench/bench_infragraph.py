@@ -76,7 +76,7 @@ def main() -> None:
                                                predict_flows=False))
         print(f"  htsim topology + ring, incast   {t:6.2f} s  {m:8.1f} MB")
         t, m, _ = measured(lambda: write_astrasim(project, result, cat, d / "astra"))
-        print(f"  ASTRA-sim configuration         {t:6.2f} s  {m:8.1f} MB")
+        print(f"  ASTRA-sim inputs and traces     {t:6.2f} s  {m:8.1f} MB")
         t, m, plan = measured(lambda: acceptance_plan(project, result, cat))
         print(f"  acceptance plan                 {t:6.2f} s  {m:8.1f} MB   "
               f"{len(plan.pairs):,} perftest runs")

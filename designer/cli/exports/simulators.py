@@ -49,6 +49,9 @@ def _htsim(project: Project, catalog: Catalog, out: Path, args: argparse.Namespa
 def _astrasim_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workload", metavar="PRESET|FILE",
                    help="workload whose collectives are listed (default: the project's)")
+    p.add_argument("--bytes", default="1GiB", metavar="SIZE",
+                   help="size of the all-reduce the Chakra traces carry, run.sh runs and the "
+                   "tool estimates beside it (default 1GiB)")
 
 
 def _astrasim(project: Project, catalog: Catalog, out: Path, args: argparse.Namespace) -> str:
@@ -56,11 +59,7 @@ def _astrasim(project: Project, catalog: Catalog, out: Path, args: argparse.Name
     if result.gpus - result.unconnected_gpus <= 0:
         raise SimulatorInputError("the design has no connected GPUs")
     w = load_workload(args.workload) if args.workload else None
-    files = write_astrasim(project, result, catalog, out, w)
-    return (f"wrote {out}: {', '.join(f.name for f in files)}; run e.g. "
-            "'AstraSim_Analytical_Congestion_Aware --network-configuration=network.yml "
-            "--system-configuration=system.json --remote-memory-configuration="
-            "remote_memory.json --workload-configuration=WORKLOAD'")
+    return write_astrasim(project, result, catalog, out, w, parse_bytes(args.bytes)).summary()
 
 
 register_exporter("htsim", Exporter(
@@ -69,5 +68,6 @@ register_exporter("htsim", Exporter(
     "every flag) and the tool's prediction for 'designer simulate check', into a folder",
     "/", _htsim, _htsim_options))
 register_exporter("astrasim", Exporter(
-    "ASTRA-sim inputs: network.yml (analytical backends), system.json, remote_memory.json and "
-    "the workload's collectives, into a folder", "/", _astrasim, _astrasim_options))
+    "ASTRA-sim inputs: network.yml (analytical backends), system.json, remote_memory.json, "
+    "Chakra traces of one all-reduce, run.sh and the tool's estimate of it, and the "
+    "workload's collectives, into a folder", "/", _astrasim, _astrasim_options))

@@ -171,8 +171,10 @@ class AcceptanceActions(TaskOwner):
                         + "; run its run.sh, then export to the same folder again to check "
                         "htsim's output against the prediction")
             r = result or solve(project, progress, cancelled, catalog=catalog)
-            files = write_astrasim(project, r, catalog, out)
-            return f"Wrote ASTRA-sim inputs to {out}: " + ", ".join(p.name for p in files)
+            ex = write_astrasim(project, r, catalog, out)
+            return (f"Wrote ASTRA-sim inputs to {out}: "
+                    + ", ".join(p.name for p in ex.files)
+                    + f"; its run.sh runs one all-reduce over the {ex.gpus:,} GPUs")
 
         return self._start(f"Export {key}", "Writing…", work, lambda msg: self.w.doc.say(msg))
 
