@@ -16,6 +16,7 @@ import numpy as np
 
 from designer.core.physical.floor import BomExtras
 from designer.core.physical.power import CORD_NAME, cords_by_kind, device_cords, pdus_for_rack
+from designer.core.physical.sections import NOTE_UNPLACED
 from designer.core.solver.bom import Bom, BomLine
 from designer.core.solver.compile import TECHS, Compiled
 
@@ -66,6 +67,11 @@ def extra_lines(c: Compiled, bom: Bom, x: BomExtras) -> list[BomLine]:
             if x.pdus_per_rack:
                 out.append(_line("power", "Rack PDU, 3-phase" + EST, racks * x.pdus_per_rack,
                                  x.pdu_usd))
+            if x.pdu_kw is not None:
+                # sized by power only once devices sit in racks: say so rather than guess
+                # silently (files written before ``pdu_kw`` keep their fixed count, no note)
+                out.append(_line("power", f"{NOTE_UNPLACED} ({x.pdus_per_rack} a rack "
+                                 f"counted above)", 0, 0.0))
         else:
             n = _pdus(c, x, placed)
             if n:
