@@ -140,6 +140,13 @@ def _pdus(c: Compiled, x: BomExtras, placed) -> int:
             c14[r] += n
         elif inlet == "C20":
             c20[r] += n
+    if c.project.networks:  # the other networks' placed devices take outlets too
+        from designer.core.physical.network_racks import network_loads
+
+        net = network_loads(c.project, c.catalog, c.project.physical.floor)
+        if net is not None:
+            c14 += net.c14
+            c20 += net.c20
     return sum(pdus_for_rack(float(use.used_kw[r]), int(c14[r]), int(c20[r]),
                              float(x.pdu_kw or 0), x.pdu_c13_outlets, x.pdu_c19_outlets)
                for r in range(k))
@@ -153,6 +160,10 @@ def _cable_management(c: Compiled, x: BomExtras, racks: int, placed) -> list[Bom
     out = [_line("racks", "Vertical cable manager, 48U" + EST, 2 * racks,
                  x.vertical_manager_usd)]
     switches = int(np.count_nonzero(c.is_switch))
+    if placed is not None and c.project.networks:  # the other networks' racked switches
+        floor = c.project.physical.floor
+        switches += sum(1 for net in c.project.networks.values() for d in net.devices
+                        if d.tier != "storage-node" and d.id in floor.placement)
     if switches:
         out.append(_line("racks", "Horizontal cable manager, 1U" + EST, switches,
                          x.horizontal_manager_usd, ru=1.0))
