@@ -144,10 +144,25 @@ def default_floor(project: Project, catalog: Catalog,
                   geometry: Geometry | None = None) -> FloorPlan:
     """Rows, racks and a slot for every device of ``project`` (see the module docstring)."""
     g = geometry or Geometry()
+    if not project.fabric.devices:
+        return FloorPlan(geometry=g)
+    rows, sizes = _default_rows(project, catalog, g)
+    return _plan(rows, g, sizes, project.fabric)
+
+
+def default_rack_count(project: Project, catalog: Catalog) -> int:
+    """Racks of the default plan, without building its slots (the BOM's rack lines of a
+    design not yet placed: a third of the plan's time at 24,576 GPUs)."""
+    if not project.fabric.devices:
+        return 0
+    rows, _sizes = _default_rows(project, catalog, Geometry())
+    return sum(len(racks) for _name, racks in rows)
+
+
+def _default_rows(project: Project, catalog: Catalog,
+                  g: Geometry) -> tuple[list[tuple[str, list[_Rack]]], Sizes]:
     fabric = project.fabric
     n = len(fabric.devices)
-    if n == 0:
-        return FloorPlan(geometry=g)
     sizes = device_sizes(fabric, catalog)
     roles = [d.role for d in fabric.devices]
     is_switch = np.array([r.is_switch for r in roles], bool)
@@ -246,7 +261,7 @@ def default_floor(project: Project, catalog: Catalog,
     # keep a pod's rows together: its compute rows, then its network row
     position = {name: k for k, (name, _) in enumerate(rows)}
     rows.sort(key=lambda r: (row_pod.get(r[0], 0) or big, position[r[0]]))
-    return _plan(rows, g, sizes, fabric)
+    return rows, sizes
 
 
 def _first_server(racks: list[_Rack]) -> int:
