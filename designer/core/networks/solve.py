@@ -97,6 +97,9 @@ def _extra_lines(net: Network, lines: list[BomLine], cat: Catalog,
                  x: BomExtras, placement: dict | None = None) -> list[BomLine]:
     """The network's own spares and power cords by the project's BOM options, and a note
     when some of its devices have no rack (so the PDUs leave them out)."""
+    # (after the solver package: the extras module is loaded by it)
+    from designer.core.physical.extras import ESTIMATE_SOURCE, spare_of
+
     placement = placement or {}
     out: list[BomLine] = []
     if x.power_cords:
@@ -109,7 +112,8 @@ def _extra_lines(net: Network, lines: list[BomLine], cat: Catalog,
         for inlet, n in sorted(cords.items()):
             unit = x.cord_c13_usd if inlet == "C14" else x.cord_c19_usd
             out.append(BomLine("power", f"Power cord {CORD_NAME[inlet]} (estimate)", "", n,
-                               unit, unit * n))
+                               unit, unit * n, price_kind="assumption",
+                               price_source=ESTIMATE_SOURCE))
     off = [d for d in net.devices if d.id not in placement]
     if x.racks_and_pdus and off:
         kw = sum(x.power_w for x in lines) / 1000.0 * len(off) / len(net.devices)
@@ -122,11 +126,7 @@ def _extra_lines(net: Network, lines: list[BomLine], cat: Catalog,
             rule = x.spare_rule(line.category)
             qty = rule.quantity(line.qty) if rule is not None else 0
             if qty:
-                out.append(BomLine("spares", f"Spare: {line.item} ({rule.label})", "", qty,
-                                   line.unit_usd, line.unit_usd * qty, vendor=line.vendor,
-                                   part_number=line.part_number,
-                                   part_source=line.part_source, sku=line.sku,
-                                   lead_time=line.lead_time))
+                out.append(spare_of(line, qty, rule.label))
     return out
 
 

@@ -24,10 +24,23 @@ EXTRA_CATEGORIES = ("management", "racks", "power", "spares", "support")
 EST = " (estimate)"
 
 
+ESTIMATE_SOURCE = "estimate of the project's BOM options (physical.extras); replace with a quote"
+
+
 def _line(category: str, item: str, qty: int, unit: float, unit_w: float = 0.0,
           ru: float = 0.0) -> BomLine:
     return BomLine(category, item, "", int(qty), float(unit), float(unit) * qty,
-                   float(unit_w), float(unit_w) * qty, ru * qty)
+                   float(unit_w), float(unit_w) * qty, ru * qty, price_kind="assumption",
+                   price_source=ESTIMATE_SOURCE)
+
+
+def spare_of(line: BomLine, qty: int, label: str) -> BomLine:
+    """The spares line of ``line``: its part, price and the price's origin, ``qty`` of it."""
+    return BomLine("spares", f"Spare: {line.item} ({label})", "", qty,
+                   line.unit_usd, line.unit_usd * qty, price_kind=line.price_kind,
+                   price_source=line.price_source, price_date=line.price_date,
+                   vendor=line.vendor, part_number=line.part_number,
+                   part_source=line.part_source, sku=line.sku, lead_time=line.lead_time)
 
 
 def rack_count(c: Compiled) -> int:
@@ -86,11 +99,7 @@ def extra_lines(c: Compiled, bom: Bom, x: BomExtras) -> list[BomLine]:
             rule = x.spare_rule(line.category)
             qty = rule.quantity(line.qty) if rule is not None else 0
             if qty:
-                out.append(BomLine("spares", f"Spare: {line.item} ({rule.label})", "", qty,
-                                   line.unit_usd, line.unit_usd * qty, vendor=line.vendor,
-                                   part_number=line.part_number,
-                                   part_source=line.part_source, sku=line.sku,
-                                   lead_time=line.lead_time))
+                out.append(spare_of(line, qty, rule.label))
     if x.support:
         base = [*bom.lines, *out]
         for cls, pct in sorted(x.support_pct.items()):
@@ -100,7 +109,8 @@ def extra_lines(c: Compiled, bom: Bom, x: BomExtras) -> list[BomLine]:
             if hw and pct:
                 per_year = hw * pct / 100.0
                 out.append(BomLine("support", f"Support, {cls} ({pct:g}% a year){EST}", "",
-                                   x.years, per_year, per_year * x.years))
+                                   x.years, per_year, per_year * x.years,
+                                   price_kind="assumption", price_source=ESTIMATE_SOURCE))
     return out
 
 
