@@ -50,6 +50,8 @@ def price_rows(result: Result, catalog: Catalog) -> tuple[PriceRow, ...]:
     """One row per network bill-of-materials line (servers are compute, not listed)."""
     rows = []
     for line in result.bom.lines:
+        if not line.qty and not line.total_usd:  # a note line (e.g. racks not placed yet)
+            continue
         vendor, confidence = "", ""
         try:
             item = catalog.get(line.catalog_id) if line.catalog_id else None
