@@ -37,7 +37,7 @@ from designer.core.generators import generate, plan
 from designer.core.layout import compact_if_wide
 from designer.core.model import Project
 from designer.core.networks import with_networks
-from designer.core.physical.sections import for_new_design
+from designer.core.physical import for_new_design
 from designer.gui.actions import WindowActions
 from designer.gui.base import dialogs, icons, settings
 from designer.gui.base.background import closing_within

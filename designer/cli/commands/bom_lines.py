@@ -14,8 +14,15 @@ import argparse
 
 from designer.cli.commands._common import add_command, load, number_arg, print_json
 from designer.core.fileformat import save_project
-from designer.core.physical import BASIS, CLASS_OF, BomExtras, Physical, parse_assignment
-from designer.core.physical.sections import SECTIONS, parse_sections
+from designer.core.physical import (
+    BASIS,
+    CLASS_OF,
+    SECTIONS,
+    BomExtras,
+    Physical,
+    parse_assignment,
+    parse_sections,
+)
 
 
 def section_list(text: str) -> list[str]:

@@ -17,7 +17,7 @@ from designer.core.fileformat import SUFFIX, save_project
 from designer.core.generators import GEAR_PROFILES, generate, params_from_dict, plan
 from designer.core.layout import compact_if_wide
 from designer.core.networks import parse_network_names, with_networks
-from designer.core.physical.sections import for_new_design, parse_sections
+from designer.core.physical import for_new_design, parse_sections
 from designer.core.transport import TRANSPORT_IDS, check_fits, get_transport
 
 COMMON_OPTIONS = (

@@ -52,7 +52,7 @@ def _others(project: Project, catalog: Catalog, floor: FloorPlan,
     if not project.networks:
         return ()
     from designer.core.networks import NETWORK_LABELS
-    from designer.core.physical.network_racks import net_size
+    from designer.core.physical import net_size
 
     index = {n: k for k, n in enumerate(usage.names)}
     sizes: dict = {}

@@ -15,7 +15,7 @@ from designer.core import editing
 from designer.core.errors import DesignerError
 from designer.core.fileformat import SUFFIX, LoadCancelled, load_project
 from designer.core.model import Project
-from designer.core.physical.sections import new_physical
+from designer.core.physical import new_physical
 from designer.gui.base import dialogs, settings
 from designer.gui.base.background import BackgroundTask, run_and_wait
 from designer.gui.base.busy import busy_cursor
