@@ -22,6 +22,7 @@ over cables in Python; the loops here go over devices (tens of thousands at most
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -40,6 +41,16 @@ class Sizes:
 
     ru: np.ndarray  # int64
     kw: np.ndarray  # float64
+
+    # as Python lists: the packer sums a few devices at a time, where numpy's per-call
+    # cost is most of the work (a third of the default plan's time at 16,384 GPUs)
+    @functools.cached_property
+    def ru_list(self) -> list[int]:
+        return self.ru.tolist()
+
+    @functools.cached_property
+    def kw_list(self) -> list[float]:
+        return self.kw.tolist()
 
 
 def model_size(catalog: Catalog, model: str) -> tuple[int, float]:
@@ -118,13 +129,14 @@ class _Packer:
 
     def block(self, devices: list[int]) -> None:
         """Keep ``devices`` in one rack when they fit one, else spill them over."""
-        ru = int(self.sizes.ru[devices].sum())
-        kw = float(self.sizes.kw[devices].sum())
+        ru_of, kw_of = self.sizes.ru_list, self.sizes.kw_list
+        ru = sum(ru_of[i] for i in devices)
+        kw = sum(kw_of[i] for i in devices)
         rack = self.racks[-1] if self.racks else self._new()
         if not rack.fits(ru, kw) and (rack.used_u or rack.used_kw):
             rack = self._new()
         for i in devices:
-            r_u, r_kw = int(self.sizes.ru[i]), float(self.sizes.kw[i])
+            r_u, r_kw = ru_of[i], kw_of[i]
             if not rack.fits(r_u, r_kw) and (rack.used_u or rack.used_kw):
                 rack = self._new()
             rack.add(i, r_u, r_kw, bool(self.is_switch[i]))
