@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 
-from designer.core.writers.cabling import CablingPlan
+from designer.core.writers.cabling import MEDIUM_LABELS, CablingPlan
 from designer.core.writers.csv_writer import write_csv
 from designer.core.writers.network_cabling import CABLE_HEADER as NET_CABLE_HEADER
 from designer.core.writers.network_cabling import NetworkCabling
@@ -131,9 +131,10 @@ def write_cabling_xlsx(plan: CablingPlan, path: str | os.PathLike[str], progress
 
 
 def _medium(cable: str) -> str:
-    """The medium of an other network's cable by its gear id (SR optics run on multimode
-    fibre, management ports on RJ45 copper)."""
-    return next((m for m in ("mmf", "smf") if cable.startswith(m)), "copper")
+    """The medium of an other network's cable by its gear id, named as the back-end's rows
+    name theirs (SR optics run on multimode fibre; management ports on RJ45 copper)."""
+    fibre = next((m for m in ("mmf", "smf") if cable.startswith(m)), "")
+    return MEDIUM_LABELS[fibre] if fibre else "RJ45 copper"
 
 
 def network_p2p_rows(net: NetworkCabling) -> Iterator[tuple]:

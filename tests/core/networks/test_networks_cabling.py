@@ -102,9 +102,9 @@ def test_csv_carries_every_network_in_the_p2p_columns(design, tmp_path):
     labels = [r[0] for r in body]
     assert len(set(labels)) == len(labels)  # no label shared between networks
     st = next(r for r in body if r[-1] == "storage" and r[10].startswith("mmf"))
-    assert st[8] == "mmf" and st[14] == "1" and st[15] == "Storage"
+    assert st[8] == "Multimode optics" and st[14] == "1" and st[15] == "Storage"
     oob = next(r for r in body if r[-1] == "oob" and r[3] == "BMC")
-    assert oob[8] == "copper" and oob[9] == "" and oob[2] == "Host"
+    assert oob[8] == "RJ45 copper" and oob[9] == "" and oob[2] == "Host"
 
 
 def test_plain_design_keeps_its_csv_and_sheets(tmp_path):
