@@ -157,8 +157,9 @@ def rail_only_savings() -> str:
             got = []
             for kind in ("rail", "rail-only"):
                 f = Path(tmp) / f"{kind}-{gpus}.fabric.json"
-                designer("generate", kind, "--gear", "roce-400", "--gpus", str(gpus), "-o",
-                         str(f))
+                # the network gear alone, as the column says (no racks, power or spares)
+                designer("generate", kind, "--gear", "roce-400", "--gpus", str(gpus),
+                         "--bom-off", "racks,power-cords,spares", "-o", str(f))
                 got.append(json.loads(designer("solve", str(f), "--json")))
             (c1, p1), (c2, p2) = _network(got[0]), _network(got[1])
             out.append(f"| {gpus:,} | {got[0]['switches']['total']:,} | "

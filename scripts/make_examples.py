@@ -11,6 +11,7 @@ from designer.core.fileformat import save_project
 from designer.core.generators import generate, params_from_dict
 from designer.core.layout import compact_if_wide
 from designer.core.physical.floor import Geometry
+from designer.core.physical.sections import for_new_design
 from designer.core.physical.summary import with_floor
 
 EXAMPLES = {
@@ -108,6 +109,8 @@ def main(folder: str = "projects", *only: str) -> int:
         if "workload" in extras:
             project = project.evolve(
                 decision=DecisionSettings(workload=PRESETS[extras["workload"]]))
+        # a new design's bill: racks, power cords (PDUs once placed) and spares
+        project = for_new_design(project)
         path = out / f"{stem}.fabric.json"
         save_project(project, path, keep_backup=False)
         print(

@@ -37,6 +37,7 @@ from designer.core.generators import generate, plan
 from designer.core.layout import compact_if_wide
 from designer.core.model import Project
 from designer.core.networks import with_networks
+from designer.core.physical import for_new_design
 from designer.gui.actions import WindowActions
 from designer.gui.base import dialogs, icons, settings
 from designer.gui.base.background import closing_within
@@ -557,6 +558,8 @@ class MainWindow(FileActions, QMainWindow):
                     after = compact_if_wide(after)  # 64 SUs in a row read as a 1% strip
                     if networks:
                         after = with_networks(after, networks, cat)
+                    if after.physical is None:  # a new bill: racks, power and spares on
+                        after = for_new_design(after)
                     cmd = commands.replaced(self.doc, after, f"Generate {pl.title}")
                 else:
                     fresh = generate(params, cat)

@@ -4,7 +4,8 @@ Shows which sections are on (subnet managers, management network, racks and cabl
 power: PDUs and cords, spares, support) and the spares policy; ``--on`` / ``--off`` switch
 sections, ``--spares CLASS=RULE`` sets a class's rule (``optics=10%``, ``switches=1/32``), and
 the project is written (``-o OUT``, else in place, keeping a backup). The window's floor panel
-has the same switches.
+has the same switches. A new design starts with racks, power cords and spares on
+(``designer.core.physical.sections``); ``generate --bom-off`` leaves them off from the start.
 """
 
 from __future__ import annotations
@@ -13,27 +14,22 @@ import argparse
 
 from designer.cli.commands._common import add_command, load, number_arg, print_json
 from designer.core.fileformat import save_project
-from designer.core.physical import BASIS, CLASS_OF, BomExtras, Physical, parse_assignment
-
-# section name on the command line -> BomExtras flag
-SECTIONS = {
-    "subnet-managers": "subnet_manager",
-    "management": "management_network",
-    "racks": "racks_and_pdus",
-    "cable-management": "cable_management",
-    "power-cords": "power_cords",
-    "spares": "spares",
-    "support": "support",
-}
+from designer.core.physical import (
+    BASIS,
+    CLASS_OF,
+    SECTIONS,
+    BomExtras,
+    Physical,
+    parse_assignment,
+    parse_sections,
+)
 
 
 def section_list(text: str) -> list[str]:
-    names = [x.strip() for x in text.split(",") if x.strip()]
-    bad = [x for x in names if x not in SECTIONS]
-    if bad or not names:
-        raise argparse.ArgumentTypeError(
-            f"'{bad[0] if bad else text}' is no section (sections: {', '.join(SECTIONS)})")
-    return names
+    try:
+        return parse_sections(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:

@@ -17,6 +17,7 @@ from designer.core.fileformat import SUFFIX, save_project
 from designer.core.generators import GEAR_PROFILES, generate, params_from_dict, plan
 from designer.core.layout import compact_if_wide
 from designer.core.networks import parse_network_names, with_networks
+from designer.core.physical import for_new_design, parse_sections
 from designer.core.transport import TRANSPORT_IDS, check_fits, get_transport
 
 COMMON_OPTIONS = (
@@ -32,6 +33,13 @@ COMMON_OPTIONS = (
     "nics",
     "name",
 )
+
+
+def section_list(text: str) -> list[str]:
+    try:
+        return parse_sections(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -94,6 +102,11 @@ def _common(p: argparse.ArgumentParser) -> None:
         help="networks to build, comma-separated: backend, frontend (in-band), storage, oob "
         "(out-of-band management); default: %(default)s alone. The others are generated "
         "from the back-end's servers by their reference layouts (see the Networks page)")
+    b = p.add_argument_group("bill of materials")
+    b.add_argument(
+        "--bom-off", metavar="LIST", type=section_list, default=[],
+        help="BOM sections to leave off, comma-separated (a new design has racks, "
+        "power-cords and spares on; 'designer bom-lines' switches them later)")
     out = p.add_argument_group("output")
     out.add_argument(
         "-o",
@@ -337,6 +350,7 @@ def run(args: argparse.Namespace) -> int:
         project = project.evolve(transport=transport)
     if networks:
         project = with_networks(project, networks, project.catalog(cat))
+    project = for_new_design(project, off=args.bom_off)
     t1 = time.perf_counter()
     save_project(project, out)
     t2 = time.perf_counter()

@@ -50,6 +50,8 @@ def price_rows(result: Result, catalog: Catalog) -> tuple[PriceRow, ...]:
     """One row per network bill-of-materials line (servers are compute, not listed)."""
     rows = []
     for line in result.bom.lines:
+        if not line.qty and not line.total_usd:  # a note line (e.g. racks not placed yet)
+            continue
         vendor, confidence = "", ""
         try:
             item = catalog.get(line.catalog_id) if line.catalog_id else None
@@ -92,6 +94,11 @@ def price_sources_json(cmp: Comparison, catalog: Catalog) -> dict:
             for label, rows in column_rows(cmp, catalog)}
 
 
+def _short_name(text: str, width: int = 28) -> str:
+    text = text.removesuffix(" (estimate)")
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
 def _short(text: str) -> str:
     return text if len(text) <= TEXT_SOURCE_CHARS else text[:TEXT_SOURCE_CHARS - 3] + "..."
 
@@ -102,12 +109,14 @@ def price_sources_text(cmp: Comparison, catalog: Catalog) -> str:
     for label, rows in column_rows(cmp, catalog):
         out.append(f"  {label}: ${sum(r.total_usd for r in rows):,.0f}, "
                    f"{sourced_share(rows):.0%} of it at sourced prices")
-        id_w = max((len(r.catalog_id) for r in rows), default=0)
+        # a line without a catalog id (racks, PDUs, cords, a spare) is named by its item
+        names = [r.catalog_id or _short_name(r.name) for r in rows]
+        id_w = max((len(n) for n in names), default=0)
         vendor_w = max((len(r.vendor) for r in rows), default=0)
-        for r in rows:
+        for r, name in zip(rows, names, strict=True):
             when = ", ".join(x for x in (r.date, r.confidence) if x)
             tag = TAGS.get(r.kind, r.kind)
-            out.append(f"    {r.catalog_id:<{id_w}}  {r.vendor:<{vendor_w}}  "
+            out.append(f"    {name:<{id_w}}  {r.vendor:<{vendor_w}}  "
                        f"${r.unit_usd:>9,.0f}  [{tag}{': ' + when if when else ''}] "
                        f"{_short(r.source)}")
     return "\n".join(out)

@@ -13,7 +13,7 @@ import orjson
 
 from designer.core.catalog import Catalog
 from designer.core.ethernet.frr import DAEMONS, frr_config, host_ports
-from designer.core.ethernet.plan import Underlay, build_underlay, ip
+from designer.core.ethernet.plan import NotEthernet, Underlay, build_underlay, ip
 from designer.core.ethernet.qos import DEFAULT_QOS, RoceQos, qos_for_profile
 from designer.core.ethernet.sonic import config_db
 from designer.core.model import Project
@@ -134,9 +134,15 @@ def write_configs(
     """Write every file under the folder ``out`` (made when missing); counts of what was
     written. ``qos``: the design's transport's profile unless given (lossless RoCE, or the
     Ultra Ethernet profile without PFC)."""
+    try:
+        u = build_underlay(project, catalog)
+    except NotEthernet:
+        if not project.networks:
+            raise
+        # an InfiniBand back-end: the other networks are Ethernet, so theirs alone
+        return _network_configs_only(project, catalog, out)
     if qos is None:
         qos = qos_for_profile(transport_of(project, catalog).qos_profile)
-    u = build_underlay(project, catalog)
     try:
         folder = ExportFolder(out, "configs export")
         # Every path is a hostname (safe, unique case-insensitively): one file per device.
@@ -154,10 +160,38 @@ def write_configs(
         folder.write("topology.clab.yml", containerlab(u, project.name))
         folder.write("plan.json", json.dumps(plan_json(u), indent=1) + "\n")
         folder.write("tuning.txt", tuning_text(qos))
+        nets = _write_networks(project, catalog, folder)
     except FileRefused as exc:
         raise ExportError(str(exc)) from None
     sessions = int(u.a.size)
     hosts = sum(len(host_ports(u, s)) for s in u.leaves().tolist())
     return {"switches": u.n, "servers": len(servers), "sessions": sessions,
             "host_ports": hosts, "files": len(folder.written),
-            "renamed": len(u.hostnames.renamed) if u.hostnames is not None else 0}
+            "renamed": len(u.hostnames.renamed) if u.hostnames is not None else 0} | nets
+
+
+def _write_networks(project: Project, catalog: Catalog, folder: ExportFolder) -> dict[str, int]:
+    """The other networks' switches under ``networks/<network>/<hostname>/`` (their frr.conf
+    and config_db.json from the same addressing plan ``export addressing`` writes); counts."""
+    if not project.networks:
+        return {}
+    from designer.core.networks.configs import network_configs
+
+    n = sessions = 0
+    for p, frr, db in network_configs(project, catalog):
+        folder.write(("networks", p.kind, p.hostname, "frr.conf"), frr)
+        folder.write(("networks", p.kind, p.hostname, "config_db.json"),
+                     orjson.dumps(db, option=orjson.OPT_INDENT_2) + b"\n")
+        n += 1
+        sessions += len(p.peers)
+    return {"network_switches": n, "network_sessions": sessions // 2}
+
+
+def _network_configs_only(project: Project, catalog: Catalog, out: Path) -> dict[str, int]:
+    try:
+        folder = ExportFolder(out, "configs export")
+        nets = _write_networks(project, catalog, folder)
+    except FileRefused as exc:
+        raise ExportError(str(exc)) from None
+    return {"switches": 0, "servers": 0, "sessions": 0, "host_ports": 0,
+            "files": len(folder.written), "renamed": 0} | nets

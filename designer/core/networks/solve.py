@@ -94,9 +94,13 @@ def _line(p: Part, category: str, qty: int, project: Project | None = None) -> B
 
 
 def _extra_lines(net: Network, lines: list[BomLine], cat: Catalog,
-                 x: BomExtras) -> list[BomLine]:
+                 x: BomExtras, placement: dict | None = None) -> list[BomLine]:
     """The network's own spares and power cords by the project's BOM options, and a note
-    that its switches are not in the PDU count (the floor plan places the back-end only)."""
+    when some of its devices have no rack (so the PDUs leave them out)."""
+    # (after the solver package: the extras module is loaded by it)
+    from designer.core.physical.extras import ESTIMATE_SOURCE, spare_of
+
+    placement = placement or {}
     out: list[BomLine] = []
     if x.power_cords:
         cords: Counter = Counter()
@@ -108,22 +112,21 @@ def _extra_lines(net: Network, lines: list[BomLine], cat: Catalog,
         for inlet, n in sorted(cords.items()):
             unit = x.cord_c13_usd if inlet == "C14" else x.cord_c19_usd
             out.append(BomLine("power", f"Power cord {CORD_NAME[inlet]} (estimate)", "", n,
-                               unit, unit * n))
-    if x.racks_and_pdus and net.devices:
-        kw = sum(x.power_w for x in lines) / 1000.0
-        out.append(BomLine("power", f"Note: this network's {len(net.devices):,} devices "
-                           f"({kw:,.1f} kW) are not placed in racks by the floor plan; the "
-                           "PDUs count the placed racks only", "", 0, 0.0, 0.0))
+                               unit, unit * n, price_kind="assumption",
+                               price_source=ESTIMATE_SOURCE))
+    off = [d for d in net.devices if d.id not in placement]
+    if x.racks_and_pdus and off:
+        kw = sum(x.power_w for x in lines) / 1000.0 * len(off) / len(net.devices)
+        out.append(BomLine("power", f"Note: {len(off):,} devices of this network "
+                           f"(about {kw:,.1f} kW) are not placed in racks; the PDUs count "
+                           "the placed racks only ('designer floor --place' places them)",
+                           "", 0, 0.0, 0.0))
     if x.spares:
         for line in [*lines, *out]:
             rule = x.spare_rule(line.category)
             qty = rule.quantity(line.qty) if rule is not None else 0
             if qty:
-                out.append(BomLine("spares", f"Spare: {line.item} ({rule.label})", "", qty,
-                                   line.unit_usd, line.unit_usd * qty, vendor=line.vendor,
-                                   part_number=line.part_number,
-                                   part_source=line.part_source, sku=line.sku,
-                                   lead_time=line.lead_time))
+                out.append(spare_of(line, qty, rule.label))
     return out
 
 
@@ -164,7 +167,8 @@ def solve_network(net: Network, gpus: int, servers: int, cat: Catalog,
         lines.append(_line(part(c, cat), "fibre" if c in optical else "cable", n, project))
     phys = project.physical if project is not None else None
     if phys is not None and phys.extras.any:
-        lines += _extra_lines(net, lines, cat, phys.extras)
+        lines += _extra_lines(net, lines, cat, phys.extras,
+                              phys.floor.placement if phys.floor is not None else None)
     per_gpu = server_gbps / gpus if gpus and net.kind != "oob" else 0.0
     storage: dict[str, float] = {}
     if net.kind == "storage":

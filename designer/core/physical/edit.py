@@ -24,10 +24,21 @@ def occupied(floor: FloorPlan, project: Project, catalog: Catalog, rack: str,
         raise PlacementError(f"there is no rack '{rack}' in the floor plan")
     taken = np.zeros(floor.rack_u(r), bool)
     fabric = project.fabric
+    # the other networks' devices stand in racks too (a management switch at the top)
+    others = {d.id: d.model for net in (project.networks or {}).values() for d in net.devices}
+    sizes: dict = {}
     for dev, s in floor.placement.items():
-        if s.rack == rack and dev != skip and dev in fabric.index:
+        if s.rack != rack or dev == skip:
+            continue
+        if dev in fabric.index:
             ru, _ = model_size(catalog, fabric.devices[fabric.index[dev]].model)
-            taken[s.u - 1: s.u - 1 + ru] = True
+        elif dev in others:
+            from designer.core.physical.network_racks import net_size
+
+            ru = net_size(others[dev], catalog, sizes).ru
+        else:
+            continue
+        taken[s.u - 1: s.u - 1 + ru] = True
     return taken
 
 def move_device(project: Project, catalog: Catalog, device_id: str, rack: str,

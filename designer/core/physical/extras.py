@@ -16,6 +16,7 @@ import numpy as np
 
 from designer.core.physical.floor import BomExtras
 from designer.core.physical.power import CORD_NAME, cords_by_kind, device_cords, pdus_for_rack
+from designer.core.physical.sections import NOTE_UNPLACED
 from designer.core.solver.bom import Bom, BomLine
 from designer.core.solver.compile import TECHS, Compiled
 
@@ -23,10 +24,23 @@ EXTRA_CATEGORIES = ("management", "racks", "power", "spares", "support")
 EST = " (estimate)"
 
 
+ESTIMATE_SOURCE = "estimate of the project's BOM options (physical.extras); replace with a quote"
+
+
 def _line(category: str, item: str, qty: int, unit: float, unit_w: float = 0.0,
           ru: float = 0.0) -> BomLine:
     return BomLine(category, item, "", int(qty), float(unit), float(unit) * qty,
-                   float(unit_w), float(unit_w) * qty, ru * qty)
+                   float(unit_w), float(unit_w) * qty, ru * qty, price_kind="assumption",
+                   price_source=ESTIMATE_SOURCE)
+
+
+def spare_of(line: BomLine, qty: int, label: str) -> BomLine:
+    """The spares line of ``line``: its part, price and the price's origin, ``qty`` of it."""
+    return BomLine("spares", f"Spare: {line.item} ({label})", "", qty,
+                   line.unit_usd, line.unit_usd * qty, price_kind=line.price_kind,
+                   price_source=line.price_source, price_date=line.price_date,
+                   vendor=line.vendor, part_number=line.part_number,
+                   part_source=line.part_source, sku=line.sku, lead_time=line.lead_time)
 
 
 def rack_count(c: Compiled) -> int:
@@ -34,9 +48,9 @@ def rack_count(c: Compiled) -> int:
     phys = c.project.physical
     floor = phys.floor if phys is not None else None
     if floor is None or not floor.rows:
-        from designer.core.physical.placement import default_floor
+        from designer.core.physical.placement import default_rack_count
 
-        floor = default_floor(c.project, c.catalog)
+        return default_rack_count(c.project, c.catalog)
     return len(floor.racks())
 
 
@@ -66,6 +80,11 @@ def extra_lines(c: Compiled, bom: Bom, x: BomExtras) -> list[BomLine]:
             if x.pdus_per_rack:
                 out.append(_line("power", "Rack PDU, 3-phase" + EST, racks * x.pdus_per_rack,
                                  x.pdu_usd))
+            if x.pdu_kw is not None:
+                # sized by power only once devices sit in racks: say so rather than guess
+                # silently (files written before ``pdu_kw`` keep their fixed count, no note)
+                out.append(_line("power", f"{NOTE_UNPLACED} ({x.pdus_per_rack} a rack "
+                                 f"counted above)", 0, 0.0))
         else:
             n = _pdus(c, x, placed)
             if n:
@@ -80,11 +99,7 @@ def extra_lines(c: Compiled, bom: Bom, x: BomExtras) -> list[BomLine]:
             rule = x.spare_rule(line.category)
             qty = rule.quantity(line.qty) if rule is not None else 0
             if qty:
-                out.append(BomLine("spares", f"Spare: {line.item} ({rule.label})", "", qty,
-                                   line.unit_usd, line.unit_usd * qty, vendor=line.vendor,
-                                   part_number=line.part_number,
-                                   part_source=line.part_source, sku=line.sku,
-                                   lead_time=line.lead_time))
+                out.append(spare_of(line, qty, rule.label))
     if x.support:
         base = [*bom.lines, *out]
         for cls, pct in sorted(x.support_pct.items()):
@@ -94,7 +109,8 @@ def extra_lines(c: Compiled, bom: Bom, x: BomExtras) -> list[BomLine]:
             if hw and pct:
                 per_year = hw * pct / 100.0
                 out.append(BomLine("support", f"Support, {cls} ({pct:g}% a year){EST}", "",
-                                   x.years, per_year, per_year * x.years))
+                                   x.years, per_year, per_year * x.years,
+                                   price_kind="assumption", price_source=ESTIMATE_SOURCE))
     return out
 
 
@@ -134,6 +150,13 @@ def _pdus(c: Compiled, x: BomExtras, placed) -> int:
             c14[r] += n
         elif inlet == "C20":
             c20[r] += n
+    if c.project.networks:  # the other networks' placed devices take outlets too
+        from designer.core.physical.network_racks import network_loads
+
+        net = network_loads(c.project, c.catalog, c.project.physical.floor)
+        if net is not None:
+            c14 += net.c14
+            c20 += net.c20
     return sum(pdus_for_rack(float(use.used_kw[r]), int(c14[r]), int(c20[r]),
                              float(x.pdu_kw or 0), x.pdu_c13_outlets, x.pdu_c19_outlets)
                for r in range(k))
@@ -147,6 +170,10 @@ def _cable_management(c: Compiled, x: BomExtras, racks: int, placed) -> list[Bom
     out = [_line("racks", "Vertical cable manager, 48U" + EST, 2 * racks,
                  x.vertical_manager_usd)]
     switches = int(np.count_nonzero(c.is_switch))
+    if placed is not None and c.project.networks:  # the other networks' racked switches
+        floor = c.project.physical.floor
+        switches += sum(1 for net in c.project.networks.values() for d in net.devices
+                        if d.tier != "storage-node" and d.id in floor.placement)
     if switches:
         out.append(_line("racks", "Horizontal cable manager, 1U" + EST, switches,
                          x.horizontal_manager_usd, ru=1.0))

@@ -22,6 +22,7 @@ over cables in Python; the loops here go over devices (tens of thousands at most
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -40,6 +41,16 @@ class Sizes:
 
     ru: np.ndarray  # int64
     kw: np.ndarray  # float64
+
+    # as Python lists: the packer sums a few devices at a time, where numpy's per-call
+    # cost is most of the work (a third of the default plan's time at 16,384 GPUs)
+    @functools.cached_property
+    def ru_list(self) -> list[int]:
+        return self.ru.tolist()
+
+    @functools.cached_property
+    def kw_list(self) -> list[float]:
+        return self.kw.tolist()
 
 
 def model_size(catalog: Catalog, model: str) -> tuple[int, float]:
@@ -118,13 +129,14 @@ class _Packer:
 
     def block(self, devices: list[int]) -> None:
         """Keep ``devices`` in one rack when they fit one, else spill them over."""
-        ru = int(self.sizes.ru[devices].sum())
-        kw = float(self.sizes.kw[devices].sum())
+        ru_of, kw_of = self.sizes.ru_list, self.sizes.kw_list
+        ru = sum(ru_of[i] for i in devices)
+        kw = sum(kw_of[i] for i in devices)
         rack = self.racks[-1] if self.racks else self._new()
         if not rack.fits(ru, kw) and (rack.used_u or rack.used_kw):
             rack = self._new()
         for i in devices:
-            r_u, r_kw = int(self.sizes.ru[i]), float(self.sizes.kw[i])
+            r_u, r_kw = ru_of[i], kw_of[i]
             if not rack.fits(r_u, r_kw) and (rack.used_u or rack.used_kw):
                 rack = self._new()
             rack.add(i, r_u, r_kw, bool(self.is_switch[i]))
@@ -144,10 +156,25 @@ def default_floor(project: Project, catalog: Catalog,
                   geometry: Geometry | None = None) -> FloorPlan:
     """Rows, racks and a slot for every device of ``project`` (see the module docstring)."""
     g = geometry or Geometry()
+    if not project.fabric.devices:
+        return FloorPlan(geometry=g)
+    rows, sizes = _default_rows(project, catalog, g)
+    return _plan(rows, g, sizes, project.fabric)
+
+
+def default_rack_count(project: Project, catalog: Catalog) -> int:
+    """Racks of the default plan, without building its slots (the BOM's rack lines of a
+    design not yet placed: a third of the plan's time at 24,576 GPUs)."""
+    if not project.fabric.devices:
+        return 0
+    rows, _sizes = _default_rows(project, catalog, Geometry())
+    return sum(len(racks) for _name, racks in rows)
+
+
+def _default_rows(project: Project, catalog: Catalog,
+                  g: Geometry) -> tuple[list[tuple[str, list[_Rack]]], Sizes]:
     fabric = project.fabric
     n = len(fabric.devices)
-    if n == 0:
-        return FloorPlan(geometry=g)
     sizes = device_sizes(fabric, catalog)
     roles = [d.role for d in fabric.devices]
     is_switch = np.array([r.is_switch for r in roles], bool)
@@ -246,7 +273,7 @@ def default_floor(project: Project, catalog: Catalog,
     # keep a pod's rows together: its compute rows, then its network row
     position = {name: k for k, (name, _) in enumerate(rows)}
     rows.sort(key=lambda r: (row_pod.get(r[0], 0) or big, position[r[0]]))
-    return _plan(rows, g, sizes, fabric)
+    return rows, sizes
 
 
 def _first_server(racks: list[_Rack]) -> int:

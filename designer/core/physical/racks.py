@@ -82,7 +82,17 @@ def project_usage(project: Project, catalog: Catalog,
     floor = project.physical.floor  # type: ignore[union-attr]
     pos = pos if pos is not None else positions(floor, project.fabric, catalog)
     loads = rack_loads(floor, project.fabric, catalog, pos.rack)
-    return pos, rack_usage(floor, pos, loads)
+    use = rack_usage(floor, pos, loads)
+    if project.networks:  # the other networks' placed switches and storage nodes
+        from dataclasses import replace
+
+        from designer.core.physical.network_racks import network_loads
+
+        net = network_loads(project, catalog, floor)
+        if net is not None and net.devices.any():
+            use = replace(use, used_u=use.used_u + net.u, used_kw=use.used_kw + net.kw,
+                          devices=use.devices + net.devices)
+    return pos, use
 
 
 def floor_problems(project: Project, catalog: Catalog) -> list[Problem]:

@@ -28,6 +28,10 @@ def with_floor(project: Project, catalog: Catalog, replace: bool = False,
     if floor is None:
         g = geometry or (phys.floor.geometry if phys.floor is not None else None)
         floor = default_floor(project, catalog, g)
+    if project.networks:  # their switches and storage nodes stand on the floor too
+        from designer.core.physical.network_racks import place_networks
+
+        floor = place_networks(project, catalog, floor)
     return project.evolve(physical=phys.model_copy(update={"floor": floor}))
 
 

@@ -4,9 +4,9 @@ and a plain CSV with the same columns."""
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
-from designer.core.writers.cabling import CablingPlan
+from designer.core.writers.cabling import MEDIUM_LABELS, CablingPlan
 from designer.core.writers.csv_writer import write_csv
 from designer.core.writers.network_cabling import CABLE_HEADER as NET_CABLE_HEADER
 from designer.core.writers.network_cabling import NetworkCabling
@@ -130,5 +130,36 @@ def write_cabling_xlsx(plan: CablingPlan, path: str | os.PathLike[str], progress
                    progress=progress)
 
 
-def write_cabling_csv(plan: CablingPlan, path: str | os.PathLike[str]) -> None:
-    write_csv(path, plan.header, plan.rows())
+def _medium(cable: str) -> str:
+    """The medium of an other network's cable by its gear id, named as the back-end's rows
+    name theirs (SR optics run on multimode fibre; management ports on RJ45 copper)."""
+    fibre = next((m for m in ("mmf", "smf") if cable.startswith(m)), "")
+    return MEDIUM_LABELS[fibre] if fibre else "RJ45 copper"
+
+
+def network_p2p_rows(net: NetworkCabling) -> Iterator[tuple]:
+    """``net``'s cables in the back-end's P2P columns: one link a cable, no length (these
+    networks are not on the floor plan's cable runs), the network named in the note."""
+    for (label, an, at, ap, zn, zt, zp, gbps, a_opt, cable, z_opt, layer, a_pn, c_pn,
+         z_pn) in net.cables:
+        yield (label, an, at, ap, zn, zt, zp, gbps, _medium(cable), a_opt, cable, z_opt, "",
+               layer, 1, net.label, a_pn, c_pn, z_pn)
+
+
+def write_cabling_csv(plan: CablingPlan, path: str | os.PathLike[str],
+                      networks: Sequence[NetworkCabling] = ()) -> None:
+    """The P2P table; with ``networks`` their cables follow the back-end's in the same
+    columns and a last ``Network`` column says whose each row is (without networks the
+    file is as it always was)."""
+    if not networks:
+        write_csv(path, plan.header, plan.rows())
+        return
+
+    def rows() -> Iterator[tuple]:
+        for r in plan.rows():
+            yield (*r, "backend")
+        for n in networks:
+            for r in network_p2p_rows(n):
+                yield (*r, n.kind)
+
+    write_csv(path, (*plan.header, "Network"), rows())

@@ -246,7 +246,7 @@ def _port_maps(data: ReportData) -> str:
     out = ['<div class="page"><h2>Port maps</h2>'
            f'<p class="muted">One switch of each role, ports in front-panel order (cage/lane '
            f"on twin-port cages), each with the device and port at the far end of its cable. "
-           f"The cabling workbook's Port map sheet lists all {data.switches:,} switches with "
+           f"The cabling workbook's port map sheets list all {data.switches:,} switches with "
            f"cable labels and optics.</p>"]
     for name, rows in data.port_maps:
         cells = [f"<b>{_e(r[1])}</b><br>{_e(r[2])}" + (f" {_e(r[3])}" if r[3] else "")

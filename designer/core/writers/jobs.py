@@ -115,11 +115,15 @@ def export_cabling(project: Project, catalog: Catalog, path: str | os.PathLike[s
                         getattr(bom, "cable_id", None))
     report_progress(progress, 0.35, f"Writing {plan.n:,} cables")
     if suffix == ".csv":
-        write_cabling_csv(plan, path)
-        if project.networks:  # one P2P table of the back-end, as cable checkers read it
+        from designer.core.writers.network_cabling import networks_cabling
+
+        nets = networks_cabling(project, catalog)
+        write_cabling_csv(plan, path, nets)
+        if nets:  # one P2P table for every network, a Network column saying whose a row is
             report_progress(progress, 1.0, "Done")
-            return (f"wrote {path}: {plan.n:,} back-end cables (the other networks' cables "
-                    "and port maps are in the .xlsx workbook)")
+            more = ", ".join(f"{len(n.cables):,} {n.label.lower()}" for n in nets)
+            return (f"wrote {path}: {plan.n:,} back-end cables; {more} cables (the port maps "
+                    "are in the .xlsx workbook)")
     else:
         def rows_done(done: int, total: int) -> None:
             report_progress(progress, 0.35 + 0.6 * done / max(total, 1),

@@ -201,7 +201,36 @@ def _port_maps(project: Project, catalog: Catalog, result: Any) -> dict:
         first.setdefault(devices[i].role.value, i)
     maps = tuple((f"{pm.names[i]} ({devices[i].role.label.lower()}, {devices[i].model})",
                   pm.of_switch(i)) for i in first.values())
-    return {"port_maps": maps, "switches": len(switches)}
+    net_maps, net_switches = _network_port_maps(project, catalog)
+    return {"port_maps": maps + net_maps, "switches": len(switches) + net_switches}
+
+
+def _network_port_maps(project: Project, catalog: Catalog) -> tuple[tuple, int]:
+    """The first switch of each tier of every other network (front-end leaf, storage spine,
+    out-of-band access ...), rows as the back-end's; and how many switches they have."""
+    if not project.networks:
+        return (), 0
+    from designer.core.writers.network_cabling import networks_cabling
+
+    short = {"frontend": "front-end", "storage": "storage", "oob": "out-of-band"}
+
+    maps: list[tuple] = []
+    count = 0
+    for nc in networks_cabling(project, catalog):
+        net = project.networks[nc.kind]
+        rows: dict[str, list[tuple]] = {}
+        for r in nc.ports:
+            rows.setdefault(r[0], []).append(r)
+        count += len(rows)
+        first: dict[str, str] = {}
+        for d in net.devices:
+            if d.id in rows:
+                first.setdefault(d.tier, d.id)
+        model = {d.id: d.model for d in net.devices}
+        label = short.get(nc.kind, nc.kind)
+        maps += [(f"{dev} ({label} {tier}, {model[dev]})", rows[dev])
+                 for tier, dev in first.items()]
+    return tuple(maps), count
 
 
 def switch_models_by_tier(project: Project) -> dict[str, list[str]]:

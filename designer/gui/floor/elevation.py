@@ -103,6 +103,16 @@ class ElevationView(QGraphicsView):
             label.setPos(8, (ru * U_PX - label.boundingRect().height()) / 2)
             sc.addItem(box)
             self.boxes[dev] = box
+        for dev, _rack, lo, ru, what in data.others_in(rack):
+            # another network's device: drawn where it stands, placed with its network
+            box = sc.addRect(QRectF(2, 0, WIDTH - 4, ru * U_PX - 1), QPen(QColor("#6d7785")),
+                             QBrush(QColor("#eef1f4")))
+            box.setPos(0, self.y_of(lo, ru))
+            box.setZValue(2)
+            box.setToolTip(f"{dev} ({what}): U{lo}; placed with its network by Place racks")
+            label = QGraphicsSimpleTextItem(f"U{lo}  {dev}", box)
+            label.setFont(small if ru == 1 else QFont())
+            label.setPos(8, (ru * U_PX - label.boundingRect().height()) / 2)
         sc.setSceneRect(QRectF(-24, -34, WIDTH + 32, self.height_u * U_PX + 44))
 
     def fit(self) -> None:

@@ -23,9 +23,14 @@ class FloorData:
     x: np.ndarray  # rack centres, metres
     y: np.ndarray
     ids: tuple[str, ...]  # device ids, fabric order
+    # the other networks' placed devices: (id, rack index, lowest U, U, label)
+    others: tuple[tuple[str, int, int, int, str], ...] = ()
 
     def devices_in(self, rack: int) -> list[int]:
         return np.flatnonzero(self.pos.rack == rack).tolist()
+
+    def others_in(self, rack: int) -> list[tuple[str, int, int, int, str]]:
+        return [o for o in self.others if o[1] == rack]
 
     def rack_index(self, name: str) -> int:
         return self.usage.names.index(name)
@@ -38,7 +43,27 @@ def floor_data(project: Project, catalog: Catalog) -> FloorData | None:
     floor = phys.floor
     pos, usage = project_usage(project, catalog)
     x, y = rack_xy(floor)
-    return FloorData(floor, usage, pos, x, y, tuple(d.id for d in project.fabric.devices))
+    return FloorData(floor, usage, pos, x, y, tuple(d.id for d in project.fabric.devices),
+                     _others(project, catalog, floor, usage))
+
+
+def _others(project: Project, catalog: Catalog, floor: FloorPlan,
+            usage: RackUsage) -> tuple[tuple[str, int, int, int, str], ...]:
+    if not project.networks:
+        return ()
+    from designer.core.networks import NETWORK_LABELS
+    from designer.core.physical import net_size
+
+    index = {n: k for k, n in enumerate(usage.names)}
+    sizes: dict = {}
+    out = []
+    for kind, net in project.networks.items():
+        for d in net.devices:
+            s = floor.placement.get(d.id)
+            if s is not None and s.rack in index:
+                out.append((d.id, index[s.rack], s.u, net_size(d.model, catalog, sizes).ru,
+                            f"{NETWORK_LABELS[kind]} {d.tier}, {d.model}"))
+    return tuple(out)
 
 
 def heat_colour(fraction: float) -> str:

@@ -15,6 +15,7 @@ from designer.core import editing
 from designer.core.errors import DesignerError
 from designer.core.fileformat import SUFFIX, LoadCancelled, load_project
 from designer.core.model import Project
+from designer.core.physical import new_physical
 from designer.gui.base import dialogs, settings
 from designer.gui.base.background import BackgroundTask, run_and_wait
 from designer.gui.base.busy import busy_cursor
@@ -45,7 +46,7 @@ class FileActions:
     def new_design(self) -> None:
         if not self.maybe_save():
             return
-        self.doc.replace(Project())
+        self.doc.replace(Project(physical=new_physical()))
         self.recovery.clear()
         self.view.zoom_actual()
         self.view.centerOn(QPointF(0, -200))

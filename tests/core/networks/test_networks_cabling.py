@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 from collections import Counter
 
 import openpyxl
@@ -12,6 +13,7 @@ from designer.core.generators import generate, params_from_dict
 from designer.core.networks.gear import part
 from designer.core.networks.generate import with_networks
 from designer.core.writers import jobs
+from designer.core.writers.cabling import cabling_plan
 from designer.core.writers.network_cabling import FREE, PORT_HEADER, networks_cabling
 from designer.core.writers.port_map import HEADER as BACKEND_PORT_HEADER
 
@@ -83,11 +85,54 @@ def test_cabling_workbook_has_two_sheets_per_network(design, tmp_path):
     assert len(rows) - header - 1 == len(design.networks["storage"].links)
 
 
-def test_csv_stays_the_back_end_table_and_says_so(design, tmp_path):
-    msg = jobs.export_cabling(design, design.catalog(CAT), tmp_path / "cab.csv")
-    assert "back-end" in msg and ".xlsx" in msg
+def test_csv_carries_every_network_in_the_p2p_columns(design, tmp_path):
+    path = tmp_path / "cab.csv"
+    msg = jobs.export_cabling(design, design.catalog(CAT), path)
+    assert "back-end" in msg and "storage" in msg
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    header, body = rows[0], rows[1:]
+    assert header[:-1] == list(cabling_plan(design, CAT).header) and header[-1] == "Network"
+    by = Counter(r[-1] for r in body)
+    assert by["frontend"] == len(design.networks["frontend"].links)
+    assert by["storage"] == len(design.networks["storage"].links)
+    assert by["oob"] == len(design.networks["oob"].links)
+    assert by["backend"] == cabling_plan(design, CAT).n
+    assert all(len(r) == len(header) for r in body)
+    labels = [r[0] for r in body]
+    assert len(set(labels)) == len(labels)  # no label shared between networks
+    st = next(r for r in body if r[-1] == "storage" and r[10].startswith("mmf"))
+    assert st[8] == "Multimode optics" and st[14] == "1" and st[15] == "Storage"
+    oob = next(r for r in body if r[-1] == "oob" and r[3] == "BMC")
+    assert oob[8] == "RJ45 copper" and oob[9] == "" and oob[2] == "Host"
+
+
+def test_plain_design_keeps_its_csv_and_sheets(tmp_path):
     alone = generate(params_from_dict("rail", {"sus": 1}))
+    csv_path = tmp_path / "plain.csv"
+    assert "Network" not in jobs.export_cabling(alone, CAT, csv_path)
+    with open(csv_path, newline="", encoding="utf-8") as f:
+        assert next(csv.reader(f)) == list(cabling_plan(alone, CAT).header)
     wb_path = tmp_path / "plain.xlsx"
     jobs.export_cabling(alone, CAT, wb_path)
     assert openpyxl.load_workbook(wb_path, read_only=True).sheetnames == [
         "Cables", "Summary", "Port map"]
+
+
+def test_report_draws_a_port_map_of_each_network_tier(design):
+    from designer.core.solver import solve
+    from designer.core.writers.report import report_data
+
+    cat = design.catalog(CAT)
+    data = report_data(design, cat, solve(design, catalog=cat), today="2026-01-01")
+    titles = [t for t, _rows in data.port_maps]
+    for want in ("front-end leaf", "front-end spine", "storage leaf", "out-of-band access"):
+        assert any(want in t for t in titles), (want, titles)
+    plans = {n.kind: n for n in networks_cabling(design, cat)}
+    fe_leaf = next(d for d in design.networks["frontend"].devices if d.tier == "leaf")
+    rows = dict(data.port_maps)[next(t for t in titles if t.startswith(f"{fe_leaf.id} "))]
+    assert rows == [r for r in plans["frontend"].ports if r[0] == fe_leaf.id]
+    backend = sum(d.role.is_switch for d in design.fabric.devices)
+    others = sum(d.tier != "storage-node" for n in design.networks.values()
+                 for d in n.devices)
+    assert data.switches == backend + others

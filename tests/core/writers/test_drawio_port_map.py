@@ -189,7 +189,7 @@ def test_cabling_workbook_and_report_carry_the_port_map(su1, tmp_path):
                                                                                   "spine"]
     assert data.switches == 12 and all(len(rows) == 64 for _, rows in data.port_maps)
     html = report_html(data)
-    assert "Port maps" in html and "lists all 12 switches" in html
+    assert "Port maps" in html and "list all 12 switches" in html
     assert f"<h4>{data.port_maps[0][0]}</h4>" in html
     assert "<b>1/1</b><br>su1-node01 1" in html
 

@@ -158,3 +158,22 @@ def test_file_export_writes_the_install_plan_and_netbox_files(window, qtbot, su1
     with qtbot.waitSignal(task.finished, timeout=WAIT_MS):
         pass
     assert len(list((tmp_path / "nb").glob("*.csv"))) == 8
+
+
+def test_a_design_generated_or_new_in_the_window_carries_the_bom_sections(window, answers):
+    # the window's Generate (Replace) gives the new design racks, power cords and spares; the
+    # floor panel's BOM menu shows them on, and one click switches a section off (saved)
+    window.apply_generated(params_from_dict("rail", {"sus": 1}))
+    x = window.doc.project.physical.extras
+    assert x.racks_and_pdus and x.power_cords and x.spares
+    actions = window.floor_panel.extra_actions
+    assert actions["spares"].isChecked() and actions["power_cords"].isChecked()
+    assert not actions["support"].isChecked()
+    actions["spares"].trigger()
+    assert not window.doc.project.physical.extras.spares
+    # File > New: a blank design with the same sections on
+    answers.save_changes = "discard"
+    window.action("new").trigger()
+    assert not window.doc.project.fabric.devices
+    x = window.doc.project.physical.extras
+    assert x.racks_and_pdus and x.power_cords and x.spares
