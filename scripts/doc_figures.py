@@ -79,6 +79,60 @@ def compare_b300_decision() -> str:
                     "--workload", "deepseek-v3-like")
 
 
+# The compare rows the transports page quotes, by their labels in ``designer compare``.
+TRANSPORT_ROWS = ("Servers / GPU", "Switches", "Optics (transceivers)", "Bandwidth per GPU",
+                  "Latency p50", "Step time", "EP all-to-all exposed a step",
+                  "busbw ep all-to-all", "Capex (network)", "TCO (network)",
+                  "Cost per useful GPU-hour (same GPU only)")
+TRANSPORT_PROFILES = "roce-400,spectrum-x-800,uec-800,ib-ndr"
+MOE_1024 = {"name": "DeepSeek-V3-like MoE on 1,024 GPUs (PP4, EP128)", "params_b": 671.0,
+            "active_params_b": 37.0, "layers": 61, "hidden": 7168, "experts": 256, "top_k": 8,
+            "precision": "fp8", "global_batch_tokens": 62914560, "gpus": 1024, "tp": 1,
+            "pp": 4, "microbatches": 30, "ep": 128, "nvlink_domain": 8, "overlap_ep": 0.8,
+            "schedule": "dualpipe"}
+
+
+def compare_rows(text: str, rows: tuple[str, ...]) -> str:
+    """The named rows of ``designer compare``'s table as a Markdown table (columns are set
+    apart by two or more spaces; a value holds at most one space in a row)."""
+    import re
+
+    lines = text.splitlines()
+    head = [c for c in re.split(r"\s{2,}", lines[0].strip()) if c]
+    out = ["| | " + " | ".join(head) + " |", "|---" * (len(head) + 1) + "|"]
+    found = {}
+    for line in lines[1:]:
+        for label in rows:
+            if line.startswith(label + " ") and label not in found:
+                cells = [c for c in re.split(r"\s{2,}", line[len(label):].strip()) if c]
+                if len(cells) == len(head):
+                    found[label] = cells
+    missing = [r for r in rows if r not in found]
+    if missing:
+        raise SystemExit(f"designer compare gave no row {missing}")
+    out += ["| " + label + " | " + " | ".join(found[label]) + " |" for label in rows]
+    return "\n".join(out) + "\n"
+
+
+def compare_transports_24k() -> str:
+    """The 24,576-GPU RoCE example under four profiles, DeepSeek-V3-like MoE."""
+    return compare_rows(designer("compare",
+                                 str(PROJECTS / "roce-fat-tree-24k-oversubscribed.fabric.json"),
+                                 "--profiles", TRANSPORT_PROFILES,
+                                 "--workload", "deepseek-v3-like"), TRANSPORT_ROWS)
+
+
+def compare_transports_1024() -> str:
+    """A generated 1,024-GPU RoCE fat tree under four profiles, an MoE on 1,024 GPUs."""
+    with tempfile.TemporaryDirectory() as tmp:
+        design, work = Path(tmp) / "ft1024.fabric.json", Path(tmp) / "moe1024.json"
+        designer("generate", "fat-tree", "--gpus", "1024", "--gear", "roce-400",
+                 "-o", str(design))
+        work.write_text(json.dumps(MOE_1024))
+        return compare_rows(designer("compare", str(design), "--profiles", TRANSPORT_PROFILES,
+                                     "--workload", str(work)), TRANSPORT_ROWS)
+
+
 def solve_text() -> str:
     """``designer solve`` of the 4-SU example, as printed."""
     return designer("solve", str(SUPERPOD))
@@ -217,6 +271,8 @@ FIGURES: dict[str, Callable[[], str]] = {
     "compare-b300-decision.txt": compare_b300_decision,
     "solve-4su.txt": solve_text,
     "deepseek.md": deepseek,
+    "compare-transports-24k.md": compare_transports_24k,
+    "compare-transports-1024.md": compare_transports_1024,
 }
 
 
