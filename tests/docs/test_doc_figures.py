@@ -54,3 +54,15 @@ def test_deepseek_table_is_the_spec_s_designs() -> None:
     assert by[("FT2", "2,048")] == "96"
     assert by[("MPFT (8 planes)", "16,384")] == "768"
     assert by[("FT3", "65,536")] == "5,120"
+
+
+@pytest.mark.parametrize("name", ["compare-transports-24k.md", "compare-transports-1024.md"])
+def test_transport_tables_compare_like_for_like(name: str) -> None:
+    """The transports page compares profiles on the design's own servers: an 800G profile
+    changes switches and transport, never the GPUs (every column names the same server)."""
+    rows = {r.split("|")[1].strip(): [c.strip() for c in r.split("|")[2:-1]]
+            for r in (DOCS / "figures" / name).read_text().splitlines()
+            if r.startswith("| ") and not r.startswith("| |")}
+    servers = rows["Servers / GPU"]
+    assert len(servers) == 4 and len(set(servers)) == 1, servers
+    assert len(set(rows["Bandwidth per GPU"])) == 1
