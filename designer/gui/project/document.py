@@ -19,6 +19,7 @@ from designer.core.errors import CatalogError
 from designer.core.fileformat import save_project
 from designer.core.model import Project
 from designer.core.paths import is_bundled_example
+from designer.core.physical import new_physical
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,8 @@ class Document(QObject):
     def __init__(self, catalog: Catalog | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.base_catalog = catalog if catalog is not None else builtin_catalog()
-        self._project = Project()
+        # the first blank design is what File > New makes (the BOM's new-design sections on)
+        self._project = Project(physical=new_physical())
         self._catalog = self.base_catalog
         self._revision = 0
         self._path: Path | None = None

@@ -161,6 +161,9 @@ def test_file_export_writes_the_install_plan_and_netbox_files(window, qtbot, su1
 
 
 def test_a_design_generated_or_new_in_the_window_carries_the_bom_sections(window, answers):
+    # the window opens on a blank design like File > New's: a drawn design starts with them too
+    x = window.doc.project.physical.extras
+    assert x.racks_and_pdus and x.power_cords and x.spares
     # the window's Generate (Replace) gives the new design racks, power cords and spares; the
     # floor panel's BOM menu shows them on, and one click switches a section off (saved)
     window.apply_generated(params_from_dict("rail", {"sus": 1}))
