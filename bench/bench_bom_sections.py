@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from designer.core.catalog import builtin_catalog
 from designer.core.generators import generate, params_from_dict
 from designer.core.physical import for_new_design, with_floor
-from designer.core.physical.placement import default_rack_count
+from designer.core.physical.rack_count import default_rack_count
 from designer.core.solver import solve
 
 

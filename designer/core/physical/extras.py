@@ -48,7 +48,7 @@ def rack_count(c: Compiled) -> int:
     phys = c.project.physical
     floor = phys.floor if phys is not None else None
     if floor is None or not floor.rows:
-        from designer.core.physical.placement import default_rack_count
+        from designer.core.physical.rack_count import default_rack_count
 
         return default_rack_count(c.project, c.catalog)
     return len(floor.racks())

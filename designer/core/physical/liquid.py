@@ -42,10 +42,10 @@ def _domain_of(fabric: Fabric, catalog: Catalog) -> tuple[np.ndarray, list[Serve
     specs: list[ServerSpec] = []
     seen: dict[tuple[str, int], int] = {}
     rack_scale: dict[str, ServerSpec | None] = {}
-    for i, d in enumerate(fabric.devices):
-        label = d.groups.get("domain", 0)
-        if not label:
-            continue
+    labels = fabric.group_label("domain")  # cached per fabric: most devices have none
+    for i in np.flatnonzero(labels).tolist():
+        d = fabric.devices[i]
+        label = int(labels[i])
         if d.model not in rack_scale:
             spec = catalog.get(d.model) if d.model in catalog else None
             rack_scale[d.model] = (spec if isinstance(spec, ServerSpec) and spec.rack_scale

@@ -146,7 +146,7 @@ def _row_key(fabric: Fabric, endpoint: np.ndarray) -> tuple[str, str, np.ndarray
     """The label rows follow, its row-name prefix and each device's value (0: none)."""
     n = len(fabric.devices)
     for key, prefix in ROW_KEYS:
-        vals = np.fromiter((d.groups.get(key, 0) for d in fabric.devices), np.int64, n)
+        vals = fabric.group_label(key)
         if (vals[endpoint] > 0).any():
             return key, prefix, vals
     return "", "ROW", np.zeros(n, np.int64)
@@ -162,25 +162,33 @@ def default_floor(project: Project, catalog: Catalog,
     return _plan(rows, g, sizes, project.fabric)
 
 
-def default_rack_count(project: Project, catalog: Catalog) -> int:
-    """Racks of the default plan, without building its slots (the BOM's rack lines of a
-    design not yet placed: a third of the plan's time at 24,576 GPUs)."""
-    if not project.fabric.devices:
-        return 0
-    rows, _sizes = _default_rows(project, catalog, Geometry())
-    return sum(len(racks) for _name, racks in rows)
+@dataclass(frozen=True, eq=False)
+class Inputs:
+    """What the default plan reads of a fabric, per device: shared with the rack count
+    (``rack_count.py``) so the two cannot drift apart."""
+
+    n: int
+    sizes: Sizes
+    is_switch: np.ndarray
+    is_server: np.ndarray
+    tier: np.ndarray
+    key: np.ndarray  # the row label (a ToR takes its first server's)
+    tor_of: np.ndarray  # a server's ToR, else ``n``
+    prefix: str
 
 
-def _default_rows(project: Project, catalog: Catalog,
-                  g: Geometry) -> tuple[list[tuple[str, list[_Rack]]], Sizes]:
-    fabric = project.fabric
+_SWITCH_OF = {r.value: r.is_switch for r in Role}
+_TIER_OF = {r.value: TIER_OF_ROLE.get(r, 0) for r in Role}
+
+
+def layout_inputs(fabric: Fabric, catalog: Catalog) -> Inputs:
     n = len(fabric.devices)
     sizes = device_sizes(fabric, catalog)
-    roles = [d.role for d in fabric.devices]
-    is_switch = np.array([r.is_switch for r in roles], bool)
-    is_server = np.array([r is Role.GPU_SERVER for r in roles], bool)
-    tier = np.array([TIER_OF_ROLE.get(r, 0) for r in roles], np.int64)
-    rail = np.array(["rail" in d.groups for d in fabric.devices], bool)
+    roles = fabric.roles.tolist()  # cached per fabric
+    is_switch = np.fromiter(map(_SWITCH_OF.__getitem__, roles), bool, n)
+    is_server = fabric.roles == Role.GPU_SERVER.value
+    tier = np.fromiter(map(_TIER_OF.__getitem__, roles), np.int64, n)
+    rail = fabric.group_label("rail", -1) >= 0
     torable = is_switch & (tier == 1) & ~rail
     # a server's ToR: the lowest-numbered non-rail leaf or router it is cabled to
     none = n
@@ -199,6 +207,16 @@ def _default_rows(project: Project, catalog: Catalog,
     key = key.copy()
     tors = np.flatnonzero(first[:n] >= 0)
     key[tors] = key[first[tors]]
+    return Inputs(n, sizes, is_switch, is_server, tier, key, tor_of, prefix)
+
+
+def _default_rows(project: Project, catalog: Catalog,
+                  g: Geometry) -> tuple[list[tuple[str, list[_Rack]]], Sizes]:
+    fabric = project.fabric
+    li = layout_inputs(fabric, catalog)
+    n, sizes, is_switch, is_server, tier = li.n, li.sizes, li.is_switch, li.is_server, li.tier
+    key, prefix, none = li.key, li.prefix, n
+    tor_of = li.tor_of.copy()
 
     placed = np.zeros(n, bool)
     rows: list[tuple[str, list[_Rack]]] = []
@@ -246,9 +264,13 @@ def _default_rows(project: Project, catalog: Catalog,
         _add_rows(rows, name, racks_of_row + network.racks + cdus, g.racks_per_row)
     # network rows: everything left, tier by tier, grouped by pod / plane labels; a pod's own
     # switches (its spines) get a network row right after the pod's last compute row
-    pod = np.fromiter((d.groups.get("pod", 0) for d in fabric.devices), np.int64, n)
-    plane = np.fromiter((d.groups.get("plane", 0) for d in fabric.devices), np.int64, n)
-    row_pod = {name: int(pod[_first_server(racks)]) for name, racks in rows}
+    pod, plane = fabric.group_label("pod"), fabric.group_label("plane")
+    row_pod: dict[str, int] = {}
+    last = 0
+    for name, racks in rows:
+        # a row's last part may hold only its CDUs: it stays with the row's pod
+        first = _first_device(racks)
+        row_pod[name] = last = last if first is None else int(pod[first])
     big = int(pod.max()) + 1
     if prefix == "POD":  # rows are pods already: their spines join them
         row_pod = {}
@@ -276,11 +298,12 @@ def _default_rows(project: Project, catalog: Catalog,
     return rows, sizes
 
 
-def _first_server(racks: list[_Rack]) -> int:
+def _first_device(racks: list[_Rack]) -> int | None:
+    """The first server of ``racks``, else the first switch (None: CDUs only)."""
     for r in racks:
         if r.servers:
             return r.servers[0]
-    return next(r.switches[0] for r in racks if r.switches)
+    return next((r.switches[0] for r in racks if r.switches), None)
 
 
 def _liquid_cooled(fabric: Fabric, catalog: Catalog) -> np.ndarray:
