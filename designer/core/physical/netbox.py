@@ -5,6 +5,8 @@ manufacturers, device roles, device types, racks, devices with rack and position
 interfaces, cables). Objects refer to each other by name, as those forms do, so the files
 must be imported in ``IMPORT_ORDER``. Only cabled ports become interfaces (the device types
 carry no interface templates). Devices off the floor are imported without rack or position.
+The other networks' devices, interfaces and cables follow the back-end's
+(``netbox_networks``).
 """
 
 from __future__ import annotations
@@ -140,4 +142,8 @@ def netbox_tables(project: Project, catalog: Catalog, media=None,
         ["dcim.interface"] * n, b_port.tolist(), cab_type.tolist(), ["planned"] * n,
         [f"C{j:0{width}d}" for j in range(1, n + 1)], length.tolist(), ["m"] * n,
         strict=True))
+    if project.networks:  # front-end, storage, out-of-band: after the back-end's rows
+        from designer.core.physical.netbox_networks import add_networks
+
+        add_networks(t, project, catalog, floor, site, slug)
     return NetboxTables(t)

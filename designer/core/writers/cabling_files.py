@@ -130,7 +130,7 @@ def write_cabling_xlsx(plan: CablingPlan, path: str | os.PathLike[str], progress
                    progress=progress)
 
 
-def _medium(cable: str) -> str:
+def network_medium(cable: str) -> str:
     """The medium of an other network's cable by its gear id, named as the back-end's rows
     name theirs (SR optics run on multimode fibre; management ports on RJ45 copper)."""
     fibre = next((m for m in ("mmf", "smf") if cable.startswith(m)), "")
@@ -142,7 +142,8 @@ def network_p2p_rows(net: NetworkCabling) -> Iterator[tuple]:
     networks are not on the floor plan's cable runs), the network named in the note."""
     for (label, an, at, ap, zn, zt, zp, gbps, a_opt, cable, z_opt, layer, a_pn, c_pn,
          z_pn) in net.cables:
-        yield (label, an, at, ap, zn, zt, zp, gbps, _medium(cable), a_opt, cable, z_opt, "",
+        yield (label, an, at, ap, zn, zt, zp, gbps, network_medium(cable), a_opt, cable,
+               z_opt, "",
                layer, 1, net.label, a_pn, c_pn, z_pn)
 
 
