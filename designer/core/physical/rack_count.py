@@ -209,11 +209,14 @@ def default_rack_count(project: Project, catalog: Catalog) -> int:
     if li.prefix != "POD" and pod.max() > 0:
         # a row's pod is its first device's; rows that mix pods need the plan itself
         on_row = row_of >= 0
-        pairs = np.unique(np.stack([row_of[on_row], pod[on_row]]), axis=1)
-        if pairs.shape[1] != len(row_keys):
+        lo = np.full(len(row_keys), np.iinfo(np.int64).max, np.int64)
+        hi = np.full(len(row_keys), -1, np.int64)
+        np.minimum.at(lo, row_of[on_row], pod[on_row])
+        np.maximum.at(hi, row_of[on_row], pod[on_row])
+        if (lo != hi).any():
             rows, _ = _default_rows(project, catalog, g)
             return sum(len(r) for _name, r in rows)
-        pods_with_rows = set(pairs[1].tolist()) - {0}
+        pods_with_rows = set(lo.tolist()) - {0}
     own = ~placed & (tier < 3) & (np.isin(pod, list(pods_with_rows)) if pods_with_rows else False)
     for p in sorted(pods_with_rows):
         members = np.flatnonzero(own & (pod == p))
