@@ -158,7 +158,7 @@ def default_floor(project: Project, catalog: Catalog,
     g = geometry or Geometry()
     if not project.fabric.devices:
         return FloorPlan(geometry=g)
-    rows, sizes = _default_rows(project, catalog, g)
+    rows, sizes = default_rows(project, catalog, g)
     return _plan(rows, g, sizes, project.fabric)
 
 
@@ -210,7 +210,7 @@ def layout_inputs(fabric: Fabric, catalog: Catalog) -> Inputs:
     return Inputs(n, sizes, is_switch, is_server, tier, key, tor_of, prefix)
 
 
-def _default_rows(project: Project, catalog: Catalog,
+def default_rows(project: Project, catalog: Catalog,
                   g: Geometry) -> tuple[list[tuple[str, list[_Rack]]], Sizes]:
     fabric = project.fabric
     li = layout_inputs(fabric, catalog)
@@ -225,7 +225,7 @@ def _default_rows(project: Project, catalog: Catalog,
     in_system = np.zeros(n, bool)
     for members, _ in systems:
         in_system[members] = True
-    liquid = _liquid_cooled(fabric, catalog) & is_server & ~in_system
+    liquid = liquid_cooled(fabric, catalog) & is_server & ~in_system
     tor_of[in_system] = none  # a rack-scale system's leaves stand in the network racks
     for rk in row_keys:
         name = f"{prefix}{rk}" if rk else prefix + "1"
@@ -306,7 +306,7 @@ def _first_device(racks: list[_Rack]) -> int | None:
     return next((r.switches[0] for r in racks if r.switches), None)
 
 
-def _liquid_cooled(fabric: Fabric, catalog: Catalog) -> np.ndarray:
+def liquid_cooled(fabric: Fabric, catalog: Catalog) -> np.ndarray:
     """Devices whose catalog gear is liquid-cooled."""
     models = {d.model for d in fabric.devices}
     cool = {m for m in models if m in catalog and isinstance(catalog.get(m), ServerSpec)

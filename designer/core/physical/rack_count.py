@@ -20,7 +20,7 @@ from designer.core.catalog import Catalog
 from designer.core.model import Project
 from designer.core.physical.floor import Geometry
 from designer.core.physical.liquid import cdus_needed, domain_members
-from designer.core.physical.placement import _default_rows, _liquid_cooled, layout_inputs
+from designer.core.physical.placement import default_rows, layout_inputs, liquid_cooled
 
 _TOL = 1e-9  # as ``_Rack.fits``
 
@@ -125,7 +125,7 @@ def default_rack_count(project: Project, catalog: Catalog) -> int:
     in_system = np.zeros(n, bool)
     for members, _ in systems:
         in_system[members] = True
-    liquid = _liquid_cooled(fabric, catalog) & is_server & ~in_system
+    liquid = liquid_cooled(fabric, catalog) & is_server & ~in_system
     tor_of[in_system] = none
     placed = np.zeros(n, bool)
     racks = 0
@@ -133,7 +133,7 @@ def default_rack_count(project: Project, catalog: Catalog) -> int:
     by_row: dict[int, list[int]] = {}
     for s, (members, _) in enumerate(systems):
         if (key[members] != key[members[0]]).any():  # a system across rows: the plan decides
-            rows, _ = _default_rows(project, catalog, g)
+            rows, _ = default_rows(project, catalog, g)
             return sum(len(r) for _name, r in rows)
         by_row.setdefault(int(key[members[0]]), []).append(s)
     row_of = np.full(n, -1, np.int64)  # the row each device is placed in
@@ -214,7 +214,7 @@ def default_rack_count(project: Project, catalog: Catalog) -> int:
         np.minimum.at(lo, row_of[on_row], pod[on_row])
         np.maximum.at(hi, row_of[on_row], pod[on_row])
         if (lo != hi).any():
-            rows, _ = _default_rows(project, catalog, g)
+            rows, _ = default_rows(project, catalog, g)
             return sum(len(r) for _name, r in rows)
         pods_with_rows = set(lo.tolist()) - {0}
     own = ~placed & (tier < 3) & (np.isin(pod, list(pods_with_rows)) if pods_with_rows else False)
