@@ -25,7 +25,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.core.solver.compile import Compiled
-from designer.core.traffic.aggregate import class_pair_port_entries, class_spray_port_loads
+from designer.core.traffic.aggregate import (
+    NextHops,
+    class_pair_port_entries,
+    class_spray_port_loads,
+)
 from designer.core.traffic.maxmin import max_min_fair
 from designer.core.traffic.network import Network
 from designer.core.traffic.patterns import Pattern
@@ -119,6 +123,7 @@ class LoadCache:
         self.pair_limit = pair_limit
         self._seen: dict[bytes, JobLoad] = {}
         self._pair: dict[tuple[int, int], JobLoad] = {}
+        self._hops = NextHops(net)
         self.hits = 0
         self.misses = 0
 
@@ -133,7 +138,7 @@ class LoadCache:
         new = [x for x in dict.fromkeys(pairs) if x not in got]
         if new:
             src, dst = np.array(new, np.int64).reshape(-1, 2).T
-            entries = class_pair_port_entries(self.net, src, dst, control)
+            entries = class_pair_port_entries(self.net, src, dst, control, self._hops)
             for x, (links, gbps) in zip(new, entries, strict=True):
                 got[x] = JobLoad(links, gbps)
                 if len(self._pair) < self.pair_limit:
@@ -238,10 +243,22 @@ class SharedLinks:
     And a change cannot alter the rates when the overloaded links stay the same and the jobs
     that came or went load none of them: the jobs the solve sees, their entries and the
     capacities are then what they were, and the last answer stands (on a busy fabric most
-    starts and ends are such)."""
+    starts and ends are such).
 
-    def __init__(self, cap: np.ndarray, n_jobs: int) -> None:
+    Finding the entries on the overloaded links in that list reads every running job's
+    entries (about a million on a busy 16,384-GPU fabric) for a few thousand. While it fits
+    in ``budget`` bytes, each running job's loads are also kept as a row of a jobs x links
+    matrix (a row per running job, reused when it ends; loads are positive, so zero means
+    none), and the solve reads the overloaded links' columns instead: the same entries, put
+    in the list's order (start number, then link)."""
+
+    def __init__(self, cap: np.ndarray, n_jobs: int, budget: int = 256 << 20) -> None:
         self.cap = cap
+        self.budget = budget
+        self._rows = np.zeros((0, cap.size))  # per slot: the job's load on every link
+        self._slot_of = np.full(n_jobs, -1, np.int64)
+        self._seq_of_slot = np.zeros(0, np.int64)
+        self._free: list[int] = []
         self._limit = cap * (1 + OVER)
         self.total = np.zeros(cap.size)
         self.t = np.ones(n_jobs)
@@ -286,11 +303,34 @@ class SharedLinks:
         self._live += k
         self._changed.append(jl)
         self.t[j], self.held[j] = 1.0, -1
+        if self._rows is not None:
+            self._row_add(j, s, jl)
+
+    def _row_add(self, j: int, s: int, jl: JobLoad) -> None:
+        if not self._free:
+            n = self._rows.shape[0]
+            grow = max(n, 16)
+            if (n + grow) * self.cap.size * 8 > self.budget:
+                self._rows = None  # past the budget: the list alone
+                return
+            self._rows = np.concatenate([self._rows, np.zeros((grow, self.cap.size))])
+            self._seq_of_slot = np.concatenate([self._seq_of_slot,
+                                                np.zeros(grow, np.int64)])
+            self._free = list(range(n + grow - 1, n - 1, -1))
+        k = self._free.pop()
+        self._rows[k, jl.links] = jl.gbps
+        self._slot_of[j] = k
+        self._seq_of_slot[k] = s
 
     def remove(self, j: int, jl: JobLoad) -> None:
         self.total[jl.links] -= jl.gbps
         self._alive[self._seq_of[j]] = False
         self._seq_of[j] = -1
+        k = self._slot_of[j]
+        if self._rows is not None and k >= 0:
+            self._rows[k, jl.links] = 0.0
+            self._free.append(int(k))
+        self._slot_of[j] = -1
         self._live -= jl.links.size
         self._changed.append(jl)
         self.t[j], self.held[j] = 1.0, -1
@@ -323,9 +363,17 @@ class SharedLinks:
         self.held[running] = -1
         if over.size == 0 or running.size == 0:
             return
-        at = np.flatnonzero(self._is_over[self._links[: self._n]])
-        at = at[self._alive[self._seq[at]]]
-        seqs, t, held = _fair(self._seq[at], self._links[at], self._gbps[at], cap)
+        if self._rows is not None:
+            sub = self._rows[:, over]
+            k, i = np.nonzero(sub)
+            seq = self._seq_of_slot[k]
+            order = np.lexsort((i, seq))  # the list's order: start number, then link
+            k, i, seq = k[order], i[order], seq[order]
+            seqs, t, held = _fair(seq, over[i], sub[k, i], cap)
+        else:
+            at = np.flatnonzero(self._is_over[self._links[: self._n]])
+            at = at[self._alive[self._seq[at]]]
+            seqs, t, held = _fair(self._seq[at], self._links[at], self._gbps[at], cap)
         jobs = self._job_of[seqs]
         self.t[jobs] = t
         self.held[jobs] = held

@@ -48,11 +48,60 @@ def class_pair_port_loads(net: Network, src: np.ndarray, dst: np.ndarray,
     return out
 
 
-def class_pair_port_entries(net: Network, src: np.ndarray, dst: np.ndarray, control=None
+class NextHops:
+    """Per destination class, every switch's ports that bring traffic one hop closer to it
+    (CSR by switch, in port order) and their capacity total per switch: what each layer of
+    ``_propagate`` looks for among all the ports of the switches holding traffic. A fat
+    tree's core switch has dozens of ports and one leads down to the destination, so a
+    replay spraying pair after pair spent most of its time rejecting ports; kept per
+    destination for the run, the layers read only the ports they use (same ports, same
+    order, same totals: the same figures). ``limit``: ports kept over all destinations."""
+
+    def __init__(self, net: Network, limit: int = 16_000_000) -> None:
+        self.net = net
+        self.limit = limit
+        self._kept = 0
+        self._by_dst: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    def of(self, d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(ptr per switch, ports, capacity total per switch) towards class ``d``."""
+        got = self._by_dst.get(d)
+        if got is not None:
+            return got
+        net = self.net
+        S = net.c.n_switches
+        dist = net.dist_by_class[d].astype(np.int32)
+        port = np.flatnonzero(dist[net.port_dst] == dist[net.port_src] - 1)
+        src = net.port_src[port]
+        ptr = np.zeros(S + 1, np.int64)
+        np.cumsum(np.bincount(src, minlength=S), out=ptr[1:])
+        # summed in port order, as the per-layer bincount over a switch's closer ports
+        den = np.bincount(src, weights=net.port_cap[port], minlength=S)
+        got = (ptr, port, den)
+        if self._kept + port.size <= self.limit:
+            self._by_dst[d] = got
+            self._kept += port.size
+        return got
+
+    def batch(self, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The tables of ``cols`` joined: row ``j * n_switches + u`` is switch ``u``'s closer
+        ports towards ``cols[j]``."""
+        parts = [self.of(d) for d in cols.tolist()]
+        if len(parts) == 1:
+            return parts[0]
+        off = np.cumsum([0] + [p[1].size for p in parts])
+        ptr = np.concatenate([p[0][:-1] + o for p, o in zip(parts, off, strict=False)]
+                             + [off[-1:]])
+        return ptr, np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts])
+
+
+def class_pair_port_entries(net: Network, src: np.ndarray, dst: np.ndarray, control=None,
+                            hops: NextHops | None = None
                             ) -> list[tuple[np.ndarray, np.ndarray]]:
     """``class_pair_port_loads`` as each pair's loaded ports (ascending) and their loads: a
     job's pairs touch a small part of the fabric, and a dense ports x pairs matrix per job
-    (filled, then searched for its non-zeros) cost more than the spray."""
+    (filled, then searched for its non-zeros) cost more than the spray. ``hops``: next-hop
+    tables kept across calls (a replay's many small sprays)."""
     c = net.c
     cl = c.classes
     S, P, K = c.n_switches, net.n_ports, src.size
@@ -68,7 +117,8 @@ def class_pair_port_entries(net: Network, src: np.ndarray, dst: np.ndarray, cont
         a, b = np.searchsorted(rep, [lo, hi])  # rep is non-decreasing
         x = np.bincount(sw[a:b] * (hi - lo) + (rep[a:b] - lo), weights=amount[a:b],
                         minlength=S * (hi - lo)).reshape(S, hi - lo)
-        port, col, flow = _propagate(net, x, dst[lo:hi], control, dense=False)[0]
+        port, col, flow = _propagate(net, x, dst[lo:hi], control, dense=False,
+                                     hops=hops)[0]
         # summed per (pair, port) in the order the layers added them, as the dense matrix
         # would: the same figures
         key, inv = np.unique(col * P + port, return_inverse=True)
@@ -133,7 +183,7 @@ def _batch(net: Network) -> int:
 
 
 def _propagate(net: Network, x: np.ndarray, cols: np.ndarray, control=None,
-               dense: bool = True):
+               dense: bool = True, hops: NextHops | None = None):
     """Push traffic ``x`` (switch x destination) down the distance layers. Returns the load
     of every port per destination (P x B), or with ``dense`` False the entries that make it
     up (port, column, Gb/s; a pair repeated where layers add to it), and what arrived where:
@@ -148,6 +198,7 @@ def _propagate(net: Network, x: np.ndarray, cols: np.ndarray, control=None,
     port_dst, cap = net.port_dst, net.port_cap
     dist = net.dist[:, cols].astype(np.int32)
     out = np.zeros((P, B)) if dense else None
+    table = hops.batch(cols) if hops is not None else None
     steps = []
     arrived = []
     for _ in range(int(dist[dist < UNREACHABLE].max(initial=0)) + 1):
@@ -162,12 +213,19 @@ def _propagate(net: Network, x: np.ndarray, cols: np.ndarray, control=None,
             u, j, amt, d = u[~here], j[~here], amt[~here], d[~here]
         # the ports of the switches holding traffic that bring it one hop closer, each
         # taking a share by capacity
-        rep, port = rows_of(net.port_ptr, u)
-        jr = j[rep]
-        good = dist[port_dst[port], jr] == d[rep] - 1
-        rep, port, jr = rep[good], port[good], jr[good]
-        w = cap[port]
-        den = np.bincount(rep, weights=w, minlength=u.size)
+        if table is None:
+            rep, port = rows_of(net.port_ptr, u)
+            jr = j[rep]
+            good = dist[port_dst[port], jr] == d[rep] - 1
+            rep, port, jr = rep[good], port[good], jr[good]
+            w = cap[port]
+            den = np.bincount(rep, weights=w, minlength=u.size)
+        else:  # the same ports, straight from the kept tables
+            row = j * S + u
+            rep, k = rows_of(table[0], row)
+            port, jr = table[1][k], j[rep]
+            w = cap[port]
+            den = table[2][row]
         with np.errstate(divide="ignore", invalid="ignore"):
             flow = np.where(den[rep] > 0, amt[rep] * w / den[rep], 0.0)
         if dense:
