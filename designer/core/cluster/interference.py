@@ -246,18 +246,22 @@ class SharedLinks:
     starts and ends are such).
 
     Finding the entries on the overloaded links in that list reads every running job's
-    entries (about a million on a busy 16,384-GPU fabric) for a few thousand. While it fits
-    in ``budget`` bytes, each running job's loads are also kept as a row of a jobs x links
-    matrix (a row per running job, reused when it ends; loads are positive, so zero means
-    none), and the solve reads the overloaded links' columns instead: the same entries, put
-    in the list's order (start number, then link)."""
+    entries (about a million on a busy 16,384-GPU fabric) for a few thousand. So the links
+    ever overloaded are also kept as rows of a small links x jobs matrix (a column per
+    running job, reused when it ends; loads are positive, so zero means none), filled for
+    the running jobs when a link first overloads and by each job that starts, and the solve
+    reads the overloaded links' rows: the same entries, put in the list's order (start
+    number, then link). Past ``budget`` bytes, the list alone."""
 
     def __init__(self, cap: np.ndarray, n_jobs: int, budget: int = 256 << 20) -> None:
         self.cap = cap
         self.budget = budget
-        self._rows = np.zeros((0, cap.size))  # per slot: the job's load on every link
+        self._hot: np.ndarray | None = np.zeros((0, 0))  # links ever overloaded x slots
+        self._hot_row = np.full(cap.size, -1, np.int64)  # per link: its row, -1 none
+        self._n_hot = 0
         self._slot_of = np.full(n_jobs, -1, np.int64)
         self._seq_of_slot = np.zeros(0, np.int64)
+        self._load_of_slot: list[JobLoad | None] = []
         self._free: list[int] = []
         self._limit = cap * (1 + OVER)
         self.total = np.zeros(cap.size)
@@ -303,32 +307,63 @@ class SharedLinks:
         self._live += k
         self._changed.append(jl)
         self.t[j], self.held[j] = 1.0, -1
-        if self._rows is not None:
-            self._row_add(j, s, jl)
+        if self._hot is not None:
+            self._slot_add(j, s, jl)
 
-    def _row_add(self, j: int, s: int, jl: JobLoad) -> None:
+    def _fits(self, rows: int, slots: int) -> bool:
+        if rows * slots * 8 <= self.budget:
+            return True
+        self._hot = None  # past the budget: the list alone
+        return False
+
+    def _slot_add(self, j: int, s: int, jl: JobLoad) -> None:
         if not self._free:
-            n = self._rows.shape[0]
+            n = self._hot.shape[1]
             grow = max(n, 16)
-            if (n + grow) * self.cap.size * 8 > self.budget:
-                self._rows = None  # past the budget: the list alone
+            if not self._fits(self._hot.shape[0], n + grow):
                 return
-            self._rows = np.concatenate([self._rows, np.zeros((grow, self.cap.size))])
-            self._seq_of_slot = np.concatenate([self._seq_of_slot,
-                                                np.zeros(grow, np.int64)])
+            self._hot = np.concatenate([self._hot, np.zeros((self._hot.shape[0], grow))],
+                                       axis=1)
+            self._seq_of_slot = np.concatenate([self._seq_of_slot, np.zeros(grow, np.int64)])
+            self._load_of_slot += [None] * grow
             self._free = list(range(n + grow - 1, n - 1, -1))
         k = self._free.pop()
-        self._rows[k, jl.links] = jl.gbps
         self._slot_of[j] = k
         self._seq_of_slot[k] = s
+        self._load_of_slot[k] = jl
+        r = self._hot_row[jl.links]
+        m = r >= 0
+        self._hot[r[m], k] = jl.gbps[m]
+
+    def _make_hot(self, links: np.ndarray) -> None:
+        """Rows for ``links`` (ascending, none hot yet), filled from the running jobs."""
+        n = self._n_hot
+        if n + links.size > self._hot.shape[0]:
+            size = max(2 * self._hot.shape[0], n + links.size, 64)
+            if not self._fits(size, self._hot.shape[1]):
+                return
+            grown = np.zeros((size, self._hot.shape[1]))
+            grown[:n] = self._hot[:n]
+            self._hot = grown
+        rows = np.arange(n, n + links.size)
+        self._hot_row[links] = rows
+        self._n_hot += links.size
+        for k, jl in enumerate(self._load_of_slot):
+            if jl is None:
+                continue
+            pos = np.minimum(np.searchsorted(jl.links, links), jl.links.size - 1)
+            m = jl.links[pos] == links
+            self._hot[rows[m], k] = jl.gbps[pos[m]]
 
     def remove(self, j: int, jl: JobLoad) -> None:
         self.total[jl.links] -= jl.gbps
         self._alive[self._seq_of[j]] = False
         self._seq_of[j] = -1
         k = self._slot_of[j]
-        if self._rows is not None and k >= 0:
-            self._rows[k, jl.links] = 0.0
+        if self._hot is not None and k >= 0:
+            r = self._hot_row[jl.links]
+            self._hot[r[r >= 0], k] = 0.0
+            self._load_of_slot[k] = None
             self._free.append(int(k))
         self._slot_of[j] = -1
         self._live -= jl.links.size
@@ -363,13 +398,19 @@ class SharedLinks:
         self.held[running] = -1
         if over.size == 0 or running.size == 0:
             return
-        if self._rows is not None:
-            sub = self._rows[:, over]
-            k, i = np.nonzero(sub)
+        if self._hot is not None:
+            fresh = over[self._hot_row[over] < 0]
+            if fresh.size:
+                self._make_hot(fresh)
+        if self._hot is not None:
+            sub = self._hot[self._hot_row[over]]
+            i, k = np.nonzero(sub)
             seq = self._seq_of_slot[k]
-            order = np.lexsort((i, seq))  # the list's order: start number, then link
-            k, i, seq = k[order], i[order], seq[order]
-            seqs, t, held = _fair(seq, over[i], sub[k, i], cap)
+            # the list's order (start number, then link): ties between a job's links
+            # for the one holding it go to the last, as there
+            order = np.argsort(seq * over.size + i)
+            i, k, seq = i[order], k[order], seq[order]
+            seqs, t, held = _fair(seq, over[i], sub[i, k], cap)
         else:
             at = np.flatnonzero(self._is_over[self._links[: self._n]])
             at = at[self._alive[self._seq[at]]]

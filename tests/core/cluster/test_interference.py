@@ -190,4 +190,4 @@ def test_shared_links_kept_across_changes_equal_a_solve_from_scratch(design, bud
         solved_slow += int((t < 1).any())
     assert solved_slow > 10  # jobs were slowed, not only left alone
     assert shared.solves < 150  # and some changes needed no solve
-    assert (shared._rows is None) == (budget == 0)
+    assert (shared._hot is None) == (budget == 0)
