@@ -163,10 +163,13 @@ class LoadCache:
             kept = self._units(pairs, control)
             units = [kept[x] for x in pairs]
             scale = p.weight * p.demand
-            links = np.concatenate([u.links for u in units])
-            gbps = np.concatenate([u.gbps * f for u, f in zip(units, scale, strict=True)])
-            idx, inv = np.unique(links, return_inverse=True)
-            out = JobLoad(idx, np.bincount(inv.reshape(-1), weights=gbps, minlength=idx.size))
+            # summed unit by unit on a dense vector (a unit's links are distinct): the
+            # same sums, in the same order, as a sort of all the entries gave
+            acc = np.zeros(self.net.n_ports)
+            for u, f in zip(units, scale.tolist(), strict=True):
+                acc[u.links] += u.gbps * f
+            idx = np.flatnonzero(acc)
+            out = JobLoad(idx, acc[idx])
         if len(self._seen) < self.limit:
             self._seen[key] = out
         return out
@@ -237,21 +240,19 @@ class SharedLinks:
     """The running jobs' loads on the switch links, kept for solving their rates again at
     every change of the running set (``shared_rates`` over the loaded jobs, same figures).
 
-    The jobs' entries sit in one list in start order (a job's appended when it starts, marked
-    gone when it ends, the list compacted when half is gone), so gathering the entries on
-    overloaded links is one pass, not a list of every running job's arrays joined per event.
-    And a change cannot alter the rates when the overloaded links stay the same and the jobs
+    A change cannot alter the rates when the overloaded links stay the same and the jobs
     that came or went load none of them: the jobs the solve sees, their entries and the
     capacities are then what they were, and the last answer stands (on a busy fabric most
     starts and ends are such).
 
-    Finding the entries on the overloaded links in that list reads every running job's
-    entries (about a million on a busy 16,384-GPU fabric) for a few thousand. So the links
-    ever overloaded are also kept as rows of a small links x jobs matrix (a column per
-    running job, reused when it ends; loads are positive, so zero means none), filled for
-    the running jobs when a link first overloads and by each job that starts, and the solve
-    reads the overloaded links' rows: the same entries, put in the list's order (start
-    number, then link). Past ``budget`` bytes, the list alone."""
+    The solve needs the running jobs' entries on the overloaded links: a few thousand of
+    about a million on a busy 16,384-GPU fabric. The links ever overloaded are kept as rows
+    of a small links x jobs matrix (a column per running job, reused when it ends; loads are
+    positive, so zero means none), filled for the running jobs when a link first overloads
+    and by each job that starts; the solve reads the overloaded links' rows and puts the
+    entries in start order, then link. Past ``budget`` bytes the entries go to one list in
+    start order instead (a job's appended when it starts, marked gone when it ends, the list
+    compacted when half is gone), read whole at each solve."""
 
     def __init__(self, cap: np.ndarray, n_jobs: int, budget: int = 256 << 20) -> None:
         self.cap = cap
@@ -292,6 +293,14 @@ class SharedLinks:
         self._alive[s] = True
         self._job_of[s] = j
         self._seq_of[j] = s
+        self._changed.append(jl)
+        self.t[j], self.held[j] = 1.0, -1
+        if self._hot is not None:
+            self._slot_add(j, s, jl)
+        if self._hot is None:
+            self._append(s, jl)
+
+    def _append(self, s: int, jl: JobLoad) -> None:
         k = jl.links.size
         if self._n + k > self._links.size:
             size = max(2 * self._links.size, self._n + k)
@@ -305,15 +314,21 @@ class SharedLinks:
         self._seq[self._n: self._n + k] = s
         self._n += k
         self._live += k
-        self._changed.append(jl)
-        self.t[j], self.held[j] = 1.0, -1
-        if self._hot is not None:
-            self._slot_add(j, s, jl)
+
+    def _to_list(self) -> None:
+        """Past the budget: the running jobs' entries into the list, in start order, and the
+        matrix dropped."""
+        self._hot = None
+        slots = sorted((int(self._seq_of_slot[k]), k)
+                       for k, jl in enumerate(self._load_of_slot) if jl is not None)
+        for s, k in slots:
+            self._append(s, self._load_of_slot[k])
+        self._load_of_slot = []
 
     def _fits(self, rows: int, slots: int) -> bool:
         if rows * slots * 8 <= self.budget:
             return True
-        self._hot = None  # past the budget: the list alone
+        self._to_list()
         return False
 
     def _slot_add(self, j: int, s: int, jl: JobLoad) -> None:
@@ -360,15 +375,16 @@ class SharedLinks:
         self._alive[self._seq_of[j]] = False
         self._seq_of[j] = -1
         k = self._slot_of[j]
-        if self._hot is not None and k >= 0:
+        self._slot_of[j] = -1
+        self._changed.append(jl)
+        self.t[j], self.held[j] = 1.0, -1
+        if self._hot is not None:
             r = self._hot_row[jl.links]
             self._hot[r[r >= 0], k] = 0.0
             self._load_of_slot[k] = None
             self._free.append(int(k))
-        self._slot_of[j] = -1
+            return
         self._live -= jl.links.size
-        self._changed.append(jl)
-        self.t[j], self.held[j] = 1.0, -1
         if self._n > 65_536 and self._live * 2 < self._n:
             keep = self._alive[self._seq[: self._n]]
             n = int(keep.sum())
