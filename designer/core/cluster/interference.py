@@ -20,6 +20,7 @@ crossing them enter the solve; on a lightly loaded fabric nothing is solved at a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -393,9 +394,11 @@ class SharedLinks:
                 a[:n] = a[: self._n][keep]
             self._n = n
 
-    def solve(self, running: np.ndarray) -> None:
+    def solve(self, running: np.ndarray | Callable[[], np.ndarray]) -> bool:
         """``t`` and ``held`` of every job again after the changes since the last call;
-        ``running``: the loaded jobs, in start order."""
+        ``running``: the loaded jobs, in start order (or a function giving them, asked only
+        when a solve is due). False when the last answer stands: only the jobs that started
+        since have new figures (``t`` 1, not held)."""
         cap = self.cap
         changed, self._changed = self._changed, []
         # totals moved only on the links of the jobs that came or went: when none of those
@@ -404,7 +407,9 @@ class SharedLinks:
         if self._solved and not any(
                 self._is_over[jl.links].any()
                 or (self.total[jl.links] > self._limit[jl.links]).any() for jl in changed):
-            return
+            return False
+        if callable(running):
+            running = running()
         over = np.flatnonzero(self.total > self._limit)
         self._solved = True
         self._is_over[:] = False
@@ -413,7 +418,7 @@ class SharedLinks:
         self.t[running] = 1.0
         self.held[running] = -1
         if over.size == 0 or running.size == 0:
-            return
+            return True
         if self._hot is not None:
             fresh = over[self._hot_row[over] < 0]
             if fresh.size:
@@ -434,3 +439,4 @@ class SharedLinks:
         jobs = self._job_of[seqs]
         self.t[jobs] = t
         self.held[jobs] = held
+        return True
