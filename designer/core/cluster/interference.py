@@ -169,7 +169,12 @@ class LoadCache:
             acc = np.zeros(self.net.n_ports)
             for u, f in zip(units, scale.tolist(), strict=True):
                 acc[u.links] += u.gbps * f
-            idx = np.flatnonzero(acc)
+            # the loaded links: the units' links, joined (a sort of a few thousand beats a
+            # pass over every port) or found in the vector
+            n = sum(u.links.size for u in units)
+            idx = (units[0].links if len(units) == 1 else
+                   np.unique(np.concatenate([u.links for u in units])) if n * 8 < acc.size
+                   else np.flatnonzero(acc))
             out = JobLoad(idx, acc[idx])
         if len(self._seen) < self.limit:
             self._seen[key] = out
