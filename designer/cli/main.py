@@ -73,7 +73,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     # importing a command's modules builds thousands of classes, functions and validators
     # that live as long as the process and hold few cycles: no collector passes while they
     # are made, and (as the process's own command) none over them afterwards either; the
-    # collector's passes were 10% of a start-up. Called with ``argv`` (as a library, in
+    # collector's passes were about 6% of a start-up. Called with ``argv`` (as a library, in
     # tests), the caller's objects are left to the collector.
     with collector_paused():
         parser = build_parser(args_list[0] if args_list[0] in COMMANDS else None)

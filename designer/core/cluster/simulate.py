@@ -82,7 +82,7 @@ def run_cluster(c: Compiled, trace: Trace, settings: ClusterSettings,
                            "replay part of it with --days, or leave failures out")
     ctl.stage("replaying the trace", 0.05, 1.0)
     # the event loop makes and drops tuples, dicts and job loads by the million, none in a
-    # cycle: the collector's passes over the kept loads were about a tenth of the replay
+    # cycle: the collector's passes over the kept loads were about 9% of the replay
     with collector_paused():
         sim.run()
     pt = parts(c, topo)
