@@ -94,3 +94,25 @@ def test_solve_imports_what_it_needs_and_no_more():
     assert len(mine) <= 72, mine
     assert not [m for m in mine if m.startswith("designer.core.networks.")
                 and m not in ("designer.core.networks.model", "designer.core.networks.names")]
+
+
+def test_the_collector_is_back_after_a_command_and_a_library_call_freezes_nothing():
+    """The command's modules load with the collector paused; it runs again afterwards. The
+    import-time objects are frozen only for the process's own command line (``argv`` None),
+    never for a caller passing ``argv`` (a test session's objects stay collectable)."""
+    script = textwrap.dedent(
+        """
+        import contextlib, gc, io, sys
+        from designer.cli.main import main
+        with contextlib.redirect_stdout(io.StringIO()):
+            main(["catalog"])
+        library = (gc.isenabled(), gc.get_freeze_count())
+        sys.argv = ["designer", "catalog"]
+        with contextlib.redirect_stdout(io.StringIO()):
+            main()
+        print(library[0], library[1], gc.isenabled(), gc.get_freeze_count() > 0)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "0", "True", "True"]

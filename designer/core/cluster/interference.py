@@ -20,12 +20,17 @@ crossing them enter the solve; on a lightly loaded fabric nothing is solved at a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from designer.core.solver.compile import Compiled
-from designer.core.traffic.aggregate import class_pair_port_entries, class_spray_port_loads
+from designer.core.traffic.aggregate import (
+    NextHops,
+    class_pair_port_entries,
+    class_spray_port_loads,
+)
 from designer.core.traffic.maxmin import max_min_fair
 from designer.core.traffic.network import Network
 from designer.core.traffic.patterns import Pattern
@@ -119,6 +124,7 @@ class LoadCache:
         self.pair_limit = pair_limit
         self._seen: dict[bytes, JobLoad] = {}
         self._pair: dict[tuple[int, int], JobLoad] = {}
+        self._hops = NextHops(net)
         self.hits = 0
         self.misses = 0
 
@@ -133,7 +139,7 @@ class LoadCache:
         new = [x for x in dict.fromkeys(pairs) if x not in got]
         if new:
             src, dst = np.array(new, np.int64).reshape(-1, 2).T
-            entries = class_pair_port_entries(self.net, src, dst, control)
+            entries = class_pair_port_entries(self.net, src, dst, control, self._hops)
             for x, (links, gbps) in zip(new, entries, strict=True):
                 got[x] = JobLoad(links, gbps)
                 if len(self._pair) < self.pair_limit:
@@ -158,10 +164,18 @@ class LoadCache:
             kept = self._units(pairs, control)
             units = [kept[x] for x in pairs]
             scale = p.weight * p.demand
-            links = np.concatenate([u.links for u in units])
-            gbps = np.concatenate([u.gbps * f for u, f in zip(units, scale, strict=True)])
-            idx, inv = np.unique(links, return_inverse=True)
-            out = JobLoad(idx, np.bincount(inv.reshape(-1), weights=gbps, minlength=idx.size))
+            # summed unit by unit on a dense vector (a unit's links are distinct): the
+            # same sums, in the same order, as a sort of all the entries gave
+            acc = np.zeros(self.net.n_ports)
+            for u, f in zip(units, scale.tolist(), strict=True):
+                acc[u.links] += u.gbps * f
+            # the loaded links: the units' links, joined (a sort of a few thousand beats a
+            # pass over every port) or found in the vector
+            n = sum(u.links.size for u in units)
+            idx = (units[0].links if len(units) == 1 else
+                   np.unique(np.concatenate([u.links for u in units])) if n * 8 < acc.size
+                   else np.flatnonzero(acc))
+            out = JobLoad(idx, acc[idx])
         if len(self._seen) < self.limit:
             self._seen[key] = out
         return out
@@ -232,16 +246,30 @@ class SharedLinks:
     """The running jobs' loads on the switch links, kept for solving their rates again at
     every change of the running set (``shared_rates`` over the loaded jobs, same figures).
 
-    The jobs' entries sit in one list in start order (a job's appended when it starts, marked
-    gone when it ends, the list compacted when half is gone), so gathering the entries on
-    overloaded links is one pass, not a list of every running job's arrays joined per event.
-    And a change cannot alter the rates when the overloaded links stay the same and the jobs
+    A change cannot alter the rates when the overloaded links stay the same and the jobs
     that came or went load none of them: the jobs the solve sees, their entries and the
     capacities are then what they were, and the last answer stands (on a busy fabric most
-    starts and ends are such)."""
+    starts and ends are such).
 
-    def __init__(self, cap: np.ndarray, n_jobs: int) -> None:
+    The solve needs the running jobs' entries on the overloaded links: a few thousand of
+    about a million on a busy 16,384-GPU fabric. The links ever overloaded are kept as rows
+    of a small links x jobs matrix (a column per running job, reused when it ends; loads are
+    positive, so zero means none), filled for the running jobs when a link first overloads
+    and by each job that starts; the solve reads the overloaded links' rows and puts the
+    entries in start order, then link. Past ``budget`` bytes the entries go to one list in
+    start order instead (a job's appended when it starts, marked gone when it ends, the list
+    compacted when half is gone), read whole at each solve."""
+
+    def __init__(self, cap: np.ndarray, n_jobs: int, budget: int = 256 << 20) -> None:
         self.cap = cap
+        self.budget = budget
+        self._hot: np.ndarray | None = np.zeros((0, 0))  # links ever overloaded x slots
+        self._hot_row = np.full(cap.size, -1, np.int64)  # per link: its row, -1 none
+        self._n_hot = 0
+        self._slot_of = np.full(n_jobs, -1, np.int64)
+        self._seq_of_slot = np.zeros(0, np.int64)
+        self._load_of_slot: list[JobLoad | None] = []
+        self._free: list[int] = []
         self._limit = cap * (1 + OVER)
         self.total = np.zeros(cap.size)
         self.t = np.ones(n_jobs)
@@ -271,6 +299,14 @@ class SharedLinks:
         self._alive[s] = True
         self._job_of[s] = j
         self._seq_of[j] = s
+        self._changed.append(jl)
+        self.t[j], self.held[j] = 1.0, -1
+        if self._hot is not None:
+            self._slot_add(j, s, jl)
+        if self._hot is None:
+            self._append(s, jl)
+
+    def _append(self, s: int, jl: JobLoad) -> None:
         k = jl.links.size
         if self._n + k > self._links.size:
             size = max(2 * self._links.size, self._n + k)
@@ -284,16 +320,77 @@ class SharedLinks:
         self._seq[self._n: self._n + k] = s
         self._n += k
         self._live += k
-        self._changed.append(jl)
-        self.t[j], self.held[j] = 1.0, -1
+
+    def _to_list(self) -> None:
+        """Past the budget: the running jobs' entries into the list, in start order, and the
+        matrix dropped."""
+        self._hot = None
+        slots = sorted((int(self._seq_of_slot[k]), k)
+                       for k, jl in enumerate(self._load_of_slot) if jl is not None)
+        for s, k in slots:
+            self._append(s, self._load_of_slot[k])
+        self._load_of_slot = []
+
+    def _fits(self, rows: int, slots: int) -> bool:
+        if rows * slots * 8 <= self.budget:
+            return True
+        self._to_list()
+        return False
+
+    def _slot_add(self, j: int, s: int, jl: JobLoad) -> None:
+        if not self._free:
+            n = self._hot.shape[1]
+            grow = max(n, 16)
+            if not self._fits(self._hot.shape[0], n + grow):
+                return
+            self._hot = np.concatenate([self._hot, np.zeros((self._hot.shape[0], grow))],
+                                       axis=1)
+            self._seq_of_slot = np.concatenate([self._seq_of_slot, np.zeros(grow, np.int64)])
+            self._load_of_slot += [None] * grow
+            self._free = list(range(n + grow - 1, n - 1, -1))
+        k = self._free.pop()
+        self._slot_of[j] = k
+        self._seq_of_slot[k] = s
+        self._load_of_slot[k] = jl
+        r = self._hot_row[jl.links]
+        m = r >= 0
+        self._hot[r[m], k] = jl.gbps[m]
+
+    def _make_hot(self, links: np.ndarray) -> None:
+        """Rows for ``links`` (ascending, none hot yet), filled from the running jobs."""
+        n = self._n_hot
+        if n + links.size > self._hot.shape[0]:
+            size = max(2 * self._hot.shape[0], n + links.size, 64)
+            if not self._fits(size, self._hot.shape[1]):
+                return
+            grown = np.zeros((size, self._hot.shape[1]))
+            grown[:n] = self._hot[:n]
+            self._hot = grown
+        rows = np.arange(n, n + links.size)
+        self._hot_row[links] = rows
+        self._n_hot += links.size
+        for k, jl in enumerate(self._load_of_slot):
+            if jl is None:
+                continue
+            pos = np.minimum(np.searchsorted(jl.links, links), jl.links.size - 1)
+            m = jl.links[pos] == links
+            self._hot[rows[m], k] = jl.gbps[pos[m]]
 
     def remove(self, j: int, jl: JobLoad) -> None:
         self.total[jl.links] -= jl.gbps
         self._alive[self._seq_of[j]] = False
         self._seq_of[j] = -1
-        self._live -= jl.links.size
+        k = self._slot_of[j]
+        self._slot_of[j] = -1
         self._changed.append(jl)
         self.t[j], self.held[j] = 1.0, -1
+        if self._hot is not None:
+            r = self._hot_row[jl.links]
+            self._hot[r[r >= 0], k] = 0.0
+            self._load_of_slot[k] = None
+            self._free.append(int(k))
+            return
+        self._live -= jl.links.size
         if self._n > 65_536 and self._live * 2 < self._n:
             keep = self._alive[self._seq[: self._n]]
             n = int(keep.sum())
@@ -302,9 +399,11 @@ class SharedLinks:
                 a[:n] = a[: self._n][keep]
             self._n = n
 
-    def solve(self, running: np.ndarray) -> None:
+    def solve(self, running: np.ndarray | Callable[[], np.ndarray]) -> bool:
         """``t`` and ``held`` of every job again after the changes since the last call;
-        ``running``: the loaded jobs, in start order."""
+        ``running``: the loaded jobs, in start order (or a function giving them, asked only
+        when a solve is due). False when the last answer stands: only the jobs that started
+        since have new figures (``t`` 1, not held)."""
         cap = self.cap
         changed, self._changed = self._changed, []
         # totals moved only on the links of the jobs that came or went: when none of those
@@ -313,7 +412,9 @@ class SharedLinks:
         if self._solved and not any(
                 self._is_over[jl.links].any()
                 or (self.total[jl.links] > self._limit[jl.links]).any() for jl in changed):
-            return
+            return False
+        if callable(running):
+            running = running()
         over = np.flatnonzero(self.total > self._limit)
         self._solved = True
         self._is_over[:] = False
@@ -322,10 +423,25 @@ class SharedLinks:
         self.t[running] = 1.0
         self.held[running] = -1
         if over.size == 0 or running.size == 0:
-            return
-        at = np.flatnonzero(self._is_over[self._links[: self._n]])
-        at = at[self._alive[self._seq[at]]]
-        seqs, t, held = _fair(self._seq[at], self._links[at], self._gbps[at], cap)
+            return True
+        if self._hot is not None:
+            fresh = over[self._hot_row[over] < 0]
+            if fresh.size:
+                self._make_hot(fresh)
+        if self._hot is not None:
+            sub = self._hot[self._hot_row[over]]
+            i, k = np.nonzero(sub)
+            seq = self._seq_of_slot[k]
+            # the list's order (start number, then link): ties between a job's links
+            # for the one holding it go to the last, as there
+            order = np.argsort(seq * over.size + i)
+            i, k, seq = i[order], k[order], seq[order]
+            seqs, t, held = _fair(seq, over[i], sub[i, k], cap)
+        else:
+            at = np.flatnonzero(self._is_over[self._links[: self._n]])
+            at = at[self._alive[self._seq[at]]]
+            seqs, t, held = _fair(self._seq[at], self._links[at], self._gbps[at], cap)
         jobs = self._job_of[seqs]
         self.t[jobs] = t
         self.held[jobs] = held
+        return True

@@ -48,11 +48,109 @@ def class_pair_port_loads(net: Network, src: np.ndarray, dst: np.ndarray,
     return out
 
 
-def class_pair_port_entries(net: Network, src: np.ndarray, dst: np.ndarray, control=None
+class NextHops:
+    """One pair's spray, for a replay that sprays thousands of new pairs one or two at a
+    time (a job's ring closing from its last leaf to its first).
+
+    Per destination class, every switch's ports that bring traffic one hop closer (CSR by
+    switch, in port order) and their capacity total, kept for the run: a fat tree's core
+    switch has dozens of ports and one leads down to the destination, and each layer of
+    ``_propagate`` looked at all of them. And the layers themselves are kept: a layer's
+    output (its port entries and the traffic it hands on) is fixed by the traffic it gets,
+    switch by switch, and which ports of those switches are closer (a bit mask per switch):
+    those name the layer. On a fat tree most layers recur (a leaf's climb is the same towards
+    any other pod, the descent from the cores the same from any pod), and the pair costs a
+    few look-ups. The entries come out in ``_propagate``'s order with the same arithmetic: the
+    same figures to the last bit. ``limit``: ports kept in tables; ``step_limit``: entries
+    kept in layers."""
+
+    def __init__(self, net: Network, limit: int = 16_000_000,
+                 step_limit: int = 4_000_000) -> None:
+        self.net = net
+        self.limit = limit
+        self.step_limit = step_limit
+        self._kept = 0
+        self._step_kept = 0
+        self._by_dst: dict[int, tuple] = {}
+        self._words = max(1, -(-int(np.diff(net.port_ptr).max(initial=0)) // 64))
+        self._steps: dict[tuple[bytes, bytes, bytes], tuple] = {}
+        self.rate = net.c.classes.rate  # a property that sums per call
+
+    def of(self, d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+        """Towards class ``d``: ptr per switch, ports, capacity total per switch, the mask
+        of each switch's closer ports, and the layers traffic can take."""
+        got = self._by_dst.get(d)
+        if got is not None:
+            return got
+        net = self.net
+        S = net.c.n_switches
+        dist = net.dist_by_class[d].astype(np.int32)
+        port = np.flatnonzero(dist[net.port_dst] == dist[net.port_src] - 1)
+        src = net.port_src[port]
+        ptr = np.zeros(S + 1, np.int64)
+        np.cumsum(np.bincount(src, minlength=S), out=ptr[1:])
+        # summed in port order, as the per-layer bincount over a switch's closer ports
+        den = np.bincount(src, weights=net.port_cap[port], minlength=S)
+        # which of its ports each switch uses, as bits (words of 64 for large radices)
+        bit = port - net.port_ptr[src]
+        rid = np.zeros((S, self._words), np.uint64)
+        np.add.at(rid, (src, bit // 64), np.left_shift(np.uint64(1), (bit % 64).astype(np.uint64)))
+        layers = int(dist[dist < UNREACHABLE].max(initial=0)) + 1
+        got = (ptr, port, den, rid, layers)
+        if self._kept + port.size <= self.limit:
+            self._by_dst[d] = got
+            self._kept += port.size
+        return got
+
+    def walk(self, d: int, at: np.ndarray, amt: np.ndarray, control=None
+             ) -> tuple[np.ndarray, np.ndarray]:
+        """Traffic ``amt`` (positive) at switches ``at`` (ascending) pushed down to class
+        ``d``: its (port, Gb/s) entries, layer by layer, a port repeated where layers add to
+        it (``_propagate``'s entries for one column)."""
+        ptr, port, den, rid, layers = self.of(d)
+        ports, flows = [], []
+        for _ in range(layers):
+            if not at.size:
+                break
+            key = (at.tobytes(), rid[at].tobytes(), amt.tobytes())
+            got = self._steps.get(key)
+            if got is None:
+                got = self._step(ptr, port, den, at, amt)
+                if self._step_kept + got[0].size <= self.step_limit:
+                    self._steps[key] = got
+                    self._step_kept += got[0].size
+            p, f, at, amt = got
+            ports.append(p)
+            flows.append(f)
+            if control is not None:
+                control.check()
+        if not ports:
+            return np.empty(0, np.int64), np.empty(0)
+        return np.concatenate(ports), np.concatenate(flows)
+
+    def _step(self, ptr, port, den, at, amt):
+        # a switch the traffic has reached (or cannot leave) has no closer ports: its
+        # traffic ends there, as ``_propagate`` sets it aside
+        net = self.net
+        rep, k = rows_of(ptr, at)
+        p = port[k]
+        w = net.port_cap[p]
+        dd = den[at]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            flow = np.where(dd[rep] > 0, amt[rep] * w / dd[rep], 0.0)
+        x = np.bincount(net.port_dst[p], weights=flow, minlength=net.c.n_switches)
+        nxt = np.flatnonzero(x > 0)
+        return p, flow, nxt, x[nxt]
+
+
+def class_pair_port_entries(net: Network, src: np.ndarray, dst: np.ndarray, control=None,
+                            hops: NextHops | None = None
                             ) -> list[tuple[np.ndarray, np.ndarray]]:
     """``class_pair_port_loads`` as each pair's loaded ports (ascending) and their loads: a
     job's pairs touch a small part of the fabric, and a dense ports x pairs matrix per job
-    (filled, then searched for its non-zeros) cost more than the spray."""
+    (filled, then searched for its non-zeros) cost more than the spray. ``hops``: tables
+    and layers kept across calls (a replay's many small sprays), the pairs then walked one
+    by one."""
     c = net.c
     cl = c.classes
     S, P, K = c.n_switches, net.n_ports, src.size
@@ -60,8 +158,25 @@ def class_pair_port_entries(net: Network, src: np.ndarray, dst: np.ndarray, cont
     sw = cl.att_switch[row].astype(np.int64)
     ok = nearest(rep, net.dist[sw, dst[rep]], K)
     share = shares(rep, np.where(ok, cl.att_cap[row], 0.0), K)
-    amount = cl.rate[src][rep] * share
+    amount = (cl.rate if hops is None else hops.rate)[src][rep] * share
     out = []
+    if hops is not None:
+        cut = np.searchsorted(rep, np.arange(K + 1))  # rep is non-decreasing
+        for k in range(K):
+            a, b = cut[k], cut[k + 1]
+            x = np.bincount(sw[a:b], weights=amount[a:b], minlength=S)
+            at = np.flatnonzero(x > 0)
+            port, flow = hops.walk(int(dst[k]), at, x[at], control)
+            # the traffic starts at one distance, so a port is met in one layer only and
+            # sorting is summing (0 + x is x); summed in layer order otherwise
+            order = np.argsort(port, kind="stable")
+            key, tot = port[order], flow[order]
+            if key.size > 1 and not (key[1:] > key[:-1]).all():
+                key, inv = np.unique(port, return_inverse=True)
+                tot = np.bincount(inv.reshape(-1), weights=flow, minlength=key.size)
+            pos = tot > 0
+            out.append((key[pos], tot[pos]))
+        return out
     step = _batch(net)
     for lo in range(0, K, step):
         hi = min(K, lo + step)

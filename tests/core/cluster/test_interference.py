@@ -187,10 +187,14 @@ def test_ring_rows_sorted_or_not_match_the_plain_definition(design, seed):
         assert got.demand.tolist() == w.tolist()
 
 
-def test_shared_links_kept_across_changes_equal_a_solve_from_scratch(design):
+@pytest.mark.parametrize("budget", [256 << 20, 64 * 16 * 8, 0],
+                         ids=["matrix", "matrix, then list past 16 jobs", "list"])
+def test_shared_links_kept_across_changes_equal_a_solve_from_scratch(design, budget):
     """Jobs starting and ending in random order (some on the same links, some crossing
     overloaded ones, restarts too): after every change the kept rates, skipped solves
-    included, are exactly ``shared_rates`` over the running jobs in start order."""
+    included, are exactly ``shared_rates`` over the running jobs in start order, whether the
+    overloaded links' entries are read from the matrix, the list, or the matrix until it
+    passes its budget mid-run."""
     from designer.core.cluster.interference import SharedLinks
 
     c, net, topo = design
@@ -202,7 +206,7 @@ def test_shared_links_kept_across_changes_equal_a_solve_from_scratch(design):
     for _ in range(24):
         servers = rng.choice(n_srv, int(rng.integers(2, 9)), replace=False)
         loads.append(cache.load(ring_rows(c, topo.server, _servers(topo, servers))))
-    shared = SharedLinks(cap, len(loads))
+    shared = SharedLinks(cap, len(loads), budget=budget)
     running: list[int] = []
     solved_slow = 0
     for _ in range(150):
@@ -221,3 +225,4 @@ def test_shared_links_kept_across_changes_equal_a_solve_from_scratch(design):
         solved_slow += int((t < 1).any())
     assert solved_slow > 10  # jobs were slowed, not only left alone
     assert shared.solves < 150  # and some changes needed no solve
+    assert (shared._hot is None) == (budget < 1 << 20)

@@ -386,9 +386,20 @@ def test_class_pairs_sprayed_together_equal_one_by_one(monkeypatch, kind, params
     for k, (ports, gbps) in enumerate(aggregate.class_pair_port_entries(net, src, dst)):
         assert ports.tolist() == np.flatnonzero(alone[:, k] > 0).tolist()
         np.testing.assert_allclose(gbps, alone[ports, k], rtol=1e-12)
+    # next-hop tables kept across calls (fresh, then reused, in batches too): the same
+    # ports and the same figures, to the last bit
+    plain = aggregate.class_pair_port_entries(net, src, dst)
+    hops = aggregate.NextHops(net)
+    for _ in range(2):
+        for (p0, g0), (p1, g1) in zip(plain, aggregate.class_pair_port_entries(
+                net, src, dst, hops=hops), strict=True):
+            assert p1.tolist() == p0.tolist() and g1.tolist() == g0.tolist()
     monkeypatch.setattr(aggregate, "BATCH_CELLS", 5 * max(net.n_ports, c.n_switches))
     np.testing.assert_allclose(aggregate.class_pair_port_loads(net, src, dst), alone,
                                rtol=1e-12, atol=1e-12)
+    for (p0, g0), (p1, g1) in zip(plain, aggregate.class_pair_port_entries(
+            net, src, dst, hops=aggregate.NextHops(net, limit=0)), strict=True):
+        assert p1.tolist() == p0.tolist() and g1.tolist() == g0.tolist()
     p = Pattern("pairs", src, dst, rng.random(src.size), np.ones(src.size), None, "class")
     np.testing.assert_allclose(aggregate.class_spray_port_loads(net, p),
                                aggregate.class_spray_loads(net, p)[: net.n_ports],
