@@ -22,7 +22,7 @@ def test_compare_profiles_at_their_best(capsys):
     d = json.loads(run(capsys, "compare", NDR, "--profiles", "ib-ndr,roce-400", "--json"))
     ib, roce = d["designs"]
     assert roce["switches"] == 24 and roce["ports_unused"] == 0
-    assert "64 servers per leaf" in roce["layout"] and "$940,800" in roce["layout"]
+    assert "servers under their leaf (ToR)" in roce["layout"] and "$940,800" in roce["layout"]
     assert ib["ports_unused"] == 0 and ib["ports_unused_usd"] == 0
     assert d["premium"]["total"] > 0 and d["premium"]["published_range"] == [0.15, 0.30]
     drawn = json.loads(run(capsys, "compare", NDR, "--profiles", "ib-ndr,roce-400",

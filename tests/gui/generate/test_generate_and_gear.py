@@ -132,7 +132,7 @@ def test_gear_switch_lays_out_again_like_compare_in_one_undo_step(window):
     p = window.doc.project
     assert p.profile == "roce-400"
     message = window.statusBar().currentMessage()
-    assert "laid out again" in message and "64 servers per leaf" in message
+    assert "laid out again" in message and "servers under their leaf (ToR)" in message
     assert unused_ports(solve(p))[0] == 0
     assert window.doc.undo_stack.undoText().endswith("laid out again")
     window.doc.undo_stack.undo()
