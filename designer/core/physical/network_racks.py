@@ -18,6 +18,7 @@ Each rack's U, kW, device count and power cords then count these devices too
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +26,7 @@ import numpy as np
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
 from designer.core.model import Project
+from designer.core.networks.model import NetDevice
 from designer.core.physical.floor import FloorPlan, Rack, Row, Slot
 from designer.core.physical.placement import device_sizes
 
@@ -188,6 +190,19 @@ class NetLoads:
     unplaced: int  # their devices without a slot
 
 
+def placed_network_devices(project: Project, catalog: Catalog, floor: FloorPlan,
+                           index: dict[str, int]
+                           ) -> Iterator[tuple[NetDevice, Slot | None, int, NetSize]]:
+    """Every device of the other networks with its slot, its rack's position in ``index``
+    (rack name -> position; -1: not placed) and its size."""
+    sizes: dict[str, NetSize] = {}
+    for net in project.networks.values():
+        for d in net.devices:
+            s = floor.placement.get(d.id)
+            r = index.get(s.rack, -1) if s is not None else -1
+            yield d, s, r, net_size(d.model, catalog, sizes)
+
+
 def network_loads(project: Project, catalog: Catalog, floor: FloorPlan) -> NetLoads | None:
     """The other networks' placed devices per rack; None when the project has none."""
     if not project.networks:
@@ -196,21 +211,16 @@ def network_loads(project: Project, catalog: Catalog, floor: FloorPlan) -> NetLo
     k = len(index)
     u, kw = np.zeros(k, np.int64), np.zeros(k)
     n, c14, c20 = (np.zeros(k, np.int64) for _ in range(3))
-    sizes: dict[str, NetSize] = {}
     unplaced = 0
-    for net in project.networks.values():
-        for d in net.devices:
-            s = floor.placement.get(d.id)
-            r = index.get(s.rack, -1) if s is not None else -1
-            if r < 0:
-                unplaced += 1
-                continue
-            sz = net_size(d.model, catalog, sizes)
-            u[r] += sz.ru
-            kw[r] += sz.kw
-            n[r] += 1
-            if sz.inlet == "C14":
-                c14[r] += sz.cords
-            elif sz.inlet == "C20":
-                c20[r] += sz.cords
+    for _d, _s, r, sz in placed_network_devices(project, catalog, floor, index):
+        if r < 0:
+            unplaced += 1
+            continue
+        u[r] += sz.ru
+        kw[r] += sz.kw
+        n[r] += 1
+        if sz.inlet == "C14":
+            c14[r] += sz.cords
+        elif sz.inlet == "C20":
+            c20[r] += sz.cords
     return NetLoads(u, kw, n, c14, c20, unplaced)

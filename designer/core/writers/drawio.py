@@ -247,23 +247,18 @@ def _racks_page(project: Project, catalog: Catalog) -> str | None:
                              box_style(d.role.value) + "fontSize=7;", 4, y, RACK_W - 8,
                              size * RU_PX))
     if project.networks:  # the other networks' placed switches and storage nodes
-        from designer.core.physical.network_racks import net_size
+        from designer.core.physical.network_racks import placed_network_devices
 
         index = {rack.name: k for k, (_, _, rack) in enumerate(racks)}
-        sizes: dict = {}
         j = 0
-        for net in project.networks.values():
-            for d in net.devices:
-                s = floor.placement.get(d.id)
-                r = index.get(s.rack, -1) if s is not None else -1
-                if r < 0:
-                    continue
-                size = net_size(d.model, catalog, sizes).ru
-                y = 22 + (heights[r] - (s.u + size - 1)) * RU_PX
-                style = box_style("leaf" if d.tier != "storage-node" else "appliance")
-                cells.append(_vertex(f"r-n{j}", f"r-k{r}", f"{d.id} ({d.model})",
-                                     style + "fontSize=7;", 4, y, RACK_W - 8, size * RU_PX))
-                j += 1
+        for d, s, r, sz in placed_network_devices(project, catalog, floor, index):
+            if r < 0:
+                continue
+            y = 22 + (heights[r] - (s.u + sz.ru - 1)) * RU_PX
+            style = box_style("leaf" if d.tier != "storage-node" else "appliance")
+            cells.append(_vertex(f"r-n{j}", f"r-k{r}", f"{d.id} ({d.model})",
+                                 style + "fontSize=7;", 4, y, RACK_W - 8, sz.ru * RU_PX))
+            j += 1
     return _page("Racks", cells, "racks")
 
 
