@@ -125,6 +125,7 @@ class LoadCache:
         self._seen: dict[bytes, JobLoad] = {}
         self._pair: dict[tuple[int, int], JobLoad] = {}
         self._hops = NextHops(net)
+        self._acc = np.zeros(net.n_ports)
         self.hits = 0
         self.misses = 0
 
@@ -166,7 +167,7 @@ class LoadCache:
             scale = p.weight * p.demand
             # summed unit by unit on a dense vector (a unit's links are distinct): the
             # same sums, in the same order, as a sort of all the entries gave
-            acc = np.zeros(self.net.n_ports)
+            acc = self._acc  # zero outside a call: a fresh vector per job cost page faults
             for u, f in zip(units, scale.tolist(), strict=True):
                 acc[u.links] += u.gbps * f
             # the loaded links: the units' links, joined (a sort of a few thousand beats a
@@ -176,6 +177,7 @@ class LoadCache:
                    np.unique(np.concatenate([u.links for u in units])) if n * 8 < acc.size
                    else np.flatnonzero(acc))
             out = JobLoad(idx, acc[idx])
+            acc[idx] = 0.0
         if len(self._seen) < self.limit:
             self._seen[key] = out
         return out

@@ -158,6 +158,7 @@ class _Sim:
         # failure changes it) and the free GPUs per server
         self.n_busy = 0
         self.free_srv: np.ndarray | None = None  # None: count again
+        self._counted: tuple[float, int] | None = None  # fragmentation, slowed jobs
         self.down_mask = np.zeros(c.n_gpus, bool)
         self.down_next = np.inf  # the next time a down GPU comes back
 
@@ -250,9 +251,9 @@ class _Sim:
             self.repairs.append(self.now + rep)
         jobs = set(np.unique(self.owner[hit_gpus]).tolist()) - {-1}
         if ports.size:
-            for j, jl in self.loaded.items():
-                if np.isin(ports, jl.links).any():
-                    jobs.add(j)
+            hit = np.zeros(self.net.n_ports, bool)
+            hit[ports] = True
+            jobs.update(j for j, jl in self.loaded.items() if hit[jl.links].any())
         self.n_fail += 1
         self.cause[name]["failures"] += 1
         for j in sorted(jobs):
@@ -296,6 +297,7 @@ class _Sim:
             self.dirty = True
         self.rate[j] = 1.0
         self.tier[j] = -1
+        self._counted = None
 
     def _start(self, j: int, gp: np.ndarray) -> None:
         self.owner[gp] = j
@@ -304,6 +306,7 @@ class _Sim:
             self.free_srv -= np.bincount(self.topo.server[gp], minlength=self.per_srv.size)
         self.placed[j] = gp
         self._run = None
+        self._counted = None
         if np.isnan(self.start[j]):
             self.start[j] = self.now
         self.t_last[j] = self.now
@@ -413,6 +416,7 @@ class _Sim:
         t, held = self.shared.t[idx], self.shared.held[idx]
         sh = self.share[idx]
         self.rate[idx] = 1.0 / ((1.0 - sh) + sh / np.maximum(t, 1e-12))
+        self._counted = None
         lay = self.net.link_layer
         self.tier[idx] = np.where(held >= 0, lay[np.maximum(held, 0)], -1)
 
@@ -475,12 +479,16 @@ class _Sim:
             free = (self.owner < 0) & ~self.down_mask & self.topo.connected
             self.free_srv = np.bincount(self.topo.server[free], minlength=self.per_srv.size)
             self.n_down = int(self.down_mask.sum())
-        fs = self.free_srv
-        part = (fs > 0) & (fs < self.per_srv)
-        # idle GPUs in servers other jobs hold part of: capacity a whole-server job cannot use
-        frag = float(fs[part].sum()) / self.n_conn
-        run = self._running()
-        slowed = int((self.rate[run] < 1 - 1e-9).sum())
+            self._counted = None
+        if self._counted is None:  # no job started, ended or changed rate: as counted
+            fs = self.free_srv
+            part = (fs > 0) & (fs < self.per_srv)
+            # idle GPUs in servers other jobs hold part of: capacity a whole-server job
+            # cannot use
+            frag = float(fs[part].sum()) / self.n_conn
+            slowed = int((self.rate[self._running()] < 1 - 1e-9).sum())
+            self._counted = (frag, slowed)
+        frag, slowed = self._counted
         self.tl.append((self.now, self.n_busy, self.n_down, len(self.queue),
                         len(self.placed), slowed, frag, self.n_fail))
 
