@@ -28,7 +28,6 @@ import numpy as np
 from designer.core.solver.compile import Compiled
 from designer.core.traffic.aggregate import (
     NextHops,
-    class_pair_port_entries,
     class_spray_port_loads,
 )
 from designer.core.traffic.maxmin import max_min_fair, max_min_fair_dense
@@ -138,13 +137,10 @@ class LoadCache:
         """Unit loads of class pairs: kept ones looked up, the others sprayed together."""
         got = {x: self._pair[x] for x in pairs if x in self._pair}
         new = [x for x in dict.fromkeys(pairs) if x not in got]
-        if new:
-            src, dst = np.array(new, np.int64).reshape(-1, 2).T
-            entries = class_pair_port_entries(self.net, src, dst, control, self._hops)
-            for x, (links, gbps) in zip(new, entries, strict=True):
-                got[x] = JobLoad(links, gbps)
-                if len(self._pair) < self.pair_limit:
-                    self._pair[x] = got[x]
+        for x in new:
+            got[x] = JobLoad(*self._hops.pair(x[0], x[1], control))
+            if len(self._pair) < self.pair_limit:
+                self._pair[x] = got[x]
         return got
 
     def load(self, p: Pattern | None, control=None) -> JobLoad:

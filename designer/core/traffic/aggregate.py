@@ -128,6 +128,36 @@ class NextHops:
             return np.empty(0, np.int64), np.empty(0)
         return np.concatenate(ports), np.concatenate(flows)
 
+    def pair(self, s: int, d: int, control=None) -> tuple[np.ndarray, np.ndarray]:
+        """``class_pair_port_entries`` of one pair, class ``s`` to class ``d``. A class on
+        one switch starts its whole rate there (its one link's share of itself is 1):
+        without the arrays the general start builds for every pair."""
+        cl = self.net.c.classes
+        lo, hi = int(cl.ptr[s]), int(cl.ptr[s + 1])
+        if hi - lo != 1:
+            return class_pair_port_entries(self.net, np.array([s]), np.array([d]), control,
+                                           self)[0]
+        sw = int(cl.att_switch[lo])
+        amount = float(self.rate[s]) if (cl.att_cap[lo] > 0
+                                         and self.net.dist[sw, d] < UNREACHABLE) else 0.0
+        if not amount > 0:
+            return np.empty(0, np.int64), np.empty(0)
+        return self.entries(d, np.array([sw]), np.array([amount]), control)
+
+    def entries(self, d: int, at: np.ndarray, amt: np.ndarray, control=None
+                ) -> tuple[np.ndarray, np.ndarray]:
+        """``walk``'s entries summed per port: (ports ascending, Gb/s), positive loads."""
+        port, flow = self.walk(d, at, amt, control)
+        # the traffic starts at one distance, so a port is met in one layer only and
+        # sorting is summing (0 + x is x); summed in layer order otherwise
+        order = np.argsort(port, kind="stable")
+        key, tot = port[order], flow[order]
+        if key.size > 1 and not (key[1:] > key[:-1]).all():
+            key, inv = np.unique(port, return_inverse=True)
+            tot = np.bincount(inv.reshape(-1), weights=flow, minlength=key.size)
+        pos = tot > 0
+        return key[pos], tot[pos]
+
     def _step(self, ptr, port, den, at, amt):
         # a switch the traffic has reached (or cannot leave) has no closer ports: its
         # traffic ends there, as ``_propagate`` sets it aside
@@ -166,16 +196,7 @@ def class_pair_port_entries(net: Network, src: np.ndarray, dst: np.ndarray, cont
             a, b = cut[k], cut[k + 1]
             x = np.bincount(sw[a:b], weights=amount[a:b], minlength=S)
             at = np.flatnonzero(x > 0)
-            port, flow = hops.walk(int(dst[k]), at, x[at], control)
-            # the traffic starts at one distance, so a port is met in one layer only and
-            # sorting is summing (0 + x is x); summed in layer order otherwise
-            order = np.argsort(port, kind="stable")
-            key, tot = port[order], flow[order]
-            if key.size > 1 and not (key[1:] > key[:-1]).all():
-                key, inv = np.unique(port, return_inverse=True)
-                tot = np.bincount(inv.reshape(-1), weights=flow, minlength=key.size)
-            pos = tot > 0
-            out.append((key[pos], tot[pos]))
+            out.append(hops.entries(int(dst[k]), at, x[at], control))
         return out
     step = _batch(net)
     for lo in range(0, K, step):

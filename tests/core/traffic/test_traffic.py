@@ -362,7 +362,12 @@ def test_all_to_all_by_symmetry_equals_destination_by_destination(monkeypatch, k
     assert sym == pytest.approx(full, rel=1e-9, abs=1e-6)
 
 
-@pytest.mark.parametrize("kind, params", [("rail", {"sus": 4}), ("fat-tree", {"k_ary": 8})])
+TWO_PLANES = {"gear": "roce-400", "nic": "thor-ultra", "plane_split": 2,
+              "switch": "th5-64x800", "tiers": 2, "gpus": 512}  # a class on two switches
+
+
+@pytest.mark.parametrize("kind, params", [("rail", {"sus": 4}), ("fat-tree", {"k_ary": 8}),
+                                          ("fat-tree", TWO_PLANES)])
 def test_class_pairs_sprayed_together_equal_one_by_one(monkeypatch, kind, params):
     """The cluster replay's unit loads: pairs pushed down together (in batches too) give each
     pair's own spray, and the port-only spray is the first ``n_ports`` links of the full one."""
@@ -393,6 +398,10 @@ def test_class_pairs_sprayed_together_equal_one_by_one(monkeypatch, kind, params
     for _ in range(2):
         for (p0, g0), (p1, g1) in zip(plain, aggregate.class_pair_port_entries(
                 net, src, dst, hops=hops), strict=True):
+            assert p1.tolist() == p0.tolist() and g1.tolist() == g0.tolist()
+        # a pair at a time, as the replay asks (a class on one switch starts there)
+        for k, (p0, g0) in enumerate(plain):
+            p1, g1 = hops.pair(int(src[k]), int(dst[k]))
             assert p1.tolist() == p0.tolist() and g1.tolist() == g0.tolist()
     monkeypatch.setattr(aggregate, "BATCH_CELLS", 5 * max(net.n_ports, c.n_switches))
     np.testing.assert_allclose(aggregate.class_pair_port_loads(net, src, dst), alone,
