@@ -47,10 +47,6 @@ EPS = 1e-9
 MAX_EVENTS = 50_000_000
 
 
-# the columns of a job's row of progress (``_Sim._st``)
-_T_LAST, _OVERHEAD, _REMAINING, _RATE = 0, 1, 2, 8
-_NCOL = 10
-
 MAX_REPLAY_JOBS = 50_000
 MAX_FAILURE_EVENTS = 20_000  # about half a millisecond each on a 16,384-GPU design
 
@@ -112,22 +108,21 @@ class _Sim:
         self.traffic = [k.traffic for k in kind]
         self.share = np.array([k.comm_share for k in kind], np.float64)
         self.gpus = tr.gpus.copy()
-        # what every running job's progress moves at each event, a row per job: advancing
-        # the running jobs reads and writes their rows once, not ten arrays apiece; the
-        # names below are views of its columns
-        self._st = np.zeros((J, _NCOL))
-        (self.t_last, self.overhead, self.remaining, self.done, self.work, self.run_wall,
-         self.held, self.lost_net, self.rate, gpus_f) = self._st.T
-        self.remaining[:] = tr.duration_h
-        self.rate[:] = 1.0
-        gpus_f[:] = self.gpus
-        # self.done: work kept since the last start (for checkpoints)
+        self.remaining = tr.duration_h.copy()
+        self.overhead = np.zeros(J)
+        self.done = np.zeros(J)  # work kept since the last start (for checkpoints)
         # each job's checkpoint interval: the fixed one, or its Young/Daly optimum
         fs, pt = s.failures, parts(c, topo)
         sizes = {int(g): job_mtti_h(c, topo, fs, pt, int(g)) for g in np.unique(tr.gpus)}
         self.ckpt = np.array([checkpoint_interval_h(fs, sizes[int(g)]) for g in tr.gpus])
+        self.rate = np.ones(J)
+        self.t_last = np.zeros(J)
         self.start = np.full(J, np.nan)
         self.end = np.full(J, np.nan)
+        self.held = np.zeros(J)
+        self.run_wall = np.zeros(J)
+        self.work = np.zeros(J)
+        self.lost_net = np.zeros(J)
         self.lost_fail = np.zeros(J)
         self.interrupts = np.zeros(J, np.int64)
         self.spans = np.zeros(J, np.int64)
@@ -285,8 +280,7 @@ class _Sim:
 
     # jobs ------------------------------------------------------------------------------
     def _running(self) -> np.ndarray:
-        """The running jobs in start order (``placed``'s keys), kept until one starts or ends:
-        the event loop asks for them several times per event."""
+        """The running jobs in start order (``placed``'s keys)."""
         return self._run
 
     def _release(self, j: int) -> None:
@@ -384,36 +378,33 @@ class _Sim:
         return float(ends[order[k]]), int(cum[k] - need)
 
     def _ends(self, run: np.ndarray) -> np.ndarray:
-        st = self._st[run]
-        return st[:, _T_LAST] + st[:, _OVERHEAD] + st[:, _REMAINING] / np.maximum(
-            st[:, _RATE], 1e-12)
+        return (self.t_last[run] + self.overhead[run]
+                + self.remaining[run] / np.maximum(self.rate[run], 1e-12))
 
     def _advance(self, to: float) -> None:
         if not self.placed:
             self.now = to
             return
         run = self._running()
-        st = self._st[run]
-        (t_last, overhead, remaining, done, work, run_wall, held_h, lost_net, r,
-         g) = st.T
-        dt = to - t_last
-        ov = np.minimum(dt, overhead)
+        dt = to - self.t_last[run]
+        ov = np.minimum(dt, self.overhead[run])
         work_t = dt - ov
-        prog = np.minimum(work_t * r, remaining)
-        overhead -= ov
-        remaining -= prog
-        done += prog
-        work += prog
-        run_wall += work_t
-        held_h += g * dt
+        r = self.rate[run]
+        prog = np.minimum(work_t * r, self.remaining[run])
+        g = self.gpus[run].astype(np.float64)
+        self.overhead[run] -= ov
+        self.remaining[run] -= prog
+        self.done[run] += prog
+        self.work[run] += prog
+        self.run_wall[run] += work_t
+        self.held[run] += g * dt
         lostn = g * work_t * (1.0 - r)
-        lost_net += lostn
-        t_last[:] = to
-        self._st[run] = st
+        self.lost_net[run] += lostn
         tier = self.tier[run]
         held = tier >= 0
         if held.any():
             np.add.at(self.lost_layer, tier[held], lostn[held])
+        self.t_last[run] = to
         self.now = to
 
     def _rates(self) -> None:
@@ -517,9 +508,9 @@ class _Sim:
             design_gpus=int(self.topo.connected.sum()), horizon_h=float(self.horizon),
             usd_per_gpu_hour=usd, job=self.tr.job, tenant=self.tr.tenant, gpus=self.gpus,
             arrival_h=self.tr.arrival_h, start_h=self.start, end_h=self.end, slowdown=slow,
-            interruptions=self.interrupts, lost_network_gpu_h=self.lost_net.copy(),
+            interruptions=self.interrupts, lost_network_gpu_h=self.lost_net,
             lost_failures_gpu_h=self.lost_fail + self._overhead_lost(),
-            held_gpu_h=self.held.copy(), spans=self.spans, comm_share=self.share, by_tier=by_tier,
+            held_gpu_h=self.held, spans=self.spans, comm_share=self.share, by_tier=by_tier,
             by_cause={k: v for k, v in self.cause.items() if v["failures"] > 0},
             timeline=timeline, blast=blast, mtti_h=mtti, spares=sp, timings=timings,
             cache_hits=self.cache.hits, offered_gpu_h=self._offered())
