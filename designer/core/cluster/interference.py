@@ -59,21 +59,23 @@ def ring_rows(c: Compiled, server: np.ndarray, gpus: np.ndarray) -> Pattern | No
     the next (the same rail where the job holds whole servers), the other GPUs joined over
     NVLink. Every GPU sends at most one flow and receives at most one."""
     s = server[gpus]
-    if s.size > 1 and (s[1:] >= s[:-1]).all():  # placements come sorted: no sort needed
+    step = s[1:] != s[:-1]
+    if not step.any():
+        return None
+    if (s[1:] >= s[:-1]).all():  # placements come sorted: no sort needed
         g = gpus
     else:
         order = np.argsort(s, kind="stable")
         g, s = gpus[order], s[order]
+        step = s[1:] != s[:-1]
     # each server's first GPU and count (np.unique on sorted numbers, without its sort)
-    first = np.flatnonzero(s[1:] != s[:-1]) + 1
-    if first.size == 0:
-        return None
-    first = np.concatenate(([0], first))
-    nxt = np.concatenate((first[1:], first[:1]))  # the next server's first GPU, cyclic
-    k = int((np.concatenate((first[1:], [s.size])) - first).min())
-    src = g[(first[:, None] + np.arange(k)[None, :]).ravel()]
-    dst = g[(nxt[:, None] + np.arange(k)[None, :]).ravel()]
-    return _rows(c, src, dst, np.ones(src.size))
+    first = np.flatnonzero(np.concatenate(([True], step)))
+    size = np.diff(first, append=s.size)
+    k = int(size.min())
+    src = (first[:, None] + np.arange(k)).ravel()
+    # ring k's next hop: the same rank on the next server, the last server closing the ring
+    dst = np.roll(first, -1)[:, None] + np.arange(k)
+    return _rows(c, g[src], g[dst.ravel()])
 
 
 def all_to_all_rows(c: Compiled, server: np.ndarray, gpus: np.ndarray) -> Pattern | None:
@@ -97,14 +99,16 @@ def all_to_all_rows(c: Compiled, server: np.ndarray, gpus: np.ndarray) -> Patter
                    "class")
 
 
-def _rows(c: Compiled, src: np.ndarray, dst: np.ndarray, demand: np.ndarray) -> Pattern | None:
+def _rows(c: Compiled, src: np.ndarray, dst: np.ndarray) -> Pattern | None:
     a, b = c.gpu_class[src], c.gpu_class[dst]
     # GPUs of one class sit on the same switches: their traffic never enters the fabric
     ok = (a >= 0) & (b >= 0) & (a != b)
     if not ok.any():
         return None
     n = max(c.classes.n, 1)
-    key, w = np.unique(a[ok] * n + b[ok], return_counts=True)
+    key = np.sort(a[ok] * n + b[ok])
+    first = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+    key, w = key[first], np.diff(first, append=key.size)
     return Pattern("job ring", key // n, key % n, np.ones(key.size), w.astype(np.float64),
                    None, "class")
 
@@ -382,15 +386,15 @@ class SharedLinks:
             grown = np.zeros((size, self._hot.shape[1]))
             grown[:n] = self._hot[:n]
             self._hot = grown
-        rows = np.arange(n, n + links.size)
-        self._hot_row[links] = rows
+        self._hot_row[links] = np.arange(n, n + links.size)
         self._n_hot += links.size
+        fresh = np.zeros(self.cap.size, bool)
+        fresh[links] = True
         for k, jl in enumerate(self._load_of_slot):
             if jl is None:
                 continue
-            pos = np.minimum(np.searchsorted(jl.links, links), jl.links.size - 1)
-            m = jl.links[pos] == links
-            self._hot[rows[m], k] = jl.gbps[pos[m]]
+            m = fresh[jl.links]
+            self._hot[self._hot_row[jl.links[m]], k] = jl.gbps[m]
 
     def remove(self, j: int, jl: JobLoad) -> None:
         self.total[jl.links] -= jl.gbps
