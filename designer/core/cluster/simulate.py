@@ -35,6 +35,7 @@ from designer.core.cluster.reliability import (
     spares,
 )
 from designer.core.cluster.result import ClusterResult, Timeline
+from designer.core.cluster.running import FIGURES, Running
 from designer.core.cluster.settings import ClusterError, ClusterSettings
 from designer.core.cluster.topology import topology
 from designer.core.cluster.trace import Trace
@@ -126,13 +127,12 @@ class _Sim:
         self.lost_fail = np.zeros(J)
         self.interrupts = np.zeros(J, np.int64)
         self.spans = np.zeros(J, np.int64)
-        self.tier = np.full(J, -1, np.int64)  # layer of the link holding a slowed job
         self.lost_layer = np.zeros(len(net.layers))
         self.placed: dict[int, np.ndarray] = {}
-        # the running jobs, and those of them loading the fabric, in start order (the
-        # keys of ``placed`` and ``loaded``), kept as jobs start and end: the event loop
-        # reads them several times per event
-        self._run = np.empty(0, np.int64)
+        # the running jobs' progress side by side, in start order (``placed``'s keys)
+        self.live = Running({f: getattr(self, f) for f in FIGURES}, self.gpus)
+        # the running jobs loading the fabric, in start order (``loaded``'s keys), kept as
+        # jobs start and end: the rates are solved over them
         self._run_loaded = np.empty(0, np.int64)
         self.loads: dict[int, JobLoad] = {}
         # the running jobs that load the fabric, in start order (as ``placed``): what the
@@ -264,6 +264,7 @@ class _Sim:
             self._interrupt(j, name)
 
     def _interrupt(self, j: int, cause: str) -> None:
+        self._release(j)  # its progress back in the per-job figures
         fs = self.s.failures
         tau = self.ckpt[j]  # 0: a checkpoint every step (free writes); inf: never needed
         lost = self.done[j] % tau if 0 < tau < np.inf else 0.0
@@ -275,17 +276,12 @@ class _Sim:
         self.interrupts[j] += 1
         self.cause[cause]["interruptions"] += 1
         self.cause[cause]["gpu_hours"] += float(g * (lost + fs.restart_h))
-        self._release(j)
         self.queue.insert(0, j)
 
     # jobs ------------------------------------------------------------------------------
-    def _running(self) -> np.ndarray:
-        """The running jobs in start order (``placed``'s keys)."""
-        return self._run
-
     def _release(self, j: int) -> None:
         gp = self.placed.pop(j)
-        self._run = self._run[self._run != j]
+        self.live.remove(j)
         self.owner[gp] = -1
         self.n_busy -= gp.size
         if self.free_srv is not None:
@@ -298,7 +294,6 @@ class _Sim:
             self.shared.remove(j, jl)
             self.dirty = True
         self.rate[j] = 1.0
-        self.tier[j] = -1
         self._counted = None
 
     def _start(self, j: int, gp: np.ndarray) -> None:
@@ -307,11 +302,11 @@ class _Sim:
         if self.free_srv is not None:
             self.free_srv -= np.bincount(self.topo.server[gp], minlength=self.per_srv.size)
         self.placed[j] = gp
-        self._run = np.append(self._run, j)
         self._counted = None
         if np.isnan(self.start[j]):
             self.start[j] = self.now
         self.t_last[j] = self.now
+        self.live.add(j)
         self.spans[j] = np.unique(self.topo.leaf[gp]).size
         jl = self.cache.load(job_pattern(self.traffic[j], self.c, self.topo.server, gp)) \
             if self.share[j] > 0 else EMPTY
@@ -366,10 +361,10 @@ class _Sim:
     def _reservation(self, need: int, n_free: int) -> tuple[float, int]:
         """When the head job can start (running jobs ending as now expected), and the GPUs
         beyond its need free then."""
-        run = self._running()
+        run = self.live.jobs
         if run.size == 0:
             return np.inf, 0
-        ends = self._ends(run)
+        ends = self._ends()
         order = np.argsort(ends)
         cum = n_free + np.cumsum(self.gpus[run[order]])
         k = int(np.searchsorted(cum, need))
@@ -377,34 +372,36 @@ class _Sim:
             return np.inf, 0
         return float(ends[order[k]]), int(cum[k] - need)
 
-    def _ends(self, run: np.ndarray) -> np.ndarray:
-        return (self.t_last[run] + self.overhead[run]
-                + self.remaining[run] / np.maximum(self.rate[run], 1e-12))
+    def _ends(self) -> np.ndarray:
+        """When each running job ends at its present rate, in start order."""
+        f = self.live.figure
+        return f("t_last") + f("overhead") + f("remaining") / np.maximum(f("rate"), 1e-12)
 
     def _advance(self, to: float) -> None:
-        if not self.placed:
+        lv = self.live
+        if lv.n == 0:
             self.now = to
             return
-        run = self._running()
-        dt = to - self.t_last[run]
-        ov = np.minimum(dt, self.overhead[run])
+        t_last, overhead, remaining, done, work, run_wall, held_h, lost_net, r = (
+            lv.figure(f) for f in FIGURES)
+        g = lv.g
+        dt = to - t_last
+        ov = np.minimum(dt, overhead)
         work_t = dt - ov
-        r = self.rate[run]
-        prog = np.minimum(work_t * r, self.remaining[run])
-        g = self.gpus[run].astype(np.float64)
-        self.overhead[run] -= ov
-        self.remaining[run] -= prog
-        self.done[run] += prog
-        self.work[run] += prog
-        self.run_wall[run] += work_t
-        self.held[run] += g * dt
+        prog = np.minimum(work_t * r, remaining)
+        overhead -= ov
+        remaining -= prog
+        done += prog
+        work += prog
+        run_wall += work_t
+        held_h += g * dt
         lostn = g * work_t * (1.0 - r)
-        self.lost_net[run] += lostn
-        tier = self.tier[run]
+        lost_net += lostn
+        tier = lv.tier
         held = tier >= 0
         if held.any():
             np.add.at(self.lost_layer, tier[held], lostn[held])
-        self.t_last[run] = to
+        t_last[:] = to
         self.now = to
 
     def _rates(self) -> None:
@@ -418,10 +415,10 @@ class _Sim:
             return
         t, held = self.shared.t[idx], self.shared.held[idx]
         sh = self.share[idx]
-        self.rate[idx] = 1.0 / ((1.0 - sh) + sh / np.maximum(t, 1e-12))
+        self.live.set("rate", idx, 1.0 / ((1.0 - sh) + sh / np.maximum(t, 1e-12)))
         self._counted = None
         lay = self.net.link_layer
-        self.tier[idx] = np.where(held >= 0, lay[np.maximum(held, 0)], -1)
+        self.live.set("tier", idx, np.where(held >= 0, lay[np.maximum(held, 0)], -1))
 
     def _loaded_jobs(self) -> np.ndarray:
         return self._run_loaded
@@ -436,8 +433,7 @@ class _Sim:
         last_report = time.perf_counter()
         while True:
             t_arr = arr[i_arr] if i_arr < tr.n else np.inf
-            run = self._running()
-            ends = self._ends(run) if run.size else np.empty(0)
+            ends = self._ends()
             t_end = float(ends.min()) if ends.size else np.inf
             t_rep = min(self.repairs) if self.repairs else np.inf
             nxt = min(t_arr, t_end, self.next_fail, t_rep, self.horizon)
@@ -448,9 +444,9 @@ class _Sim:
             self._advance(nxt)
             if nxt >= self.horizon:
                 break
-            finished = run[ends <= nxt + EPS] if run.size else run
+            finished = self.live.jobs[ends <= nxt + EPS]
             for j in finished.tolist():
-                if self.remaining[j] <= 1e-7 and self.overhead[j] <= 1e-9:
+                if self.live.get("remaining", j) <= 1e-7 and self.live.get("overhead", j) <= 1e-9:
                     self.end[j] = self.now
                     self._release(j)
             while i_arr < tr.n and arr[i_arr] <= nxt:
@@ -468,9 +464,11 @@ class _Sim:
             if events > MAX_EVENTS:
                 raise ClusterError("the run passed 50 million events; shorten it with --days")
             if time.perf_counter() - last_report > 0.05:
+                self.live.write_back()
                 done = float((self.gpus * (tr.duration_h - self.remaining)).sum()) / total_work
                 self.ctl.step(done)
                 last_report = time.perf_counter()
+        self.live.write_back()
         if not np.isfinite(self.horizon):
             self.horizon = self.now
 
@@ -489,7 +487,7 @@ class _Sim:
             # idle GPUs in servers other jobs hold part of: capacity a whole-server job
             # cannot use
             frag = float(fs[part].sum()) / self.n_conn
-            slowed = int((self.rate[self._running()] < 1 - 1e-9).sum())
+            slowed = int((self.live.figure("rate") < 1 - 1e-9).sum())
             self._counted = (frag, slowed)
         frag, slowed = self._counted
         self.tl.append((self.now, self.n_busy, self.n_down, len(self.queue),

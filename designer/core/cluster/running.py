@@ -1,0 +1,96 @@
+"""The running jobs' progress, held side by side in start order.
+
+At every event of a replay each running job's clock, overhead, remaining work and totals
+move. Held per job (arrays over every job of the trace), each move read and wrote the running
+jobs' entries through their ids, a gather and a scatter per figure: most of an event's cost.
+Here the running jobs' figures sit contiguous, in the order the jobs started, and an event
+moves them in place. A job's figures are copied in when it starts and back when it ends, so
+the per-job arrays hold every job that is not running; the order is kept because sums over
+the running jobs (the time lost per fabric layer) add in it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+FIGURES = ("t_last", "overhead", "remaining", "done", "work", "run_wall", "held", "lost_net",
+           "rate")
+
+
+class Running:
+    """``per_job``: the trace's per-job arrays of ``FIGURES`` (written back as jobs leave);
+    ``gpus``: GPUs per job. ``tier`` (layer of the link holding a slowed job, -1 none) lives
+    here only: it means nothing once a job stops."""
+
+    def __init__(self, per_job: dict[str, np.ndarray], gpus: np.ndarray) -> None:
+        self.per_job = per_job
+        self.gpus = gpus
+        self.n = 0
+        self._cols = {f: np.empty(64) for f in FIGURES}
+        self._g = np.empty(64)
+        self._tier = np.empty(64, np.int64)
+        self._jobs = np.empty(64, np.int64)
+        self.pos = np.full(gpus.size, -1, np.int64)  # per job: its place, -1 not running
+
+    def figure(self, name: str) -> np.ndarray:
+        """Figure ``name`` of the running jobs, in start order (a view: moved in place)."""
+        return self._cols[name][: self.n]
+
+    @property
+    def jobs(self) -> np.ndarray:
+        return self._jobs[: self.n]
+
+    @property
+    def g(self) -> np.ndarray:
+        """GPUs of each running job, as floats."""
+        return self._g[: self.n]
+
+    @property
+    def tier(self) -> np.ndarray:
+        return self._tier[: self.n]
+
+    def add(self, j: int) -> None:
+        k = self.n
+        if k == self._jobs.size:
+            self._grow()
+        for f, col in self._cols.items():
+            col[k] = self.per_job[f][j]
+        self._g[k] = self.gpus[j]
+        self._tier[k] = -1
+        self._jobs[k] = j
+        self.pos[j] = k
+        self.n = k + 1
+
+    def remove(self, j: int) -> None:
+        """Job ``j`` stops: its figures back to the per-job arrays, the later jobs moved up."""
+        k = int(self.pos[j])
+        n = self.n
+        for f, col in self._cols.items():
+            self.per_job[f][j] = col[k]
+            col[k:n - 1] = col[k + 1:n]
+        for col in (self._g, self._tier, self._jobs):
+            col[k:n - 1] = col[k + 1:n]
+        self.pos[j] = -1
+        self.n = n - 1
+        self.pos[self._jobs[k:n - 1]] = np.arange(k, n - 1)
+
+    def write_back(self) -> None:
+        """Every running job's figures to the per-job arrays (the replay's end)."""
+        for f, col in self._cols.items():
+            self.per_job[f][self.jobs] = col[: self.n]
+
+    def set(self, name: str, jobs: np.ndarray, values: np.ndarray) -> None:
+        """Figure ``name`` (one of ``FIGURES`` or ``tier``) of running ``jobs``."""
+        col = self._tier if name == "tier" else self._cols[name]
+        col[self.pos[jobs]] = values
+
+    def get(self, name: str, j: int) -> float:
+        return float(self._cols[name][self.pos[j]])
+
+    def _grow(self) -> None:
+        size = 2 * self._jobs.size
+        for f, col in self._cols.items():
+            self._cols[f] = np.concatenate([col, np.empty(size - col.size)])
+        self._g = np.concatenate([self._g, np.empty(size - self._g.size)])
+        self._tier = np.concatenate([self._tier, np.empty(size - self._tier.size, np.int64)])
+        self._jobs = np.concatenate([self._jobs, np.empty(size - self._jobs.size, np.int64)])
