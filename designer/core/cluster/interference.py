@@ -170,12 +170,9 @@ class LoadCache:
             acc = self._acc  # zero outside a call: a fresh vector per job cost page faults
             for u, f in zip(units, scale.tolist(), strict=True):
                 acc[u.links] += u.gbps * f
-            # the loaded links: the units' links, joined (a sort of a few thousand beats a
-            # pass over every port) or found in the vector
-            n = sum(u.links.size for u in units)
-            idx = (units[0].links if len(units) == 1 else
-                   np.unique(np.concatenate([u.links for u in units])) if n * 8 < acc.size
-                   else np.flatnonzero(acc))
+            # the loaded links: the units' links (loads are positive), found in the vector
+            # by a pass over a boolean mask, a fifth of a sort of the joined links (callgrind)
+            idx = units[0].links if len(units) == 1 else np.flatnonzero(acc > 0)
             out = JobLoad(idx, acc[idx])
             acc[idx] = 0.0
         if len(self._seen) < self.limit:
