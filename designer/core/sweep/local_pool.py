@@ -23,7 +23,7 @@ import contextlib
 import multiprocessing
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 # What a fork-server worker imports before its first task (a forked one has them already).
@@ -46,17 +46,18 @@ def start_method() -> str:
     return "spawn"
 
 
-def warm() -> None:
+def warm(modules: Sequence[str] = PRELOAD) -> None:
     """Start the fork server with the designer imported (about a second of one core, in its
     own process), so that a later sweep from a busy process starts at once. Safe to call
-    from any thread, any number of times."""
+    from any thread, any number of times: the first call's ``modules`` are the ones the
+    server imports (one server per process, for as long as it lives)."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return
     from multiprocessing import forkserver
 
     with _warm_lock:
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(list(PRELOAD))
+        ctx.set_forkserver_preload(list(modules))
         forkserver.ensure_running()
 
 
