@@ -8,9 +8,10 @@ of load on a shared machine touches all of them. ``--baseline DIR`` adds the sam
 from another checkout of the designer (``git archive REV | tar -x -C DIR``), for an A/B.
 
 Printed per run: the wall time of the command, the CPU of the command and every process it
-started (sampled every 50 ms, so a process's last few ms may be missed), the sweep's own time,
-when the workers took their first batch (from the start of the sweep, and from the start of
-the command), how many designs this process solved meanwhile, and the load average.
+started (sampled every 50 ms, so a process's last few ms may be missed), the sweep's own time
+(the rest of the wall is the command's start, reading and expanding the spec, the report and
+closing the cluster), when the workers took their first batch (from the start of the sweep),
+how many designs this process solved meanwhile, and the load average.
 
 Run: python bench/bench_sweep_start.py [--repeat 2] [--modes inproc,local2,dask2]
      [--baseline DIR] [SPEC ...]
@@ -76,8 +77,7 @@ def once(spec: str, mode: str, baseline: str | None) -> dict:
     here = [w for w in summary["timing"]["workers"] if w["worker"] == "this process"]
     first = min((w["startup"] for w in workers), default=None)
     return {"wall": wall, "cpu": sum(seen.values()), "sweep": summary["seconds"],
-            "first": first, "setup": wall - summary["seconds"],
-            "here": here[0]["points"] if here else 0, "load": load}
+            "first": first, "here": here[0]["points"] if here else 0, "load": load}
 
 
 def main() -> None:
@@ -100,8 +100,7 @@ def main() -> None:
                 x = once(spec, m, a.baseline)
                 walls[m].append(x["wall"])
                 first = "" if x["first"] is None else (
-                    f"  workers' first batch {x['first']:.2f} s into the sweep "
-                    f"({x['first'] + x['setup']:.2f} s into the command), "
+                    f"  workers' first batch {x['first']:.2f} s into the sweep, "
                     f"{x['here']} design(s) here meanwhile")
                 print(f"  {m:11s} wall {x['wall']:6.2f} s  cpu {x['cpu']:6.2f} s  sweep "
                       f"{x['sweep']:6.2f} s  load {x['load']:4.1f}{first}", flush=True)

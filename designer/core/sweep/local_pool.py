@@ -1,11 +1,12 @@
 """Local worker processes for a sweep: forked from this process, so they start warm.
 
-A local Dask cluster costs about a second before its first task on two cores (importing
-Dask, a fork server importing the designer again, a scheduler, nannies and workers shaking
-hands), and its scheduler and event loops take CPU from the workers while they run: on a
-sweep of 200 small designs that start is a third of the work and two workers were only
-1.26x faster than one. Workers forked from this process inherit the designer, numpy and
-scipy already imported, so they start in milliseconds and nothing but the workers runs.
+A local Dask cluster costs seconds before its first task on two cores (importing Dask, a
+fork server importing the designer again, a scheduler, nannies and workers shaking hands:
+2.6-3.3 s into a sweep on a busy machine), and its scheduler and event loops take CPU from
+the workers while they run: on a sweep of 200 small designs that start was a third of the
+work and two workers were only 1.26x faster than one. Workers forked from this process
+inherit the designer, numpy and scipy already imported, so they start in milliseconds and
+nothing but the workers runs.
 
 Forking copies only the calling thread. When this process runs other threads (the window:
 its solver, its background tasks), a thread holding a lock at the instant of the fork would
