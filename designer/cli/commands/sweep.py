@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -22,7 +21,6 @@ from designer.core.sweep import (
     format_of,
     load_spec,
     run_sweep,
-    start_engine,
     summary_json,
     sweep_table,
     timing_lines,
@@ -69,8 +67,6 @@ def run(args: argparse.Namespace) -> int:
         raise_usage("--workers: give 0 (this process) or more")
     if args.output is not None:
         format_of(args.output)  # a bad extension fails before the work, not after
-    if args.workers != 0:  # a local Dask cluster's fork server imports beside the reading
-        start_engine(args.engine, args.scheduler or os.environ.get("DASK_SCHEDULER_ADDRESS"))
     cat = catalog_from(args)
     spec = load_spec(args.spec)
     points = expand(spec, cat)  # every check before anything starts

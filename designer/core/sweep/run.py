@@ -181,12 +181,11 @@ def start_engine(engine: str = "processes", scheduler: str | None = None) -> Non
     wait for the imports. Nothing for the other engines, nor where there is no fork server.
 
     Called as the first step of a sweep, the server's imports (about 1.2 s of one core on a
-    quiet machine) run beside this process reading and expanding the spec, importing Dask and
-    starting the scheduler; started by the cluster's first nanny instead, they came after all
-    of that (``bench/bench_sweep_start.py`` prints the timeline). The workers are still
-    forked from that clean single-threaded server, never from this process: by the time a
-    nanny starts a worker, this process runs the cluster's event loop and the sweep's own
-    solving on other threads, and Dask advises against forking a process with threads or an
+    quiet machine) run beside this process importing Dask and starting the scheduler; started
+    by the cluster's first nanny instead, they came after both (1.3 s into the sweep). The
+    workers are still forked from that clean single-threaded server, never from this process:
+    by the time a nanny starts a worker, this process runs the cluster's event loop and other
+    threads, and Dask advises against forking a process with threads or an
     event loop. A server already running (started by ``warm`` for local workers) is kept:
     its workers then import Dask themselves."""
     if scheduler or engine != "dask" or \
@@ -294,7 +293,7 @@ def run_sweep(
         raise SweepSpecError("workers: give 0 (this process) or more")
     check_engine(engine)
     if n_workers > 0:
-        start_engine(engine, scheduler)  # its imports run beside the expansion
+        start_engine(engine, scheduler)  # its imports run beside the cluster's start
     pts = points if points is not None else expand(spec, catalog)
     if not pts:
         raise SweepSpecError("the spec gives no point")
