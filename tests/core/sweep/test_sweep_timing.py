@@ -182,3 +182,22 @@ def test_in_process_has_no_start_up_line():
     run = run_sweep(spec_from_dict(SPEC), workers=0)
     assert summary_json(run, sweep_table(run))["timing"]["startup"] is None
     assert not any("start-up" in x for x in timing_lines(run))
+
+
+def test_the_fork_server_is_started_before_the_spec_is_expanded(monkeypatch):
+    """A local Dask sweep starts its workers' fork server as its first step (its imports
+    then run beside everything else); in process, nothing is started."""
+    from designer.core.sweep import run as sweep_run
+
+    calls: list[str] = []
+    real_expand = sweep_run.expand
+    monkeypatch.setattr(sweep_run, "start_engine",
+                        lambda engine, scheduler: calls.append(f"start {engine}"))
+    monkeypatch.setattr(sweep_run, "expand",
+                        lambda *a: calls.append("expand") or real_expand(*a))
+    _fake_cluster(monkeypatch, lambda: True)
+    run_sweep(spec_from_dict(SPEC), workers=1, engine="dask")
+    assert calls == ["start dask", "expand"]
+    calls.clear()
+    run_sweep(spec_from_dict(SPEC), workers=0)
+    assert calls == ["expand"]
