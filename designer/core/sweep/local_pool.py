@@ -2,7 +2,7 @@
 
 A local Dask cluster costs seconds before its first task on two cores (importing Dask, a
 fork server importing the designer again, a scheduler, nannies and workers shaking hands:
-2.6-3.3 s into a sweep on a busy machine), and its scheduler and event loops take CPU from
+2.6-4.5 s into a sweep on a busy machine), and its scheduler and event loops take CPU from
 the workers while they run: on a sweep of 200 small designs that start was a third of the
 work and two workers were only 1.26x faster than one. Workers forked from this process
 inherit the designer, numpy and scipy already imported, so they start in milliseconds and

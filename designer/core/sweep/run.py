@@ -357,8 +357,8 @@ def _run_on_dask(run: SweepRun, batches: list[list[Point]], n_workers: int,
     scheduler, the nannies' handshakes) runs on threads of this process, and every step of
     it waited for the interpreter lock while a design was solved beside it (the graph
     partitioner holds the lock for the whole of a call). Solved here, the workers of the
-    DeepSeek sweep took their first batch 4.2-5.7 s into the sweep; in the fork, 2.6-3.5 s
-    (alternating runs, load 3-5).
+    DeepSeek sweep took their first batch 4.2-6.6 s into the sweep; in the fork, 2.6-4.5 s
+    (alternating runs, load 2-5).
     Only one batch at a time, and none once the workers are up: ``--workers N`` keeps to N
     cores (the batch in flight then finishes beside them)."""
     with local_pool(1) as (here, _, _):
