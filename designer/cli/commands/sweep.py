@@ -48,8 +48,8 @@ def register(sub: argparse._SubParsersAction, name: str) -> None:
                    "0 runs in this process)")
     p.add_argument("--engine", choices=ENGINES, default="processes",
                    help="local workers: plain processes forked from this one, ready in "
-                   "milliseconds (default), or a local Dask cluster (about a second to start; "
-                   "its dashboard and tools)")
+                   "milliseconds (default), or a local Dask cluster (a few seconds to start on "
+                   "two cores, shown in the report; its dashboard and tools)")
     p.add_argument("-o", "--output", metavar="FILE", type=Path,
                    help="write the table: .csv, .xlsx, .parquet (needs pyarrow) or .json")
     p.add_argument("--top", type=count_arg(0, 100_000), metavar="N", default=0,

@@ -25,6 +25,7 @@ _WHERE = {
     "warm": "local_pool",
     "ENGINES": "run",
     "default_workers": "run",
+    "start_engine": "run",
     "load_yaml": "spec",
     "read_spec_text": "spec",
     "timing_lines": "timing",
@@ -34,7 +35,7 @@ __getattr__ = lazy_names(__name__, globals(), _WHERE)
 if TYPE_CHECKING:
     from designer.core.sweep.files import format_of, write_designs, write_table
     from designer.core.sweep.local_pool import warm
-    from designer.core.sweep.run import ENGINES, default_workers
+    from designer.core.sweep.run import ENGINES, default_workers, start_engine
     from designer.core.sweep.spec import load_yaml, read_spec_text
     from designer.core.sweep.timing import timing_lines
 
@@ -60,6 +61,7 @@ __all__ = [
     "register",
     "run_sweep",
     "spec_from_dict",
+    "start_engine",
     "summary_json",
     "sweep_table",
     "timing_lines",

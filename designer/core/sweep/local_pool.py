@@ -1,11 +1,12 @@
 """Local worker processes for a sweep: forked from this process, so they start warm.
 
-A local Dask cluster costs about a second before its first task on two cores (importing
-Dask, a fork server importing the designer again, a scheduler, nannies and workers shaking
-hands), and its scheduler and event loops take CPU from the workers while they run: on a
-sweep of 200 small designs that start is a third of the work and two workers were only
-1.26x faster than one. Workers forked from this process inherit the designer, numpy and
-scipy already imported, so they start in milliseconds and nothing but the workers runs.
+A local Dask cluster costs seconds before its first task on two cores (importing Dask, a
+fork server importing the designer again, a scheduler, nannies and workers shaking hands:
+2.6-4.5 s into a sweep on a busy machine), and its scheduler and event loops take CPU from
+the workers while they run: on a sweep of 200 small designs that start was a third of the
+work and two workers were only 1.26x faster than one. Workers forked from this process
+inherit the designer, numpy and scipy already imported, so they start in milliseconds and
+nothing but the workers runs.
 
 Forking copies only the calling thread. When this process runs other threads (the window:
 its solver, its background tasks), a thread holding a lock at the instant of the fork would
@@ -23,7 +24,7 @@ import contextlib
 import multiprocessing
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 # What a fork-server worker imports before its first task (a forked one has them already).
@@ -46,17 +47,18 @@ def start_method() -> str:
     return "spawn"
 
 
-def warm() -> None:
+def warm(modules: Sequence[str] = PRELOAD) -> None:
     """Start the fork server with the designer imported (about a second of one core, in its
     own process), so that a later sweep from a busy process starts at once. Safe to call
-    from any thread, any number of times."""
+    from any thread, any number of times: the first call's ``modules`` are the ones the
+    server imports (one server per process, for as long as it lives)."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return
     from multiprocessing import forkserver
 
     with _warm_lock:
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(list(PRELOAD))
+        ctx.set_forkserver_preload(list(modules))
         forkserver.ensure_running()
 
 

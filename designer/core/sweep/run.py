@@ -25,12 +25,12 @@ import time
 import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import DesignerError
 from designer.core.sweep.errors import SweepSpecError
-from designer.core.sweep.local_pool import local_pool
+from designer.core.sweep.local_pool import local_pool, warm
 from designer.core.sweep.points import Point, expand
 from designer.core.sweep.spec import SweepSpec
 from designer.core.sweep.worker import Outcome, run_batch, run_point, warm_up
@@ -62,6 +62,7 @@ class SweepRun:
     wall_start: float = 0.0
     wall_end: float = 0.0
     received: dict[int, float] = field(default_factory=dict)
+    workers_up: float = 0.0  # when a Dask cluster's workers were ready (0: not on Dask)
 
     def ran_on(self) -> str:
         """Where the designs were built, for a report: this process, local worker processes,
@@ -159,16 +160,38 @@ def _local_config() -> dict:
 
 
 def _preload_workers() -> None:
-    """The fork server imports ``WORKER_PRELOAD`` once (it starts with the first worker and
-    serves every later cluster of this process: a second sweep starts in a fraction of a
-    second). Only what is importable is listed: a missing optional module would stop it."""
+    """The fork server imports ``WORKER_PRELOAD`` once (it serves every later cluster of this
+    process: a second sweep starts in a fraction of a second). Only what is importable is
+    listed: a missing optional module would stop it."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return
     from distributed.utils import get_mp_context
 
     ctx = get_mp_context()  # Dask's own preload set first; ours replaces it (a superset)
-    mods = [m for m in WORKER_PRELOAD if importlib.util.find_spec(m.split(".")[0])]
-    ctx.set_forkserver_preload(mods)
+    ctx.set_forkserver_preload(_worker_modules())
+
+
+def _worker_modules() -> list[str]:
+    return [m for m in WORKER_PRELOAD if importlib.util.find_spec(m.split(".")[0])]
+
+
+def start_engine(engine: str = "processes", scheduler: str | None = None) -> None:
+    """For a local Dask cluster, start now what its workers fork from: Python's fork server,
+    a process of its own importing Dask and the designer (``WORKER_PRELOAD``); it does not
+    wait for the imports. Nothing for the other engines, nor where there is no fork server.
+
+    Called as the first step of a sweep, the server's imports (about 1.2 s of one core on a
+    quiet machine) run beside this process importing Dask and starting the scheduler; started
+    by the cluster's first nanny instead, they came after both (1.3 s into the sweep). The
+    workers are still forked from that clean single-threaded server, never from this process:
+    by the time a nanny starts a worker, this process runs the cluster's event loop and other
+    threads, and Dask advises against forking a process with threads or an
+    event loop. A server already running (started by ``warm`` for local workers) is kept:
+    its workers then import Dask themselves."""
+    if scheduler or engine != "dask" or \
+            "forkserver" not in multiprocessing.get_all_start_methods():
+        return
+    warm(_worker_modules())
 
 
 def check_engine(engine: str) -> None:
@@ -262,9 +285,6 @@ def run_sweep(
     what finished with ``cancelled`` set. A spec that cannot run raises before any work.
     ``engine``: ``processes`` (local workers forked from this process) or ``dask`` (a local
     Dask cluster); a scheduler address always means Dask."""
-    pts = points if points is not None else expand(spec, catalog)
-    if not pts:
-        raise SweepSpecError("the spec gives no point")
     scheduler = scheduler or os.environ.get("DASK_SCHEDULER_ADDRESS") or None
     if scheduler:
         scheduler = scheduler_address(scheduler)  # refused before any work
@@ -272,6 +292,11 @@ def run_sweep(
     if n_workers < 0:
         raise SweepSpecError("workers: give 0 (this process) or more")
     check_engine(engine)
+    if n_workers > 0:
+        start_engine(engine, scheduler)  # its imports run beside the cluster's start
+    pts = points if points is not None else expand(spec, catalog)
+    if not pts:
+        raise SweepSpecError("the spec gives no point")
     stop = cancelled or (lambda: False)
     run = SweepRun(spec, pts)
     t0 = time.perf_counter()
@@ -319,43 +344,70 @@ def _run_on_dask(run: SweepRun, batches: list[list[Point]], n_workers: int,
                  scheduler: str | None, catalog: Catalog | None, workloads: list | None,
                  record: Callable[[Outcome], None], stop: Callable[[], bool]) -> None:
     """The cluster starts in the background (a fork server importing the designer, or the
-    workers joining a remote scheduler: seconds) while this process solves batches itself,
-    the largest first; what is left goes to the workers once they are up.
+    workers joining a remote scheduler: seconds) while this process solves batches, the
+    largest first, one at a time; what is left goes to the workers once they are up.
 
     Largest first, because this process is the one worker ready now: on a quiet 2-core
     machine a local cluster took 5.5 s to come up, and a sweep whose two largest designs
     are 70% of its work (the bundled DeepSeek sweep) ran 1.2x slower than in process when
-    this process took the smallest batches and left the large ones to workers not yet up."""
-    starting = _Starting(n_workers, scheduler)
-    try:
+    this process took the smallest batches and left the large ones to workers not yet up.
+
+    This process solves them in a fork of itself (``local_pool``, made before the cluster's
+    threads exist), not on its own thread: the cluster's start (importing Dask, the
+    scheduler, the nannies' handshakes) runs on threads of this process, and every step of
+    it waited for the interpreter lock while a design was solved beside it (the graph
+    partitioner holds the lock for the whole of a call). Solved here, the workers of the
+    DeepSeek sweep took their first batch 4.2-6.6 s into the sweep; in the fork, 2.6-4.5 s
+    (alternating runs, load 2-5).
+    Only one batch at a time, and none once the workers are up: ``--workers N`` keeps to N
+    cores (the batch in flight then finishes beside them)."""
+    with local_pool(1) as (here, _, _):
+        inflight: dict[Future, list[Point]] = {}
+        if batches and not stop():  # submitted first: a forked pool forks at its first task
+            b = batches.pop(0)
+            inflight[here.submit(run_batch, b, catalog, workloads)] = b
+        starting = _Starting(n_workers, scheduler)
         try:
-            while batches and not starting.ready.is_set():
-                if stop():
-                    run.cancelled = True
-                    break
-                for p in batches.pop(0):
-                    record(run_point(p, catalog, workloads))
-            starting.ready.wait()
-        except KeyboardInterrupt:
-            run.cancelled = True
-        if starting.error is not None:
-            raise starting.error
-        run.workers, run.scheduler = starting.n, starting.where
-        if run.cancelled or not batches:
-            return
-        assert starting.ex is not None
-        _run_batches(run, starting.ex, batches, catalog, workloads, record, stop)
-    finally:
-        starting.close()
+            try:
+                while (batches or inflight) and not starting.ready.is_set():
+                    if stop():
+                        run.cancelled = True
+                        break
+                    if not inflight:
+                        b = batches.pop(0)
+                        inflight[here.submit(run_batch, b, catalog, workloads)] = b
+                    done, _ = wait(inflight, timeout=POLL_S)
+                    for f in done:
+                        for o in _outcomes(f, inflight.pop(f)):
+                            record(replace(o, worker=""))  # this process's own work
+                if not run.cancelled:
+                    starting.ready.wait()
+            except KeyboardInterrupt:
+                run.cancelled = True
+            if starting.error is not None:
+                raise starting.error
+            run.workers, run.scheduler = starting.n, starting.where
+            run.workers_up = starting.up
+            if run.cancelled or not (batches or inflight):
+                return
+            assert starting.ex is not None
+            _run_batches(run, starting.ex, batches, catalog, workloads, record, stop,
+                         here=inflight)
+        finally:
+            starting.close()
 
 
 def _run_batches(run: SweepRun, ex: Executor, batches: list[list[Point]],
                  catalog: Catalog | None, workloads: list | None,
-                 record: Callable[[Outcome], None], stop: Callable[[], bool]) -> None:
+                 record: Callable[[Outcome], None], stop: Callable[[], bool],
+                 here: dict[Future, list[Point]] | None = None) -> None:
+    """``batches`` on ``ex``, recorded as they come back; ``here``: batches already running
+    in this process's fork, waited for with them (their outcomes are this process's)."""
     run.batches = len(batches)
     futures: dict[Future, list[Point]] = {
         ex.submit(run_batch, b, catalog, workloads): b for b in batches}
-    pending = set(futures)
+    mine = dict(here or {})
+    pending = set(futures) | set(mine)
     try:
         while pending:
             if stop():
@@ -363,8 +415,12 @@ def _run_batches(run: SweepRun, ex: Executor, batches: list[list[Point]],
                 break
             done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
             for f in done:
-                for o in _outcomes(f, futures[f]):
-                    record(o)
+                if f in mine:
+                    for o in _outcomes(f, mine[f]):
+                        record(replace(o, worker=""))
+                else:
+                    for o in _outcomes(f, futures[f]):
+                        record(o)
     except KeyboardInterrupt:  # Ctrl+C: keep what finished, as a cancel would
         run.cancelled = True
     if run.cancelled:
@@ -382,6 +438,7 @@ class _Starting:
         self._leave = threading.Event()
         self.ex: Executor | None = None
         self.n, self.where = 0, "in-process"
+        self.up = 0.0
         self.error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, args=(workers, scheduler),
                                         name="sweep cluster", daemon=True)
@@ -391,6 +448,7 @@ class _Starting:
         try:
             with dask_executor(workers, scheduler) as (ex, n, where):
                 self.ex, self.n, self.where = ex, n, where
+                self.up = time.time()
                 self.ready.set()
                 self._leave.wait()
         except BaseException as exc:  # handed to the sweep's thread, which raises it

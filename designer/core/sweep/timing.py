@@ -1,8 +1,9 @@
 """Where a sweep's time went, per worker: start-up (until its first batch began), build,
 solve and estimate (the designs' own work), transfer (shipping tasks and results, between
 batches and back to this process) and idle (done, waiting for the others), which add up to
-the run's wall time; and the largest design's share of the run, the floor no number of
-workers lowers.
+the run's wall time; how long the run waited for its workers (a local Dask cluster takes
+seconds to start); and the largest design's share of the run, the floor no number of workers
+lowers.
 
 The workers stamp their batches with the wall clock; on one machine the clocks agree. A
 remote worker's clock may not: its start-up and transfer are then rough (never negative).
@@ -84,10 +85,43 @@ def largest(run: SweepRun) -> Largest | None:
     return Largest(o.index, int(run.points[o.index].gpus), o.seconds, o.seconds / wall)
 
 
+@dataclass(frozen=True)
+class Startup:
+    """How long the run waited for its workers: the first batch a worker began, from the
+    start of the run, its share of the run, and the designs this process solved meanwhile
+    (while a Dask cluster starts, this process solves the largest batches)."""
+    seconds: float
+    share: float
+    here: int
+    workers_ran: bool  # False: this process solved every design before the workers were up
+
+    def as_dict(self) -> dict[str, object]:
+        return {"seconds": round(self.seconds, 4), "share": round(self.share, 4),
+                "here": self.here, "workers_ran": self.workers_ran}
+
+
+def startup(run: SweepRun) -> Startup | None:
+    """Until a worker began its first batch; when no worker ran a point (this process solved
+    them all while a Dask cluster started), until the cluster was ready. None in process."""
+    rows = by_worker(run)
+    workers = [r for r in rows if r.worker != HERE]
+    if workers:
+        first = min(r.startup for r in workers)
+    elif run.workers_up > 0:
+        first = max(run.workers_up - run.wall_start, 0.0)
+    else:
+        return None
+    wall = max(run.wall_end - run.wall_start, 1e-9)
+    here = sum(r.points for r in rows if r.worker == HERE)
+    return Startup(first, first / wall, here, bool(workers))
+
+
 def timing_json(run: SweepRun) -> dict[str, object]:
     big = largest(run)
+    up = startup(run)
     return {"workers": [w.as_dict() for w in by_worker(run)],
-            "largest": None if big is None else big.as_dict()}
+            "largest": None if big is None else big.as_dict(),
+            "startup": None if up is None else up.as_dict()}
 
 
 def timing_lines(run: SweepRun) -> list[str]:
@@ -101,6 +135,16 @@ def timing_lines(run: SweepRun) -> list[str]:
     for r in rows:
         out.append("  " + r.worker.ljust(name_w) + f"  {r.points:6d}"
                    + "".join(f"{getattr(r, k):10.3f}" for k in STAGES))
+    up = startup(run)
+    if up is not None:
+        share = f"{up.seconds:.3f} s into the run, {100 * up.share:.0f}% of it"
+        if not up.workers_ran:
+            out.append(f"  Workers' start-up: ready {share}; this process solved all "
+                       f"{up.here:,} design(s) meanwhile, the workers none")
+        else:
+            out.append(f"  Workers' start-up: their first batch began {share}"
+                       + (f" (this process solved {up.here:,} design(s) meanwhile)"
+                          if up.here else ""))
     big = largest(run)
     if big is not None:
         out.append(f"  Largest design: point {big.point} ({big.gpus:,} GPUs), "

@@ -104,8 +104,8 @@ class SweepDialog(QDialog):
         self.engine.addItem("Processes", "processes")
         self.engine.addItem("Dask", "dask")
         self.engine.setToolTip("Local workers: plain processes, ready at once (default), or a "
-                               "local Dask cluster (about a second to start). A scheduler "
-                               "address always runs on that Dask cluster.")
+                               "local Dask cluster (a few seconds to start on two cores). A "
+                               "scheduler address always runs on that Dask cluster.")
         self.scheduler = QLineEdit(os.environ.get("DASK_SCHEDULER_ADDRESS", ""))
         self.scheduler.setPlaceholderText("local workers, or tcp://host:8786 (Dask)")
         self.scheduler.textChanged.connect(self._engine_choice)

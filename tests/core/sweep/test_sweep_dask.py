@@ -141,3 +141,32 @@ def test_unreachable_scheduler_is_a_clear_error(monkeypatch):
     addr = f"tcp://127.0.0.1:{_free_port()}"
     with pytest.raises(DesignerError, match="cannot reach the Dask scheduler"):
         run_sweep(loads_spec(ISSUE_SPEC), scheduler=addr)
+
+
+START = """
+import multiprocessing, sys
+import psutil
+from designer.core.sweep import start_engine
+start_engine(sys.argv[1], sys.argv[2] or None)
+servers = [p for p in psutil.Process().children()
+           if "forkserver import main" in " ".join(p.cmdline())]
+print(len(servers), " ".join(servers[0].cmdline()) if servers else "")
+"""
+
+
+@pytest.mark.skipif("forkserver" not in __import__("multiprocessing").get_all_start_methods(),
+                    reason="no fork server on this platform")
+@pytest.mark.parametrize(("engine", "scheduler", "started"), [
+    ("dask", "", True), ("processes", "", False), ("dask", "tcp://127.0.0.1:8786", False)])
+def test_a_local_dask_sweep_starts_its_fork_server_first(engine, scheduler, started):
+    """For a local Dask cluster the fork server its workers come from is started at once,
+    importing Dask and the designer, rather than by the cluster's first nanny; the other
+    engines (and a remote scheduler) start nothing. A fresh interpreter: one fork server per
+    process, and this one's may be running already."""
+    out = subprocess.run([sys.executable, "-c", START, engine, scheduler], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    count, _, cmd = out.stdout.strip().partition(" ")
+    assert int(count) == int(started)
+    if started:
+        assert "'distributed'" in cmd and "'designer.core.sweep.worker'" in cmd

@@ -102,3 +102,102 @@ def test_while_a_cluster_starts_this_process_takes_the_largest_designs(monkeypat
     assert len(make_batches(run.points, 1, 1e-6)) > 2
     assert order[0] == biggest.index
     assert run.scheduler == "local Dask"
+
+
+def _fake_cluster(monkeypatch, up_when):
+    """A Dask executor that is up only once ``up_when()`` says so (threads stand in for its
+    workers), recording what was running when it was entered."""
+    import contextlib
+    import multiprocessing
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from designer.core.sweep import run as sweep_run
+
+    entered: dict[str, object] = {}
+
+    @contextlib.contextmanager
+    def slow_cluster(workers, scheduler):
+        entered["children"] = len(multiprocessing.active_children())
+        end = time.monotonic() + 60
+        while not up_when() and time.monotonic() < end:
+            time.sleep(0.01)
+        with ThreadPoolExecutor(1) as ex:
+            yield ex, 1, "local Dask"
+
+    monkeypatch.setattr(sweep_run, "dask_executor", slow_cluster)
+    return entered
+
+
+def test_while_a_cluster_starts_the_designs_are_solved_in_a_fork_not_on_this_thread(
+        monkeypatch):
+    """The cluster's start runs on threads of this process; a design solved on its main
+    thread would hold the interpreter lock against it. So the designs solved meanwhile are
+    solved in a process forked before the cluster starts, and counted as this process's."""
+    from designer.core.sweep import run as sweep_run
+
+    def not_here(*a, **k):
+        raise AssertionError("a design was solved on the sweeping thread")
+
+    monkeypatch.setattr(sweep_run, "run_point", not_here)
+    monkeypatch.setattr(sweep_run, "TARGET_BATCH_S", 1e-6)
+    seen: list[int] = []
+    entered = _fake_cluster(monkeypatch, lambda: len(seen) >= 2)
+    before = children()
+    run = run_sweep(spec_from_dict(SPEC), workers=1, engine="dask",
+                    on_outcome=lambda o, d, n: seen.append(o.index))
+    wait_gone(before)
+    assert len(run.outcomes) == len(run.points) and not run.failed
+    assert entered["children"] >= 1  # the solving process existed before the cluster began
+    mine = [o for o in run.outcomes.values() if not o.worker]
+    assert len(mine) >= 2  # what finished while the cluster started is this process's
+    rows = {r.worker: r for r in by_worker(run)}
+    assert rows["this process"].points == len(mine)
+    up = summary_json(run, sweep_table(run))["timing"]["startup"]
+    assert up["here"] == len(mine) and up["workers_ran"] is True
+    assert 0 < up["share"] <= 1
+    assert any(line.startswith("  Workers' start-up: their first batch began")
+               for line in timing_lines(run))
+
+
+def test_a_sweep_done_before_its_cluster_is_up_says_so(monkeypatch):
+    """A small sweep can be over before a local Dask cluster's workers are up: the report
+    says that this process solved every design and the workers none (the run still waits
+    for the cluster: --engine dask is never silently in process)."""
+    spec = spec_from_dict(SPEC)
+    total = len(run_sweep(spec, workers=0).points)
+    seen: list[int] = []
+    _fake_cluster(monkeypatch, lambda: len(seen) >= total)
+    run = run_sweep(spec, workers=1, engine="dask",
+                    on_outcome=lambda o, d, n: seen.append(o.index))
+    assert run.scheduler == "local Dask" and run.workers == 1 and run.workers_up > 0
+    up = summary_json(run, sweep_table(run))["timing"]["startup"]
+    assert up["workers_ran"] is False and up["here"] == len(run.points)
+    line = [x for x in timing_lines(run) if "start-up" in x]
+    assert line and f"solved all {len(run.points)} design(s)" in line[0]
+    assert "the workers none" in line[0]
+
+
+def test_in_process_has_no_start_up_line():
+    run = run_sweep(spec_from_dict(SPEC), workers=0)
+    assert summary_json(run, sweep_table(run))["timing"]["startup"] is None
+    assert not any("start-up" in x for x in timing_lines(run))
+
+
+def test_the_fork_server_is_started_before_the_spec_is_expanded(monkeypatch):
+    """A local Dask sweep starts its workers' fork server as its first step (its imports
+    then run beside everything else); in process, nothing is started."""
+    from designer.core.sweep import run as sweep_run
+
+    calls: list[str] = []
+    real_expand = sweep_run.expand
+    monkeypatch.setattr(sweep_run, "start_engine",
+                        lambda engine, scheduler: calls.append(f"start {engine}"))
+    monkeypatch.setattr(sweep_run, "expand",
+                        lambda *a: calls.append("expand") or real_expand(*a))
+    _fake_cluster(monkeypatch, lambda: True)
+    run_sweep(spec_from_dict(SPEC), workers=1, engine="dask")
+    assert calls == ["start dask", "expand"]
+    calls.clear()
+    run_sweep(spec_from_dict(SPEC), workers=0)
+    assert calls == ["expand"]
