@@ -70,12 +70,14 @@ def ring_rows(c: Compiled, server: np.ndarray, gpus: np.ndarray) -> Pattern | No
         step = s[1:] != s[:-1]
     # each server's first GPU and count (np.unique on sorted numbers, without its sort)
     first = np.flatnonzero(np.concatenate(([True], step)))
-    size = np.diff(first, append=s.size)
-    k = int(size.min())
-    src = (first[:, None] + np.arange(k)).ravel()
     # ring k's next hop: the same rank on the next server, the last server closing the ring
-    dst = np.roll(first, -1)[:, None] + np.arange(k)
-    return _rows(c, g[src], g[dst.ravel()])
+    nxt = np.empty_like(first)
+    nxt[:-1] = first[1:]
+    nxt[-1] = first[0]
+    size = nxt - first
+    size[-1] = s.size - first[-1]
+    rank = np.arange(int(size.min()))
+    return _rows(c, g[(first[:, None] + rank).ravel()], g[(nxt[:, None] + rank).ravel()])
 
 
 def all_to_all_rows(c: Compiled, server: np.ndarray, gpus: np.ndarray) -> Pattern | None:
@@ -108,7 +110,10 @@ def _rows(c: Compiled, src: np.ndarray, dst: np.ndarray) -> Pattern | None:
     n = max(c.classes.n, 1)
     key = np.sort(a[ok] * n + b[ok])
     first = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
-    key, w = key[first], np.diff(first, append=key.size)
+    w = np.empty_like(first)
+    w[:-1] = first[1:] - first[:-1]
+    w[-1] = key.size - first[-1]
+    key = key[first]
     return Pattern("job ring", key // n, key % n, np.ones(key.size), w.astype(np.float64),
                    None, "class")
 
