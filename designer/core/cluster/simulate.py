@@ -142,6 +142,8 @@ class _Sim:
         self.queue: list[int] = []
         self.owner = np.full(c.n_gpus, -1, np.int64)
         self.down_until = np.zeros(c.n_gpus)
+        self._free: np.ndarray | None = None  # see _free_gpus
+        self._free_until = np.inf
         self.now = 0.0
         self.horizon = s.days * 24.0 if s.days is not None else np.inf
         self.cause = {k: {"failures": 0.0, "interruptions": 0.0, "gpu_hours": 0.0}
@@ -252,6 +254,7 @@ class _Sim:
         if down.size and rep > 0:
             self.down_until[down] = np.maximum(self.down_until[down], self.now + rep)
             self.free_srv = None
+            self._free = None
             self.repairs.append(self.now + rep)
         jobs = set(np.unique(self.owner[hit_gpus]).tolist()) - {-1}
         if ports.size:
@@ -284,6 +287,8 @@ class _Sim:
         self.live.remove(j)
         self.owner[gp] = -1
         self.n_busy -= gp.size
+        if self._free is not None:
+            self._free[gp] = (self.down_until[gp] <= self.now) & self.topo.connected[gp]
         if self.free_srv is not None:
             back = gp[~self.down_mask[gp] & self.topo.connected[gp]]
             self.free_srv += np.bincount(self.topo.server[back], minlength=self.per_srv.size)
@@ -299,6 +304,8 @@ class _Sim:
     def _start(self, j: int, gp: np.ndarray) -> None:
         self.owner[gp] = j
         self.n_busy += gp.size
+        if self._free is not None:
+            self._free[gp] = False
         if self.free_srv is not None:
             self.free_srv -= np.bincount(self.topo.server[gp], minlength=self.per_srv.size)
         self.placed[j] = gp
@@ -321,8 +328,8 @@ class _Sim:
     def _schedule(self) -> None:
         if not self.queue:
             return
-        free = (self.owner < 0) & (self.down_until <= self.now) & self.topo.connected
-        n_free = int(free.sum())
+        free = self._free_gpus()
+        n_free = int(np.count_nonzero(free))
         while self.queue:
             j = self.queue[0]
             if self.gpus[j] > n_free:
@@ -332,8 +339,7 @@ class _Sim:
             if gp is None:
                 break
             self.queue.pop(0)
-            self._start(j, gp)
-            free[gp] = False
+            self._start(j, gp)  # its GPUs leave ``free``
             n_free -= gp.size
         if not self.queue or self.s.backfill_depth == 0 or n_free == 0:
             return
@@ -353,10 +359,19 @@ class _Sim:
                 continue
             self.queue.remove(j)
             self._start(j, gp)
-            free[gp] = False
             n_free -= need
             if self.now + runs > shadow:
                 extra -= need
+
+    def _free_gpus(self) -> np.ndarray:
+        """GPUs neither held nor down now: kept as jobs start and end, counted again after a
+        failure or once a repair is due."""
+        if self._free is None or self.now >= self._free_until:
+            down = self.down_until > self.now
+            self._free = ~down & (self.owner < 0) & self.topo.connected
+            later = self.down_until[down]
+            self._free_until = float(later.min()) if later.size else np.inf
+        return self._free
 
     def _reservation(self, need: int, n_free: int) -> tuple[float, int]:
         """When the head job can start (running jobs ending as now expected), and the GPUs
