@@ -24,17 +24,20 @@ class Running:
 
     def __init__(self, per_job: dict[str, np.ndarray], gpus: np.ndarray) -> None:
         self.per_job = per_job
+        self._per_job = [per_job[f] for f in FIGURES]
+        self._row = {f: i for i, f in enumerate(FIGURES)}
         self.gpus = gpus
         self.n = 0
-        self._cols = {f: np.empty(64) for f in FIGURES}
-        self._g = np.empty(64)
+        # a row per figure and one for the GPUs (as floats), a column per running job: a
+        # job leaving moves the later columns up in one copy
+        self._m = np.empty((len(FIGURES) + 1, 64))
         self._tier = np.empty(64, np.int64)
         self._jobs = np.empty(64, np.int64)
         self.pos = np.full(gpus.size, -1, np.int64)  # per job: its place, -1 not running
 
     def figure(self, name: str) -> np.ndarray:
         """Figure ``name`` of the running jobs, in start order (a view: moved in place)."""
-        return self._cols[name][: self.n]
+        return self._m[self._row[name], : self.n]
 
     @property
     def jobs(self) -> np.ndarray:
@@ -43,7 +46,7 @@ class Running:
     @property
     def g(self) -> np.ndarray:
         """GPUs of each running job, as floats."""
-        return self._g[: self.n]
+        return self._m[-1, : self.n]
 
     @property
     def tier(self) -> np.ndarray:
@@ -53,9 +56,7 @@ class Running:
         k = self.n
         if k == self._jobs.size:
             self._grow()
-        for f, col in self._cols.items():
-            col[k] = self.per_job[f][j]
-        self._g[k] = self.gpus[j]
+        self._m[:, k] = [a[j] for a in self._per_job] + [self.gpus[j]]
         self._tier[k] = -1
         self._jobs[k] = j
         self.pos[j] = k
@@ -65,32 +66,34 @@ class Running:
         """Job ``j`` stops: its figures back to the per-job arrays, the later jobs moved up."""
         k = int(self.pos[j])
         n = self.n
-        for f, col in self._cols.items():
-            self.per_job[f][j] = col[k]
-            col[k:n - 1] = col[k + 1:n]
-        for col in (self._g, self._tier, self._jobs):
-            col[k:n - 1] = col[k + 1:n]
+        for a, x in zip(self._per_job, self._m[:-1, k].tolist(), strict=True):
+            a[j] = x
+        self._m[:, k:n - 1] = self._m[:, k + 1:n]
+        self._tier[k:n - 1] = self._tier[k + 1:n]
+        self._jobs[k:n - 1] = self._jobs[k + 1:n]
         self.pos[j] = -1
         self.n = n - 1
         self.pos[self._jobs[k:n - 1]] = np.arange(k, n - 1)
 
     def write_back(self) -> None:
         """Every running job's figures to the per-job arrays (the replay's end)."""
-        for f, col in self._cols.items():
-            self.per_job[f][self.jobs] = col[: self.n]
+        for a, row in zip(self._per_job, self._m[:-1, : self.n], strict=True):
+            a[self.jobs] = row
 
     def set(self, name: str, jobs: np.ndarray, values: np.ndarray) -> None:
         """Figure ``name`` (one of ``FIGURES`` or ``tier``) of running ``jobs``."""
-        col = self._tier if name == "tier" else self._cols[name]
-        col[self.pos[jobs]] = values
+        if name == "tier":
+            self._tier[self.pos[jobs]] = values
+        else:
+            self._m[self._row[name], self.pos[jobs]] = values
 
     def get(self, name: str, j: int) -> float:
-        return float(self._cols[name][self.pos[j]])
+        return float(self._m[self._row[name], self.pos[j]])
 
     def _grow(self) -> None:
         size = 2 * self._jobs.size
-        for f, col in self._cols.items():
-            self._cols[f] = np.concatenate([col, np.empty(size - col.size)])
-        self._g = np.concatenate([self._g, np.empty(size - self._g.size)])
+        m = np.empty((self._m.shape[0], size))
+        m[:, : self.n] = self._m[:, : self.n]
+        self._m = m
         self._tier = np.concatenate([self._tier, np.empty(size - self._tier.size, np.int64)])
         self._jobs = np.concatenate([self._jobs, np.empty(size - self._jobs.size, np.int64)])
