@@ -305,14 +305,21 @@ class SharedLinks:
         self._job_of = np.empty(1024, np.int64)  # per start number: the job
         self._alive = np.zeros(1024, bool)  # per start number: still running
         self._seq_of = np.full(n_jobs, -1, np.int64)
-        self._changed: list[JobLoad] = []
+        self._due = False  # a change since the last solve may alter the rates
         self._solved = False
         self._is_over = np.zeros(cap.size, bool)  # the overloaded links at the last solve
         self.solves = 0
 
     def add(self, j: int, jl: JobLoad) -> None:
         # a job's links are distinct: a plain add is ``np.add.at``, in the same order
-        self.total[jl.links] += jl.gbps
+        links = jl.links
+        total = self.total[links] + jl.gbps
+        self.total[links] = total
+        # a solve is due when the job loads a link overloaded at the last solve or now: a
+        # link overloaded at the next solve was so at the last, or after the last job
+        # added to it (only ends, which lower it, came after)
+        self._due = self._due or bool(self._is_over[links].any()) or bool(
+            (total > self._limit[links]).any())
         s = self._starts
         self._starts += 1
         if s >= self._alive.size:
@@ -321,7 +328,6 @@ class SharedLinks:
         self._alive[s] = True
         self._job_of[s] = j
         self._seq_of[j] = s
-        self._changed.append(jl)
         self.t[j], self.held[j] = 1.0, -1
         if self._hot is not None:
             self._slot_add(j, s, jl)
@@ -400,11 +406,11 @@ class SharedLinks:
 
     def remove(self, j: int, jl: JobLoad) -> None:
         self.total[jl.links] -= jl.gbps
+        self._due = self._due or bool(self._is_over[jl.links].any())
         self._alive[self._seq_of[j]] = False
         self._seq_of[j] = -1
         k = self._slot_of[j]
         self._slot_of[j] = -1
-        self._changed.append(jl)
         self.t[j], self.held[j] = 1.0, -1
         if self._hot is not None:
             r = self._hot_row[jl.links]
@@ -427,14 +433,13 @@ class SharedLinks:
         when a solve is due). False when the last answer stands: only the jobs that started
         since have new figures (``t`` 1, not held)."""
         cap = self.cap
-        changed, self._changed = self._changed, []
         # totals moved only on the links of the jobs that came or went: when none of those
         # links was or is overloaded, the overloaded links are the same and those jobs load
-        # none of them
-        if self._solved and not any(
-                self._is_over[jl.links].any()
-                or (self.total[jl.links] > self._limit[jl.links]).any() for jl in changed):
+        # none of them (``add`` and ``remove`` tell; when they cannot rule it out a solve
+        # runs, and gives the last answer again)
+        if self._solved and not self._due:
             return False
+        self._due = False
         if callable(running):
             running = running()
         over = np.flatnonzero(self.total > self._limit)
