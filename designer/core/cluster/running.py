@@ -39,6 +39,11 @@ class Running:
         """Figure ``name`` of the running jobs, in start order (a view: moved in place)."""
         return self._m[self._row[name], : self.n]
 
+    def figures(self) -> np.ndarray:
+        """Every figure of the running jobs, a row each in ``FIGURES`` order, then their GPUs
+        (as floats): views, moved in place."""
+        return self._m[:, : self.n]
+
     @property
     def jobs(self) -> np.ndarray:
         return self._jobs[: self.n]

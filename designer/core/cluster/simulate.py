@@ -397,9 +397,8 @@ class _Sim:
         if lv.n == 0:
             self.now = to
             return
-        t_last, overhead, remaining, done, work, run_wall, held_h, lost_net, r = (
-            lv.figure(f) for f in FIGURES)
-        g = lv.g
+        t_last, overhead, remaining, done, work, run_wall, held_h, lost_net, r, g = (
+            lv.figures())
         dt = to - t_last
         ov = np.minimum(dt, overhead)
         work_t = dt - ov
