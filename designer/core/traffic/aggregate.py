@@ -61,16 +61,27 @@ class NextHops:
     those name the layer. On a fat tree most layers recur (a leaf's climb is the same towards
     any other pod, the descent from the cores the same from any pod), and the pair costs a
     few look-ups. The entries come out in ``_propagate``'s order with the same arithmetic: the
-    same figures to the last bit. ``limit``: ports kept in tables; ``step_limit``: entries
-    kept in layers."""
+    same figures to the last bit.
+
+    Past the first layer the rest of a pair's way is kept too, sorted, named by the
+    destination and the traffic it starts from: a leaf's climb hands the same traffic to its
+    pod's spines whichever leaf of the pod sent it, so the pairs from one pod to one
+    destination share their way down. A port lies at one distance from the destination, so
+    it is met in one layer only, and the way is the layers' entries side by side; where a
+    port would be met twice the pair is walked and summed layer by layer as before.
+    ``limit``: ports kept in tables; ``step_limit``: entries kept in layers; ``rest_limit``:
+    entries kept in ways down."""
 
     def __init__(self, net: Network, limit: int = 16_000_000,
-                 step_limit: int = 4_000_000) -> None:
+                 step_limit: int = 4_000_000, rest_limit: int = 2_000_000) -> None:
         self.net = net
         self.limit = limit
         self.step_limit = step_limit
+        self.rest_limit = rest_limit
         self._kept = 0
         self._step_kept = 0
+        self._rest_kept = 0
+        self._rests: dict[tuple[int, bytes, bytes], tuple[np.ndarray, np.ndarray]] = {}
         self._by_dst: dict[int, tuple] = {}
         self._words = max(1, -(-int(np.diff(net.port_ptr).max(initial=0)) // 64))
         self._steps: dict[tuple[bytes, bytes, bytes], tuple] = {}
@@ -114,19 +125,12 @@ class NextHops:
         """Traffic ``amt`` (positive) at switches ``at`` (ascending) pushed down to class
         ``d``: its (port, Gb/s) entries, layer by layer, a port repeated where layers add to
         it (``_propagate``'s entries for one column)."""
-        ptr, port, den, rid, layers = self.of(d)
+        tables = self.of(d)
         ports, flows = [], []
-        for _ in range(layers):
+        for _ in range(tables[-1]):
             if not at.size:
                 break
-            key = (at.tobytes(), rid[at].tobytes(), amt.tobytes())
-            got = self._steps.get(key)
-            if got is None:
-                got = self._step(ptr, port, den, at, amt)
-                if self._step_kept + got[0].size <= self.step_limit:
-                    self._steps[key] = got
-                    self._step_kept += got[0].size
-            p, f, at, amt = got
+            p, f, at, amt = self._layer(tables, at, amt)
             ports.append(p)
             flows.append(f)
             if control is not None:
@@ -151,9 +155,47 @@ class NextHops:
             return np.empty(0, np.int64), np.empty(0)
         return self.entries(d, np.array([sw]), np.array([amount]), control)
 
+    def _layer(self, tables: tuple, at: np.ndarray, amt: np.ndarray) -> tuple:
+        ptr, port, den, rid, _ = tables
+        key = (at.tobytes(), rid[at].tobytes(), amt.tobytes())
+        got = self._steps.get(key)
+        if got is None:
+            got = self._step(ptr, port, den, at, amt)
+            if self._step_kept + got[0].size <= self.step_limit:
+                self._steps[key] = got
+                self._step_kept += got[0].size
+        return got
+
+    def _rest(self, d: int, tables: tuple, at: np.ndarray, amt: np.ndarray, depth: int
+              ) -> tuple[np.ndarray, np.ndarray] | None:
+        """The way from traffic ``amt`` at ``at`` to class ``d``: (ports ascending, Gb/s),
+        positive loads; None where a port is met twice (or the layers run out)."""
+        if not at.size:
+            return _NOTHING
+        if depth == 0:
+            return None
+        key = (d, at.tobytes(), amt.tobytes())
+        got = self._rests.get(key)
+        if got is not None:
+            return got
+        p, f, nxt, n_amt = self._layer(tables, at, amt)
+        rest = self._rest(d, tables, nxt, n_amt, depth - 1)
+        got = None if rest is None else _side_by_side(p, f, *rest)
+        if got is not None and self._rest_kept + got[0].size <= self.rest_limit:
+            self._rests[key] = got
+            self._rest_kept += got[0].size
+        return got
+
     def entries(self, d: int, at: np.ndarray, amt: np.ndarray, control=None
                 ) -> tuple[np.ndarray, np.ndarray]:
         """``walk``'s entries summed per port: (ports ascending, Gb/s), positive loads."""
+        tables = self.of(d)
+        if at.size:
+            p, f, nxt, n_amt = self._layer(tables, at, amt)
+            rest = self._rest(d, tables, nxt, n_amt, tables[-1] - 1)
+            got = None if rest is None else _side_by_side(p, f, *rest)
+            if got is not None:
+                return got
         port, flow = self.walk(d, at, amt, control)
         # the traffic starts at one distance, so a port is met in one layer only and
         # sorting is summing (0 + x is x); summed in layer order otherwise
@@ -178,6 +220,26 @@ class NextHops:
         x = np.bincount(net.port_dst[p], weights=flow, minlength=net.c.n_switches)
         nxt = np.flatnonzero(x > 0)
         return p, flow, nxt, x[nxt]
+
+
+_NOTHING = (np.empty(0, np.int64), np.empty(0))
+
+
+def _side_by_side(p: np.ndarray, f: np.ndarray, rp: np.ndarray, rf: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
+    """A layer's entries (``p``, ``f``) and the sorted rest of the way joined: ports
+    ascending, positive loads only; None when a port is in both (the walk then sums it)."""
+    pos = f > 0
+    if not pos.all():
+        p, f = p[pos], f[pos]
+    port = np.concatenate((p, rp))
+    flow = np.concatenate((f, rf))
+    if port.size > 1 and not (port[1:] > port[:-1]).all():
+        order = np.argsort(port, kind="stable")
+        port, flow = port[order], flow[order]
+        if not (port[1:] > port[:-1]).all():
+            return None
+    return port, flow
 
 
 def class_pair_port_entries(net: Network, src: np.ndarray, dst: np.ndarray, control=None,

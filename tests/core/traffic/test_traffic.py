@@ -399,10 +399,12 @@ def test_class_pairs_sprayed_together_equal_one_by_one(monkeypatch, kind, params
         for (p0, g0), (p1, g1) in zip(plain, aggregate.class_pair_port_entries(
                 net, src, dst, hops=hops), strict=True):
             assert p1.tolist() == p0.tolist() and g1.tolist() == g0.tolist()
-        # a pair at a time, as the replay asks (a class on one switch starts there)
-        for k, (p0, g0) in enumerate(plain):
-            p1, g1 = hops.pair(int(src[k]), int(dst[k]))
-            assert p1.tolist() == p0.tolist() and g1.tolist() == g0.tolist()
+        # a pair at a time, as the replay asks (a class on one switch starts there), the
+        # ways down kept or not
+        for h in (hops, aggregate.NextHops(net, rest_limit=0)):
+            for k, (p0, g0) in enumerate(plain):
+                p1, g1 = h.pair(int(src[k]), int(dst[k]))
+                assert p1.tolist() == p0.tolist() and g1.tolist() == g0.tolist()
     monkeypatch.setattr(aggregate, "BATCH_CELLS", 5 * max(net.n_ports, c.n_switches))
     np.testing.assert_allclose(aggregate.class_pair_port_loads(net, src, dst), alone,
                                rtol=1e-12, atol=1e-12)
