@@ -254,14 +254,19 @@ def _fair_dense(a: np.ndarray, links: np.ndarray, cap: np.ndarray
     c = cap[links]
     fair = max_min_fair_dense(a, c)
     t = np.minimum(fair.t, 1.0)
-    util = fair.load / np.maximum(c, 1e-300)
-    score = np.where((a > 0) & (util >= 1 - 1e-6)[None, :], a, -1.0)
+    held = np.full(t.size, -1, np.int64)
+    slow = np.flatnonzero(t < 1 - 1e-9)
+    full = np.flatnonzero(fair.load / np.maximum(c, 1e-300) >= 1 - 1e-6)
+    if not slow.size or not full.size:
+        return t, held
+    # a slowed job's entries on the full links: the largest holds it
+    score = a[np.ix_(slow, full)]
     best = score.max(axis=1)
     hit = (score == best[:, None]) & (score > 0)
     # ties between a job's links go to the last, as in ``_fair``'s entry order
-    last = links.size - 1 - np.argmax(hit[:, ::-1], axis=1)
-    b_link = np.where(hit.any(axis=1), links[last], -1)
-    return t, np.where(t < 1 - 1e-9, b_link, -1)
+    last = full.size - 1 - np.argmax(hit[:, ::-1], axis=1)
+    held[slow] = np.where(hit.any(axis=1), links[full[last]], -1)
+    return t, held
 
 
 class SharedLinks:

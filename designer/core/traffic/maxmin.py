@@ -203,9 +203,10 @@ def max_min_fair_dense(a: np.ndarray, cap: np.ndarray) -> Fair:
     cluster replay), where building the sparse matrices cost more than the filling."""
     F, L = a.shape
     cap = cap.astype(np.float64)
+    on = a > 0
     t = np.zeros(F)
     live = np.ones(F, bool)
-    done = np.zeros(L, bool)  # filled links: every flow through them is frozen
+    open_ = np.ones(L, bool)  # links not yet filled (a filled one's flows are all frozen)
     res = cap.copy()
     grow = _flow_sum(a)
     floor = 1e-12 * np.maximum(cap, 1.0)
@@ -213,28 +214,28 @@ def max_min_fair_dense(a: np.ndarray, cap: np.ndarray) -> Fair:
     fresh_at = n_live
     level = 0.0
     rounds = 0
-    lv = _fill_levels(res, grow, floor, done)
+    lv = _fill_levels(res, grow, floor, open_)
     while n_live and rounds < MAX_ROUNDS:
         rounds += 1
         if n_live * 2 < fresh_at:  # as ``fill``: the growth afresh now and then
             fresh_at = n_live
             grow = _flow_sum(a[live])
-            lv = _fill_levels(res, grow, floor, done)
+            lv = _fill_levels(res, grow, floor, open_)
         low = float(lv.min()) if L else np.inf
         nxt = max(min(low, 1.0), level)
         if nxt >= 1.0:
             t[live] = 1.0
             break
         full = lv <= nxt * (1 + REL_TOL) + 1e-15
-        flows = live & (a[:, full] > 0).any(axis=1)
+        flows = live & on[:, full].any(axis=1)
         t[flows] = nxt
         live[flows] = False
-        n_live -= int(flows.sum())
+        n_live -= int(np.count_nonzero(flows))
         gone = _flow_sum(a[flows])
         res -= gone * nxt
         grow -= gone
-        done |= full
-        lv = _fill_levels(res, grow, floor, done)
+        open_ &= ~full
+        lv = _fill_levels(res, grow, floor, open_)
         level = nxt
     if n_live and rounds >= MAX_ROUNDS:
         t[live] = level
@@ -250,8 +251,8 @@ def _flow_sum(a: np.ndarray) -> np.ndarray:
     return a.sum(axis=0)
 
 
-def _fill_levels(res: np.ndarray, grow: np.ndarray, floor: np.ndarray, done: np.ndarray
+def _fill_levels(res: np.ndarray, grow: np.ndarray, floor: np.ndarray, open_: np.ndarray
                  ) -> np.ndarray:
-    growing = (grow > floor) & ~done
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(growing, res / np.where(growing, grow, 1.0), np.inf)
+    growing = (grow > floor) & open_
+    # divided only where growing (no warnings to silence), the rest never fills
+    return np.divide(res, grow, out=np.full(res.size, np.inf), where=growing)
