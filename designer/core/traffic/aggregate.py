@@ -219,6 +219,10 @@ class NextHops:
             flow = np.where(dd[rep] > 0, amt[rep] * w / dd[rep], 0.0)
         x = np.bincount(net.port_dst[p], weights=flow, minlength=net.c.n_switches)
         nxt = np.flatnonzero(x > 0)
+        # ports carrying nothing are no entry (summing a zero changes no sum)
+        on = flow > 0
+        if not on.all():
+            p, flow = p[on], flow[on]
         return p, flow, nxt, x[nxt]
 
 
@@ -227,14 +231,18 @@ _NOTHING = (np.empty(0, np.int64), np.empty(0))
 
 def _side_by_side(p: np.ndarray, f: np.ndarray, rp: np.ndarray, rf: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray] | None:
-    """A layer's entries (``p``, ``f``) and the sorted rest of the way joined: ports
-    ascending, positive loads only; None when a port is in both (the walk then sums it)."""
-    pos = f > 0
-    if not pos.all():
-        p, f = p[pos], f[pos]
+    """A layer's entries (``p``, ``f``: ports ascending, as a layer gives them, loads
+    positive) and the sorted rest of the way joined: ports ascending; None when a port is in
+    both (the walk then sums it)."""
+    if not rp.size:
+        return p, f
+    if not p.size:
+        return rp, rf
+    if p[-1] < rp[0]:  # the usual case on the way down: the layer's ports come first
+        return np.concatenate((p, rp)), np.concatenate((f, rf))
     port = np.concatenate((p, rp))
     flow = np.concatenate((f, rf))
-    if port.size > 1 and not (port[1:] > port[:-1]).all():
+    if not (port[1:] > port[:-1]).all():
         order = np.argsort(port, kind="stable")
         port, flow = port[order], flow[order]
         if not (port[1:] > port[:-1]).all():
