@@ -42,7 +42,7 @@ from scipy.sparse import vstack as sp_vstack
 from designer.core.traffic.maxmin import Sparse, combine, gather_rows
 from designer.core.traffic.network import UNREACHABLE, Network, nearest, rows_of, shares
 from designer.core.traffic.quotient import cells_of
-from designer.core.traffic.routing import Routed
+from designer.core.traffic.routing import Routed, RoutingError
 
 _CHUNK = 500_000  # candidate ports expanded at a time: bounds memory, and np.repeat holds
 # the GIL for its whole call (4 M entries: ~90 ms the GUI thread could not run)
@@ -56,6 +56,9 @@ def applies(net: Network, dst: np.ndarray) -> bool:
 
 
 BLOCK_NNZ = 250_000  # entries per row block of the products (see _Blocks)
+# (group of alike switches, destination class) hops the spray's state graph may hold: the
+# 65,536-GPU fat tree with balanced striping has 35 million (0.4 GB peak)
+SPRAY_STEPS_LIMIT = 80_000_000
 
 
 class _Blocks:
@@ -341,6 +344,17 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
     # into each, and a cell pair's load over its cables by capacity (``pb``)
     P = net.n_ports
     cells = cells_of(net)
+    steps = C * int(cells.nxt.size)
+    if steps > SPRAY_STEPS_LIMIT:
+        # each (switch group, destination class) state is held with its hops: past this the
+        # walk needs gigabytes (a 131,072-GPU fat tree with balanced striping, whose spines
+        # are all unlike: 950 million, about 20 GB)
+        raise RoutingError(
+            f"adaptive (spray) routing on this design: {C:,} destination classes over "
+            f"{cells.nxt.size:,} hops between groups of alike switches, {steps / 1e6:,.0f} "
+            f"million steps, past the {SPRAY_STEPS_LIMIT / 1e6:,.0f} million that fit in "
+            "memory (its switches have little symmetry to fold); use --routing ecmp, or a "
+            "design with uniform striping (generate --striping uniform)")
     crep = cells.rep
     n_b = cells.n_pairs
     pb = csr_matrix((cells.port_share, (cells.port_pair, np.arange(P))), shape=(n_b, P))

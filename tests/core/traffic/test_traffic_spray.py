@@ -187,3 +187,21 @@ def test_sparse_rounds_give_the_listed_rates(monkeypatch):
     assert np.unique(np.round(fast.t, 9)).size > 3
     np.testing.assert_allclose(fast.t, slow.t, rtol=1e-9, atol=1e-12)
     assert fast.slowdown == pytest.approx(slow.slowdown, rel=1e-9)
+
+
+def test_a_spray_past_the_memory_limit_is_refused_in_words(monkeypatch):
+    """A design whose alike switches fold little (a 131,072-GPU fat tree with balanced
+    striping: 951 million steps, about 20 GB) is refused with what to do instead, before
+    any of the walk is held; under the limit the same design runs."""
+    from designer.core.generators import generate, params_from_dict
+    from designer.core.traffic import spray
+    from designer.core.traffic.routing import RoutingError
+
+    p = generate(params_from_dict("fat-tree", {"gpus": 512, "tiers": 3,
+                                               "oversubscription": "2:1"}))
+    c = compile_project(p, p.catalog(builtin_catalog()))
+    net = build_network(c)
+    assert run_load(c, "permutation", "adaptive", net=net).throughput["min"] > 0
+    monkeypatch.setattr(spray, "SPRAY_STEPS_LIMIT", 10)
+    with pytest.raises(RoutingError, match=r"million steps.*--routing ecmp"):
+        run_load(c, "permutation", "adaptive", net=net)
