@@ -131,9 +131,7 @@ class _Sim:
         self.placed: dict[int, np.ndarray] = {}
         # the running jobs' progress side by side, in start order (``placed``'s keys)
         self.live = Running({f: getattr(self, f) for f in FIGURES}, self.gpus)
-        # the running jobs loading the fabric, in start order (``loaded``'s keys), kept as
-        # jobs start and end: the rates are solved over them
-        self._run_loaded = np.empty(0, np.int64)
+        self._run_loaded = np.empty(0, np.int64)  # ``loaded``'s keys, kept as jobs come and go
         self.loads: dict[int, JobLoad] = {}
         # the running jobs that load the fabric, in start order (as ``placed``): what the
         # rates are solved over, without a pass over every running job per event
