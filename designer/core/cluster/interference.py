@@ -143,7 +143,8 @@ class LoadCache:
         return JobLoad(nz, full[nz])
 
     def _units(self, pairs: list[tuple[int, int]], control) -> dict[tuple[int, int], JobLoad]:
-        """Unit loads of class pairs: kept ones looked up, the others sprayed together."""
+        """Unit loads of class pairs: kept ones looked up, the others walked one by one
+        (``NextHops.pair``: its tables, layers and ways down kept for the run)."""
         got = {x: self._pair[x] for x in pairs if x in self._pair}
         new = [x for x in dict.fromkeys(pairs) if x not in got]
         for x in new:
