@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import DesignerError
+from designer.core.sweep.cost import estimate_s
 from designer.core.sweep.errors import SweepSpecError
 from designer.core.sweep.local_pool import local_pool, warm
 from designer.core.sweep.points import Point, expand
@@ -78,11 +79,6 @@ class SweepRun:
     @property
     def failed(self) -> int:
         return sum(1 for o in self.outcomes.values() if o.error)
-
-
-def estimate_s(point: Point) -> float:
-    """Rough build-and-solve time: a few ms plus about 8 µs per GPU (bench/bench_sweep.py)."""
-    return 0.003 + 8e-6 * point.gpus
 
 
 def make_batches(points: list[Point], workers: int,
