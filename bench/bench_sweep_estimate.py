@@ -9,6 +9,12 @@ seconds and their ratio (T: the solver built the table of switch distances), the
 estimate (the old rule, GPUs only, and the current one) the rank correlation (Spearman) and
 the largest ratio error either way.
 
+Then, for this mix and for the bundled DeepSeek sweep, the schedule each estimate gives on
+2 and 4 local workers, replayed with the measured times (batches as ``make_batches`` forms
+them, each taken by the first free worker, in order; no overhead): its end against the floor
+no schedule beats (the larger of the longest design and the work over the workers). Unlike a
+wall time, this does not move with the machine's load.
+
 ``--fit`` prints, per family, the least-squares coefficients of the current rule's terms
 from these measurements: how the coefficients in ``designer/core/sweep/cost.py`` were found.
 Run: python bench/bench_sweep_estimate.py [--repeat 1] [--fit] [--only dragonfly]
@@ -20,15 +26,20 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from pathlib import Path
 
 import numpy as np
 
 from designer.core.catalog import builtin_catalog
 from designer.core.solver import solve
-from designer.core.sweep import spec_from_dict
+from designer.core.sweep import load_spec, spec_from_dict
+from designer.core.sweep import run as sweep_run
 from designer.core.sweep.cost import estimate_s, family, terms
 from designer.core.sweep.points import Point, expand
 from designer.core.sweep.worker import build, run_point, warm_up
+
+DEEPSEEK = Path(__file__).resolve().parent.parent / \
+    "projects/deepseek-isca2025-cost-per-endpoint.sweep.yaml"
 
 # (generator, parameters): every family at 3 or more sizes, from a few hundred GPUs to the
 # largest the bundled sweeps build (a 262,656-endpoint dragonfly)
@@ -78,6 +89,31 @@ def measure(p: Point, repeat: int) -> tuple[float, bool]:
     project = build(p)
     method = solve(project, catalog=project.catalog(builtin_catalog())).path_method
     return best, "min-plus" in method
+
+
+def replay(pts: list[Point], took: dict[int, float], workers: int, estimate) -> float:
+    """When the last batch ends: batches by ``make_batches`` with ``estimate``, taken in
+    order by whichever worker is free first, each point costing what it was measured at."""
+    saved = sweep_run.estimate_s
+    sweep_run.estimate_s = estimate  # make_batches ranks and sizes by the module's estimate
+    try:
+        batches = sweep_run.make_batches(pts, workers, sweep_run.POOL_BATCH_S)
+    finally:
+        sweep_run.estimate_s = saved
+    free = [0.0] * workers
+    for b in batches:
+        i = free.index(min(free))
+        free[i] += sum(took[p.index] for p in b)
+    return max(free)
+
+
+def schedules(name: str, pts: list[Point], took: dict[int, float]) -> None:
+    for w in (2, 4):
+        floor = max(max(took.values()), sum(took.values()) / w)
+        old, now = replay(pts, took, w, old_estimate), replay(pts, took, w, estimate_s)
+        print(f"{name}, {w} workers: floor {floor:.2f} s; old estimate's schedule "
+              f"{old:.2f} s ({old / floor:.2f}x the floor), now {now:.2f} s "
+              f"({now / floor:.2f}x)")
 
 
 def spearman(a: np.ndarray, b: np.ndarray) -> float:
@@ -132,6 +168,13 @@ def main() -> None:
         print(f"{name:18s}: rank correlation {spearman(t, e):.3f}; ratio estimate/measured "
               f"{ratio.min():.2f}-{ratio.max():.2f} (worst {worst:.1f}x either way)")
     print(f"measured in {time.perf_counter() - t0:.0f} s; load now {os.getloadavg()[0]:.2f}")
+    schedules("this mix", pts, {p.index: r[1] for p, r in zip(pts, rows, strict=True)})
+    ds = [p for p in expand(load_spec(DEEPSEEK)) if not p.error]
+    took = {p.index: measure(p, args.repeat)[0] for p in ds}
+    print("DeepSeek sweep: " + ", ".join(
+        f"{p.kind} {p.gpus:,} GPUs {took[p.index]:.2f} s (est. {estimate_s(p):.2f}, "
+        f"old {old_estimate(p):.2f})" for p in sorted(ds, key=lambda q: -took[q.index])))
+    schedules("DeepSeek sweep", ds, took)
     if args.fit:
         fit(pts, t, took_table)
 
