@@ -6,7 +6,7 @@ A rule per family of design: a fixed cost, a cost per cable (building the fabric
 it, the bisection and the search per colour of the hops stage all walk every cable), and for
 a dragonfly the table of router-to-router distances the hops stage may build. The
 coefficients are least-squares fits, relative error weighted, of build-and-solve times
-measured in one process on a 2-core machine at load 1-2.5 (``bench/bench_sweep_estimate.py
+measured in one process on a 2-core machine at load 1-2.6 (``bench/bench_sweep_estimate.py
 --fit``, two or three runs, rounded between them), over fat-trees of 256-65,536 GPUs, rail
 designs of 1-64 SUs, rail-only designs of 1,024-16,384 GPUs, multi-plane designs of
 256-4,096 GPUs and dragonflies of 1,056-262,656 GPUs. Only their ratios matter for the

@@ -6,8 +6,9 @@ address (or ``DASK_SCHEDULER_ADDRESS``) the same sweep runs on an existing Dask 
 ``engine="dask"`` starts a local Dask cluster instead of the plain processes. ``workers=0``
 runs in this process (the baseline the benchmark compares against).
 
-Points go out in batches of about ``TARGET_BATCH_S`` of estimated work (the largest first, so
-the last batches are small and the workers finish together); while a Dask cluster starts,
+Points go out in batches of about ``TARGET_BATCH_S`` of estimated work (``cost.estimate_s``,
+from each design's plan; the largest first, so the costliest designs start at once and the
+last batches are small and the workers finish together); while a Dask cluster starts,
 this process solves the largest batches itself; outcomes stream back as batches finish;
 cancelling stops submitting, cancels what has not started and ends the local workers.
 """

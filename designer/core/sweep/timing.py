@@ -45,7 +45,7 @@ class Largest:
     seconds: float
     share: float  # of the run's wall time
     estimated: float  # seconds, the estimate the batches were ranked by
-    rank: int  # its place by that estimate, 1 = started first
+    rank: int | None  # its place by that estimate, 1 = started first; None: run in order
     ranked: int  # designs ranked (those the generator did not refuse)
 
     def as_dict(self) -> dict[str, object]:
@@ -91,7 +91,8 @@ def largest(run: SweepRun) -> Largest | None:
     p = run.points[o.index]
     est = estimate_s(p)
     ranked = [q for q in run.points if not q.error]
-    rank = 1 + sum(1 for q in ranked if estimate_s(q) > est)
+    # in this process the designs run in the spec's order; batched, by the estimate
+    rank = None if run.workers == 0 else 1 + sum(1 for q in ranked if estimate_s(q) > est)
     return Largest(o.index, int(p.gpus), o.seconds, o.seconds / wall, est, rank, len(ranked))
 
 
@@ -157,7 +158,8 @@ def timing_lines(run: SweepRun) -> list[str]:
                           if up.here else ""))
     big = largest(run)
     if big is not None:
+        ranked = "" if big.rank is None else f", ranked {big.rank} of {big.ranked} to start"
         out.append(f"  Largest design: point {big.point} ({big.gpus:,} GPUs), "
                    f"{big.seconds:.3f} s, {100 * big.share:.0f}% of the run; estimated "
-                   f"{big.estimated:.3f} s, ranked {big.rank} of {big.ranked} to start")
+                   f"{big.estimated:.3f} s{ranked}")
     return out
