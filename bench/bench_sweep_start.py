@@ -105,7 +105,8 @@ def main() -> None:
                     f"  workers' first batch {x['first']:.2f} s into the sweep, "
                     f"{x['here']} design(s) here meanwhile")
                 big = x["largest"]
-                rank = f", ranked {big['rank']} of {big['ranked']}" if "rank" in big else ""
+                rank = f", ranked {big['rank']} of {big['ranked']}" \
+                    if big.get("rank") is not None else ""
                 largest = (f"  largest {big['seconds']:.2f} s ({100 * big['share']:.0f}%"
                            f"{rank})" if big else "")
                 print(f"  {m:11s} wall {x['wall']:6.2f} s  cpu {x['cpu']:6.2f} s  sweep "
