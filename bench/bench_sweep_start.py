@@ -11,7 +11,8 @@ Printed per run: the wall time of the command, the CPU of the command and every 
 started (sampled every 50 ms, so a process's last few ms may be missed), the sweep's own time
 (the rest of the wall is the command's start, reading and expanding the spec, the report and
 closing the cluster), when the workers took their first batch (from the start of the sweep),
-how many designs this process solved meanwhile, and the load average.
+how many designs this process solved meanwhile, the load average, and the largest design's
+time and share of the run (and, where the report gives it, where the estimate ranked it).
 
 Run: python bench/bench_sweep_start.py [--repeat 2] [--modes inproc,local2,dask2]
      [--baseline DIR] [SPEC ...]
@@ -77,7 +78,8 @@ def once(spec: str, mode: str, baseline: str | None) -> dict:
     here = [w for w in summary["timing"]["workers"] if w["worker"] == "this process"]
     first = min((w["startup"] for w in workers), default=None)
     return {"wall": wall, "cpu": sum(seen.values()), "sweep": summary["seconds"],
-            "first": first, "here": here[0]["points"] if here else 0, "load": load}
+            "first": first, "here": here[0]["points"] if here else 0, "load": load,
+            "largest": summary["timing"]["largest"] or {}}
 
 
 def main() -> None:
@@ -102,8 +104,14 @@ def main() -> None:
                 first = "" if x["first"] is None else (
                     f"  workers' first batch {x['first']:.2f} s into the sweep, "
                     f"{x['here']} design(s) here meanwhile")
+                big = x["largest"]
+                rank = f", ranked {big['rank']} of {big['ranked']}" \
+                    if big.get("rank") is not None else ""
+                largest = (f"  largest {big['seconds']:.2f} s ({100 * big['share']:.0f}%"
+                           f"{rank})" if big else "")
                 print(f"  {m:11s} wall {x['wall']:6.2f} s  cpu {x['cpu']:6.2f} s  sweep "
-                      f"{x['sweep']:6.2f} s  load {x['load']:4.1f}{first}", flush=True)
+                      f"{x['sweep']:6.2f} s  load {x['load']:4.1f}{first}{largest}",
+                      flush=True)
         base = sum(walls[modes[0]]) / len(walls[modes[0]])
         print("  mean wall: " + ", ".join(
             f"{m} {sum(v) / len(v):.2f} s ({base / (sum(v) / len(v)):.2f}x)"

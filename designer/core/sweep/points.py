@@ -35,6 +35,11 @@ class Point:
     seed: int = 0
     gpus: int = 0  # from the generator's plan: what the work will cost
     error: str | None = None  # the generator refused this combination
+    # the plan's sizes over all planes, which the time estimate reads (sweep/cost.py)
+    switches: int = 0
+    links: int = 0  # every cable, endpoints' included
+    endpoint_links: int = 0  # cables from a GPU server's NIC port to its switch
+    planes: int = 1
 
     def label(self) -> str:
         parts = [self.kind] + [f"{k}={v}" for k, v in self.params.items()]
@@ -206,13 +211,14 @@ def _point(index: int, block: int, values: dict[str, Any], seed: int, cat: Catal
     params = {k: v for k, v in values.items() if k != "kind" and not k.startswith(PRICE)
               and k != WORKLOAD}
     prices = {k[len(PRICE):]: float(v) for k, v in values.items() if k.startswith(PRICE)}
-    gpus, error = 0, None
     try:
-        gpus = plan(params_from_dict(kind, params), cat).gpus
+        pl = plan(params_from_dict(kind, params), cat)
     except DesignerError as exc:
-        error = str(exc)
+        return Point(index, block, kind, params, prices, values.get(WORKLOAD),
+                     point_seed(seed, index), error=str(exc))
+    endpoint = sum(n for layer, n in pl.links.items() if layer.startswith("endpoint"))
     return Point(index, block, kind, params, prices, values.get(WORKLOAD), point_seed(seed, index),
-                 gpus, error)
+                 pl.gpus, None, pl.total_switches, pl.total_links, endpoint, pl.planes)
 
 
 def _refuse_dead_values(spec: SweepSpec, points: list[Point],

@@ -6,8 +6,9 @@ address (or ``DASK_SCHEDULER_ADDRESS``) the same sweep runs on an existing Dask 
 ``engine="dask"`` starts a local Dask cluster instead of the plain processes. ``workers=0``
 runs in this process (the baseline the benchmark compares against).
 
-Points go out in batches of about ``TARGET_BATCH_S`` of estimated work (the largest first, so
-the last batches are small and the workers finish together); while a Dask cluster starts,
+Points go out in batches of about ``TARGET_BATCH_S`` of estimated work (``cost.estimate_s``,
+from each design's plan; the largest first, so the costliest designs start at once and the
+last batches are small and the workers finish together); while a Dask cluster starts,
 this process solves the largest batches itself; outcomes stream back as batches finish;
 cancelling stops submitting, cancels what has not started and ends the local workers.
 """
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field, replace
 
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import DesignerError
+from designer.core.sweep.cost import estimate_s
 from designer.core.sweep.errors import SweepSpecError
 from designer.core.sweep.local_pool import local_pool, warm
 from designer.core.sweep.points import Point, expand
@@ -78,11 +80,6 @@ class SweepRun:
     @property
     def failed(self) -> int:
         return sum(1 for o in self.outcomes.values() if o.error)
-
-
-def estimate_s(point: Point) -> float:
-    """Rough build-and-solve time: a few ms plus about 8 µs per GPU (bench/bench_sweep.py)."""
-    return 0.003 + 8e-6 * point.gpus
 
 
 def make_batches(points: list[Point], workers: int,

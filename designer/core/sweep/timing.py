@@ -3,7 +3,8 @@ solve and estimate (the designs' own work), transfer (shipping tasks and results
 batches and back to this process) and idle (done, waiting for the others), which add up to
 the run's wall time; how long the run waited for its workers (a local Dask cluster takes
 seconds to start); and the largest design's share of the run, the floor no number of workers
-lowers.
+lowers, with what the estimate the batches were ranked by said of it and where it ranked it
+(a costly design ranked late starts late and can end the run alone).
 
 The workers stamp their batches with the wall clock; on one machine the clocks agree. A
 remote worker's clock may not: its start-up and transfer are then rough (never negative).
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from designer.core.sweep.cost import estimate_s
 from designer.core.sweep.run import SweepRun
 from designer.core.sweep.worker import Outcome
 
@@ -42,10 +44,14 @@ class Largest:
     gpus: int
     seconds: float
     share: float  # of the run's wall time
+    estimated: float  # seconds, the estimate the batches were ranked by
+    rank: int | None  # its place by that estimate, 1 = started first; None: run in order
+    ranked: int  # designs ranked (those the generator did not refuse)
 
     def as_dict(self) -> dict[str, object]:
         return {"point": self.point, "gpus": self.gpus, "seconds": round(self.seconds, 4),
-                "share": round(self.share, 4)}
+                "share": round(self.share, 4), "estimated_s": round(self.estimated, 4),
+                "rank": self.rank, "ranked": self.ranked}
 
 
 def by_worker(run: SweepRun) -> list[WorkerTime]:
@@ -82,7 +88,12 @@ def largest(run: SweepRun) -> Largest | None:
         return None
     o = max(done, key=lambda x: x.seconds)
     wall = max(run.wall_end - run.wall_start, 1e-9)
-    return Largest(o.index, int(run.points[o.index].gpus), o.seconds, o.seconds / wall)
+    p = run.points[o.index]
+    est = estimate_s(p)
+    ranked = [q for q in run.points if not q.error]
+    # in this process the designs run in the spec's order; batched, by the estimate
+    rank = None if run.workers == 0 else 1 + sum(1 for q in ranked if estimate_s(q) > est)
+    return Largest(o.index, int(p.gpus), o.seconds, o.seconds / wall, est, rank, len(ranked))
 
 
 @dataclass(frozen=True)
@@ -147,6 +158,8 @@ def timing_lines(run: SweepRun) -> list[str]:
                           if up.here else ""))
     big = largest(run)
     if big is not None:
+        ranked = "" if big.rank is None else f", ranked {big.rank} of {big.ranked} to start"
         out.append(f"  Largest design: point {big.point} ({big.gpus:,} GPUs), "
-                   f"{big.seconds:.3f} s, {100 * big.share:.0f}% of the run")
+                   f"{big.seconds:.3f} s, {100 * big.share:.0f}% of the run; estimated "
+                   f"{big.estimated:.3f} s{ranked}")
     return out

@@ -41,10 +41,25 @@ def test_stages_add_up_to_the_run_per_worker(workers):
     slowest = max(run.outcomes.values(), key=lambda o: o.seconds)
     assert big is not None and big.point == slowest.index
     assert big.share == pytest.approx(slowest.seconds / wall)
+    # what the estimate said of it, and where it put it among the designs it ranked
+    assert big.estimated == estimate_s(run.points[slowest.index])
+    ests = sorted((estimate_s(p) for p in run.points if not p.error), reverse=True)
+    assert big.ranked == len(ests)
+    if workers == 0:  # in this process the designs run in the spec's order: no rank
+        assert big.rank is None
+    else:
+        assert ests[big.rank - 1] == big.estimated
+        assert big.rank == 1 or ests[big.rank - 2] > big.estimated
     timing = summary_json(run, sweep_table(run))["timing"]
     assert timing["largest"]["point"] == slowest.index
+    assert timing["largest"]["rank"] == big.rank
+    assert timing["largest"]["estimated_s"] == round(big.estimated, 4)
     assert {w["worker"] for w in timing["workers"]} == {r.worker for r in rows}
-    assert any("Largest design" in line for line in timing_lines(run))
+    line = next(x for x in timing_lines(run) if x.startswith("  Largest design"))
+    assert f"estimated {big.estimated:.3f} s" in line
+    assert ("ranked" in line) == (workers > 0)
+    if workers:
+        assert f"ranked {big.rank} of {big.ranked} to start" in line
 
 
 def test_a_failed_point_counts_its_time_in_the_stage_it_reached():
