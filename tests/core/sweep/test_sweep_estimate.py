@@ -6,8 +6,6 @@ measures how well it follows the real times)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,8 +15,7 @@ from designer.core.sweep import load_spec, spec_from_dict
 from designer.core.sweep.cost import MAX_A, RULES, estimate_s, family, table_entries
 from designer.core.sweep.points import Point, expand
 from designer.core.sweep.run import make_batches
-
-ROOT = Path(__file__).resolve().parents[3]
+from tests._paths import PROJECTS
 
 
 def point(kind: str, **params) -> Point:
@@ -95,7 +92,7 @@ def test_more_cables_more_time_within_a_family(n1, n2, kind):
 def test_the_deepseek_sweep_starts_with_its_dragonflies():
     """The bundled DeepSeek sweep: the 40,200-GPU dragonfly (the router table) first, then
     the 262,656-GPU one; the first batch on 2 workers holds the costliest design."""
-    pts = [p for p in expand(load_spec(ROOT / "projects/deepseek-isca2025-cost-per-endpoint"
+    pts = [p for p in expand(load_spec(PROJECTS / "deepseek-isca2025-cost-per-endpoint"
                                        ".sweep.yaml")) if not p.error]
     order = sorted(pts, key=estimate_s, reverse=True)
     assert [(p.kind, p.gpus) for p in order[:2]] == [("dragonfly", 40200),
