@@ -125,6 +125,7 @@ class LoadCache:
     pairs (scattered placements) is sprayed in one call, its cost set by its destinations."""
 
     PAIRS_ONE_BY_ONE = 16  # new pairs above which the job is sprayed whole
+    JOINED_FROM = 4  # units from which a job's unit loads are added in one call
 
     def __init__(self, net: Network, limit: int = 20_000, pair_limit: int = 200_000):
         self.net = net
@@ -174,8 +175,16 @@ class LoadCache:
             # summed unit by unit on a dense vector (a unit's links are distinct): the
             # same sums, in the same order, as a sort of all the entries gave
             acc = self._acc  # zero outside a call: a fresh vector per job cost page faults
-            for u, f in zip(units, scale.tolist(), strict=True):
-                acc[u.links] += u.gbps * f
+            if len(units) < self.JOINED_FROM:
+                for u, f in zip(units, scale.tolist(), strict=True):
+                    acc[u.links] += u.gbps * f
+            else:
+                # many units: their entries joined and added in one ``np.add.at``, which
+                # adds entry after entry, so unit after unit as the loop (same sums)
+                links = np.concatenate([u.links for u in units])
+                sizes = np.fromiter((u.links.size for u in units), np.int64, len(units))
+                gbps = np.concatenate([u.gbps for u in units]) * np.repeat(scale, sizes)
+                np.add.at(acc, links, gbps)
             # the loaded links: the units' links (loads are positive), found in the vector
             # by a pass over a boolean mask, a fifth of a sort of the joined links (callgrind)
             idx = units[0].links if len(units) == 1 else np.flatnonzero(acc > 0)
@@ -314,6 +323,9 @@ class SharedLinks:
         self._due = False  # a change since the last solve may alter the rates
         self._solved = False
         self._is_over = np.zeros(cap.size, bool)  # the overloaded links at the last solve
+        # a total past which adding to a link calls for a solve: its limit, or -inf when it
+        # was overloaded at the last solve
+        self._trip = self._limit.copy()
         self.solves = 0
 
     def add(self, j: int, jl: JobLoad) -> None:
@@ -323,9 +335,8 @@ class SharedLinks:
         self.total[links] = total
         # a solve is due when the job loads a link overloaded at the last solve or now: a
         # link overloaded at the next solve was so at the last, or after the last job
-        # added to it (only ends, which lower it, came after)
-        self._due = self._due or bool(self._is_over[links].any()) or bool(
-            (total > self._limit[links]).any())
+        # added to it (only ends, which lower it, came after); ``_trip`` holds both tests
+        self._due = self._due or bool((total > self._trip[links]).any())
         s = self._starts
         self._starts += 1
         if s >= self._alive.size:
@@ -452,6 +463,8 @@ class SharedLinks:
         self._solved = True
         self._is_over[:] = False
         self._is_over[over] = True
+        self._trip[:] = self._limit
+        self._trip[over] = -np.inf
         self.solves += 1
         self.t[running] = 1.0
         self.held[running] = -1
@@ -463,11 +476,13 @@ class SharedLinks:
                 self._make_hot(fresh)
         if self._hot is not None:
             sub = self._hot[self._hot_row[over]]
-            # the jobs with an entry there, in start order: the list's flow order
-            slots = np.flatnonzero(sub.any(axis=0))
+            # the jobs with an entry there, in start order: the list's flow order (entries
+            # are positive, so a slot's sum is above zero when it has one: a sum over rows
+            # runs vectorized, a test for any non-zero first casts every entry)
+            slots = np.flatnonzero(sub.sum(axis=0) > 0)
             slots = slots[np.argsort(self._seq_of_slot[slots])]
             seqs = self._seq_of_slot[slots]
-            t, held = _fair_dense(np.ascontiguousarray(sub[:, slots].T), over, cap)
+            t, held = _fair_dense(sub.T[slots], over, cap)
         else:
             at = np.flatnonzero(self._is_over[self._links[: self._n]])
             at = at[self._alive[self._seq[at]]]

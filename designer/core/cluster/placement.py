@@ -25,16 +25,34 @@ POLICIES = ("pack", "first-fit", "scattered", "trace")
 def place(policy: str, topo: Topology, free: np.ndarray, need: int,
           rng: np.random.Generator, wanted: np.ndarray | None = None) -> np.ndarray | None:
     """GPU numbers for a job of ``need`` GPUs, or None when too few are free."""
+    if policy == "first-fit":
+        return _lowest(free, need)
     idx = np.flatnonzero(free)
     if idx.size < need:
         return None
     if policy == "trace" and wanted is not None and wanted.size == need and free[wanted].all():
         return np.sort(wanted)
-    if policy == "first-fit":
-        return idx[:need]
     if policy == "scattered":
         return np.sort(rng.choice(idx, need, replace=False))
     return _pack(topo, free, idx, need)
+
+
+def _lowest(free: np.ndarray, need: int) -> np.ndarray | None:
+    """The ``need`` free GPUs with the lowest numbers, looked for from the first free one in
+    a window widened until it holds them (a replay places thousands of small jobs: a pass
+    over every GPU for each added up)."""
+    if not free.size:
+        return None
+    lo = int(free.argmax())  # the first free GPU (0 when none is)
+    width = max(2 * need, 256)
+    while True:
+        hi = min(free.size, lo + width)
+        got = np.flatnonzero(free[lo:hi])
+        if got.size >= need:
+            return got[:need] + lo
+        if hi == free.size:
+            return None
+        width *= 4
 
 
 def _pack(topo: Topology, free: np.ndarray, idx: np.ndarray, need: int) -> np.ndarray:

@@ -15,6 +15,7 @@ import numpy as np
 
 FIGURES = ("t_last", "overhead", "remaining", "done", "work", "run_wall", "held", "lost_net",
            "rate")
+_DONE_AND_WORK = slice(FIGURES.index("done"), FIGURES.index("work") + 1)
 
 
 class Running:
@@ -34,6 +35,7 @@ class Running:
         self._tier = np.empty(64, np.int64)
         self._jobs = np.empty(64, np.int64)
         self.pos = np.full(gpus.size, -1, np.int64)  # per job: its place, -1 not running
+        self.n_held = 0  # running jobs with a tier (held by a link)
 
     def figure(self, name: str) -> np.ndarray:
         """Figure ``name`` of the running jobs, in start order (a view: moved in place)."""
@@ -57,6 +59,12 @@ class Running:
     def tier(self) -> np.ndarray:
         return self._tier[: self.n]
 
+    @property
+    def done_and_work(self) -> np.ndarray:
+        """The rows of ``done`` and ``work`` (next to each other in ``FIGURES``): both move
+        by the same progress."""
+        return self._m[_DONE_AND_WORK, : self.n]
+
     def add(self, j: int) -> None:
         k = self.n
         if k == self._jobs.size:
@@ -71,6 +79,8 @@ class Running:
         """Job ``j`` stops: its figures back to the per-job arrays, the later jobs moved up."""
         k = int(self.pos[j])
         n = self.n
+        if self._tier[k] >= 0:
+            self.n_held -= 1
         for a, x in zip(self._per_job, self._m[:-1, k].tolist(), strict=True):
             a[j] = x
         self._m[:, k:n - 1] = self._m[:, k + 1:n]
@@ -89,6 +99,7 @@ class Running:
         """Figure ``name`` (one of ``FIGURES`` or ``tier``) of running ``jobs``."""
         if name == "tier":
             self._tier[self.pos[jobs]] = values
+            self.n_held = int(np.count_nonzero(self.tier >= 0))
         else:
             self._m[self._row[name], self.pos[jobs]] = values
 

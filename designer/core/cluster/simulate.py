@@ -17,6 +17,7 @@ redone and restarts).
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 
@@ -117,6 +118,9 @@ class _Sim:
         sizes = {int(g): job_mtti_h(c, topo, fs, pt, int(g)) for g in np.unique(tr.gpus)}
         self.ckpt = np.array([checkpoint_interval_h(fs, sizes[int(g)]) for g in tr.gpus])
         self.rate = np.ones(J)
+        # a job's rate when its collective runs at full demand (``_rates`` with t = 1),
+        # which is not always exactly 1
+        self.rate_unslowed = 1.0 / ((1.0 - self.share) + self.share / np.maximum(1.0, 1e-12))
         self.t_last = np.zeros(J)
         self.start = np.full(J, np.nan)
         self.end = np.full(J, np.nan)
@@ -157,6 +161,7 @@ class _Sim:
             self.wanted = [wanted_gpus(topo, slots, h) if h else None for h in tr.hosts]
         self.per_srv = np.bincount(topo.server)
         self.n_conn = max(int(topo.connected.sum()), 1)
+        self.all_connected = bool(topo.connected.all())  # a GPU's link to check when not
         # what the timeline records, kept as jobs start and end rather than counted over
         # every GPU at every event: GPUs held, the down mask (until a repair is due or a
         # failure changes it) and the free GPUs per server
@@ -286,10 +291,14 @@ class _Sim:
         self.owner[gp] = -1
         self.n_busy -= gp.size
         if self._free is not None:
-            self._free[gp] = (self.down_until[gp] <= self.now) & self.topo.connected[gp]
+            back = self.down_until[gp] <= self.now
+            self._free[gp] = back if self.all_connected else back & self.topo.connected[gp]
         if self.free_srv is not None:
-            back = gp[~self.down_mask[gp] & self.topo.connected[gp]]
-            self.free_srv += np.bincount(self.topo.server[back], minlength=self.per_srv.size)
+            back = ~self.down_mask[gp]
+            if not self.all_connected:
+                back &= self.topo.connected[gp]
+            self.free_srv += np.bincount(self.topo.server[gp[back]],
+                                         minlength=self.per_srv.size)
         jl = self.loads.pop(j)
         if self.loaded.pop(j, None) is not None:
             self._run_loaded = self._run_loaded[self._run_loaded != j]
@@ -388,30 +397,35 @@ class _Sim:
     def _ends(self) -> np.ndarray:
         """When each running job ends at its present rate, in start order."""
         f = self.live.figure
-        return f("t_last") + f("overhead") + f("remaining") / np.maximum(f("rate"), 1e-12)
+        # every running job's clock is at ``now`` (see _advance)
+        return self.now + f("overhead") + f("remaining") / np.maximum(f("rate"), 1e-12)
 
     def _advance(self, to: float) -> None:
         lv = self.live
         if lv.n == 0:
             self.now = to
             return
-        t_last, overhead, remaining, done, work, run_wall, held_h, lost_net, r, g = (
+        t_last, overhead, remaining, _done, _work, run_wall, held_h, lost_net, r, g = (
             lv.figures())
-        dt = to - t_last
-        ov = np.minimum(dt, overhead)
-        work_t = dt - ov
+        # every running job was advanced to ``now`` or started at it: one step for all
+        dt = to - self.now
+        if overhead.any():  # restarts being paid: work begins once they are
+            ov = np.minimum(dt, overhead)
+            work_t = dt - ov
+            overhead -= ov
+        else:
+            work_t = dt
         prog = np.minimum(work_t * r, remaining)
-        overhead -= ov
         remaining -= prog
-        done += prog
-        work += prog
+        both = lv.done_and_work
+        both += prog
         run_wall += work_t
         held_h += g * dt
         lostn = g * work_t * (1.0 - r)
         lost_net += lostn
-        tier = lv.tier
-        held = tier >= 0
-        if held.any():
+        if lv.n_held:
+            tier = lv.tier
+            held = tier >= 0
             np.add.at(self.lost_layer, tier[held], lostn[held])
         t_last[:] = to
         self.now = to
@@ -421,9 +435,12 @@ class _Sim:
         fresh, self._fresh = self._fresh, []
         if self.shared.solve(self._loaded_jobs):
             idx = self._loaded_jobs()
-        else:  # the last answer stands: only the jobs started since need their rate
+        else:  # the last answer stands: only the jobs started since need their rate, at
+            # their full demand (``t`` 1, not held: their tier stays -1)
             idx = np.array([j for j in fresh if j in self.loaded], np.int64)
-        if not idx.size:
+            if idx.size:
+                self.live.set("rate", idx, self.rate_unslowed[idx])
+                self._counted = None
             return
         t, held = self.shared.t[idx], self.shared.held[idx]
         sh = self.share[idx]
@@ -437,7 +454,7 @@ class _Sim:
 
     def run(self) -> None:
         tr = self.tr
-        arr = tr.arrival_h
+        arr = tr.arrival_h.tolist()  # read one at a time: Python floats, not numpy scalars
         i_arr = 0
         self.dirty = False
         events = 0
@@ -449,7 +466,7 @@ class _Sim:
             t_end = float(ends.min()) if ends.size else np.inf
             t_rep = min(self.repairs) if self.repairs else np.inf
             nxt = min(t_arr, t_end, self.next_fail, t_rep, self.horizon)
-            if not np.isfinite(nxt):
+            if not math.isfinite(nxt):
                 break
             if i_arr >= tr.n and not self.placed and not self.queue:
                 break
@@ -467,7 +484,8 @@ class _Sim:
             if self.next_fail <= nxt:
                 self._fail()
                 self.next_fail = float(self.fail_next.min())
-            self.repairs = [r for r in self.repairs if r > self.now + EPS]
+            if self.repairs and min(self.repairs) <= self.now + EPS:
+                self.repairs = [r for r in self.repairs if r > self.now + EPS]
             self._schedule()
             if self.dirty:
                 self._rates()
@@ -499,7 +517,7 @@ class _Sim:
             # idle GPUs in servers other jobs hold part of: capacity a whole-server job
             # cannot use
             frag = float(fs[part].sum()) / self.n_conn
-            slowed = int((self.live.figure("rate") < 1 - 1e-9).sum())
+            slowed = int(np.count_nonzero(self.live.figure("rate") < 1 - 1e-9))
             self._counted = (frag, slowed)
         frag, slowed = self._counted
         self.tl.append((self.now, self.n_busy, self.n_down, len(self.queue),

@@ -227,7 +227,9 @@ def max_min_fair_dense(a: np.ndarray, cap: np.ndarray) -> Fair:
             t[live] = 1.0
             break
         full = lv <= nxt * (1 + REL_TOL) + 1e-15
-        flows = live & on[:, full].any(axis=1)
+        at = np.flatnonzero(full)
+        # mostly one link fills at a time: its column, without copying the others
+        flows = live & (on[:, at[0]] if at.size == 1 else on[:, at].any(axis=1))
         t[flows] = nxt
         live[flows] = False
         n_live -= int(np.count_nonzero(flows))

@@ -14,6 +14,7 @@ from designer.core.catalog import builtin_catalog
 from designer.core.cluster import ClusterSettings, FailureSettings
 from designer.core.cluster import simulate as sim_mod
 from designer.core.cluster.jobmix import JobKind
+from designer.core.cluster.placement import place
 from designer.core.cluster.simulate import run_cluster
 from designer.core.cluster.trace import make_trace
 from designer.core.generators import generate, params_from_dict
@@ -124,3 +125,20 @@ def test_timeline_kept_as_jobs_move_equals_counting_every_gpu(small, monkeypatch
     run_cluster(small, tr, ClusterSettings(policy=policy, days=4, failures=_often_failing(),
                                            seed=seed), KINDS)
     assert checked
+
+
+@settings(max_examples=200, deadline=None)
+@given(n=st.integers(1, 5000), density=st.floats(0.002, 1.0), need=st.integers(1, 1200),
+       busy_first=st.integers(0, 5000), seed=st.integers(0, 2**16))
+def test_first_fit_takes_the_lowest_free_gpus(n, density, need, busy_first, seed):
+    """First-fit looks in a widening window from the first free GPU: the same GPUs as the
+    lowest ``need`` of every free one, or None when fewer are free (sparse free GPUs, after
+    a long run of busy ones)."""
+    mask = np.random.default_rng(seed).random(n) < density
+    mask[:busy_first] = False
+    idx = np.flatnonzero(mask)
+    got = place("first-fit", None, mask, need, np.random.default_rng(0))
+    if idx.size < need:
+        assert got is None
+    else:
+        assert got is not None and got.tolist() == idx[:need].tolist()
