@@ -125,7 +125,6 @@ class LoadCache:
     pairs (scattered placements) is sprayed in one call, its cost set by its destinations."""
 
     PAIRS_ONE_BY_ONE = 16  # new pairs above which the job is sprayed whole
-    JOINED_FROM = 4  # units from which a job's unit loads are added in one call
 
     def __init__(self, net: Network, limit: int = 20_000, pair_limit: int = 200_000):
         self.net = net
@@ -175,16 +174,8 @@ class LoadCache:
             # summed unit by unit on a dense vector (a unit's links are distinct): the
             # same sums, in the same order, as a sort of all the entries gave
             acc = self._acc  # zero outside a call: a fresh vector per job cost page faults
-            if len(units) < self.JOINED_FROM:
-                for u, f in zip(units, scale.tolist(), strict=True):
-                    acc[u.links] += u.gbps * f
-            else:
-                # many units: their entries joined and added in one ``np.add.at``, which
-                # adds entry after entry, so unit after unit as the loop (same sums)
-                links = np.concatenate([u.links for u in units])
-                sizes = np.fromiter((u.links.size for u in units), np.int64, len(units))
-                gbps = np.concatenate([u.gbps for u in units]) * np.repeat(scale, sizes)
-                np.add.at(acc, links, gbps)
+            for u, f in zip(units, scale.tolist(), strict=True):
+                acc[u.links] += u.gbps * f
             # the loaded links: the units' links (loads are positive), found in the vector
             # by a pass over a boolean mask, a fifth of a sort of the joined links (callgrind)
             idx = units[0].links if len(units) == 1 else np.flatnonzero(acc > 0)
