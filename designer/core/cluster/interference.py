@@ -20,6 +20,7 @@ crossing them enter the solve; on a lightly loaded fabric nothing is solved at a
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -113,9 +114,9 @@ def _rows(c: Compiled, src: np.ndarray, dst: np.ndarray) -> Pattern | None:
     w = np.empty_like(first)
     w[:-1] = first[1:] - first[:-1]
     w[-1] = key.size - first[-1]
-    key = key[first]
-    return Pattern("job ring", key // n, key % n, np.ones(key.size), w.astype(np.float64),
-                   None, "class")
+    src, dst = np.divmod(key[first], n)
+    return Pattern("job ring", src, dst, np.ones(src.size), w.astype(np.float64), None,
+                   "class")
 
 
 class LoadCache:
@@ -297,7 +298,9 @@ class SharedLinks:
         self._slot_of = np.full(n_jobs, -1, np.int64)
         self._seq_of_slot = np.zeros(0, np.int64)
         self._load_of_slot: list[JobLoad | None] = []
-        self._free: list[int] = []
+        self._free: list[int] = []  # a heap: the lowest free slot is taken first
+        self._used = np.zeros(0, bool)
+        self._width = 0  # slots up to the last in use: the columns a solve reads
         self._limit = cap * (1 + OVER)
         self.total = np.zeros(cap.size)
         self.t = np.ones(n_jobs)
@@ -383,8 +386,13 @@ class SharedLinks:
                                        axis=1)
             self._seq_of_slot = np.concatenate([self._seq_of_slot, np.zeros(grow, np.int64)])
             self._load_of_slot += [None] * grow
-            self._free = list(range(n + grow - 1, n - 1, -1))
-        k = self._free.pop()
+            self._used = np.concatenate([self._used, np.zeros(grow, bool)])
+            self._free = list(range(n, n + grow))
+        # the lowest free slot: slots in use stay packed at the low end, and a solve reads
+        # only the columns up to the last of them
+        k = heapq.heappop(self._free)
+        self._used[k] = True
+        self._width = max(self._width, k + 1)
         self._slot_of[j] = k
         self._seq_of_slot[k] = s
         self._load_of_slot[k] = jl
@@ -421,10 +429,13 @@ class SharedLinks:
         self._slot_of[j] = -1
         self.t[j], self.held[j] = 1.0, -1
         if self._hot is not None:
-            r = self._hot_row[jl.links]
-            self._hot[r[r >= 0], k] = 0.0
+            # the slot's column holds this job's entries and zeros: cleared whole
+            self._hot[: self._n_hot, k] = 0.0
             self._load_of_slot[k] = None
-            self._free.append(int(k))
+            heapq.heappush(self._free, int(k))
+            self._used[k] = False
+            while self._width and not self._used[self._width - 1]:
+                self._width -= 1
             return
         self._live -= jl.links.size
         if self._n > 65_536 and self._live * 2 < self._n:
@@ -466,7 +477,7 @@ class SharedLinks:
             if fresh.size:
                 self._make_hot(fresh)
         if self._hot is not None:
-            sub = self._hot[self._hot_row[over]]
+            sub = self._hot[:, : self._width][self._hot_row[over]]
             # the jobs with an entry there, in start order: the list's flow order (entries
             # are positive, so a slot's sum is above zero when it has one: a sum over rows
             # runs vectorized, a test for any non-zero first casts every entry)
