@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy.sparse import csr_matrix, diags
@@ -41,8 +41,9 @@ from scipy.sparse import vstack as sp_vstack
 
 from designer.core.traffic.maxmin import Sparse, combine, gather_rows
 from designer.core.traffic.network import UNREACHABLE, Network, nearest, rows_of, shares
-from designer.core.traffic.quotient import cells_of
+from designer.core.traffic.quotient import Cells, cells_of
 from designer.core.traffic.routing import Routed, RoutingError
+from designer.core.traffic.split import Far, Nodes, far_nodes, far_states
 
 _CHUNK = 500_000  # candidate ports expanded at a time: bounds memory, and np.repeat holds
 # the GIL for its whole call (4 M entries: ~90 ms the GUI thread could not run)
@@ -142,6 +143,10 @@ class SprayOp:
     pb: csr_matrix  # bundles x ports: a bundle's traffic over its cables, by capacity
     pb_t: csr_matrix
     depth: int
+    # the destination-free part of a split spray (split.py): its states are (group of alike
+    # switches, group of destination classes), its entries ``b`` too; this op's own states
+    # then hold the rest, entered where the far part leaves off. ``A`` is the sum of both.
+    far: SprayOp | None = None
 
     @property
     def reached(self) -> np.ndarray:
@@ -153,6 +158,12 @@ class SprayOp:
 
     def matvec(self, v: np.ndarray) -> np.ndarray:
         """``A v``: per flow, the share-weighted sum of ``v`` over the links it crosses."""
+        out = self._own_matvec(v)
+        if self.far is not None:
+            out += self.far._own_matvec(v)  # its NIC part is empty
+        return out
+
+    def _own_matvec(self, v: np.ndarray) -> np.ndarray:
         vi = np.flatnonzero(v[: self.n_ports])
         if vi.size * SPARSE_SHARE <= self.n_ports:
             return self._matvec_sparse(v, vi)
@@ -218,17 +229,24 @@ class SprayOp:
         """The flows whose spray crosses any of ``links`` (repeats allowed)."""
         ports = links[links < self.n_ports]
         out = [gather_rows(self._nic_by_link, links[links >= self.n_ports] - self.n_ports)[0]]
-        if ports.size:
-            si, sv = self._up(ports, np.ones(ports.size))
-            out.append(gather_rows(self._b_t, si[sv > 0])[0])
+        for part in self._parts():
+            if ports.size:
+                si, sv = part._up(ports, np.ones(ports.size))
+                out.append(gather_rows(part._b_t, si[sv > 0])[0])
         return np.concatenate(out)
 
     def spread(self, flows: np.ndarray, x: np.ndarray) -> Sparse:
         """Per link, the load of these flows carrying ``x`` each: (links, Gb/s)."""
-        pi, pv = self._down(flows, x)
         ni, nv = gather_rows(self._nic_by_flow, flows, x)
-        return combine(np.concatenate([pi, ni + self.n_ports]), np.concatenate([pv, nv]),
-                       self.n_links)
+        idx, val = [ni + self.n_ports], [nv]
+        for part in self._parts():
+            pi, pv = part._down(flows, x)
+            idx.append(pi)
+            val.append(pv)
+        return combine(np.concatenate(idx), np.concatenate(val), self.n_links)
+
+    def _parts(self) -> tuple[SprayOp, ...]:
+        return (self,) if self.far is None else (self, self.far)
 
     @functools.cached_property
     def _b_t(self) -> csr_matrix:
@@ -260,37 +278,12 @@ class SprayOp:
         fair-share levels, a round each. A fat tree's spray crosses thousands of links per
         flow: it stays factored."""
         limit = LISTED_MAX if max_entries is None else max_entries
-        t = self._t_csr
-        e = sp_vstack(self.e.blocks).tocsr() if self.e.blocks else csr_matrix(self.e.shape)
-        # entries per state, then per flow, as an upper bound before any product is made:
-        # a bundle's ports are its own, so a state's row of ``E pb`` has the sum of its
-        # bundles' port counts (a matrix-vector product; the product itself can hold tens
-        # of millions of entries on a large fat tree, which then stays factored)
-        e_pattern = e.copy()
-        e_pattern.sum_duplicates()  # two hops of a state into one bundle: one row entry
-        e_pattern.data = np.ones_like(e_pattern.data)
-        per = e_pattern @ np.diff(self.pb.indptr).astype(np.float64)
-        tot = per.copy()
-        pattern = t.copy()
-        pattern.data = np.ones_like(pattern.data)
-        for _ in range(self.depth):
-            per = pattern @ per
-            if not per.any():
-                break
-            tot += per
-        bp = self.b.copy()
-        bp.data = np.ones_like(bp.data)
-        if float((bp @ tot).sum()) + self.nic.flow.size > limit:
+        parts = self._parts()
+        if sum(p._bound() for p in parts) + self.nic.flow.size > limit:
             return None
-        ep = e @ self.pb
-        z = ep
-        acc = ep.copy()
-        for _ in range(self.depth):
-            z = (t @ z).tocsr()
-            if not z.nnz:
-                break
-            acc = acc + z
-        a = (self.b @ acc).tocoo()
+        a = parts[0]._written()
+        if len(parts) > 1:  # a flow's far and near parts can share a link: summed
+            a = (a.tocsr() + parts[1]._written().tocsr()).tocoo()
         keep = a.data > 0
         return Routed(
             flow=np.concatenate([a.row[keep].astype(np.int64), self.nic.flow]),
@@ -300,6 +293,44 @@ class SprayOp:
         )
 
     @functools.cached_property
+    def _e_csr(self) -> csr_matrix:
+        return sp_vstack(self.e.blocks).tocsr() if self.e.blocks else csr_matrix(self.e.shape)
+
+    def _bound(self) -> float:
+        """An upper bound on the switch-port entries of ``B (I + T + ...) E pb``, before any
+        product is made: a bundle's ports are its own, so a state's row of ``E pb`` has the
+        sum of its bundles' port counts (a matrix-vector product; the product itself can
+        hold tens of millions of entries on a large fat tree, which then stays factored)."""
+        e_pattern = self._e_csr.copy()
+        e_pattern.sum_duplicates()  # two hops of a state into one bundle: one row entry
+        e_pattern.data = np.ones_like(e_pattern.data)
+        per = e_pattern @ np.diff(self.pb.indptr).astype(np.float64)
+        tot = per.copy()
+        pattern = self._t_csr.copy()
+        pattern.data = np.ones_like(pattern.data)
+        for _ in range(self.depth):
+            per = pattern @ per
+            if not per.any():
+                break
+            tot += per
+        bp = self.b.copy()
+        bp.data = np.ones_like(bp.data)
+        return float((bp @ tot).sum())
+
+    def _written(self):
+        """``B (I + T + ...) E pb`` as a sparse matrix (flows x switch ports)."""
+        t = self._t_csr
+        ep = self._e_csr @ self.pb
+        z = ep
+        acc = ep.copy()
+        for _ in range(self.depth):
+            z = (t @ z).tocsr()
+            if not z.nnz:
+                break
+            acc = acc + z
+        return (self.b @ acc).tocoo()
+
+    @functools.cached_property
     def _t_csr(self) -> csr_matrix:
         if not self.t.blocks:
             return csr_matrix(self.t.shape)
@@ -307,6 +338,12 @@ class SprayOp:
 
     def rmatvec(self, x: np.ndarray) -> np.ndarray:
         """``A^T x``: per link, the load of flows carrying ``x`` each."""
+        out = self._own_rmatvec(x)
+        if self.far is not None:
+            out[: self.n_ports] += self.far._own_rmatvec(x)[: self.n_ports]
+        return out
+
+    def _own_rmatvec(self, x: np.ndarray) -> np.ndarray:
         fi = np.flatnonzero(x)
         if fi.size * SPARSE_SHARE <= x.size:
             return self._rmatvec_sparse(x, fi)
@@ -324,67 +361,62 @@ class SprayOp:
         return out
 
 
-def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
-    """The factored spray of flows ``src[i] -> dst[i]`` (``applies`` must hold)."""
-    c = net.c
-    C = max(c.classes.n, 1)
-    F = src.size
-    dcls = c.gpu_class[dst].astype(np.int64)
-    table = net.dist_by_class
-    # leaving the GPU: its NICs nearest the destination class, by capacity (as route_spray)
-    rep, att = net.attachments(src)
-    ok = nearest(rep, table[dcls[rep], net.att_switch[att]], F)
-    share = shares(rep, np.where(ok, net.att_cap[att], 0.0), F)
-    fr, at, sh = rep[ok], att[ok], share[ok]
-    reached = np.bincount(fr, minlength=F) > 0
-    start = net.att_switch[at].astype(np.int64) * C + dcls[fr]
 
-    # the chain walks (cell, destination class) states: cells of switches the spray cannot
-    # tell apart (quotient.py), so a state splits over the next cells by a member's capacity
-    # into each, and a cell pair's load over its cables by capacity (``pb``)
-    P = net.n_ports
-    cells = cells_of(net)
-    steps = C * int(cells.nxt.size)
-    if steps > SPRAY_STEPS_LIMIT:
-        # each (switch group, destination class) state is held with its hops: past this the
-        # walk needs gigabytes (a 131,072-GPU fat tree with balanced striping, whose spines
-        # are all unlike: 950 million, about 20 GB)
-        raise RoutingError(
-            f"adaptive (spray) routing on this design: {C:,} destination classes over "
-            f"{cells.nxt.size:,} hops between groups of alike switches, {steps / 1e6:,.0f} "
-            f"million steps, past the {SPRAY_STEPS_LIMIT / 1e6:,.0f} million that fit in "
-            "memory (its switches have little symmetry to fold); use --routing ecmp, or a "
-            "design with uniform striping (generate --striping uniform)")
-    crep = cells.rep
-    n_b = cells.n_pairs
-    pb = csr_matrix((cells.port_share, (cells.port_pair, np.arange(P))), shape=(n_b, P))
-    start = cells.cell[net.att_switch[at]].astype(np.int64) * C + dcls[fr]
 
-    # the state graph, level by level from the start states (each state expanded once).
-    # States are numbered level by level as found, so the hops come out grouped by their
-    # state and the matrices are laid out directly (sorting tens of millions of entries
-    # into CSR costs more than the walk); found states are marked in a dense cell x class
-    # table (np.unique on millions of keys too); 32-bit keys when they fit (memory)
-    S = c.n_switches
+@dataclass
+class _Walk:
+    """The states a walk found (``keys``, in their numbers' order; ``number`` of each key)
+    and its hops: ``tf`` -> ``tt`` (state numbers), ``tb`` the cell pair, ``ts`` the share;
+    ``x*`` the hops that leave the walk (to a cell ``xc``, not a state of it)."""
+
+    number: np.ndarray
+    keys: np.ndarray
+    tf: np.ndarray
+    tt: np.ndarray
+    tb: np.ndarray
+    ts: np.ndarray
+    xf: np.ndarray
+    xb: np.ndarray
+    xc: np.ndarray
+    xs: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return int(self.keys.size)
+
+
+def _walk(cells: Cells | Nodes, K: int, start: np.ndarray, dist, valid, inside=None,
+          node=None) -> _Walk:
+    """The state graph of states ``cell * K + k`` from ``start``, level by level (each state
+    expanded once): ``dist(cell, k)`` a state's distance, ``valid(k, next cell, distance)``
+    the hops that bring it one nearer, split by capacity; ``inside(k, next cell)`` (all when
+    ``None``) whether the next state belongs to this walk, else the hop leaves it;
+    ``node(k, next cell)`` the place of the next state (the cell itself when ``None``).
+
+    States are numbered level by level as found, so the hops come out grouped by their
+    state and the matrices are laid out directly (sorting tens of millions of entries into
+    CSR costs more than the walk); found states are marked in a dense cell x k table
+    (np.unique on millions of keys too); 32-bit keys when they fit (memory)."""
     NC = cells.n
-    kt = np.int32 if NC * C < 2**31 else np.int64
-    number = np.full(NC * C, -1, kt)
-    frontier = np.unique(start)
+    kt = np.int32 if NC * K < 2**31 else np.int64
+    number = np.full(NC * K, -1, kt)
+    mark = np.zeros(NC * K, bool)
+    mark[start] = True
+    frontier = np.flatnonzero(mark)  # distinct, sorted (np.unique sorts millions: slower)
+    del mark
     number[frontier] = np.arange(frontier.size)
     found = [frontier]
     n_states = frontier.size
     t_from, t_bundle, t_to, t_share = [], [], [], []
-    # the longest chain of hops: the farthest start from its destination (states reached
-    # later are nearer, and a start already seen is not expanded twice)
-    depth = int(table[dcls[fr], net.att_switch[at]].max(initial=0))
+    x_from, x_bundle, x_cell, x_share = [], [], [], []
     while frontier.size:
-        u, dc = frontier // C, frontier % C
-        dh = table[dc, crep[u]]
+        u, k = frontier // K, frontier % K
+        dh = dist(u, k)
         move = (dh > 0) & (dh < UNREACHABLE)
-        frontier, u, dc, dh = frontier[move], u[move], dc[move], dh[move]
+        frontier, u, k, dh = frontier[move], u[move], k[move], dh[move]
         if not frontier.size:
             break
-        fresh = np.zeros(NC * C, bool)
+        fresh = np.zeros(NC * K, bool)
         n_cand = cells.ptr[u + 1] - cells.ptr[u]
         cs = np.cumsum(n_cand)
         cuts = np.searchsorted(cs, np.arange(_CHUNK, cs[-1], _CHUNK))
@@ -392,14 +424,23 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
         for lo, hi in zip(edges[:-1].tolist(), edges[1:].tolist(), strict=True):
             r, hop = rows_of(cells.ptr, u[lo:hi])
             nxt = cells.nxt[hop]
-            good = table[dc[lo:hi][r], crep[nxt]] == dh[lo:hi][r] - 1
-            r, hop, nxt = r[good], hop[good], nxt[good]
+            kr = k[lo:hi][r]
+            good = valid(kr, nxt, dh[lo:hi][r])
+            r, hop, nxt, kr = r[good], hop[good], nxt[good], kr[good]
             if not r.size:
                 continue
             cap = cells.cap[hop]
             share = cap / np.bincount(r, weights=cap, minlength=hi - lo)[r]
-            to = nxt.astype(np.int64) * C + dc[lo:hi][r]
-            t_from.append(number[frontier[lo:hi][r]])
+            frm = number[frontier[lo:hi][r]]
+            if inside is not None:
+                out = ~inside(kr, nxt)
+                x_from.append(frm[out])
+                x_bundle.append(cells.pair[hop[out]].astype(np.int32))
+                x_cell.append(nxt[out])
+                x_share.append(share[out])
+                frm, hop, nxt, kr, share = (a[~out] for a in (frm, hop, nxt, kr, share))
+            to = (nxt.astype(np.int64) if node is None else node(kr, nxt)) * K + kr
+            t_from.append(frm)
             t_bundle.append(cells.pair[hop].astype(np.int32))
             t_to.append(to.astype(kt))
             t_share.append(share)
@@ -411,27 +452,111 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
         found.append(frontier)
     tf = _cat(t_from, kt)  # non-decreasing: states expand in their numbers' order
     tt = number[_cat(t_to, kt)]
-    ts = _cat(t_share, np.float64)
-    tb = _cat(t_bundle, np.int32)
-    for chunks in (t_from, t_to, t_share, t_bundle):  # memory: the copies are made
+    for chunks in (t_from, t_to):  # memory: the copies are made
         chunks.clear()
-    b = csr_matrix((sh, (fr, number[start])), shape=(F, n_states))
-    t = _Blocks.of_rows(tf, tt, ts, (n_states, n_states))
-    t_t = _Blocks.of_any(tt, tf, ts, (n_states, n_states))
-    e = _Blocks.of_rows(tf, tb, ts, (n_states, n_b))
-    e_t = _Blocks.of_any(tb, tf, ts, (n_b, n_states))
+    return _Walk(number, np.concatenate(found), tf, tt, _cat(t_bundle, np.int32),
+                 _cat(t_share, np.float64), _cat(x_from, kt), _cat(x_bundle, np.int32),
+                 _cat(x_cell, np.int64), _cat(x_share, np.float64))
+
+
+def _chain(w: _Walk, n_b: int, extra: bool = False
+           ) -> tuple[_Blocks, _Blocks, _Blocks, _Blocks]:
+    """``t``, its transpose, ``e`` and its transpose of a walk (``extra``: the hops that
+    leave the walk load their cables too)."""
+    S = w.n
+    t = _Blocks.of_rows(w.tf, w.tt, w.ts, (S, S))
+    t_t = _Blocks.of_any(w.tt, w.tf, w.ts, (S, S))
+    if extra and w.xf.size:
+        ef, eb, es = (np.concatenate(p) for p in ((w.tf, w.xf), (w.tb, w.xb), (w.ts, w.xs)))
+        e = _Blocks.of_any(ef, eb, es, (S, n_b))
+    else:
+        ef, eb, es = w.tf, w.tb, w.ts
+        e = _Blocks.of_rows(ef, eb, es, (S, n_b))
+    return t, t_t, e, _Blocks.of_any(eb, ef, es, (n_b, S))
+
+
+def _refuse(C: int, cells: Cells, steps: float) -> RoutingError:
+    # each (switch group, destination class) state is held with its hops: past the limit
+    # the walk needs gigabytes
+    return RoutingError(
+        f"adaptive (spray) routing on this design: {C:,} destination classes over "
+        f"{cells.nxt.size:,} hops between groups of alike switches, {steps / 1e6:,.0f} "
+        f"million steps, past the {SPRAY_STEPS_LIMIT / 1e6:,.0f} million that fit in "
+        "memory (its switches have little symmetry to fold); use --routing ecmp, or a "
+        "design with uniform striping (generate --striping uniform)")
+
+
+def spray_op(net: Network, src: np.ndarray, dst: np.ndarray,
+             split: bool | None = None) -> SprayOp:
+    """The factored spray of flows ``src[i] -> dst[i]`` (``applies`` must hold).
+    ``split``: whether the destination-free far part is taken apart (split.py); by default
+    when the plain chain would not fit in memory. The numbers are the same either way."""
+    c = net.c
+    C = max(c.classes.n, 1)
+    F = src.size
+    dcls = c.gpu_class[dst].astype(np.int64)
+    table = net.dist_by_class
+    # leaving the GPU: its NICs nearest the destination class, by capacity (as route_spray)
+    rep, att = net.attachments(src)
+    ok = nearest(rep, table[dcls[rep], net.att_switch[att]], F)
+    share = shares(rep, np.where(ok, net.att_cap[att], 0.0), F)
+    fr, at, sh = rep[ok], att[ok], share[ok]
+    reached = np.bincount(fr, minlength=F) > 0
+
+    # the chain walks (cell, destination class) states: cells of switches the spray cannot
+    # tell apart (quotient.py), so a state splits over the next cells by a member's capacity
+    # into each, and a cell pair's load over its cables by capacity (``pb``)
+    P = net.n_ports
+    cells = cells_of(net)
+    steps = C * int(cells.nxt.size)
+    far = None
+    if split or (split is None and steps > SPRAY_STEPS_LIMIT):
+        far = far_states(net, cells)
+        if far is not None and split is None:
+            # the far chain's hops, and the per-class rest: every hop of a cell that is not
+            # far for a class, for each class (a bound: only valid hops are walked)
+            deg = np.diff(cells.ptr)
+            per_group = ((~far.far) * deg[None, :]).sum(axis=1)
+            near = float(per_group[far.group].sum())
+            steps = far.hops(cells) + near
+            far = far if steps <= SPRAY_STEPS_LIMIT else None
+    if far is None and steps > SPRAY_STEPS_LIMIT:
+        raise _refuse(C, cells, steps)
+    crep = cells.rep
+    n_b = cells.n_pairs
+    pb = csr_matrix((cells.port_share, (cells.port_pair, np.arange(P))), shape=(n_b, P))
+    ucell = cells.cell[net.att_switch[at]].astype(np.int64)
+    d_at = table[dcls[fr], net.att_switch[at]]
+    depth = int(d_at[d_at < UNREACHABLE].max(initial=0))
+
+    def dist(u, k):
+        return table[k, crep[u]]
+
+    def valid(k, v, dh):
+        return table[k, crep[v]] == dh - 1
+
+    far_op = None
+    if far is None:
+        w = _walk(cells, C, ucell * C + dcls[fr], dist, valid)
+        b = csr_matrix((sh, (fr, w.number[ucell * C + dcls[fr]])), shape=(F, w.n))
+    else:
+        g = far.group[dcls[fr]]
+        in_far = far.far[g, ucell] & (d_at > 0)
+        b, far_op, w = _split(cells, C, far, F, fr, ucell, dcls, g, sh, in_far, dist, valid,
+                              net, pb)
+    t, t_t, e, e_t = _chain(w, n_b)
 
     # arrival: which of its destination class's switches each flow ends at (one, unless
     # the class has NICs on several switches), pulled back up the chain from the last hop
+    S = c.n_switches
     cl = c.classes
     slot_key = np.unique(np.repeat(np.arange(cl.n), np.diff(cl.ptr)) * S + cl.att_switch)
     slot_first = np.searchsorted(slot_key, np.arange(cl.n) * S)
     K = int(np.diff(np.r_[slot_first, slot_key.size]).max(initial=1))
-    keys = np.concatenate(found)  # in state-number order
-    ku, kd = crep[keys // C], keys % C  # a cell with GPUs attached is one switch
+    ku, kd = crep[w.keys // C], w.keys % C  # a cell with GPUs attached is one switch
     term = np.flatnonzero(table[kd, ku] == 0)
     slot = np.searchsorted(slot_key, kd[term] * S + ku[term]) - slot_first[kd[term]]
-    z = np.zeros((n_states, K))
+    z = np.zeros((w.n, K))
     z[term, slot] = 1.0
     arr = z.copy()
     for _ in range(depth):
@@ -442,7 +567,10 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
     arrive = b @ arr  # flows x K
     reached &= arrive.sum(axis=1) > 0.999
     if not reached.all():  # a flow without a path carries nothing (as route_spray drops it)
-        b = diags(reached.astype(np.float64)) @ b
+        keep = diags(reached.astype(np.float64))
+        b = keep @ b
+        if far_op is not None:
+            far_op = replace(far_op, nic=_no_nic(reached), b=keep @ far_op.b)
 
     # NIC entries: up over the start NICs; down over the destination GPU's NICs on the
     # switch it arrives at, by capacity
@@ -459,7 +587,70 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
         frac=np.concatenate([sh[up], dsh[keep]]),
         reached=reached,
     )
-    return SprayOp(net.n_links, net.n_ports, nic, b, t, t_t, e, e_t, pb, pb.T.tocsr(), depth)
+    return SprayOp(net.n_links, P, nic, b, t, t_t, e, e_t, pb, pb.T.tocsr(), depth,
+                   far_op)
+
+
+def _no_nic(reached: np.ndarray) -> Routed:
+    z = np.empty(0, np.int64)
+    return Routed(flow=z, link=z, frac=np.empty(0), reached=reached)
+
+
+def _split(cells: Cells, C: int, far: Far, F: int, fr: np.ndarray, ucell: np.ndarray,
+           dcls: np.ndarray, g: np.ndarray, sh: np.ndarray, in_far: np.ndarray, dist, valid,
+           net: Network, pb: csr_matrix) -> tuple[csr_matrix, SprayOp, _Walk]:
+    """The far part's op, and the per-class rest: its walk and entries (flows x its states:
+    the flows' own starts that are not far, and where their far traffic leaves off)."""
+    G = far.n
+    nodes = far_nodes(net, cells, far, pb)
+    fk = nodes.node(g[in_far], ucell[in_far]) * G + g[in_far]
+    fw = _walk(nodes, G, fk, lambda u, k: far.dist[k, nodes.rep[u]],
+               lambda k, v, dh: (far.lo[k, v] == dh - 1) & (far.hi[k, v] == dh - 1),
+               lambda k, v: far.far[k, v], nodes.node)
+    fb = csr_matrix((sh[in_far], (fr[in_far], fw.number[fk])), shape=(F, fw.n))
+    t, t_t, e, e_t = _chain(fw, nodes.pb.shape[0], extra=True)
+    sdist = far.dist[fw.keys % G, nodes.rep[fw.keys // G]]
+    fdepth = int(sdist.max(initial=0))
+    far_op = SprayOp(net.n_links, net.n_ports, _no_nic(np.ones(F, bool)), fb, t, t_t, e, e_t,
+                     nodes.pb, nodes.pb.T.tocsr(), fdepth)
+
+    # where each far state's traffic leaves the far part: per state, a distribution over
+    # its group's exit cells (columns numbered within the group), pulled back up the far
+    # chain in order of distance (a hop leads one nearer: the next state is done first)
+    xg = fw.keys[fw.xf] % G
+    xkey, xcol = np.unique(xg * cells.n + fw.xc, return_inverse=True)
+    xcol = xcol.reshape(-1)
+    first = np.searchsorted(xkey, np.arange(G) * cells.n)
+    xcol = xcol - first[xg]
+    width = int(np.diff(np.r_[first, xkey.size]).max(initial=1))
+    exits = np.zeros((fw.n, width))
+    np.add.at(exits, (fw.xf, xcol), fw.xs)
+    tcsr = csr_matrix((fw.ts, (fw.tf, fw.tt)), shape=(fw.n, fw.n))
+    for dval in np.unique(sdist):
+        rows = np.flatnonzero(sdist == dval)
+        exits[rows] += tcsr[rows] @ exits
+    del tcsr
+    # each flow's far entries times its start's exit distribution: (flow, exit cell, share)
+    fcoo = fb.tocoo()
+    ef, es = fcoo.row.astype(np.int64), fcoo.col.astype(np.int64)
+    ev = exits[es] * fcoo.data[:, None]
+    fgrp = fw.keys[es] % G
+    col = np.arange(width)[None, :]
+    live = (col < np.diff(np.r_[first, xkey.size])[fgrp][:, None]) & (ev > 0)
+    rr, cc = np.nonzero(live)
+    j_flow = ef[rr]
+    j_cell = xkey[first[fgrp[rr]] + cc] % cells.n
+    j_val = ev[rr, cc]
+    del exits, ev, live
+
+    # the per-class walk from the flows' other starts and from the far part's exits
+    nk = ucell[~in_far] * C + dcls[fr[~in_far]]
+    jk = j_cell * C + dcls[j_flow]
+    w = _walk(cells, C, np.concatenate([nk, jk]), dist, valid)
+    b = csr_matrix((np.concatenate([sh[~in_far], j_val]),
+                    (np.concatenate([fr[~in_far], j_flow]), w.number[np.concatenate([nk, jk])])),
+                   shape=(F, w.n))
+    return b, far_op, w
 
 
 def _cat(xs: list[np.ndarray], dtype) -> np.ndarray:
