@@ -116,9 +116,136 @@ class _Blocks:
         return np.concatenate(cols), np.concatenate(weights)
 
 
-def _step(m: _Blocks | csr_matrix, idx: np.ndarray, val: np.ndarray, n: int) -> Sparse:
+class _Entry:
+    """Where flows enter the per-class states of a split spray (flows x states), held
+    factored: ``direct`` (a csr matrix) for flows whose start is not far, plus each flow's
+    far entries ``fb`` (flows x far states) times their exit distribution ``q`` (far states
+    x exit cells of the state's destination group) onto the per-class state ``nmap[class,
+    exit]`` of the flow's own class. Written out it would hold each flow's every exit (72
+    per flow on a 131,072-GPU fat tree: 9 million entries); products read it on the fly."""
+
+    _ROWS = 16_384  # far entries expanded at a time (memory)
+
+    def __init__(self, direct: csr_matrix, fb: csr_matrix, q: np.ndarray, nmap: np.ndarray,
+                 cls: np.ndarray) -> None:
+        self.direct = direct
+        self.shape = direct.shape
+        coo = fb.tocoo()
+        self.ef = coo.row.astype(np.int64)
+        self.es = coo.col.astype(np.int64)
+        self.ev = coo.data
+        self.q = q
+        self.nmap = nmap  # class x exit -> state (-1: none)
+        self.cls = cls  # per flow
+        self._fptr = np.zeros(self.shape[0] + 1, np.int64)
+        np.cumsum(np.bincount(self.ef, minlength=self.shape[0]), out=self._fptr[1:])
+
+    def _chunks(self, idx: np.ndarray):
+        """Far entries ``idx`` a block at a time: (entries, their states, weights)."""
+        for lo in range(0, idx.size, self._ROWS):
+            i = idx[lo:lo + self._ROWS]
+            st = self.nmap[self.cls[self.ef[i]]]
+            w = self.q[self.es[i]] * self.ev[i][:, None]
+            yield i, st, np.where(st >= 0, w, 0.0)
+
+    def __matmul__(self, y: np.ndarray) -> np.ndarray:
+        out = self.direct @ y
+        ypad = np.concatenate([y, np.zeros((1, *y.shape[1:]))])  # state -1 reads 0
+        for i, st, w in self._chunks(np.arange(self.ef.size)):
+            if y.ndim == 1:
+                np.add.at(out, self.ef[i], (w * ypad[st]).sum(axis=1))
+            else:
+                np.add.at(out, self.ef[i], np.einsum("ej,ejk->ek", w, ypad[st]))
+        return out
+
+    def rmatvec(self, x: np.ndarray) -> np.ndarray:
+        """``J^T x``: per state, the load of flows carrying ``x`` each."""
+        out = self.direct.T @ x
+        for i, st, w in self._chunks(np.flatnonzero(x[self.ef])):
+            keep = st >= 0
+            out += np.bincount(st[keep], weights=(w * x[self.ef[i]][:, None])[keep],
+                               minlength=out.size)
+        return out
+
+    def ones_matvec(self, y: np.ndarray) -> float:
+        """The sum over flows of ``y`` over each flow's entries (the pattern of ``J``)."""
+        d = self.direct.copy()
+        d.data = np.ones_like(d.data)
+        tot = float((d @ y).sum())
+        ypad = np.r_[y, 0.0]
+        for _, st, w in self._chunks(np.arange(self.ef.size)):
+            tot += float(((w > 0) * ypad[st]).sum())
+        return tot
+
+    def gather(self, flows: np.ndarray, x: np.ndarray) -> Sparse:
+        """The entries of ``flows`` (sorted) scaled by ``x``: (state, weight) pairs."""
+        c0, w0 = gather_rows(self.direct, flows, x)
+        which, pos = rows_of(self._fptr, flows)
+        cols, ws = [c0], [w0]
+        for lo in range(0, pos.size, self._ROWS):
+            i, k = pos[lo:lo + self._ROWS], which[lo:lo + self._ROWS]
+            st = self.nmap[self.cls[self.ef[i]]]
+            w = self.q[self.es[i]] * (self.ev[i] * x[k])[:, None]
+            keep = (st >= 0) & (w > 0)
+            cols.append(st[keep])
+            ws.append(w[keep])
+        return np.concatenate(cols), np.concatenate(ws)
+
+    @functools.cached_property
+    def _direct_t(self) -> csr_matrix:
+        b = self.direct.copy()
+        b.eliminate_zeros()
+        return b.T.tocsr()
+
+    @functools.cached_property
+    def _by_state(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Far entries by class (CSR), and each state's (class, exit)."""
+        c = self.cls[self.ef]
+        order = np.argsort(c, kind="stable")
+        ptr = np.zeros(self.nmap.shape[0] + 1, np.int64)
+        np.cumsum(np.bincount(c, minlength=self.nmap.shape[0]), out=ptr[1:])
+        where = np.full(self.shape[1], -1, np.int64)
+        ok = self.nmap >= 0
+        where[self.nmap[ok]] = np.flatnonzero(ok)
+        return order, ptr, where
+
+    def touching(self, states: np.ndarray) -> np.ndarray:
+        """The flows with an entry at any of ``states`` (repeats allowed)."""
+        out = [gather_rows(self._direct_t, states)[0]]
+        order, ptr, where = self._by_state
+        at = where[states]
+        at = at[at >= 0]
+        if at.size:
+            c, j = at // self.nmap.shape[1], at % self.nmap.shape[1]
+            r, pos = rows_of(ptr, c)
+            e = order[pos]
+            out.append(self.ef[e[self.q[self.es[e], j[r]] > 0]])
+        return np.concatenate(out)
+
+    def masked(self, keep: np.ndarray) -> _Entry:
+        """Flows not in ``keep`` carry nothing."""
+        k = keep.astype(np.float64)
+        fb = csr_matrix((self.ev * k[self.ef], (self.ef, self.es)),
+                        shape=(self.shape[0], self.q.shape[0]))
+        return _Entry(diags(k) @ self.direct, fb, self.q, self.nmap, self.cls)
+
+    def tocsr(self) -> csr_matrix:
+        """Written out (small designs: the incidence being listed)."""
+        rows, cols, vals = [], [], []
+        for i, st, w in self._chunks(np.arange(self.ef.size)):
+            keep = (st >= 0) & (w > 0)
+            rows.append(np.broadcast_to(self.ef[i][:, None], st.shape)[keep])
+            cols.append(st[keep])
+            vals.append(w[keep])
+        far = csr_matrix((_cat(vals, np.float64), (_cat(rows, np.int64), _cat(cols, np.int64))),
+                         shape=self.shape)
+        return (self.direct + far).tocsr()
+
+
+def _step(m: _Blocks | csr_matrix | _Entry, idx: np.ndarray, val: np.ndarray, n: int
+          ) -> Sparse:
     """``M^T v`` for a sparse ``v`` (indices, values), read off ``M``'s rows."""
-    cols, w = m.gather(idx, val) if isinstance(m, _Blocks) else gather_rows(m, idx, val)
+    cols, w = (gather_rows(m, idx, val) if isinstance(m, csr_matrix) else m.gather(idx, val))
     return combine(cols, w, n)
 
 
@@ -135,7 +262,7 @@ class SprayOp:
     n_links: int
     n_ports: int
     nic: Routed
-    b: csr_matrix  # flows x states
+    b: csr_matrix | _Entry  # flows x states
     t: _Blocks  # states x states (one hop)
     t_t: _Blocks  # its transpose, by rows too (a CSC product scatters: slower)
     e: _Blocks  # states x bundles (the parallel cables from one switch to the next)
@@ -202,10 +329,12 @@ class SprayOp:
     def _down(self, flows: np.ndarray, x: np.ndarray) -> Sparse:
         """The switch ports the spray of these flows crosses, with the load of ``x`` each:
         from their entry states down the chain."""
-        S, n_b = self.n_states, self.pb.shape[0]
-        ai, av = self._walk(self.t, *_step(self.b, flows, x, S))
-        bi, bv = _step(self.e, ai, av, n_b)
+        bi, bv = self._down_bundles(flows, x)
         return _step(self.pb, bi, bv, self.n_ports)
+
+    def _down_bundles(self, flows: np.ndarray, x: np.ndarray) -> Sparse:
+        ai, av = self._walk(self.t, *_step(self.b, flows, x, self.n_states))
+        return _step(self.e, ai, av, self.pb.shape[0])
 
     def _matvec_sparse(self, v: np.ndarray, vi: np.ndarray) -> np.ndarray:
         """``matvec`` when few links carry ``v``: up the chain from the states that use
@@ -232,7 +361,10 @@ class SprayOp:
         for part in self._parts():
             if ports.size:
                 si, sv = part._up(ports, np.ones(ports.size))
-                out.append(gather_rows(part._b_t, si[sv > 0])[0])
+                if isinstance(part.b, _Entry):
+                    out.append(part.b.touching(si[sv > 0]))
+                else:
+                    out.append(gather_rows(part._b_t, si[sv > 0])[0])
         return np.concatenate(out)
 
     def spread(self, flows: np.ndarray, x: np.ndarray) -> Sparse:
@@ -240,7 +372,10 @@ class SprayOp:
         ni, nv = gather_rows(self._nic_by_flow, flows, x)
         idx, val = [ni + self.n_ports], [nv]
         for part in self._parts():
-            pi, pv = part._down(flows, x)
+            # bundles summed (a merged group's bundle is met from every destination group),
+            # the ports left for the one sum over links: a pass over millions less a round
+            bi, bv = part._down_bundles(flows, x)
+            pi, pv = gather_rows(part.pb, bi, bv)
             idx.append(pi)
             val.append(pv)
         return combine(np.concatenate(idx), np.concatenate(val), self.n_links)
@@ -313,6 +448,8 @@ class SprayOp:
             if not per.any():
                 break
             tot += per
+        if isinstance(self.b, _Entry):
+            return self.b.ones_matvec(tot)
         bp = self.b.copy()
         bp.data = np.ones_like(bp.data)
         return float((bp @ tot).sum())
@@ -328,7 +465,8 @@ class SprayOp:
             if not z.nnz:
                 break
             acc = acc + z
-        return (self.b @ acc).tocoo()
+        b = self.b.tocsr() if isinstance(self.b, _Entry) else self.b
+        return (b @ acc).tocoo()
 
     @functools.cached_property
     def _t_csr(self) -> csr_matrix:
@@ -347,7 +485,7 @@ class SprayOp:
         fi = np.flatnonzero(x)
         if fi.size * SPARSE_SHARE <= x.size:
             return self._rmatvec_sparse(x, fi)
-        m = self.b.T @ x
+        m = self.b.rmatvec(x) if isinstance(self.b, _Entry) else self.b.T @ x
         acc = m.copy()
         for _ in range(self.depth):
             m = self.t_t @ m
@@ -568,7 +706,7 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray,
     reached &= arrive.sum(axis=1) > 0.999
     if not reached.all():  # a flow without a path carries nothing (as route_spray drops it)
         keep = diags(reached.astype(np.float64))
-        b = keep @ b
+        b = b.masked(reached) if isinstance(b, _Entry) else keep @ b
         if far_op is not None:
             far_op = replace(far_op, nic=_no_nic(reached), b=keep @ far_op.b)
 
@@ -598,7 +736,7 @@ def _no_nic(reached: np.ndarray) -> Routed:
 
 def _split(cells: Cells, C: int, far: Far, F: int, fr: np.ndarray, ucell: np.ndarray,
            dcls: np.ndarray, g: np.ndarray, sh: np.ndarray, in_far: np.ndarray, dist, valid,
-           net: Network, pb: csr_matrix) -> tuple[csr_matrix, SprayOp, _Walk]:
+           net: Network, pb: csr_matrix) -> tuple[_Entry, SprayOp, _Walk]:
     """The far part's op, and the per-class rest: its walk and entries (flows x its states:
     the flows' own starts that are not far, and where their far traffic leaves off)."""
     G = far.n
@@ -630,27 +768,24 @@ def _split(cells: Cells, C: int, far: Far, F: int, fr: np.ndarray, ucell: np.nda
         rows = np.flatnonzero(sdist == dval)
         exits[rows] += tcsr[rows] @ exits
     del tcsr
-    # each flow's far entries times its start's exit distribution: (flow, exit cell, share)
+    # the per-class states the far part leaves into: (exit cell, class) for each class
+    # with a flow whose far start reaches that exit
     fcoo = fb.tocoo()
     ef, es = fcoo.row.astype(np.int64), fcoo.col.astype(np.int64)
-    ev = exits[es] * fcoo.data[:, None]
-    fgrp = fw.keys[es] % G
-    col = np.arange(width)[None, :]
-    live = (col < np.diff(np.r_[first, xkey.size])[fgrp][:, None]) & (ev > 0)
-    rr, cc = np.nonzero(live)
-    j_flow = ef[rr]
-    j_cell = xkey[first[fgrp[rr]] + cc] % cells.n
-    j_val = ev[rr, cc]
-    del exits, ev, live
+    need = np.zeros((C, width), np.int64)
+    for lo in range(0, ef.size, _Entry._ROWS):
+        np.add.at(need, dcls[ef[lo:lo + _Entry._ROWS]], exits[es[lo:lo + _Entry._ROWS]] > 0)
+    xd, xj = np.nonzero(need)
+    del need
+    jk = (xkey[first[far.group[xd]] + xj] % cells.n) * C + xd
 
     # the per-class walk from the flows' other starts and from the far part's exits
     nk = ucell[~in_far] * C + dcls[fr[~in_far]]
-    jk = j_cell * C + dcls[j_flow]
     w = _walk(cells, C, np.concatenate([nk, jk]), dist, valid)
-    b = csr_matrix((np.concatenate([sh[~in_far], j_val]),
-                    (np.concatenate([fr[~in_far], j_flow]), w.number[np.concatenate([nk, jk])])),
-                   shape=(F, w.n))
-    return b, far_op, w
+    nmap = np.full((C, width), -1, np.int64)
+    nmap[xd, xj] = w.number[jk]
+    direct = csr_matrix((sh[~in_far], (fr[~in_far], w.number[nk])), shape=(F, w.n))
+    return _Entry(direct, fb, exits, nmap, dcls), far_op, w
 
 
 def _cat(xs: list[np.ndarray], dtype) -> np.ndarray:
