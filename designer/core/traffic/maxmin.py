@@ -55,7 +55,10 @@ def combine(cols: np.ndarray, w: np.ndarray, n: int) -> Sparse:
         idx, inv = np.unique(cols, return_inverse=True)
         return idx, np.bincount(inv.ravel(), weights=w, minlength=idx.size)
     dense = np.bincount(cols, weights=w, minlength=n)
-    idx = np.flatnonzero(dense)
+    mark = np.zeros(n, bool)  # a scan of n bytes, not of n floats
+    mark[cols] = True
+    idx = np.flatnonzero(mark)
+    idx = idx[dense[idx] != 0]
     return idx, dense[idx]
 
 

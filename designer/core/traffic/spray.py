@@ -602,8 +602,17 @@ def _chain(w: _Walk, n_b: int, extra: bool = False
     """``t``, its transpose, ``e`` and its transpose of a walk (``extra``: the hops that
     leave the walk load their cables too)."""
     S = w.n
-    t = _Blocks.of_rows(w.tf, w.tt, w.ts, (S, S))
-    t_t = _Blocks.of_any(w.tt, w.tf, w.ts, (S, S))
+    if extra:
+        # a merged group is entered over each of its cells' cables: one hop in ``t`` (the
+        # cables stay apart in ``e``); 20 times fewer entries on a pod's leaves
+        m = csr_matrix((w.ts, (w.tf, w.tt)), shape=(S, S))
+        m.sum_duplicates()
+        tf = np.repeat(np.arange(S), np.diff(m.indptr))
+        t = _Blocks(m.data, m.indices, m.indptr, (S, S))
+        t_t = _Blocks.of_any(m.indices, tf, m.data, (S, S))
+    else:
+        t = _Blocks.of_rows(w.tf, w.tt, w.ts, (S, S))
+        t_t = _Blocks.of_any(w.tt, w.tf, w.ts, (S, S))
     if extra and w.xf.size:
         ef, eb, es = (np.concatenate(p) for p in ((w.tf, w.xf), (w.tb, w.xb), (w.ts, w.xs)))
         e = _Blocks.of_any(ef, eb, es, (S, n_b))
