@@ -65,10 +65,11 @@ def far_states(net: Network, cells: Cells) -> Far | None:
     table = net.dist_by_class
     C = table.shape[0]
     NC = cells.n
-    crep = cells.rep
+    empty = cells.size == 0  # the start colour of switches without GPUs, when there are none
+    crep = np.where(empty, 0, cells.rep)
     gpu_cells = np.zeros(NC, bool)
     gpu_cells[cells.cell[net.att_switch]] = True
-    inner = np.flatnonzero(~gpu_cells)
+    inner = np.flatnonzero(~gpu_cells & ~empty)
     if C == 0 or not inner.size:
         return None
     # classes alike from every switch without GPUs (the leaves are where they differ)
@@ -88,7 +89,7 @@ def far_states(net: Network, cells: Cells) -> Far | None:
     lo_out = np.minimum.reduceat(np.where(d == 0, UNREACHABLE, d), starts, axis=0)
     hi_out = np.maximum.reduceat(np.where(d == 0, -1, d).astype(np.int16), starts, axis=0)
     del d
-    base = (lo_out == hi_out) & (lo_out >= 2) & (lo_out < UNREACHABLE)
+    base = (lo_out == hi_out) & (lo_out >= 2) & (lo_out < UNREACHABLE) & ~empty[None, :]
     # per hop: valid for every class of the group or for none (a superset of the classes
     # in the cell's traffic is checked: a stricter test, never a looser one)
     hop_cell = np.repeat(np.arange(NC), np.diff(cells.ptr))
