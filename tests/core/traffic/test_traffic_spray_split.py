@@ -29,8 +29,8 @@ from designer.core.traffic.network import build_network
 from designer.core.traffic.patterns import make_pattern
 from designer.core.traffic.quotient import cells_of
 from designer.core.traffic.routing import route_spray
-from designer.core.traffic.spray import applies, spray_op
 from designer.core.traffic.split import far_nodes, far_states
+from designer.core.traffic.spray import applies, spray_op
 from tests.core.solver_cases import edited_small_fabrics
 
 PATTERNS = ("permutation", "ring", "incast", "bisection")
