@@ -39,6 +39,7 @@ import numpy as np
 from scipy.sparse import csr_matrix, diags
 from scipy.sparse import vstack as sp_vstack
 
+from designer.core.solver.compile import mix64
 from designer.core.traffic.maxmin import Sparse, combine, gather_rows
 from designer.core.traffic.network import UNREACHABLE, Network, nearest, rows_of, shares
 from designer.core.traffic.quotient import Cells, cells_of
@@ -274,6 +275,10 @@ class SprayOp:
     # switches, group of destination classes), its entries ``b`` too; this op's own states
     # then hold the rest, entered where the far part leaves off. ``A`` is the sum of both.
     far: SprayOp | None = None
+    # states whose hops load the same bundles by the same shares share one row of ``e``
+    # (a far place's climb is the same for every destination group): states x rows
+    e_rows: csr_matrix | None = None
+    e_rows_t: csr_matrix | None = None
 
     @property
     def reached(self) -> np.ndarray:
@@ -295,6 +300,8 @@ class SprayOp:
         if vi.size * SPARSE_SHARE <= self.n_ports:
             return self._matvec_sparse(v, vi)
         z = self.e @ (self.pb @ v[: self.n_ports])
+        if self.e_rows is not None:
+            z = self.e_rows @ z
         acc = z.copy()
         for _ in range(self.depth):
             z = self.t @ z
@@ -324,7 +331,10 @@ class SprayOp:
         of ``val`` over them: from the states that use the ports up the chain."""
         n_b, S = self.pb.shape[0], self.n_states
         bi, bv = _step(self.pb_t, ports, val, n_b)
-        return self._walk(self.t_t, *_step(self.e_t, bi, bv, S))
+        if self.e_rows is None:
+            return self._walk(self.t_t, *_step(self.e_t, bi, bv, S))
+        ri, rv = _step(self.e_t, bi, bv, self.e.shape[0])
+        return self._walk(self.t_t, *_step(self.e_rows_t, ri, rv, S))
 
     def _down(self, flows: np.ndarray, x: np.ndarray) -> Sparse:
         """The switch ports the spray of these flows crosses, with the load of ``x`` each:
@@ -334,6 +344,8 @@ class SprayOp:
 
     def _down_bundles(self, flows: np.ndarray, x: np.ndarray) -> Sparse:
         ai, av = self._walk(self.t, *_step(self.b, flows, x, self.n_states))
+        if self.e_rows is not None:
+            ai, av = _step(self.e_rows, ai, av, self.e.shape[0])
         return _step(self.e, ai, av, self.pb.shape[0])
 
     def _matvec_sparse(self, v: np.ndarray, vi: np.ndarray) -> np.ndarray:
@@ -429,7 +441,8 @@ class SprayOp:
 
     @functools.cached_property
     def _e_csr(self) -> csr_matrix:
-        return sp_vstack(self.e.blocks).tocsr() if self.e.blocks else csr_matrix(self.e.shape)
+        e = sp_vstack(self.e.blocks).tocsr() if self.e.blocks else csr_matrix(self.e.shape)
+        return e if self.e_rows is None else (self.e_rows @ e).tocsr()
 
     def _bound(self) -> float:
         """An upper bound on the switch-port entries of ``B (I + T + ...) E pb``, before any
@@ -493,6 +506,8 @@ class SprayOp:
                 break
             acc += m
         out = np.zeros(self.n_links)
+        if self.e_rows is not None:
+            acc = self.e_rows_t @ acc
         out[: self.n_ports] = self.pb_t @ (self.e_t @ acc)
         out += np.bincount(self.nic.link, weights=self.nic.frac * x[self.nic.flow],
                            minlength=self.n_links)
@@ -598,9 +613,10 @@ def _walk(cells: Cells | Nodes, K: int, start: np.ndarray, dist, valid, inside=N
 
 
 def _chain(w: _Walk, n_b: int, extra: bool = False
-           ) -> tuple[_Blocks, _Blocks, _Blocks, _Blocks]:
-    """``t``, its transpose, ``e`` and its transpose of a walk (``extra``: the hops that
-    leave the walk load their cables too)."""
+           ) -> tuple[_Blocks, _Blocks, _Blocks, _Blocks, csr_matrix | None]:
+    """``t``, its transpose, ``e`` and its transpose of a walk (``extra``: the far part,
+    whose hops that leave the walk load their cables too, and whose alike rows of ``e`` are
+    kept once: the last item maps states to them)."""
     S = w.n
     if extra:
         # a merged group is entered over each of its cells' cables: one hop in ``t`` (the
@@ -613,13 +629,49 @@ def _chain(w: _Walk, n_b: int, extra: bool = False
     else:
         t = _Blocks.of_rows(w.tf, w.tt, w.ts, (S, S))
         t_t = _Blocks.of_any(w.tt, w.tf, w.ts, (S, S))
-    if extra and w.xf.size:
+    if extra:
         ef, eb, es = (np.concatenate(p) for p in ((w.tf, w.xf), (w.tb, w.xb), (w.ts, w.xs)))
-        e = _Blocks.of_any(ef, eb, es, (S, n_b))
-    else:
-        ef, eb, es = w.tf, w.tb, w.ts
-        e = _Blocks.of_rows(ef, eb, es, (S, n_b))
-    return t, t_t, e, _Blocks.of_any(eb, ef, es, (n_b, S))
+        m = csr_matrix((es, (ef, eb)), shape=(S, n_b))
+        m.sum_duplicates()
+        rows, first = _alike_rows(m)
+        R = first.size
+        sub = m[first]
+        rf = np.repeat(np.arange(R), np.diff(sub.indptr))
+        e = _Blocks(sub.data, sub.indices, sub.indptr, (R, n_b))
+        e_rows = csr_matrix((np.ones(S), (np.arange(S), rows)), shape=(S, R))
+        return t, t_t, e, _Blocks.of_any(sub.indices, rf, sub.data, (n_b, R)), e_rows
+    ef, eb, es = w.tf, w.tb, w.ts
+    e = _Blocks.of_rows(ef, eb, es, (S, n_b))
+    return t, t_t, e, _Blocks.of_any(eb, ef, es, (n_b, S)), None
+
+
+def _alike_rows(m: csr_matrix) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of ``m`` (canonical CSR) with the same entries: each row's class, and the first
+    row of each class. Grouped by an order-free hash of their entries, then compared entry
+    by entry with their class's first row: a collision splits them back apart."""
+    S = m.shape[0]
+    n = np.diff(m.indptr)
+    with np.errstate(over="ignore"):
+        h = mix64(m.indices.astype(np.uint64) ^ mix64(m.data.view(np.uint64)))
+        key = np.zeros(S, np.uint64)
+        np.add.at(key, np.repeat(np.arange(S), n), h)
+        key = mix64(key ^ n.astype(np.uint64))
+    _, first, rows = np.unique(key, return_index=True, return_inverse=True)
+    rows = rows.reshape(-1)
+    rep = first[rows]
+    bad = n != n[rep]
+    ok = np.flatnonzero(~bad)
+    k = n[ok]
+    off = np.arange(k.sum()) - np.repeat(np.cumsum(k) - k, k)
+    mine = np.repeat(m.indptr[ok], k) + off
+    theirs = np.repeat(m.indptr[rep[ok]], k) + off
+    diff = (m.indices[mine] != m.indices[theirs]) | (m.data[mine] != m.data[theirs])
+    bad[ok[np.repeat(np.arange(ok.size), k)[diff]]] = True
+    if bad.any():  # never seen: a row of its own
+        rows = np.where(bad, S + np.arange(S), rows)
+        _, first, rows = np.unique(rows, return_index=True, return_inverse=True)
+        rows = rows.reshape(-1)
+    return rows, first
 
 
 def _refuse(C: int, cells: Cells, steps: float) -> RoutingError:
@@ -691,7 +743,7 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray,
         in_far = far.far[g, ucell] & (d_at > 0)
         b, far_op, w = _split(cells, C, far, F, fr, ucell, dcls, g, sh, in_far, dist, valid,
                               net, pb)
-    t, t_t, e, e_t = _chain(w, n_b)
+    t, t_t, e, e_t, _ = _chain(w, n_b)
 
     # arrival: which of its destination class's switches each flow ends at (one, unless
     # the class has NICs on several switches), pulled back up the chain from the last hop
@@ -755,11 +807,12 @@ def _split(cells: Cells, C: int, far: Far, F: int, fr: np.ndarray, ucell: np.nda
                lambda k, v, dh: (far.lo[k, v] == dh - 1) & (far.hi[k, v] == dh - 1),
                lambda k, v: far.far[k, v], nodes.node)
     fb = csr_matrix((sh[in_far], (fr[in_far], fw.number[fk])), shape=(F, fw.n))
-    t, t_t, e, e_t = _chain(fw, nodes.pb.shape[0], extra=True)
+    t, t_t, e, e_t, e_rows = _chain(fw, nodes.pb.shape[0], extra=True)
     sdist = far.dist[fw.keys % G, nodes.rep[fw.keys // G]]
     fdepth = int(sdist.max(initial=0))
     far_op = SprayOp(net.n_links, net.n_ports, _no_nic(np.ones(F, bool)), fb, t, t_t, e, e_t,
-                     nodes.pb, nodes.pb.T.tocsr(), fdepth)
+                     nodes.pb, nodes.pb.T.tocsr(), fdepth, e_rows=e_rows,
+                     e_rows_t=e_rows.T.tocsr())
 
     # where each far state's traffic leaves the far part: per state, a distribution over
     # its group's exit cells (columns numbered within the group), pulled back up the far
