@@ -164,3 +164,30 @@ def test_split_taken_when_the_plain_chain_is_past_the_limit(monkeypatch):
     assert split.far is not None
     x = np.random.default_rng(0).random(p.src.size)
     np.testing.assert_allclose(split.rmatvec(x), plain.rmatvec(x), rtol=1e-9, atol=1e-12)
+
+
+def test_links_that_fill_together_are_filled_as_one(monkeypatch):
+    """Ports reached through the same bundles fill at the same round; the filling holds them
+    as one link and finds the same rates. A capacity out of proportion (a port halved)
+    splits its group apart, and the rates still follow the ports."""
+    from designer.core.traffic.maxmin import max_min_fair_op
+
+    c, net = _balanced()
+    p = make_pattern(c, "permutation", 4)
+    op = spray_op(net, p.src, p.dst, split=True)
+    demand = net.line_rate[p.src] * p.demand
+    cap = net.link_cap.astype(np.float64)
+    on, cap_on = op.grouped(cap)
+    assert on.n_ports < op.n_ports and cap_on.sum() == pytest.approx(cap.sum())
+    size = np.bincount(on.port_group)
+    assert size.max() >= 2
+    halved = cap.copy()
+    halved[np.flatnonzero(size[on.port_group] >= 2)[0]] *= 0.5
+    for caps in (cap, halved):
+        fast = max_min_fair_op(op, demand, caps, op.reached)
+        with monkeypatch.context() as m:
+            m.setattr(spray_mod.SprayOp, "grouped", lambda self, cc: (self, cc))
+            slow = max_min_fair_op(op, demand, caps, op.reached)
+        np.testing.assert_allclose(fast.t, slow.t, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(fast.load, slow.load, rtol=1e-9, atol=1e-9)
+    assert op.grouped(halved)[0].n_ports > on.n_ports
