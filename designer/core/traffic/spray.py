@@ -488,8 +488,11 @@ class SprayOp:
         flow: it stays factored."""
         limit = LISTED_MAX if max_entries is None else max_entries
         parts = self._parts()
-        if sum(p._bound() for p in parts) + self.nic.flow.size > limit:
-            return None
+        total = float(self.nic.flow.size)
+        for part in reversed(parts):  # the far part's bound is the cheaper: first
+            total += part._bound()
+            if total > limit:
+                return None
         a = parts[0]._written()
         if len(parts) > 1:  # a flow's far and near parts can share a link: summed
             a = (a.tocsr() + parts[1]._written().tocsr()).tocoo()
@@ -511,10 +514,13 @@ class SprayOp:
         product is made: a bundle's ports are its own, so a state's row of ``E pb`` has the
         sum of its bundles' port counts (a matrix-vector product; the product itself can
         hold tens of millions of entries on a large fat tree, which then stays factored)."""
-        e_pattern = self._e_csr.copy()
+        e = sp_vstack(self.e.blocks).tocsr() if self.e.blocks else csr_matrix(self.e.shape)
+        e_pattern = e.copy()
         e_pattern.sum_duplicates()  # two hops of a state into one bundle: one row entry
         e_pattern.data = np.ones_like(e_pattern.data)
         per = e_pattern @ np.diff(self.pb.indptr).astype(np.float64)
+        if self.e_rows is not None:  # states sharing a row of ``e``
+            per = self.e_rows @ per
         tot = per.copy()
         pattern = self._t_csr.copy()
         pattern.data = np.ones_like(pattern.data)
