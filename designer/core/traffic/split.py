@@ -74,7 +74,9 @@ def far_states(net: Network, cells: Cells) -> Far | None:
         return None
     # classes alike from every switch without GPUs (the leaves are where they differ)
     key = np.ascontiguousarray(table[:, crep[inner]])
-    _, group = np.unique(key, axis=0, return_inverse=True)
+    # rows as single byte strings: np.unique(axis=0) took 1.2 s on 1,821 rows of 2,732
+    rows = key.view(np.dtype((np.void, key.dtype.itemsize * key.shape[1]))).ravel()
+    _, group = np.unique(rows, return_inverse=True)
     group = group.reshape(-1).astype(np.int64)
     G = int(group.max()) + 1
     H = int(cells.nxt.size)
