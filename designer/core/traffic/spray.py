@@ -721,9 +721,9 @@ def _alike_rows(m: csr_matrix) -> tuple[np.ndarray, np.ndarray]:
     n = np.diff(m.indptr)
     with np.errstate(over="ignore"):
         h = mix64(m.indices.astype(np.uint64) ^ mix64(m.data.view(np.uint64)))
-        key = np.zeros(S, np.uint64)
-        np.add.at(key, np.repeat(np.arange(S), n), h)
-        key = mix64(key ^ n.astype(np.uint64))
+        cs = np.zeros(h.size + 1, np.uint64)
+        np.cumsum(h, out=cs[1:])  # per row sums, modulo 2^64, without a scatter
+        key = mix64((cs[m.indptr[1:]] - cs[m.indptr[:-1]]) ^ n.astype(np.uint64))
     _, first, rows = np.unique(key, return_index=True, return_inverse=True)
     rows = rows.reshape(-1)
     rep = first[rows]
@@ -891,8 +891,8 @@ def _split(cells: Cells, C: int, far: Far, F: int, fr: np.ndarray, ucell: np.nda
     first = np.searchsorted(xkey, np.arange(G) * cells.n)
     xcol = xcol - first[xg]
     width = int(np.diff(np.r_[first, xkey.size]).max(initial=1))
-    exits = np.zeros((fw.n, width))
-    np.add.at(exits, (fw.xf, xcol), fw.xs)
+    exits = np.bincount(fw.xf.astype(np.int64) * width + xcol, weights=fw.xs,
+                        minlength=fw.n * width).reshape(fw.n, width)
     tcsr = csr_matrix((fw.ts, (fw.tf, fw.tt)), shape=(fw.n, fw.n))
     for dval in np.unique(sdist):
         rows = np.flatnonzero(sdist == dval)
@@ -902,9 +902,8 @@ def _split(cells: Cells, C: int, far: Far, F: int, fr: np.ndarray, ucell: np.nda
     # with a flow whose far start reaches that exit
     fcoo = fb.tocoo()
     ef, es = fcoo.row.astype(np.int64), fcoo.col.astype(np.int64)
-    need = np.zeros((C, width), np.int64)
-    for lo in range(0, ef.size, _Entry._ROWS):
-        np.add.at(need, dcls[ef[lo:lo + _Entry._ROWS]], exits[es[lo:lo + _Entry._ROWS]] > 0)
+    starts_of = csr_matrix((np.ones(ef.size), (dcls[ef], es)), shape=(C, fw.n))
+    need = starts_of @ (exits > 0).astype(np.float64)  # classes x exits: flows reaching it
     xd, xj = np.nonzero(need)
     del need
     jk = (xkey[first[far.group[xd]] + xj] % cells.n) * C + xd
