@@ -36,9 +36,10 @@ from scipy.sparse import vstack as sp_vstack
 from designer.core.traffic.network import UNREACHABLE, Network, rows_of
 from designer.core.traffic.quotient import _SEED_IN, MAX_ROUNDS, Cells, _q, _relabel, _signature
 
-# (group, cell hop) pairs checked at most: past it the check itself would cost more than
-# it can save (a design whose classes do not group)
-MAX_CHECKS = 200_000_000
+# (group, cell hop) pairs checked at most: the check holds a few arrays of that size (about
+# 11 bytes a pair at its peak: 450 MB here); a design past it has classes that do not group,
+# and the split would not save anything (131,072-GPU fat tree: 14 million)
+MAX_CHECKS = 40_000_000
 
 
 @dataclass(frozen=True, eq=False)

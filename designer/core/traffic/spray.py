@@ -61,6 +61,9 @@ BLOCK_NNZ = 250_000  # entries per row block of the products (see _Blocks)
 # (group of alike switches, destination class) hops the spray's state graph may hold: the
 # 65,536-GPU fat tree with balanced striping has 35 million (0.4 GB peak)
 SPRAY_STEPS_LIMIT = 80_000_000
+# (far state, exit) pairs of a split spray's exit distributions, held dense (8 bytes each):
+# 45,713 x 72 on the 131,072-GPU balanced fat tree
+EXIT_TABLE_MAX = 30_000_000
 
 
 class _Blocks:
@@ -891,6 +894,8 @@ def _split(cells: Cells, C: int, far: Far, F: int, fr: np.ndarray, ucell: np.nda
     first = np.searchsorted(xkey, np.arange(G) * cells.n)
     xcol = xcol - first[xg]
     width = int(np.diff(np.r_[first, xkey.size]).max(initial=1))
+    if fw.n * width > EXIT_TABLE_MAX:  # the exit distributions would not fit either
+        raise _refuse(C, cells, float(fw.n) * width)
     exits = np.bincount(fw.xf.astype(np.int64) * width + xcol, weights=fw.xs,
                         minlength=fw.n * width).reshape(fw.n, width)
     tcsr = csr_matrix((fw.ts, (fw.tf, fw.tt)), shape=(fw.n, fw.n))

@@ -191,3 +191,19 @@ def test_links_that_fill_together_are_filled_as_one(monkeypatch):
         np.testing.assert_allclose(fast.t, slow.t, rtol=1e-9, atol=1e-12)
         np.testing.assert_allclose(fast.load, slow.load, rtol=1e-9, atol=1e-9)
     assert op.grouped(halved)[0].n_ports > on.n_ports
+
+
+def test_a_split_past_memory_is_refused_in_words(monkeypatch):
+    """The split is the last step before refusing: where its own tables would not fit
+    either, the spray is refused in one line as before (what to use instead)."""
+    from designer.core.traffic.routing import RoutingError
+
+    c, net = _balanced()
+    p = make_pattern(c, "permutation", 0)
+    monkeypatch.setattr(spray_mod, "EXIT_TABLE_MAX", 10)
+    with pytest.raises(RoutingError, match=r"million steps.*--routing ecmp"):
+        spray_op(net, p.src, p.dst, split=True)
+    monkeypatch.setattr(spray_mod, "EXIT_TABLE_MAX", 10**9)
+    monkeypatch.setattr(spray_mod, "SPRAY_STEPS_LIMIT", 10)
+    with pytest.raises(RoutingError, match=r"million steps.*--routing ecmp"):
+        run_load(c, "permutation", "adaptive", net=net)
