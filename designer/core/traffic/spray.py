@@ -23,6 +23,12 @@ merged into cells first (quotient.py), so the states are (cell, destination clas
 spreads evenly over a cell's members, and a 65,536-GPU fat tree's chain has thousands of
 states per destination fewer.
 
+Where even that chain would not fit (balanced striping makes every spine unlike: 951 million
+steps at 131,072 GPUs) the spray is split (split.py): a far part over (place, group of
+destination classes) states, where destinations still look alike and a pod's aggregation
+switches are merged, and this chain for the rest, which each flow enters where its far
+traffic leaves off. ``A`` is then the sum of the two parts' products, the same sums again.
+
 Delivery over the destination GPU's NICs needs to know at which switch a flow arrives (a
 GPU with NICs in two planes arrives in the plane it left by): the share of a state's traffic
 that ends at each of its destination class's switches pulls back up the chain the same way,
