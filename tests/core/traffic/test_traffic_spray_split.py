@@ -151,19 +151,24 @@ def test_load_results_match_with_the_split(monkeypatch):
         assert fast.tail.p99_us == pytest.approx(slow.tail.p99_us, rel=1e-9, abs=1e-12)
 
 
-def test_split_taken_when_the_plain_chain_is_past_the_limit(monkeypatch):
-    """By default the split is taken only where the per-class chain would not fit; the
-    design then runs instead of being refused, with the same figures."""
+def test_split_taken_on_large_designs_and_past_the_limit(monkeypatch):
+    """By default the split is tried on large designs (taken where it is the smaller) and
+    where the per-class chain would not fit; the design then runs instead of being refused,
+    with the same figures."""
     c, net = _balanced()
     p = make_pattern(c, "permutation", 0)
     plain = spray_op(net, p.src, p.dst)
     assert plain.far is None  # small: the per-class chain
-    cells = cells_of(net)
-    monkeypatch.setattr(spray_mod, "SPRAY_STEPS_LIMIT", c.classes.n * cells.nxt.size - 1)
-    split = spray_op(net, p.src, p.dst)
-    assert split.far is not None
     x = np.random.default_rng(0).random(p.src.size)
+    cells = cells_of(net)
+    with monkeypatch.context() as m:
+        m.setattr(spray_mod, "SPRAY_STEPS_LIMIT", c.classes.n * cells.nxt.size - 1)
+        split = spray_op(net, p.src, p.dst)
+    assert split.far is not None
     np.testing.assert_allclose(split.rmatvec(x), plain.rmatvec(x), rtol=1e-9, atol=1e-12)
+    with monkeypatch.context() as m:
+        m.setattr(spray_mod, "SPLIT_FROM", 0)
+        assert spray_op(net, p.src, p.dst).far is not None
 
 
 def test_links_that_fill_together_are_filled_as_one(monkeypatch):
