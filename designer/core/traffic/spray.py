@@ -69,8 +69,9 @@ BLOCK_NNZ = 250_000  # entries per row block of the products (see _Blocks)
 SPRAY_STEPS_LIMIT = 80_000_000
 # plain-chain steps from which the split is tried (taken when its own bound is smaller): at
 # 65,536 GPUs with balanced striping (35 million steps) it takes half the CPU and 0.25 GB
-# instead of 0.40; on small designs the plain chain is built faster than the split's checks
-SPLIT_FROM = 5_000_000
+# instead of 0.40; below, the plain chain costs about as much (131,072 GPUs with uniform
+# striping, 6.7 million steps: 0.86-1.19 s plain, 0.93-1.32 s split) or less
+SPLIT_FROM = 20_000_000
 # (far state, exit) pairs of a split spray's exit distributions, held dense (8 bytes each):
 # 45,713 x 72 on the 131,072-GPU balanced fat tree
 EXIT_TABLE_MAX = 30_000_000
