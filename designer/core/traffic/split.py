@@ -34,7 +34,14 @@ from scipy.sparse import csr_matrix
 from scipy.sparse import vstack as sp_vstack
 
 from designer.core.traffic.network import UNREACHABLE, Network, rows_of
-from designer.core.traffic.quotient import _SEED_IN, MAX_ROUNDS, Cells, _q, _relabel, _signature
+from designer.core.traffic.quotient import (
+    MAX_ROUNDS,
+    SEED_IN,
+    Cells,
+    capacity_units,
+    relabel,
+    signature,
+)
 
 # (group, cell hop) pairs checked at most: the check holds a few arrays of that size (about
 # 11 bytes a pair at its peak: 450 MB here); a design past it has classes that do not group,
@@ -154,9 +161,9 @@ def far_nodes(net: Network, cells: Cells, far: Far, pb: csr_matrix) -> Nodes:
     del want
     go = valid & far.far[:, v]  # far to far
     hops = np.flatnonzero(go.any(axis=0))
-    capq = _q(cells.cap)  # per member switch of the sending cell
+    capq = capacity_units(cells.cap)  # per member switch of the sending cell
     # the capacity each switch of the receiving cell gets: the pair's over its switches
-    inq = _q(cells.cap * cells.size[hu] / cells.size[v])
+    inq = capacity_units(cells.cap * cells.size[hu] / cells.size[v])
     gpu = np.zeros(NC, bool)
     gpu[cells.cell[net.att_switch]] = True
     colour = np.zeros(NC, np.int64)
@@ -165,7 +172,7 @@ def far_nodes(net: Network, cells: Cells, far: Far, pb: csr_matrix) -> Nodes:
     for _ in range(MAX_ROUNDS):
         if not hops.size:
             break
-        new = _relabel(colour, _signature(colour, v[hops], hu[hops], inq[hops], _SEED_IN))
+        new = relabel(colour, signature(colour, v[hops], hu[hops], inq[hops], SEED_IN))
         n_new = int(new.max()) + 1
         colour = new
         if n_new == n_col:
