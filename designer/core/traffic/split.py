@@ -115,8 +115,8 @@ def far_states(net: Network, cells: Cells) -> Far | None:
 
 @dataclass(frozen=True, eq=False)
 class Nodes:
-    """The far chain's places: the cells, then merged groups of cells (``members``, CSR
-    ``mptr``) whose far traffic is always spread evenly over their switches. Hops CSR by
+    """The far chain's places: the cells, then merged groups of cells (``merged`` names each
+    cell's) whose far traffic is always spread evenly over their switches. Hops CSR by
     node (``ptr``) to cells ``nxt``, with a member switch's capacity ``cap`` (a group's:
     the mean over its switches) and the cable bundle ``pair``: a cell pair's, or a merged
     group's to one cell (the rows of ``pb`` past the cells' pairs)."""
