@@ -55,7 +55,10 @@ def combine(cols: np.ndarray, w: np.ndarray, n: int) -> Sparse:
         idx, inv = np.unique(cols, return_inverse=True)
         return idx, np.bincount(inv.ravel(), weights=w, minlength=idx.size)
     dense = np.bincount(cols, weights=w, minlength=n)
-    idx = np.flatnonzero(dense)
+    mark = np.zeros(n, bool)  # a scan of n bytes, not of n floats
+    mark[cols] = True
+    idx = np.flatnonzero(mark)
+    idx = idx[dense[idx] != 0]
     return idx, dense[idx]
 
 
@@ -94,8 +97,10 @@ def max_min_fair_op(op, coef: np.ndarray, cap: np.ndarray, reached: np.ndarray |
     cap = cap.astype(np.float64)
     live = np.ones(F, bool) if reached is None else reached.copy()
     live &= op.matvec(np.ones(cap.size)) > 0  # a flow on no link has no path
-    t, rounds = fill(cap, live, lambda x: op.rmatvec(np.where(x, coef, 0.0)),
-                     op.flows_touching, lambda f: op.spread(f, coef[f]), control)
+    # links that always fill together filled as one (the same rates, fewer links a round)
+    on, cap_on = op.grouped(cap) if hasattr(op, "grouped") else (op, cap)
+    t, rounds = fill(cap_on, live, lambda x: on.rmatvec(np.where(x, coef, 0.0)),
+                     on.flows_touching, lambda f: on.spread(f, coef[f]), control)
     return Fair(t=t, load=op.rmatvec(coef * t), rounds=rounds)
 
 

@@ -35,8 +35,8 @@ import numpy as np
 from designer.core.solver.compile import mix64
 from designer.core.traffic.network import Network
 
-_SEED_OUT = np.uint64(0x9E3779B97F4A7C15)
-_SEED_IN = np.uint64(0xC2B2AE3D27D4EB4F)
+SEED_OUT = np.uint64(0x9E3779B97F4A7C15)
+SEED_IN = np.uint64(0xC2B2AE3D27D4EB4F)
 MAX_ROUNDS = 64  # refinement ends in as many rounds as the fabric's diameter, and a few
 
 
@@ -64,7 +64,7 @@ class Cells:
         return int(self.rep.size)
 
 
-def _q(cap: np.ndarray) -> np.ndarray:
+def capacity_units(cap: np.ndarray) -> np.ndarray:
     """Capacities as integers (mGb/s) for exact comparison."""
     return np.round(cap * 1000.0).astype(np.int64)
 
@@ -77,7 +77,7 @@ def _sums(key_a: np.ndarray, key_b: np.ndarray, w: np.ndarray, nb: int
     return k // nb, k % nb, s
 
 
-def _signature(colour: np.ndarray, src: np.ndarray, dst: np.ndarray, w: np.ndarray,
+def signature(colour: np.ndarray, src: np.ndarray, dst: np.ndarray, w: np.ndarray,
                seed: np.uint64) -> np.ndarray:
     """Per switch, an order-free hash of its (neighbour colour, capacity) multiset."""
     S = colour.size
@@ -90,7 +90,7 @@ def _signature(colour: np.ndarray, src: np.ndarray, dst: np.ndarray, w: np.ndarr
     return out
 
 
-def _relabel(*keys: np.ndarray) -> np.ndarray:
+def relabel(*keys: np.ndarray) -> np.ndarray:
     """Dense labels of equal key tuples."""
     with np.errstate(over="ignore"):
         h = np.zeros(keys[0].size, np.uint64)
@@ -118,7 +118,7 @@ def _check(colour: np.ndarray, net: Network) -> np.ndarray:
     np.minimum.at(rep, colour, np.arange(S))
     bad = np.zeros(S, bool)
     nc = rep.size
-    w = _q(net.port_cap)
+    w = capacity_units(net.port_cap)
     for s, d in ((net.port_src, net.port_dst), (net.port_dst, net.port_src)):
         a, b, v = _sums(s.astype(np.int64), colour[d], w, nc)
         ptr = np.zeros(S + 1, np.int64)
@@ -147,14 +147,14 @@ def cells_of(net: Network) -> Cells:
     alone and distances alike, with the cell-level hops."""
     S = net.c.n_switches
     src, dst = net.port_src.astype(np.int64), net.port_dst.astype(np.int64)
-    w = _q(net.port_cap)
+    w = capacity_units(net.port_cap)
     colour = _start(net) if S else np.zeros(0, np.int64)
     n_col = int(colour.max()) + 1 if S else 0
     for _ in range(MAX_ROUNDS):
         if not src.size:
             break
-        new = _relabel(colour, _signature(colour, src, dst, w, _SEED_OUT),
-                       _signature(colour, dst, src, w, _SEED_IN))
+        new = relabel(colour, signature(colour, src, dst, w, SEED_OUT),
+                      signature(colour, dst, src, w, SEED_IN))
         n_new = int(new.max()) + 1
         colour = new
         if n_new == n_col:
@@ -163,7 +163,7 @@ def cells_of(net: Network) -> Cells:
     if S:
         bad = _check(colour, net)
         if bad.any():  # a collision merged unlike switches: those stand alone
-            colour = _relabel(np.where(bad, np.arange(S) + int(colour.max()) + 1, colour))
+            colour = relabel(np.where(bad, np.arange(S) + int(colour.max()) + 1, colour))
     return _hops(net, colour)
 
 

@@ -23,6 +23,12 @@ merged into cells first (quotient.py), so the states are (cell, destination clas
 spreads evenly over a cell's members, and a 65,536-GPU fat tree's chain has thousands of
 states per destination fewer.
 
+Where even that chain would not fit (balanced striping makes every spine unlike: 951 million
+steps at 131,072 GPUs) the spray is split (split.py): a far part over (place, group of
+destination classes) states, where destinations still look alike and a pod's aggregation
+switches are merged, and this chain for the rest, which each flow enters where its far
+traffic leaves off. ``A`` is then the sum of the two parts' products, the same sums again.
+
 Delivery over the destination GPU's NICs needs to know at which switch a flow arrives (a
 GPU with NICs in two planes arrives in the plane it left by): the share of a state's traffic
 that ends at each of its destination class's switches pulls back up the chain the same way,
@@ -33,16 +39,18 @@ from __future__ import annotations
 
 import functools
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy.sparse import csr_matrix, diags
 from scipy.sparse import vstack as sp_vstack
 
+from designer.core.solver.compile import mix64
 from designer.core.traffic.maxmin import Sparse, combine, gather_rows
 from designer.core.traffic.network import UNREACHABLE, Network, nearest, rows_of, shares
-from designer.core.traffic.quotient import cells_of
+from designer.core.traffic.quotient import Cells, cells_of
 from designer.core.traffic.routing import Routed, RoutingError
+from designer.core.traffic.split import Far, Nodes, far_nodes, far_states
 
 _CHUNK = 500_000  # candidate ports expanded at a time: bounds memory, and np.repeat holds
 # the GIL for its whole call (4 M entries: ~90 ms the GUI thread could not run)
@@ -59,6 +67,14 @@ BLOCK_NNZ = 250_000  # entries per row block of the products (see _Blocks)
 # (group of alike switches, destination class) hops the spray's state graph may hold: the
 # 65,536-GPU fat tree with balanced striping has 35 million (0.4 GB peak)
 SPRAY_STEPS_LIMIT = 80_000_000
+# plain-chain steps from which the split is tried (taken when its own bound is smaller): at
+# 65,536 GPUs with balanced striping (35 million steps) it takes half the CPU and 0.25 GB
+# instead of 0.40; below, the plain chain costs about as much (131,072 GPUs with uniform
+# striping, 6.7 million steps: 0.86-1.19 s plain, 0.93-1.32 s split) or less
+SPLIT_FROM = 20_000_000
+# (far state, exit) pairs of a split spray's exit distributions, held dense (8 bytes each):
+# 45,713 x 72 on the 131,072-GPU balanced fat tree
+EXIT_TABLE_MAX = 30_000_000
 
 
 class _Blocks:
@@ -115,9 +131,136 @@ class _Blocks:
         return np.concatenate(cols), np.concatenate(weights)
 
 
-def _step(m: _Blocks | csr_matrix, idx: np.ndarray, val: np.ndarray, n: int) -> Sparse:
+class _Entry:
+    """Where flows enter the per-class states of a split spray (flows x states), held
+    factored: ``direct`` (a csr matrix) for flows whose start is not far, plus each flow's
+    far entries ``fb`` (flows x far states) times their exit distribution ``q`` (far states
+    x exit cells of the state's destination group) onto the per-class state ``nmap[class,
+    exit]`` of the flow's own class. Written out it would hold each flow's every exit (72
+    per flow on a 131,072-GPU fat tree: 9 million entries); products read it on the fly."""
+
+    _ROWS = 16_384  # far entries expanded at a time (memory)
+
+    def __init__(self, direct: csr_matrix, fb: csr_matrix, q: np.ndarray, nmap: np.ndarray,
+                 cls: np.ndarray) -> None:
+        self.direct = direct
+        self.shape = direct.shape
+        coo = fb.tocoo()
+        self.ef = coo.row.astype(np.int64)
+        self.es = coo.col.astype(np.int64)
+        self.ev = coo.data
+        self.q = q
+        self.nmap = nmap  # class x exit -> state (-1: none)
+        self.cls = cls  # per flow
+        self._fptr = np.zeros(self.shape[0] + 1, np.int64)
+        np.cumsum(np.bincount(self.ef, minlength=self.shape[0]), out=self._fptr[1:])
+
+    def _chunks(self, idx: np.ndarray):
+        """Far entries ``idx`` a block at a time: (entries, their states, weights)."""
+        for lo in range(0, idx.size, self._ROWS):
+            i = idx[lo:lo + self._ROWS]
+            st = self.nmap[self.cls[self.ef[i]]]
+            w = self.q[self.es[i]] * self.ev[i][:, None]
+            yield i, st, np.where(st >= 0, w, 0.0)
+
+    def __matmul__(self, y: np.ndarray) -> np.ndarray:
+        out = self.direct @ y
+        ypad = np.concatenate([y, np.zeros((1, *y.shape[1:]))])  # state -1 reads 0
+        for i, st, w in self._chunks(np.arange(self.ef.size)):
+            if y.ndim == 1:
+                np.add.at(out, self.ef[i], (w * ypad[st]).sum(axis=1))
+            else:
+                np.add.at(out, self.ef[i], np.einsum("ej,ejk->ek", w, ypad[st]))
+        return out
+
+    def rmatvec(self, x: np.ndarray) -> np.ndarray:
+        """``J^T x``: per state, the load of flows carrying ``x`` each."""
+        out = self.direct.T @ x
+        for i, st, w in self._chunks(np.flatnonzero(x[self.ef])):
+            keep = st >= 0
+            out += np.bincount(st[keep], weights=(w * x[self.ef[i]][:, None])[keep],
+                               minlength=out.size)
+        return out
+
+    def ones_matvec(self, y: np.ndarray) -> float:
+        """The sum over flows of ``y`` over each flow's entries (the pattern of ``J``)."""
+        d = self.direct.copy()
+        d.data = np.ones_like(d.data)
+        tot = float((d @ y).sum())
+        ypad = np.r_[y, 0.0]
+        for _, st, w in self._chunks(np.arange(self.ef.size)):
+            tot += float(((w > 0) * ypad[st]).sum())
+        return tot
+
+    def gather(self, flows: np.ndarray, x: np.ndarray) -> Sparse:
+        """The entries of ``flows`` (sorted) scaled by ``x``: (state, weight) pairs."""
+        c0, w0 = gather_rows(self.direct, flows, x)
+        which, pos = rows_of(self._fptr, flows)
+        cols, ws = [c0], [w0]
+        for lo in range(0, pos.size, self._ROWS):
+            i, k = pos[lo:lo + self._ROWS], which[lo:lo + self._ROWS]
+            st = self.nmap[self.cls[self.ef[i]]]
+            w = self.q[self.es[i]] * (self.ev[i] * x[k])[:, None]
+            keep = (st >= 0) & (w > 0)
+            cols.append(st[keep])
+            ws.append(w[keep])
+        return np.concatenate(cols), np.concatenate(ws)
+
+    @functools.cached_property
+    def _direct_t(self) -> csr_matrix:
+        b = self.direct.copy()
+        b.eliminate_zeros()
+        return b.T.tocsr()
+
+    @functools.cached_property
+    def _by_state(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Far entries by class (CSR), and each state's (class, exit)."""
+        c = self.cls[self.ef]
+        order = np.argsort(c, kind="stable")
+        ptr = np.zeros(self.nmap.shape[0] + 1, np.int64)
+        np.cumsum(np.bincount(c, minlength=self.nmap.shape[0]), out=ptr[1:])
+        where = np.full(self.shape[1], -1, np.int64)
+        ok = self.nmap >= 0
+        where[self.nmap[ok]] = np.flatnonzero(ok)
+        return order, ptr, where
+
+    def touching(self, states: np.ndarray) -> np.ndarray:
+        """The flows with an entry at any of ``states`` (repeats allowed)."""
+        out = [gather_rows(self._direct_t, states)[0]]
+        order, ptr, where = self._by_state
+        at = where[states]
+        at = at[at >= 0]
+        if at.size:
+            c, j = at // self.nmap.shape[1], at % self.nmap.shape[1]
+            r, pos = rows_of(ptr, c)
+            e = order[pos]
+            out.append(self.ef[e[self.q[self.es[e], j[r]] > 0]])
+        return np.concatenate(out)
+
+    def masked(self, keep: np.ndarray) -> _Entry:
+        """Flows not in ``keep`` carry nothing."""
+        k = keep.astype(np.float64)
+        fb = csr_matrix((self.ev * k[self.ef], (self.ef, self.es)),
+                        shape=(self.shape[0], self.q.shape[0]))
+        return _Entry(diags(k) @ self.direct, fb, self.q, self.nmap, self.cls)
+
+    def tocsr(self) -> csr_matrix:
+        """Written out (small designs: the incidence being listed)."""
+        rows, cols, vals = [], [], []
+        for i, st, w in self._chunks(np.arange(self.ef.size)):
+            keep = (st >= 0) & (w > 0)
+            rows.append(np.broadcast_to(self.ef[i][:, None], st.shape)[keep])
+            cols.append(st[keep])
+            vals.append(w[keep])
+        far = csr_matrix((_cat(vals, np.float64), (_cat(rows, np.int64), _cat(cols, np.int64))),
+                         shape=self.shape)
+        return (self.direct + far).tocsr()
+
+
+def _step(m: _Blocks | csr_matrix | _Entry, idx: np.ndarray, val: np.ndarray, n: int
+          ) -> Sparse:
     """``M^T v`` for a sparse ``v`` (indices, values), read off ``M``'s rows."""
-    cols, w = m.gather(idx, val) if isinstance(m, _Blocks) else gather_rows(m, idx, val)
+    cols, w = (gather_rows(m, idx, val) if isinstance(m, csr_matrix) else m.gather(idx, val))
     return combine(cols, w, n)
 
 
@@ -134,7 +277,7 @@ class SprayOp:
     n_links: int
     n_ports: int
     nic: Routed
-    b: csr_matrix  # flows x states
+    b: csr_matrix | _Entry  # flows x states
     t: _Blocks  # states x states (one hop)
     t_t: _Blocks  # its transpose, by rows too (a CSC product scatters: slower)
     e: _Blocks  # states x bundles (the parallel cables from one switch to the next)
@@ -142,6 +285,15 @@ class SprayOp:
     pb: csr_matrix  # bundles x ports: a bundle's traffic over its cables, by capacity
     pb_t: csr_matrix
     depth: int
+    # the destination-free part of a split spray (split.py): its states are (group of alike
+    # switches, group of destination classes), its entries ``b`` too; this op's own states
+    # then hold the rest, entered where the far part leaves off. ``A`` is the sum of both.
+    far: SprayOp | None = None
+    # states whose hops load the same bundles by the same shares share one row of ``e``
+    # (a far place's climb is the same for every destination group): states x rows
+    e_rows: csr_matrix | None = None
+    e_rows_t: csr_matrix | None = None
+    port_group: np.ndarray | None = None  # after ``grouped``: the group of each switch port
 
     @property
     def reached(self) -> np.ndarray:
@@ -153,10 +305,18 @@ class SprayOp:
 
     def matvec(self, v: np.ndarray) -> np.ndarray:
         """``A v``: per flow, the share-weighted sum of ``v`` over the links it crosses."""
+        out = self._own_matvec(v)
+        if self.far is not None:
+            out += self.far._own_matvec(v)  # its NIC part is empty
+        return out
+
+    def _own_matvec(self, v: np.ndarray) -> np.ndarray:
         vi = np.flatnonzero(v[: self.n_ports])
         if vi.size * SPARSE_SHARE <= self.n_ports:
             return self._matvec_sparse(v, vi)
         z = self.e @ (self.pb @ v[: self.n_ports])
+        if self.e_rows is not None:
+            z = self.e_rows @ z
         acc = z.copy()
         for _ in range(self.depth):
             z = self.t @ z
@@ -186,15 +346,22 @@ class SprayOp:
         of ``val`` over them: from the states that use the ports up the chain."""
         n_b, S = self.pb.shape[0], self.n_states
         bi, bv = _step(self.pb_t, ports, val, n_b)
-        return self._walk(self.t_t, *_step(self.e_t, bi, bv, S))
+        if self.e_rows is None:
+            return self._walk(self.t_t, *_step(self.e_t, bi, bv, S))
+        ri, rv = _step(self.e_t, bi, bv, self.e.shape[0])
+        return self._walk(self.t_t, *_step(self.e_rows_t, ri, rv, S))
 
     def _down(self, flows: np.ndarray, x: np.ndarray) -> Sparse:
         """The switch ports the spray of these flows crosses, with the load of ``x`` each:
         from their entry states down the chain."""
-        S, n_b = self.n_states, self.pb.shape[0]
-        ai, av = self._walk(self.t, *_step(self.b, flows, x, S))
-        bi, bv = _step(self.e, ai, av, n_b)
+        bi, bv = self._down_bundles(flows, x)
         return _step(self.pb, bi, bv, self.n_ports)
+
+    def _down_bundles(self, flows: np.ndarray, x: np.ndarray) -> Sparse:
+        ai, av = self._walk(self.t, *_step(self.b, flows, x, self.n_states))
+        if self.e_rows is not None:
+            ai, av = _step(self.e_rows, ai, av, self.e.shape[0])
+        return _step(self.e, ai, av, self.pb.shape[0])
 
     def _matvec_sparse(self, v: np.ndarray, vi: np.ndarray) -> np.ndarray:
         """``matvec`` when few links carry ``v``: up the chain from the states that use
@@ -218,17 +385,91 @@ class SprayOp:
         """The flows whose spray crosses any of ``links`` (repeats allowed)."""
         ports = links[links < self.n_ports]
         out = [gather_rows(self._nic_by_link, links[links >= self.n_ports] - self.n_ports)[0]]
-        if ports.size:
-            si, sv = self._up(ports, np.ones(ports.size))
-            out.append(gather_rows(self._b_t, si[sv > 0])[0])
+        for part in self._parts():
+            if ports.size:
+                si, sv = part._up(ports, np.ones(ports.size))
+                if isinstance(part.b, _Entry):
+                    out.append(part.b.touching(si[sv > 0]))
+                else:
+                    out.append(gather_rows(part._b_t, si[sv > 0])[0])
         return np.concatenate(out)
 
     def spread(self, flows: np.ndarray, x: np.ndarray) -> Sparse:
         """Per link, the load of these flows carrying ``x`` each: (links, Gb/s)."""
-        pi, pv = self._down(flows, x)
         ni, nv = gather_rows(self._nic_by_flow, flows, x)
-        return combine(np.concatenate([pi, ni + self.n_ports]), np.concatenate([pv, nv]),
-                       self.n_links)
+        idx, val = [ni + self.n_ports], [nv]
+        for part in self._parts():
+            # bundles summed (a merged group's bundle is met from every destination group),
+            # the ports left for the one sum over links: a pass over millions less a round
+            bi, bv = part._down_bundles(flows, x)
+            pi, pv = gather_rows(part.pb, bi, bv)
+            idx.append(pi)
+            val.append(pv)
+        return combine(np.concatenate(idx), np.concatenate(val), self.n_links)
+
+    def _parts(self) -> tuple[SprayOp, ...]:
+        return (self,) if self.far is None else (self, self.far)
+
+    def grouped(self, cap: np.ndarray) -> tuple[SprayOp, np.ndarray]:
+        """This op over groups of switch ports that always fill together, with their
+        capacities: ports reached through the same bundles (each port's share of a bundle is
+        its part of the bundle's capacity) carry loads in proportion to their capacity, so
+        where ``cap`` is in that proportion too their utilisations are equal at every round
+        of filling, and the filling can hold them as one link (a merged group's cables to a
+        spine: 5.7 ports per group on the 131,072-GPU balanced fat tree). The rates are the
+        same; a round updates fewer links."""
+        P = self.n_ports
+        parts = self._parts()
+        if self.far is None:  # one bundle per port: nothing to group
+            return self, cap
+        rows, cols, off = [], [], 0
+        for part in parts:
+            used = np.zeros(part.pb.shape[0], bool)
+            for blk in part.e.blocks:
+                used[blk.indices] = True
+            ids = np.flatnonzero(used)
+            sub = part.pb[ids].tocoo()
+            rows.append(sub.col.astype(np.int64))
+            cols.append(off + ids[sub.row])
+            off += part.pb.shape[0]
+        port, bundle = np.concatenate(rows), np.concatenate(cols)
+        pat = csr_matrix((np.ones(port.size), (port, bundle)), shape=(P, off))
+        pat.sum_duplicates()
+        group, first = _alike_rows(pat)
+        # capacities in proportion to the ports' shares of their first bundle, or apart
+        share = np.zeros(P)
+        has = np.diff(pat.indptr) > 0
+        fb = np.full(P, -1, np.int64)
+        fb[has] = pat.indices[pat.indptr[:-1][has]]
+        for part_off, part in zip(np.cumsum([0] + [p.pb.shape[0] for p in parts])[:-1],
+                                  parts, strict=True):
+            mine = has & (fb >= part_off) & (fb < part_off + part.pb.shape[0])
+            pb_c = part.pb.tocsc()
+            idx = np.flatnonzero(mine)
+            share[idx] = np.asarray(pb_c[fb[idx] - part_off, idx]).reshape(-1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(share > 0, cap[:P] / share, 0.0)
+        ref = ratio[first[group]]
+        off_ratio = ~np.isclose(ratio, ref, rtol=1e-12, atol=0.0)
+        if off_ratio.any():  # not in proportion: those groups' ports stand alone
+            split = np.isin(group, np.unique(group[off_ratio]))
+            group = np.where(split, group.max() + 1 + np.arange(P), group)
+            _, group = np.unique(group, return_inverse=True)
+            group = group.reshape(-1)
+        n_g = int(group.max()) + 1 if P else 0
+        m = csr_matrix((np.ones(P), (np.arange(P), group)), shape=(P, n_g))
+        n_nic = self.n_links - P
+        cap_g = np.concatenate([np.bincount(group, weights=cap[:P], minlength=n_g), cap[P:]])
+
+        def regroup(part: SprayOp, nic: Routed) -> SprayOp:
+            pb = (part.pb @ m).tocsr()
+            return replace(part, n_links=n_g + n_nic, n_ports=n_g, nic=nic, pb=pb,
+                           pb_t=pb.T.tocsr())
+
+        n = self.nic
+        nic = Routed(flow=n.flow, link=n.link - P + n_g, frac=n.frac, reached=n.reached)
+        far = regroup(self.far, self.far.nic)
+        return replace(regroup(self, nic), far=far, port_group=group), cap_g
 
     @functools.cached_property
     def _b_t(self) -> csr_matrix:
@@ -260,37 +501,15 @@ class SprayOp:
         fair-share levels, a round each. A fat tree's spray crosses thousands of links per
         flow: it stays factored."""
         limit = LISTED_MAX if max_entries is None else max_entries
-        t = self._t_csr
-        e = sp_vstack(self.e.blocks).tocsr() if self.e.blocks else csr_matrix(self.e.shape)
-        # entries per state, then per flow, as an upper bound before any product is made:
-        # a bundle's ports are its own, so a state's row of ``E pb`` has the sum of its
-        # bundles' port counts (a matrix-vector product; the product itself can hold tens
-        # of millions of entries on a large fat tree, which then stays factored)
-        e_pattern = e.copy()
-        e_pattern.sum_duplicates()  # two hops of a state into one bundle: one row entry
-        e_pattern.data = np.ones_like(e_pattern.data)
-        per = e_pattern @ np.diff(self.pb.indptr).astype(np.float64)
-        tot = per.copy()
-        pattern = t.copy()
-        pattern.data = np.ones_like(pattern.data)
-        for _ in range(self.depth):
-            per = pattern @ per
-            if not per.any():
-                break
-            tot += per
-        bp = self.b.copy()
-        bp.data = np.ones_like(bp.data)
-        if float((bp @ tot).sum()) + self.nic.flow.size > limit:
-            return None
-        ep = e @ self.pb
-        z = ep
-        acc = ep.copy()
-        for _ in range(self.depth):
-            z = (t @ z).tocsr()
-            if not z.nnz:
-                break
-            acc = acc + z
-        a = (self.b @ acc).tocoo()
+        parts = self._parts()
+        total = float(self.nic.flow.size)
+        for part in reversed(parts):  # the far part's bound is the cheaper: first
+            total += part._bound()
+            if total > limit:
+                return None
+        a = parts[0]._written()
+        if len(parts) > 1:  # a flow's far and near parts can share a link: summed
+            a = (a.tocsr() + parts[1]._written().tocsr()).tocoo()
         keep = a.data > 0
         return Routed(
             flow=np.concatenate([a.row[keep].astype(np.int64), self.nic.flow]),
@@ -300,6 +519,51 @@ class SprayOp:
         )
 
     @functools.cached_property
+    def _e_csr(self) -> csr_matrix:
+        e = sp_vstack(self.e.blocks).tocsr() if self.e.blocks else csr_matrix(self.e.shape)
+        return e if self.e_rows is None else (self.e_rows @ e).tocsr()
+
+    def _bound(self) -> float:
+        """An upper bound on the switch-port entries of ``B (I + T + ...) E pb``, before any
+        product is made: a bundle's ports are its own, so a state's row of ``E pb`` has the
+        sum of its bundles' port counts (a matrix-vector product; the product itself can
+        hold tens of millions of entries on a large fat tree, which then stays factored)."""
+        e = sp_vstack(self.e.blocks).tocsr() if self.e.blocks else csr_matrix(self.e.shape)
+        e_pattern = e.copy()
+        e_pattern.sum_duplicates()  # two hops of a state into one bundle: one row entry
+        e_pattern.data = np.ones_like(e_pattern.data)
+        per = e_pattern @ np.diff(self.pb.indptr).astype(np.float64)
+        if self.e_rows is not None:  # states sharing a row of ``e``
+            per = self.e_rows @ per
+        tot = per.copy()
+        pattern = self._t_csr.copy()
+        pattern.data = np.ones_like(pattern.data)
+        for _ in range(self.depth):
+            per = pattern @ per
+            if not per.any():
+                break
+            tot += per
+        if isinstance(self.b, _Entry):
+            return self.b.ones_matvec(tot)
+        bp = self.b.copy()
+        bp.data = np.ones_like(bp.data)
+        return float((bp @ tot).sum())
+
+    def _written(self):
+        """``B (I + T + ...) E pb`` as a sparse matrix (flows x switch ports)."""
+        t = self._t_csr
+        ep = self._e_csr @ self.pb
+        z = ep
+        acc = ep.copy()
+        for _ in range(self.depth):
+            z = (t @ z).tocsr()
+            if not z.nnz:
+                break
+            acc = acc + z
+        b = self.b.tocsr() if isinstance(self.b, _Entry) else self.b
+        return (b @ acc).tocoo()
+
+    @functools.cached_property
     def _t_csr(self) -> csr_matrix:
         if not self.t.blocks:
             return csr_matrix(self.t.shape)
@@ -307,10 +571,16 @@ class SprayOp:
 
     def rmatvec(self, x: np.ndarray) -> np.ndarray:
         """``A^T x``: per link, the load of flows carrying ``x`` each."""
+        out = self._own_rmatvec(x)
+        if self.far is not None:
+            out[: self.n_ports] += self.far._own_rmatvec(x)[: self.n_ports]
+        return out
+
+    def _own_rmatvec(self, x: np.ndarray) -> np.ndarray:
         fi = np.flatnonzero(x)
         if fi.size * SPARSE_SHARE <= x.size:
             return self._rmatvec_sparse(x, fi)
-        m = self.b.T @ x
+        m = self.b.rmatvec(x) if isinstance(self.b, _Entry) else self.b.T @ x
         acc = m.copy()
         for _ in range(self.depth):
             m = self.t_t @ m
@@ -318,73 +588,70 @@ class SprayOp:
                 break
             acc += m
         out = np.zeros(self.n_links)
+        if self.e_rows is not None:
+            acc = self.e_rows_t @ acc
         out[: self.n_ports] = self.pb_t @ (self.e_t @ acc)
         out += np.bincount(self.nic.link, weights=self.nic.frac * x[self.nic.flow],
                            minlength=self.n_links)
         return out
 
 
-def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
-    """The factored spray of flows ``src[i] -> dst[i]`` (``applies`` must hold)."""
-    c = net.c
-    C = max(c.classes.n, 1)
-    F = src.size
-    dcls = c.gpu_class[dst].astype(np.int64)
-    table = net.dist_by_class
-    # leaving the GPU: its NICs nearest the destination class, by capacity (as route_spray)
-    rep, att = net.attachments(src)
-    ok = nearest(rep, table[dcls[rep], net.att_switch[att]], F)
-    share = shares(rep, np.where(ok, net.att_cap[att], 0.0), F)
-    fr, at, sh = rep[ok], att[ok], share[ok]
-    reached = np.bincount(fr, minlength=F) > 0
-    start = net.att_switch[at].astype(np.int64) * C + dcls[fr]
 
-    # the chain walks (cell, destination class) states: cells of switches the spray cannot
-    # tell apart (quotient.py), so a state splits over the next cells by a member's capacity
-    # into each, and a cell pair's load over its cables by capacity (``pb``)
-    P = net.n_ports
-    cells = cells_of(net)
-    steps = C * int(cells.nxt.size)
-    if steps > SPRAY_STEPS_LIMIT:
-        # each (switch group, destination class) state is held with its hops: past this the
-        # walk needs gigabytes (a 131,072-GPU fat tree with balanced striping, whose spines
-        # are all unlike: 950 million, about 20 GB)
-        raise RoutingError(
-            f"adaptive (spray) routing on this design: {C:,} destination classes over "
-            f"{cells.nxt.size:,} hops between groups of alike switches, {steps / 1e6:,.0f} "
-            f"million steps, past the {SPRAY_STEPS_LIMIT / 1e6:,.0f} million that fit in "
-            "memory (its switches have little symmetry to fold); use --routing ecmp, or a "
-            "design with uniform striping (generate --striping uniform)")
-    crep = cells.rep
-    n_b = cells.n_pairs
-    pb = csr_matrix((cells.port_share, (cells.port_pair, np.arange(P))), shape=(n_b, P))
-    start = cells.cell[net.att_switch[at]].astype(np.int64) * C + dcls[fr]
 
-    # the state graph, level by level from the start states (each state expanded once).
-    # States are numbered level by level as found, so the hops come out grouped by their
-    # state and the matrices are laid out directly (sorting tens of millions of entries
-    # into CSR costs more than the walk); found states are marked in a dense cell x class
-    # table (np.unique on millions of keys too); 32-bit keys when they fit (memory)
-    S = c.n_switches
+@dataclass
+class _Walk:
+    """The states a walk found (``keys``, in their numbers' order; ``number`` of each key)
+    and its hops: ``tf`` -> ``tt`` (state numbers), ``tb`` the cell pair, ``ts`` the share;
+    ``x*`` the hops that leave the walk (to a cell ``xc``, not a state of it)."""
+
+    number: np.ndarray
+    keys: np.ndarray
+    tf: np.ndarray
+    tt: np.ndarray
+    tb: np.ndarray
+    ts: np.ndarray
+    xf: np.ndarray
+    xb: np.ndarray
+    xc: np.ndarray
+    xs: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return int(self.keys.size)
+
+
+def _walk(cells: Cells | Nodes, K: int, start: np.ndarray, dist, valid, inside=None,
+          node=None) -> _Walk:
+    """The state graph of states ``cell * K + k`` from ``start``, level by level (each state
+    expanded once): ``dist(cell, k)`` a state's distance, ``valid(k, next cell, distance)``
+    the hops that bring it one nearer, split by capacity; ``inside(k, next cell)`` (all when
+    ``None``) whether the next state belongs to this walk, else the hop leaves it;
+    ``node(k, next cell)`` the place of the next state (the cell itself when ``None``).
+
+    States are numbered level by level as found, so the hops come out grouped by their
+    state and the matrices are laid out directly (sorting tens of millions of entries into
+    CSR costs more than the walk); found states are marked in a dense cell x k table
+    (np.unique on millions of keys too); 32-bit keys when they fit (memory)."""
     NC = cells.n
-    kt = np.int32 if NC * C < 2**31 else np.int64
-    number = np.full(NC * C, -1, kt)
-    frontier = np.unique(start)
+    kt = np.int32 if NC * K < 2**31 else np.int64
+    number = np.full(NC * K, -1, kt)
+    mark = np.zeros(NC * K, bool)
+    mark[start] = True
+    frontier = np.flatnonzero(mark)  # distinct, sorted (np.unique sorts millions: slower)
+    del mark
     number[frontier] = np.arange(frontier.size)
     found = [frontier]
     n_states = frontier.size
     t_from, t_bundle, t_to, t_share = [], [], [], []
-    # the longest chain of hops: the farthest start from its destination (states reached
-    # later are nearer, and a start already seen is not expanded twice)
-    depth = int(table[dcls[fr], net.att_switch[at]].max(initial=0))
+    x_from, x_bundle, x_cell, x_share = [], [], [], []
     while frontier.size:
-        u, dc = frontier // C, frontier % C
-        dh = table[dc, crep[u]]
+        u, k = frontier // K, frontier % K
+        dh = dist(u, k)
         move = (dh > 0) & (dh < UNREACHABLE)
-        frontier, u, dc, dh = frontier[move], u[move], dc[move], dh[move]
+        frontier, u, k, dh = frontier[move], u[move], k[move], dh[move]
         if not frontier.size:
             break
-        fresh = np.zeros(NC * C, bool)
+        fresh = np.zeros(NC * K, bool)
         n_cand = cells.ptr[u + 1] - cells.ptr[u]
         cs = np.cumsum(n_cand)
         cuts = np.searchsorted(cs, np.arange(_CHUNK, cs[-1], _CHUNK))
@@ -392,14 +659,23 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
         for lo, hi in zip(edges[:-1].tolist(), edges[1:].tolist(), strict=True):
             r, hop = rows_of(cells.ptr, u[lo:hi])
             nxt = cells.nxt[hop]
-            good = table[dc[lo:hi][r], crep[nxt]] == dh[lo:hi][r] - 1
-            r, hop, nxt = r[good], hop[good], nxt[good]
+            kr = k[lo:hi][r]
+            good = valid(kr, nxt, dh[lo:hi][r])
+            r, hop, nxt, kr = r[good], hop[good], nxt[good], kr[good]
             if not r.size:
                 continue
             cap = cells.cap[hop]
             share = cap / np.bincount(r, weights=cap, minlength=hi - lo)[r]
-            to = nxt.astype(np.int64) * C + dc[lo:hi][r]
-            t_from.append(number[frontier[lo:hi][r]])
+            frm = number[frontier[lo:hi][r]]
+            if inside is not None:
+                out = ~inside(kr, nxt)
+                x_from.append(frm[out])
+                x_bundle.append(cells.pair[hop[out]].astype(np.int32))
+                x_cell.append(nxt[out])
+                x_share.append(share[out])
+                frm, hop, nxt, kr, share = (a[~out] for a in (frm, hop, nxt, kr, share))
+            to = (nxt.astype(np.int64) if node is None else node(kr, nxt)) * K + kr
+            t_from.append(frm)
             t_bundle.append(cells.pair[hop].astype(np.int32))
             t_to.append(to.astype(kt))
             t_share.append(share)
@@ -411,27 +687,161 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
         found.append(frontier)
     tf = _cat(t_from, kt)  # non-decreasing: states expand in their numbers' order
     tt = number[_cat(t_to, kt)]
-    ts = _cat(t_share, np.float64)
-    tb = _cat(t_bundle, np.int32)
-    for chunks in (t_from, t_to, t_share, t_bundle):  # memory: the copies are made
+    for chunks in (t_from, t_to):  # memory: the copies are made
         chunks.clear()
-    b = csr_matrix((sh, (fr, number[start])), shape=(F, n_states))
-    t = _Blocks.of_rows(tf, tt, ts, (n_states, n_states))
-    t_t = _Blocks.of_any(tt, tf, ts, (n_states, n_states))
-    e = _Blocks.of_rows(tf, tb, ts, (n_states, n_b))
-    e_t = _Blocks.of_any(tb, tf, ts, (n_b, n_states))
+    return _Walk(number, np.concatenate(found), tf, tt, _cat(t_bundle, np.int32),
+                 _cat(t_share, np.float64), _cat(x_from, kt), _cat(x_bundle, np.int32),
+                 _cat(x_cell, np.int64), _cat(x_share, np.float64))
+
+
+def _chain(w: _Walk, n_b: int, extra: bool = False
+           ) -> tuple[_Blocks, _Blocks, _Blocks, _Blocks, csr_matrix | None]:
+    """``t``, its transpose, ``e`` and its transpose of a walk (``extra``: the far part,
+    whose hops that leave the walk load their cables too, and whose alike rows of ``e`` are
+    kept once: the last item maps states to them)."""
+    S = w.n
+    if extra:
+        # a merged group is entered over each of its cells' cables: one hop in ``t`` (the
+        # cables stay apart in ``e``); 20 times fewer entries on a pod's leaves
+        m = csr_matrix((w.ts, (w.tf, w.tt)), shape=(S, S))
+        m.sum_duplicates()
+        tf = np.repeat(np.arange(S), np.diff(m.indptr))
+        t = _Blocks(m.data, m.indices, m.indptr, (S, S))
+        t_t = _Blocks.of_any(m.indices, tf, m.data, (S, S))
+    else:
+        t = _Blocks.of_rows(w.tf, w.tt, w.ts, (S, S))
+        t_t = _Blocks.of_any(w.tt, w.tf, w.ts, (S, S))
+    if extra:
+        ef, eb, es = (np.concatenate(p) for p in ((w.tf, w.xf), (w.tb, w.xb), (w.ts, w.xs)))
+        m = csr_matrix((es, (ef, eb)), shape=(S, n_b))
+        m.sum_duplicates()
+        rows, first = _alike_rows(m)
+        R = first.size
+        sub = m[first]
+        rf = np.repeat(np.arange(R), np.diff(sub.indptr))
+        e = _Blocks(sub.data, sub.indices, sub.indptr, (R, n_b))
+        e_rows = csr_matrix((np.ones(S), (np.arange(S), rows)), shape=(S, R))
+        return t, t_t, e, _Blocks.of_any(sub.indices, rf, sub.data, (n_b, R)), e_rows
+    ef, eb, es = w.tf, w.tb, w.ts
+    e = _Blocks.of_rows(ef, eb, es, (S, n_b))
+    return t, t_t, e, _Blocks.of_any(eb, ef, es, (n_b, S)), None
+
+
+def _alike_rows(m: csr_matrix) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of ``m`` (canonical CSR) with the same entries: each row's class, and the first
+    row of each class. Grouped by an order-free hash of their entries, then compared entry
+    by entry with their class's first row: a collision splits them back apart."""
+    S = m.shape[0]
+    n = np.diff(m.indptr)
+    with np.errstate(over="ignore"):
+        h = mix64(m.indices.astype(np.uint64) ^ mix64(m.data.view(np.uint64)))
+        cs = np.zeros(h.size + 1, np.uint64)
+        np.cumsum(h, out=cs[1:])  # per row sums, modulo 2^64, without a scatter
+        key = mix64((cs[m.indptr[1:]] - cs[m.indptr[:-1]]) ^ n.astype(np.uint64))
+    _, first, rows = np.unique(key, return_index=True, return_inverse=True)
+    rows = rows.reshape(-1)
+    rep = first[rows]
+    bad = n != n[rep]
+    ok = np.flatnonzero(~bad)
+    k = n[ok]
+    off = np.arange(k.sum()) - np.repeat(np.cumsum(k) - k, k)
+    mine = np.repeat(m.indptr[ok], k) + off
+    theirs = np.repeat(m.indptr[rep[ok]], k) + off
+    diff = (m.indices[mine] != m.indices[theirs]) | (m.data[mine] != m.data[theirs])
+    bad[ok[np.repeat(np.arange(ok.size), k)[diff]]] = True
+    if bad.any():  # never seen: a row of its own
+        rows = np.where(bad, S + np.arange(S), rows)
+        _, first, rows = np.unique(rows, return_index=True, return_inverse=True)
+        rows = rows.reshape(-1)
+    return rows, first
+
+
+def _refuse(C: int, cells: Cells, steps: float) -> RoutingError:
+    # each (switch group, destination class) state is held with its hops: past the limit
+    # the walk needs gigabytes
+    return RoutingError(
+        f"adaptive (spray) routing on this design: {C:,} destination classes over "
+        f"{cells.nxt.size:,} hops between groups of alike switches, {steps / 1e6:,.0f} "
+        f"million steps, past the {SPRAY_STEPS_LIMIT / 1e6:,.0f} million that fit in "
+        "memory (its switches have little symmetry to fold); use --routing ecmp, or a "
+        "design with uniform striping (generate --striping uniform)")
+
+
+def spray_op(net: Network, src: np.ndarray, dst: np.ndarray,
+             split: bool | None = None) -> SprayOp:
+    """The factored spray of flows ``src[i] -> dst[i]`` (``applies`` must hold).
+    ``split``: whether the destination-free far part is taken apart (split.py); by default
+    on large designs where it is smaller than the plain chain. The numbers are the same
+    either way."""
+    c = net.c
+    C = max(c.classes.n, 1)
+    F = src.size
+    dcls = c.gpu_class[dst].astype(np.int64)
+    table = net.dist_by_class
+    # leaving the GPU: its NICs nearest the destination class, by capacity (as route_spray)
+    rep, att = net.attachments(src)
+    ok = nearest(rep, table[dcls[rep], net.att_switch[att]], F)
+    share = shares(rep, np.where(ok, net.att_cap[att], 0.0), F)
+    fr, at, sh = rep[ok], att[ok], share[ok]
+    reached = np.bincount(fr, minlength=F) > 0
+
+    # the chain walks (cell, destination class) states: cells of switches the spray cannot
+    # tell apart (quotient.py), so a state splits over the next cells by a member's capacity
+    # into each, and a cell pair's load over its cables by capacity (``pb``)
+    P = net.n_ports
+    cells = cells_of(net)
+    steps = C * int(cells.nxt.size)
+    far = None
+    if split or (split is None and steps > min(SPLIT_FROM, SPRAY_STEPS_LIMIT)):
+        far = far_states(net, cells)
+        if far is not None and split is None:
+            # the far chain's hops, and the per-class rest: every hop of a cell that is not
+            # far for a class, for each class (a bound: only valid hops are walked); taken
+            # when smaller than the plain chain and within the limit
+            deg = np.diff(cells.ptr)
+            per_group = ((~far.far) * deg[None, :]).sum(axis=1)
+            bound = far.hops(cells) + float(per_group[far.group].sum())
+            if bound < steps and bound <= SPRAY_STEPS_LIMIT:
+                steps = bound
+            else:
+                far = None
+    if far is None and steps > SPRAY_STEPS_LIMIT:
+        raise _refuse(C, cells, steps)
+    crep = cells.rep
+    n_b = cells.n_pairs
+    pb = csr_matrix((cells.port_share, (cells.port_pair, np.arange(P))), shape=(n_b, P))
+    ucell = cells.cell[net.att_switch[at]].astype(np.int64)
+    d_at = table[dcls[fr], net.att_switch[at]]
+    depth = int(d_at[d_at < UNREACHABLE].max(initial=0))
+
+    def dist(u, k):
+        return table[k, crep[u]]
+
+    def valid(k, v, dh):
+        return table[k, crep[v]] == dh - 1
+
+    far_op = None
+    if far is None:
+        w = _walk(cells, C, ucell * C + dcls[fr], dist, valid)
+        b = csr_matrix((sh, (fr, w.number[ucell * C + dcls[fr]])), shape=(F, w.n))
+    else:
+        g = far.group[dcls[fr]]
+        in_far = far.far[g, ucell] & (d_at > 0)
+        b, far_op, w = _split(cells, C, far, F, fr, ucell, dcls, g, sh, in_far, dist, valid,
+                              net, pb)
+    t, t_t, e, e_t, _ = _chain(w, n_b)
 
     # arrival: which of its destination class's switches each flow ends at (one, unless
     # the class has NICs on several switches), pulled back up the chain from the last hop
+    S = c.n_switches
     cl = c.classes
     slot_key = np.unique(np.repeat(np.arange(cl.n), np.diff(cl.ptr)) * S + cl.att_switch)
     slot_first = np.searchsorted(slot_key, np.arange(cl.n) * S)
     K = int(np.diff(np.r_[slot_first, slot_key.size]).max(initial=1))
-    keys = np.concatenate(found)  # in state-number order
-    ku, kd = crep[keys // C], keys % C  # a cell with GPUs attached is one switch
+    ku, kd = crep[w.keys // C], w.keys % C  # a cell with GPUs attached is one switch
     term = np.flatnonzero(table[kd, ku] == 0)
     slot = np.searchsorted(slot_key, kd[term] * S + ku[term]) - slot_first[kd[term]]
-    z = np.zeros((n_states, K))
+    z = np.zeros((w.n, K))
     z[term, slot] = 1.0
     arr = z.copy()
     for _ in range(depth):
@@ -442,7 +852,10 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
     arrive = b @ arr  # flows x K
     reached &= arrive.sum(axis=1) > 0.999
     if not reached.all():  # a flow without a path carries nothing (as route_spray drops it)
-        b = diags(reached.astype(np.float64)) @ b
+        keep = diags(reached.astype(np.float64))
+        b = b.masked(reached) if isinstance(b, _Entry) else keep @ b
+        if far_op is not None:
+            far_op = replace(far_op, nic=_no_nic(reached), b=keep @ far_op.b)
 
     # NIC entries: up over the start NICs; down over the destination GPU's NICs on the
     # switch it arrives at, by capacity
@@ -459,7 +872,69 @@ def spray_op(net: Network, src: np.ndarray, dst: np.ndarray) -> SprayOp:
         frac=np.concatenate([sh[up], dsh[keep]]),
         reached=reached,
     )
-    return SprayOp(net.n_links, net.n_ports, nic, b, t, t_t, e, e_t, pb, pb.T.tocsr(), depth)
+    return SprayOp(net.n_links, P, nic, b, t, t_t, e, e_t, pb, pb.T.tocsr(), depth,
+                   far_op)
+
+
+def _no_nic(reached: np.ndarray) -> Routed:
+    z = np.empty(0, np.int64)
+    return Routed(flow=z, link=z, frac=np.empty(0), reached=reached)
+
+
+def _split(cells: Cells, C: int, far: Far, F: int, fr: np.ndarray, ucell: np.ndarray,
+           dcls: np.ndarray, g: np.ndarray, sh: np.ndarray, in_far: np.ndarray, dist, valid,
+           net: Network, pb: csr_matrix) -> tuple[_Entry, SprayOp, _Walk]:
+    """The far part's op, and the per-class rest: its walk and entries (flows x its states:
+    the flows' own starts that are not far, and where their far traffic leaves off)."""
+    G = far.n
+    nodes = far_nodes(net, cells, far, pb)
+    fk = nodes.node(g[in_far], ucell[in_far]) * G + g[in_far]
+    fw = _walk(nodes, G, fk, lambda u, k: far.dist[k, nodes.rep[u]],
+               lambda k, v, dh: (far.lo[k, v] == dh - 1) & (far.hi[k, v] == dh - 1),
+               lambda k, v: far.far[k, v], nodes.node)
+    fb = csr_matrix((sh[in_far], (fr[in_far], fw.number[fk])), shape=(F, fw.n))
+    t, t_t, e, e_t, e_rows = _chain(fw, nodes.pb.shape[0], extra=True)
+    sdist = far.dist[fw.keys % G, nodes.rep[fw.keys // G]]
+    fdepth = int(sdist.max(initial=0))
+    far_op = SprayOp(net.n_links, net.n_ports, _no_nic(np.ones(F, bool)), fb, t, t_t, e, e_t,
+                     nodes.pb, nodes.pb.T.tocsr(), fdepth, e_rows=e_rows,
+                     e_rows_t=e_rows.T.tocsr())
+
+    # where each far state's traffic leaves the far part: per state, a distribution over
+    # its group's exit cells (columns numbered within the group), pulled back up the far
+    # chain in order of distance (a hop leads one nearer: the next state is done first)
+    xg = fw.keys[fw.xf] % G
+    xkey, xcol = np.unique(xg * cells.n + fw.xc, return_inverse=True)
+    xcol = xcol.reshape(-1)
+    first = np.searchsorted(xkey, np.arange(G) * cells.n)
+    xcol = xcol - first[xg]
+    width = int(np.diff(np.r_[first, xkey.size]).max(initial=1))
+    if fw.n * width > EXIT_TABLE_MAX:  # the exit distributions would not fit either
+        raise _refuse(C, cells, float(fw.n) * width)
+    exits = np.bincount(fw.xf.astype(np.int64) * width + xcol, weights=fw.xs,
+                        minlength=fw.n * width).reshape(fw.n, width)
+    tcsr = csr_matrix((fw.ts, (fw.tf, fw.tt)), shape=(fw.n, fw.n))
+    for dval in np.unique(sdist):
+        rows = np.flatnonzero(sdist == dval)
+        exits[rows] += tcsr[rows] @ exits
+    del tcsr
+    # the per-class states the far part leaves into: (exit cell, class) for each class
+    # with a flow whose far start reaches that exit
+    fcoo = fb.tocoo()
+    ef, es = fcoo.row.astype(np.int64), fcoo.col.astype(np.int64)
+    starts_of = csr_matrix((np.ones(ef.size), (dcls[ef], es)), shape=(C, fw.n))
+    need = starts_of @ (exits > 0).astype(np.float64)  # classes x exits: flows reaching it
+    xd, xj = np.nonzero(need)
+    del need
+    jk = (xkey[first[far.group[xd]] + xj] % cells.n) * C + xd
+
+    # the per-class walk from the flows' other starts and from the far part's exits
+    nk = ucell[~in_far] * C + dcls[fr[~in_far]]
+    w = _walk(cells, C, np.concatenate([nk, jk]), dist, valid)
+    nmap = np.full((C, width), -1, np.int64)
+    nmap[xd, xj] = w.number[jk]
+    direct = csr_matrix((sh[~in_far], (fr[~in_far], w.number[nk])), shape=(F, w.n))
+    return _Entry(direct, fb, exits, nmap, dcls), far_op, w
 
 
 def _cat(xs: list[np.ndarray], dtype) -> np.ndarray:

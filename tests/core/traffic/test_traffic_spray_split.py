@@ -1,0 +1,214 @@
+"""The split adaptive spray (split.py): a far part per (place, group of destination classes)
+and the per-class rest, against the per-class chain and the path-listing spray.
+
+With balanced striping a fat tree's spines are all unlike (each meets the pods by other
+aggregation switches), so the per-class chain cannot fold them and a 131,072-GPU design
+needs 951 million steps; the split sums the traffic of destinations that are still alike
+and merges a pod's aggregation switches where their far traffic is even. It only regroups
+the same sums, so every figure must be the listed spray's (to float rounding: 1e-9
+relative here).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scipy.sparse import csr_matrix
+
+from designer.core.catalog import builtin_catalog
+from designer.core.generators import generate, params_from_dict
+from designer.core.solver.compile import compile_project
+from designer.core.traffic import load as load_mod
+from designer.core.traffic import run_load
+from designer.core.traffic import spray as spray_mod
+from designer.core.traffic.network import build_network
+from designer.core.traffic.patterns import make_pattern
+from designer.core.traffic.quotient import cells_of
+from designer.core.traffic.routing import route_spray
+from designer.core.traffic.split import far_nodes, far_states
+from designer.core.traffic.spray import applies, spray_op
+from tests.core.solver_cases import edited_small_fabrics
+
+PATTERNS = ("permutation", "ring", "incast", "bisection")
+
+
+def _listed(net, src, dst):
+    r = route_spray(net, src, dst, net.c.gpu_class[dst])
+    return r, csr_matrix((r.frac, (r.flow, r.link)), shape=(src.size, net.n_links))
+
+
+def _agrees(op, listed, a, seed):
+    assert (op.reached == listed.reached).all()
+    rng = np.random.default_rng(seed)
+    v = rng.random(a.shape[1])
+    x = rng.random(a.shape[0])
+    np.testing.assert_allclose(op.matvec(v), a @ v, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(op.rmatvec(x), a.T @ x, rtol=1e-9, atol=1e-9)
+    # a filling round's few links and few flows take the sparse paths
+    few_links = np.where(rng.random(a.shape[1]) < 0.05, v, 0.0)
+    few_flows = np.where(rng.random(a.shape[0]) < 0.05, x, 0.0)
+    few_flows[rng.integers(a.shape[0])] = 1.0
+    np.testing.assert_allclose(op.matvec(few_links), a @ few_links, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(op.rmatvec(few_flows), a.T @ few_flows, rtol=1e-9, atol=1e-9)
+    flows = np.flatnonzero(few_flows)
+    links, load = op.spread(flows, few_flows[flows])
+    want = a[flows].T @ few_flows[flows]
+    np.testing.assert_allclose(np.bincount(links, load, minlength=a.shape[1]), want,
+                               rtol=1e-9, atol=1e-9)
+    links = np.flatnonzero(few_links)
+    crossing = np.unique(a[:, links].nonzero()[0])
+    np.testing.assert_array_equal(np.unique(op.flows_touching(links)), crossing)
+    w = op.listed(10**9)
+    written = csr_matrix((w.frac, (w.flow, w.link)), shape=a.shape)
+    np.testing.assert_allclose(written.toarray(), a.toarray(), rtol=1e-9, atol=1e-12)
+    assert w.flow.size == 0 or op.listed(w.flow.size - 1) is None
+
+
+@settings(max_examples=50, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(project=edited_small_fabrics(), pattern=st.sampled_from(PATTERNS),
+       seed=st.integers(0, 1000))
+def test_split_spray_is_the_listed_spray(project, pattern, seed):
+    """On any small design (fat trees, rails, dragonflies, with parts removed) the split
+    gives the listed spray's incidence: where its conditions fail, states stay per class."""
+    c = compile_project(project, project.catalog(builtin_catalog()))
+    if c.n_gpus < 2:
+        return
+    net = build_network(c)
+    p = make_pattern(c, pattern, seed)
+    if not applies(net, p.dst):
+        return
+    listed, a = _listed(net, p.src, p.dst)
+    _agrees(spray_op(net, p.src, p.dst, split=True), listed, a, seed)
+
+
+@functools.cache
+def _balanced():
+    """A 200-GPU 3-tier fat tree, balanced striping (the default): radix 12 leaves five
+    pods of unequal reach to eleven spines, so no two switches above the leaves are alike."""
+    p = generate(params_from_dict("fat-tree", {"gpus": 200, "tiers": 3, "radix": 12,
+                                               "gpus_per_server": 4}))
+    c = compile_project(p, p.catalog(builtin_catalog()))
+    return c, build_network(c)
+
+
+def test_balanced_fat_tree_split_agrees_with_the_plain_chain():
+    c, net = _balanced()
+    cells = cells_of(net)
+    assert cells.n == c.n_switches  # nothing folds: every spine unlike
+    far = far_states(net, cells)
+    pb = csr_matrix((cells.port_share, (cells.port_pair, np.arange(net.n_ports))),
+                    shape=(cells.n_pairs, net.n_ports))
+    nodes = far_nodes(net, cells, far, pb)
+    assert nodes.n > nodes.n_cells and nodes.lumped.any()  # pods' aggregation merged
+    for pattern in PATTERNS:
+        p = make_pattern(c, pattern, 5)
+        listed, a = _listed(net, p.src, p.dst)
+        split = spray_op(net, p.src, p.dst, split=True)
+        plain = spray_op(net, p.src, p.dst, split=False)
+        assert split.far is not None and plain.far is None
+        _agrees(split, listed, a, 5)
+        x = np.random.default_rng(1).random(p.src.size)
+        np.testing.assert_allclose(split.rmatvec(x), plain.rmatvec(x), rtol=1e-9, atol=1e-12)
+
+
+def test_unlike_spines_carry_unequal_loads_and_the_split_follows():
+    """Spines meet the pods by different aggregation switches, so under a permutation the
+    links above the aggregation carry unequal loads: a split that spread a merged group's
+    traffic evenly over the spines (as if they were alike) would get them wrong."""
+    c, net = _balanced()
+    p = make_pattern(c, "permutation", 2)
+    _, a = _listed(net, p.src, p.dst)
+    load = spray_op(net, p.src, p.dst, split=True).rmatvec(np.ones(p.src.size))
+    want = a.T @ np.ones(p.src.size)
+    np.testing.assert_allclose(load, want, rtol=1e-9, atol=1e-12)
+    layer = np.asarray(net.layers)[net.link_layer[: net.n_ports]]
+    top = want[: net.n_ports][layer == layer[np.argmax(want[: net.n_ports])]]
+    used = top[top > 0]
+    assert used.size > 1 and used.max() > used.min() * (1 + 1e-6)
+
+
+def test_load_results_match_with_the_split(monkeypatch):
+    """The whole load figures (rates, completion, utilisation, queueing) with the split,
+    against listing every path: the fill rounds' sparse paths run over both parts."""
+    c, net = _balanced()
+    for pattern in PATTERNS:
+        with monkeypatch.context() as m:
+            m.setattr(load_mod, "spray_op", functools.partial(spray_op, split=True))
+            m.setattr(spray_mod, "LISTED_MAX", 0)  # factored, not written out
+            fast = run_load(c, pattern, "adaptive", seed=3, net=net)
+        with monkeypatch.context() as m:
+            m.setattr(load_mod, "applies", lambda *_: False)
+            slow = run_load(c, pattern, "adaptive", seed=3, net=net)
+        np.testing.assert_allclose(fast.t, slow.t, rtol=1e-9, atol=1e-12)
+        assert fast.slowdown == pytest.approx(slow.slowdown, rel=1e-9)
+        assert fast.max_utilisation == pytest.approx(slow.max_utilisation, rel=1e-9, abs=1e-12)
+        assert fast.by_tier == pytest.approx(slow.by_tier, rel=1e-9, abs=1e-12)
+        assert fast.tail.p99_us == pytest.approx(slow.tail.p99_us, rel=1e-9, abs=1e-12)
+
+
+def test_split_taken_on_large_designs_and_past_the_limit(monkeypatch):
+    """By default the split is tried on large designs (taken where it is the smaller) and
+    where the per-class chain would not fit; the design then runs instead of being refused,
+    with the same figures."""
+    c, net = _balanced()
+    p = make_pattern(c, "permutation", 0)
+    plain = spray_op(net, p.src, p.dst)
+    assert plain.far is None  # small: the per-class chain
+    x = np.random.default_rng(0).random(p.src.size)
+    cells = cells_of(net)
+    with monkeypatch.context() as m:
+        m.setattr(spray_mod, "SPRAY_STEPS_LIMIT", c.classes.n * cells.nxt.size - 1)
+        split = spray_op(net, p.src, p.dst)
+    assert split.far is not None
+    np.testing.assert_allclose(split.rmatvec(x), plain.rmatvec(x), rtol=1e-9, atol=1e-12)
+    with monkeypatch.context() as m:
+        m.setattr(spray_mod, "SPLIT_FROM", 0)
+        assert spray_op(net, p.src, p.dst).far is not None
+
+
+def test_links_that_fill_together_are_filled_as_one(monkeypatch):
+    """Ports reached through the same bundles fill at the same round; the filling holds them
+    as one link and finds the same rates. A capacity out of proportion (a port halved)
+    splits its group apart, and the rates still follow the ports."""
+    from designer.core.traffic.maxmin import max_min_fair_op
+
+    c, net = _balanced()
+    p = make_pattern(c, "permutation", 4)
+    op = spray_op(net, p.src, p.dst, split=True)
+    demand = net.line_rate[p.src] * p.demand
+    cap = net.link_cap.astype(np.float64)
+    on, cap_on = op.grouped(cap)
+    assert on.n_ports < op.n_ports and cap_on.sum() == pytest.approx(cap.sum())
+    size = np.bincount(on.port_group)
+    assert size.max() >= 2
+    halved = cap.copy()
+    halved[np.flatnonzero(size[on.port_group] >= 2)[0]] *= 0.5
+    for caps in (cap, halved):
+        fast = max_min_fair_op(op, demand, caps, op.reached)
+        with monkeypatch.context() as m:
+            m.setattr(spray_mod.SprayOp, "grouped", lambda self, cc: (self, cc))
+            slow = max_min_fair_op(op, demand, caps, op.reached)
+        np.testing.assert_allclose(fast.t, slow.t, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(fast.load, slow.load, rtol=1e-9, atol=1e-9)
+    assert op.grouped(halved)[0].n_ports > on.n_ports
+
+
+def test_a_split_past_memory_is_refused_in_words(monkeypatch):
+    """The split is the last step before refusing: where its own tables would not fit
+    either, the spray is refused in one line as before (what to use instead)."""
+    from designer.core.traffic.routing import RoutingError
+
+    c, net = _balanced()
+    p = make_pattern(c, "permutation", 0)
+    monkeypatch.setattr(spray_mod, "EXIT_TABLE_MAX", 10)
+    with pytest.raises(RoutingError, match=r"million steps.*--routing ecmp"):
+        spray_op(net, p.src, p.dst, split=True)
+    monkeypatch.setattr(spray_mod, "EXIT_TABLE_MAX", 10**9)
+    monkeypatch.setattr(spray_mod, "SPRAY_STEPS_LIMIT", 10)
+    with pytest.raises(RoutingError, match=r"million steps.*--routing ecmp"):
+        run_load(c, "permutation", "adaptive", net=net)
