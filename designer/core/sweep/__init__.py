@@ -28,6 +28,7 @@ _WHERE = {
     "start_engine": "run",
     "load_yaml": "spec",
     "read_spec_text": "spec",
+    "time_summary": "timing",
     "timing_lines": "timing",
 }
 __getattr__ = lazy_names(__name__, globals(), _WHERE)
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from designer.core.sweep.local_pool import warm
     from designer.core.sweep.run import ENGINES, default_workers, start_engine
     from designer.core.sweep.spec import load_yaml, read_spec_text
-    from designer.core.sweep.timing import timing_lines
+    from designer.core.sweep.timing import time_summary, timing_lines
 
 __all__ = [
     "ENGINES",
@@ -64,6 +65,7 @@ __all__ = [
     "start_engine",
     "summary_json",
     "sweep_table",
+    "time_summary",
     "timing_lines",
     "warm",
     "write_designs",

@@ -163,3 +163,17 @@ def timing_lines(run: SweepRun) -> list[str]:
                    f"{big.seconds:.3f} s, {100 * big.share:.0f}% of the run; estimated "
                    f"{big.estimated:.3f} s{ranked}")
     return out
+
+
+def time_summary(run: SweepRun) -> str:
+    """Where the time went, in one phrase for a status line: the workers' start-up and the
+    largest design's share of the run ("" in process with nothing to say)."""
+    parts = []
+    up = startup(run)
+    if up is not None:
+        parts.append(f"workers up after {up.seconds:.1f} s ({100 * up.share:.0f}% of the run"
+                     + ("" if up.workers_ran else "; this process solved every design") + ")")
+    big = largest(run)
+    if big is not None:
+        parts.append(f"largest design {big.seconds:.1f} s ({100 * big.share:.0f}%)")
+    return ", ".join(parts)

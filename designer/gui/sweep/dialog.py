@@ -40,6 +40,8 @@ from designer.core.sweep import (
     read_spec_text,
     summary_json,
     sweep_table,
+    time_summary,
+    timing_lines,
     write_table,
 )
 from designer.gui.sweep.axis import AxisRow
@@ -278,10 +280,14 @@ class SweepDialog(QDialog):
         s = summary_json(run, self.table) if self.table is not None else {}
         what = "Cancelled" if run.cancelled else "Done"
         where = run.ran_on()
+        spent = time_summary(run)
         self.status.setText(
             f"{what}: {len(run.outcomes):,} of {len(run.points):,} points in "
             f"{run.seconds:.1f} s on {where}; {s.get('failed', 0):,} failed, "
-            f"{len(s.get('pareto', [])):,} on the Pareto front")
+            f"{len(s.get('pareto', [])):,} on the Pareto front."
+            + (f" Time: {spent}." if spent else ""))
+        # the report's table of time per worker and stage, for a closer look
+        self.status.setToolTip("\n".join(timing_lines(run)))
 
     def _on_failed(self, message: str) -> None:
         self._timer.stop()

@@ -9,7 +9,14 @@ import pytest
 from designer.core.sweep import run_sweep, spec_from_dict
 from designer.core.sweep.results import summary_json, sweep_table
 from designer.core.sweep.run import estimate_s, make_batches
-from designer.core.sweep.timing import STAGES, by_worker, largest, timing_lines
+from designer.core.sweep.timing import (
+    STAGES,
+    by_worker,
+    largest,
+    startup,
+    time_summary,
+    timing_lines,
+)
 from tests.core.sweep.test_sweep_dask import children, wait_gone
 
 SPEC = {"generate": {"kind": "fat-tree", "gpus": {"min": 64, "max": 1024, "step": 192},
@@ -60,6 +67,13 @@ def test_stages_add_up_to_the_run_per_worker(workers):
     assert ("ranked" in line) == (workers > 0)
     if workers:
         assert f"ranked {big.rank} of {big.ranked} to start" in line
+    # the status line's phrase: the largest design's share, and the workers' start-up
+    said = time_summary(run)
+    assert f"largest design {big.seconds:.1f} s ({100 * big.share:.0f}%)" in said
+    up = startup(run)
+    assert (up is not None) == (workers > 0) == ("workers up" in said)
+    if up is not None:
+        assert f"workers up after {up.seconds:.1f} s ({100 * up.share:.0f}% of the run)" in said
 
 
 def test_a_failed_point_counts_its_time_in_the_stage_it_reached():
@@ -191,6 +205,7 @@ def test_a_sweep_done_before_its_cluster_is_up_says_so(monkeypatch):
     line = [x for x in timing_lines(run) if "start-up" in x]
     assert line and f"solved all {len(run.points)} design(s)" in line[0]
     assert "the workers none" in line[0]
+    assert "this process solved every design" in time_summary(run)
 
 
 def test_in_process_has_no_start_up_line():

@@ -45,6 +45,7 @@ def test_explore_runs_the_issue_spec_and_opens_a_point(window, qtbot, tmp_path):
     dlg = open_dialog(window, qtbot)
     run_to_end(dlg, qtbot, workers=0)
     assert dlg.progress.value() == 8 and "Done: 8 of 8" in dlg.status.text()
+    assert "largest design" in dlg.status.text() and "workers up" not in dlg.status.text()
     plot = dlg.plot
     shown = sum(len(item.data) for item in (plot.others, plot.dropped, plot.front_dots))
     assert shown == 8
@@ -123,6 +124,10 @@ def test_workers_run_from_the_window_and_cancel_leave_no_worker(window, qtbot, e
     assert run.cancelled and len(run.outcomes) < len(run.points)
     assert run.scheduler == ("local" if engine == "processes" else "local Dask")
     assert "Cancelled" in dlg.status.text()
+    # where the time went: the workers' start-up and the largest design, the report's table
+    # of time per worker as the status's tooltip
+    assert "workers up" in dlg.status.text() and "largest design" in dlg.status.text()
+    assert dlg.status.toolTip().startswith("Time per worker")
     dlg.close()  # the fixture checks that no worker process outlives the test
 
 
