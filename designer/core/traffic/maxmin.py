@@ -18,6 +18,7 @@ random permutation on a large dragonfly thousands.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -49,11 +50,33 @@ def gather_rows(m: csr_matrix, rows: np.ndarray, val: np.ndarray | None = None) 
     return m.indices[pos], w
 
 
+_SCRATCH = threading.local()  # per thread: the GUI may solve on several at once
+
+
+def _scratch(n: int) -> np.ndarray:
+    buf = getattr(_SCRATCH, "buf", None)
+    if buf is None or buf.size < n:
+        buf = _SCRATCH.buf = np.zeros(n)
+    return buf
+
+
 def combine(cols: np.ndarray, w: np.ndarray, n: int) -> Sparse:
-    """Sum the weights of equal columns: (sorted distinct columns, sums)."""
-    if cols.size * 16 < n:  # sorting a few beats a pass over all n
-        idx, inv = np.unique(cols, return_inverse=True)
-        return idx, np.bincount(inv.ravel(), weights=w, minlength=idx.size)
+    """Sum the weights of equal columns: (sorted distinct columns, non-zero sums). Each sum
+    adds its weights in their order from zero, as ``np.bincount`` does."""
+    if cols.size * 6 < n:
+        # a few columns of many: summed into a kept zero vector entry by entry (np.add.at
+        # adds in order, as bincount), the columns found by a sort (np.unique's inverse
+        # cost twice as much; a fresh n-vector per call, more than the sums)
+        buf = _scratch(n)
+        try:
+            np.add.at(buf, cols, w)
+            s = np.sort(cols)
+            idx = s[np.concatenate(([True], s[1:] != s[:-1]))] if s.size else s
+            val = buf[idx]
+        finally:
+            buf[cols] = 0.0  # zero again, whatever happened
+        keep = val != 0
+        return idx[keep], val[keep]
     dense = np.bincount(cols, weights=w, minlength=n)
     mark = np.zeros(n, bool)  # a scan of n bytes, not of n floats
     mark[cols] = True

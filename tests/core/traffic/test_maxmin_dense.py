@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from designer.core.traffic.maxmin import max_min_fair, max_min_fair_dense
+from designer.core.traffic.maxmin import combine, max_min_fair, max_min_fair_dense
 
 
 @st.composite
@@ -57,3 +57,23 @@ def test_the_fair_levels():
     fair = max_min_fair_dense(a, np.array([400.0, 800.0]))
     assert fair.t.tolist() == [0.5, 0.5]
     assert fair.load.tolist() == [400.0, 200.0]
+
+
+@settings(max_examples=150, deadline=None)
+@given(n=st.integers(1, 50_000), m=st.integers(0, 3_000), seed=st.integers(0, 2**16),
+       zeros=st.booleans())
+def test_combine_sums_equal_columns_as_bincount(n, m, seed, zeros):
+    """``combine`` (a kept scratch vector for a few columns of many, bincount otherwise)
+    gives bincount's sums bit for bit, columns ascending, zero sums left out, and leaves
+    its scratch zero for the next call (two calls in a row, different sizes)."""
+    rng = np.random.default_rng(seed)
+    for size in (n, max(1, n // 3)):
+        cols = rng.integers(0, size, m)
+        w = rng.random(m) * rng.choice([1e-300, 1.0, 1e300], m)
+        if zeros and m:
+            w[rng.random(m) < 0.3] = 0.0
+        got_i, got_v = combine(cols, w, size)
+        dense = np.bincount(cols, weights=w, minlength=size)
+        want = np.flatnonzero(dense)
+        assert got_i.tolist() == want.tolist()
+        assert got_v.tolist() == dense[want].tolist()
