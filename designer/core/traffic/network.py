@@ -100,9 +100,12 @@ def rows_of(ptr: np.ndarray, items: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     """The rows ``ptr[i]:ptr[i+1]`` of each of ``items``, flattened: (position in
     ``items``, row), no loop over items."""
     items = np.asarray(items, np.int64)
-    deg = ptr[items + 1] - ptr[items]
+    start = ptr[items]
+    deg = ptr[items + 1] - start
     rep = np.repeat(np.arange(items.size), deg)
-    return rep, ptr[items][rep] + (np.arange(rep.size) - np.repeat(np.cumsum(deg) - deg, deg))
+    # a row's entries run on from its start: the start less the entries before it, repeated
+    # (one repeat, where a gather of the starts by ``rep`` cost more)
+    return rep, np.arange(rep.size) + np.repeat(start - (np.cumsum(deg) - deg), deg)
 
 
 def nearest(rep: np.ndarray, d: np.ndarray, n: int) -> np.ndarray:
