@@ -84,3 +84,10 @@ def loads(text: str, source: str) -> object:
                 f"{source}: YAML aliases (*name) repeat {expanded - distinct:,} items, more "
                 f"than {MAX_EXPANDED:,}; write the values out")
     return data
+
+
+def yaml_text(data: object, **options) -> str:
+    """``yaml.safe_dump``'s text, written by libyaml's emitter when PyYAML has it (the same
+    text, a half or less of the time on a plan of thousands of entries)."""
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return yaml.dump(data, Dumper=dumper, **options)

@@ -61,4 +61,4 @@ def test_every_catalog_file_fits_the_catalog_schema(path: Path) -> None:
 @pytest.mark.parametrize("path", sorted((ROOT / "projects").glob("*.sweep.yaml")),
                          ids=lambda p: p.name)
 def test_every_bundled_sweep_spec_fits_the_sweep_schema(path: Path) -> None:
-    _validator("sweep-spec").validate(yaml.safe_load(path.read_text()))
+    _validator("sweep-spec").validate(yaml.load(path.read_text(), Loader=yaml.CSafeLoader))

@@ -15,13 +15,13 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-import yaml
 
 from designer.core.address_ranges import DEFAULT_RANGES
 from designer.core.catalog import Catalog
 from designer.core.errors import DesignerError
 from designer.core.ethernet.plan import Underlay, build_underlay, ip
 from designer.core.model import Project
+from designer.core.structured import yaml_text
 from designer.core.writers.csv_writer import write_csv
 from designer.core.writers.output import write_bytes
 
@@ -157,6 +157,6 @@ def write_addressing(project: Project, catalog: Catalog,
             doc["networks"] = {k: {"summary": s, "entries": [
                 {c: v for c, v in zip(net_keys, r, strict=True) if v != ""} for r in net_rows]}
                 for k, (net_rows, s) in nets.items()}
-        write_bytes(path, yaml.safe_dump(doc, sort_keys=False, allow_unicode=True,
-                                         width=1000).encode("utf-8"))
+        write_bytes(path, yaml_text(doc, sort_keys=False, allow_unicode=True,
+                                    width=1000).encode("utf-8"))
     return kind, summary

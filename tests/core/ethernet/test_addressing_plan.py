@@ -81,7 +81,7 @@ def test_yaml_holds_the_same_entries(roce, tmp_path):
     path = tmp_path / "d.fabric.json"
     save_project(roce, path)
     assert main(["export", "addressing", str(path), "-o", str(tmp_path / "a.yaml")]) == 0
-    doc = yaml.safe_load((tmp_path / "a.yaml").read_text())
+    doc = yaml.load((tmp_path / "a.yaml").read_text(), Loader=yaml.CSafeLoader)
     _, rows, _ = addressing_plan(roce, roce.catalog(CAT))
     assert doc["fabric"] == "ethernet" and len(doc["entries"]) == len(rows)
     assert doc["entries"][0]["address"] == rows[0][5]

@@ -130,7 +130,7 @@ def test_cli_writes_a_network_column_and_a_section_per_network(roce, tmp_path, c
     addresses = [r[5] for r in table[1:]]
     assert len(addresses) == len(set(addresses))
     assert main(["export", "addressing", str(path), "-o", str(out_yaml)]) == 0
-    doc = yaml.safe_load(out_yaml.read_text())
+    doc = yaml.load(out_yaml.read_text(), Loader=yaml.CSafeLoader)
     assert set(doc["networks"]) == set(ALL)
     for name in ALL:
         assert len(doc["networks"][name]["entries"]) == networks[name]
@@ -144,6 +144,6 @@ def test_cli_writes_a_network_column_and_a_section_per_network(roce, tmp_path, c
     assert main(["export", "addressing", str(path), "-o", str(out_yaml),
                  "--oob-range", "10.176.0.0/12"]) == 0
     assert load_project(path).addressing.oob == "10.176.0.0/12"
-    doc = yaml.safe_load(out_yaml.read_text())
+    doc = yaml.load(out_yaml.read_text(), Loader=yaml.CSafeLoader)
     oob = [e["address"] for e in doc["networks"]["oob"]["entries"]]
     assert all(ipaddress.ip_address(a) in ipaddress.ip_network("10.176.0.0/12") for a in oob)

@@ -130,7 +130,8 @@ def test_frr_accepts_every_switch_config(exported):
 
 def test_containerlab_topology_and_json_files_parse(exported):
     cfg = exported / "configs"
-    topo = yaml.safe_load((cfg / "topology.clab.yml").read_text(encoding="utf-8"))
+    topo = yaml.load((cfg / "topology.clab.yml").read_text(encoding="utf-8"),
+                     Loader=yaml.CSafeLoader)
     nodes = topo["topology"]["nodes"]
     assert len(nodes) == 17 + 16
     for name, node in nodes.items():
