@@ -162,7 +162,7 @@ class _Sim:
         self.per_srv = np.bincount(topo.server)
         self._leaf_mark = np.zeros(int(topo.leaf.max(initial=0)) + 1, bool)
         self.n_conn = max(int(topo.connected.sum()), 1)
-        self.all_connected = bool(topo.connected.all())  # a GPU's link to check when not
+        self.all_connected = bool(topo.connected.all())  # else a GPU back may be unattached
         # what the timeline records, kept as jobs start and end rather than counted over
         # every GPU at every event: GPUs held, the down mask (until a repair is due or a
         # failure changes it) and the free GPUs per server
