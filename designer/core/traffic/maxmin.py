@@ -85,6 +85,24 @@ def combine(cols: np.ndarray, w: np.ndarray, n: int) -> Sparse:
     return idx, dense[idx]
 
 
+def add_sparse(ai: np.ndarray, av: np.ndarray, bi: np.ndarray, bv: np.ndarray) -> Sparse:
+    """The sum of two sparse vectors (sorted distinct indices, as ``combine`` gives): sorted
+    distinct indices, zero sums left out. The smaller's entries are found in the larger by
+    binary search and the rest inserted in order: a pass over the larger, not a sort."""
+    if ai.size < bi.size:
+        ai, av, bi, bv = bi, bv, ai, av
+    pos = np.searchsorted(ai, bi)
+    hit = pos < ai.size
+    hit[hit] = ai[pos[hit]] == bi[hit]
+    val = av.copy()
+    val[pos[hit]] += bv[hit]
+    miss = ~hit
+    idx = np.insert(ai, pos[miss], bi[miss])
+    val = np.insert(val, pos[miss], bv[miss])
+    keep = val != 0
+    return (idx, val) if keep.all() else (idx[keep], val[keep])
+
+
 def max_min_fair(flow: np.ndarray, link: np.ndarray, w: np.ndarray, demand: np.ndarray,
                  cap: np.ndarray, reached: np.ndarray | None = None, control=None) -> Fair:
     """``flow``/``link``/``w``: incidence triplets (``w`` per unit of rate, multiplicity
@@ -128,31 +146,52 @@ def max_min_fair_op(op, coef: np.ndarray, cap: np.ndarray, reached: np.ndarray |
 
 
 class _Levels:
-    """Each link's fill level and a short list of the smallest (``cand``, each at or
-    below ``bound``): every link off the list fills at ``bound`` or later. Levels only
-    rise, so the list stays valid until its smallest passes ``bound``; then it is drawn
-    again from every link."""
+    """Each link's fill level (``res / grow`` of the filling's own arrays) and a short list
+    of the smallest (``cand``, each at or below ``bound``): every link off the list fills at
+    ``bound`` or later. Levels only rise, so the list stays valid until its smallest passes
+    ``bound``; then it is drawn again from every link. Off the list a level is not needed
+    until then, so it is worked out again only for links on the list (a round's freezing
+    touches tens of thousands of links, a few dozen of them listed) and for every link at a
+    redraw: the same values, as they come from the same ``res`` and ``grow``."""
 
     def __init__(self, res: np.ndarray, grow: np.ndarray, floor: np.ndarray) -> None:
-        self.floor = floor
-        self.level = np.full(res.size, np.inf)
-        self.set(np.arange(res.size), res, grow)
+        self.res, self.grow, self.floor = res, grow, floor
+        self.closed = np.zeros(res.size, bool)  # filled: every flow through them frozen
+        self.listed = np.zeros(res.size, bool)  # on the list (or were: a few more is fine)
         self.size = max(CANDIDATES_MIN, res.size // 256)
         self.redraw()
 
+    def _of(self, links, res: np.ndarray, grow: np.ndarray) -> np.ndarray:
+        growing = (grow > self.floor[links]) & ~self.closed[links]
+        # divided only where growing (no warnings to silence), the rest never fills
+        return np.divide(res, grow, out=np.full(res.size, np.inf), where=growing)
+
     def set(self, links: np.ndarray, res: np.ndarray, grow: np.ndarray) -> None:
-        growing = grow > self.floor[links]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            self.level[links] = np.where(growing, res / np.where(growing, grow, 1.0), np.inf)
+        """``res`` and ``grow`` of these links changed to these values."""
+        on = self.listed[links]
+        if on.any():
+            self.level[links[on]] = self._of(links[on], res[on], grow[on])
+
+    def close(self, links: np.ndarray) -> None:
+        self.closed[links] = True
+        self.level[links] = np.inf
+
+    def refresh(self, grow: np.ndarray) -> None:
+        """The growth worked out afresh: every level again, the list drawn again."""
+        self.grow = grow
+        self.redraw()
 
     def redraw(self) -> None:
+        self.level = self._of(slice(None), self.res, self.grow)
         finite = np.flatnonzero(np.isfinite(self.level))
         if finite.size <= self.size:
             self.cand, self.bound = finite, np.inf
-            return
-        part = np.argpartition(self.level[finite], self.size)
-        self.cand = finite[part[: self.size]]
-        self.bound = float(self.level[finite[part[self.size]]])
+        else:
+            part = np.argpartition(self.level[finite], self.size)
+            self.cand = finite[part[: self.size]]
+            self.bound = float(self.level[finite[part[self.size]]])
+        self.listed[:] = False
+        self.listed[self.cand] = True
 
     def lowest(self) -> float:
         while True:
@@ -168,9 +207,8 @@ class _Levels:
     def at_most(self, thr: float) -> np.ndarray:
         if thr < self.bound:
             return self.cand[self.level[self.cand] <= thr]
-        full = np.flatnonzero(self.level <= thr)
-        self.redraw()
-        return full
+        self.redraw()  # every level current
+        return np.flatnonzero(self.level <= thr)
 
 
 def fill(cap: np.ndarray, live: np.ndarray, spread_all: Callable[[np.ndarray], np.ndarray],
@@ -197,8 +235,7 @@ def fill(cap: np.ndarray, live: np.ndarray, spread_all: Callable[[np.ndarray], n
         if n_live * 2 < fresh_at:  # the growth afresh now and then: no drift
             fresh_at = n_live
             grow = spread_all(live)
-            levels.set(np.arange(cap.size), res, grow)
-            levels.redraw()
+            levels.refresh(grow)
         nxt = max(min(levels.lowest(), 1.0), level)
         if nxt >= 1.0:
             t[live] = 1.0
@@ -210,10 +247,14 @@ def fill(cap: np.ndarray, live: np.ndarray, spread_all: Callable[[np.ndarray], n
         live[flows] = False
         n_live -= flows.size
         links, gone = spread(flows)
-        res[links] -= gone * nxt
-        grow[links] -= gone
-        levels.set(links, res[links], grow[links])
-        levels.level[full] = np.inf  # every live flow through them has just frozen
+        r = res[links]
+        r -= gone * nxt
+        res[links] = r
+        g = grow[links]
+        g -= gone
+        grow[links] = g
+        levels.set(links, r, g)
+        levels.close(full)  # every live flow through them has just frozen
         level = nxt
         if control is not None and rounds % 8 == 0:
             control.check()

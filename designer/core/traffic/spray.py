@@ -46,7 +46,7 @@ from scipy.sparse import csr_matrix, diags
 from scipy.sparse import vstack as sp_vstack
 
 from designer.core.solver.compile import mix64
-from designer.core.traffic.maxmin import Sparse, combine, gather_rows
+from designer.core.traffic.maxmin import Sparse, add_sparse, combine, gather_rows
 from designer.core.traffic.network import UNREACHABLE, Network, nearest, rows_of, shares
 from designer.core.traffic.quotient import Cells, cells_of
 from designer.core.traffic.routing import Routed, RoutingError
@@ -208,9 +208,7 @@ class _Entry:
 
     @functools.cached_property
     def _direct_t(self) -> csr_matrix:
-        b = self.direct.copy()
-        b.eliminate_zeros()
-        return b.T.tocsr()
+        return _transposed(self.direct)
 
     @functools.cached_property
     def _by_state(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -294,6 +292,9 @@ class SprayOp:
     e_rows: csr_matrix | None = None
     e_rows_t: csr_matrix | None = None
     port_group: np.ndarray | None = None  # after ``grouped``: the group of each switch port
+    # after ``grouped``: ``E pb`` (rows of ``e`` x port groups), a round's loads to the ports
+    # in one sum (a group's bundles are few, so it holds about as many entries as ``e``)
+    ep: csr_matrix | None = None
 
     @property
     def reached(self) -> np.ndarray:
@@ -358,7 +359,10 @@ class SprayOp:
         return _step(self.pb, bi, bv, self.n_ports)
 
     def _down_bundles(self, flows: np.ndarray, x: np.ndarray) -> Sparse:
-        ai, av = self._walk(self.t, *_step(self.b, flows, x, self.n_states))
+        return self._bundles(*self._walk(self.t, *_step(self.b, flows, x, self.n_states)))
+
+    def _bundles(self, ai: np.ndarray, av: np.ndarray) -> Sparse:
+        """The bundles these states' loads cross, with their loads."""
         if self.e_rows is not None:
             ai, av = _step(self.e_rows, ai, av, self.e.shape[0])
         return _step(self.e, ai, av, self.pb.shape[0])
@@ -396,16 +400,28 @@ class SprayOp:
 
     def spread(self, flows: np.ndarray, x: np.ndarray) -> Sparse:
         """Per link, the load of these flows carrying ``x`` each: (links, Gb/s)."""
+        P = self.n_ports
         ni, nv = gather_rows(self._nic_by_flow, flows, x)
-        idx, val = [ni + self.n_ports], [nv]
+        idx, val, summed = [ni + P], [nv], []
         for part in self._parts():
+            ai, av = part._walk(part.t, *_step(part.b, flows, x, part.n_states))
+            if part.ep is not None:  # grouped: a part's ports summed on their own
+                if part.e_rows is not None:
+                    ai, av = _step(part.e_rows, ai, av, part.e.shape[0])
+                summed.append(_step(part.ep, ai, av, P))
+                continue
             # bundles summed (a merged group's bundle is met from every destination group),
             # the ports left for the one sum over links: a pass over millions less a round
-            bi, bv = part._down_bundles(flows, x)
+            bi, bv = part._bundles(ai, av)
             pi, pv = gather_rows(part.pb, bi, bv)
             idx.append(pi)
             val.append(pv)
-        return combine(np.concatenate(idx), np.concatenate(val), self.n_links)
+        out = combine(np.concatenate(idx), np.concatenate(val), self.n_links)
+        for si, sv in summed:
+            # the far part's tens of thousands of ports meet the near part's few hundred:
+            # merged in place of a second sort
+            out = add_sparse(si, sv, *out)
+        return out
 
     def _parts(self) -> tuple[SprayOp, ...]:
         return (self,) if self.far is None else (self, self.far)
@@ -463,8 +479,10 @@ class SprayOp:
 
         def regroup(part: SprayOp, nic: Routed) -> SprayOp:
             pb = (part.pb @ m).tocsr()
+            ep = (part._e_own @ pb).tocsr()
+            ep.sum_duplicates()
             return replace(part, n_links=n_g + n_nic, n_ports=n_g, nic=nic, pb=pb,
-                           pb_t=pb.T.tocsr())
+                           pb_t=pb.T.tocsr(), ep=ep)
 
         n = self.nic
         nic = Routed(flow=n.flow, link=n.link - P + n_g, frac=n.frac, reached=n.reached)
@@ -473,9 +491,7 @@ class SprayOp:
 
     @functools.cached_property
     def _b_t(self) -> csr_matrix:
-        b = self.b.copy()
-        b.eliminate_zeros()
-        return b.T.tocsr()
+        return _transposed(self.b)
 
     @functools.cached_property
     def _nic_by_link(self) -> csr_matrix:
@@ -519,8 +535,13 @@ class SprayOp:
         )
 
     @functools.cached_property
+    def _e_own(self) -> csr_matrix:
+        """``e`` in one matrix (its rows: the states', or a far part's alike rows)."""
+        return sp_vstack(self.e.blocks).tocsr() if self.e.blocks else csr_matrix(self.e.shape)
+
+    @functools.cached_property
     def _e_csr(self) -> csr_matrix:
-        e = sp_vstack(self.e.blocks).tocsr() if self.e.blocks else csr_matrix(self.e.shape)
+        e = self._e_own
         return e if self.e_rows is None else (self.e_rows @ e).tocsr()
 
     def _bound(self) -> float:
@@ -528,8 +549,7 @@ class SprayOp:
         product is made: a bundle's ports are its own, so a state's row of ``E pb`` has the
         sum of its bundles' port counts (a matrix-vector product; the product itself can
         hold tens of millions of entries on a large fat tree, which then stays factored)."""
-        e = sp_vstack(self.e.blocks).tocsr() if self.e.blocks else csr_matrix(self.e.shape)
-        e_pattern = e.copy()
+        e_pattern = self._e_own.copy()
         e_pattern.sum_duplicates()  # two hops of a state into one bundle: one row entry
         e_pattern.data = np.ones_like(e_pattern.data)
         per = e_pattern @ np.diff(self.pb.indptr).astype(np.float64)
@@ -935,6 +955,13 @@ def _split(cells: Cells, C: int, far: Far, F: int, fr: np.ndarray, ucell: np.nda
     nmap[xd, xj] = w.number[jk]
     direct = csr_matrix((sh[~in_far], (fr[~in_far], w.number[nk])), shape=(F, w.n))
     return _Entry(direct, fb, exits, nmap, dcls), far_op, w
+
+
+def _transposed(m: csr_matrix) -> csr_matrix:
+    """``m``'s transpose by rows, without its explicit zeros (a flow asking nothing)."""
+    m = m.copy()
+    m.eliminate_zeros()
+    return m.T.tocsr()
 
 
 def _cat(xs: list[np.ndarray], dtype) -> np.ndarray:

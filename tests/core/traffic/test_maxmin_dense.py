@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from designer.core.traffic.maxmin import combine, max_min_fair, max_min_fair_dense
+from designer.core.traffic.maxmin import add_sparse, combine, max_min_fair, max_min_fair_dense
 
 
 @st.composite
@@ -75,5 +75,30 @@ def test_combine_sums_equal_columns_as_bincount(n, m, seed, zeros):
         got_i, got_v = combine(cols, w, size)
         dense = np.bincount(cols, weights=w, minlength=size)
         want = np.flatnonzero(dense)
+        assert got_i.tolist() == want.tolist()
+        assert got_v.tolist() == dense[want].tolist()
+
+
+@settings(max_examples=150, deadline=None)
+@given(n=st.integers(1, 5_000), ma=st.integers(0, 400), mb=st.integers(0, 400),
+       seed=st.integers(0, 2**16), cancel=st.booleans())
+def test_add_sparse_is_the_sum_of_two_sparse_vectors(n, ma, mb, seed, cancel):
+    """Two sparse vectors (sorted distinct indices), either the larger, sharing some
+    indices or none, some sums cancelling to zero: the dense sum's non-zeros, in order; a
+    shared index adds its two values (a + b, the same in either order)."""
+    rng = np.random.default_rng(seed)
+    ai = np.unique(rng.integers(0, n, ma))
+    bi = np.unique(np.concatenate([rng.choice(ai, min(ai.size, mb // 2)) if ai.size else
+                                   ai, rng.integers(0, n, mb - mb // 2)]))
+    av, bv = rng.random(ai.size) + 0.1, rng.random(bi.size) + 0.1
+    if cancel and ai.size:  # a shared index whose values cancel
+        shared = np.intersect1d(ai, bi)
+        if shared.size:
+            bv[np.searchsorted(bi, shared[0])] = -av[np.searchsorted(ai, shared[0])]
+    dense = np.zeros(n)
+    dense[ai] += av
+    dense[bi] += bv
+    want = np.flatnonzero(dense)
+    for got_i, got_v in (add_sparse(ai, av, bi, bv), add_sparse(bi, bv, ai, av)):
         assert got_i.tolist() == want.tolist()
         assert got_v.tolist() == dense[want].tolist()

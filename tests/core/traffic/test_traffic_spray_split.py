@@ -15,8 +15,6 @@ import functools
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from scipy.sparse import csr_matrix
 
 from designer.core.catalog import builtin_catalog
@@ -28,62 +26,11 @@ from designer.core.traffic import spray as spray_mod
 from designer.core.traffic.network import build_network
 from designer.core.traffic.patterns import make_pattern
 from designer.core.traffic.quotient import cells_of
-from designer.core.traffic.routing import route_spray
 from designer.core.traffic.split import far_nodes, far_states
-from designer.core.traffic.spray import applies, spray_op
-from tests.core.solver_cases import edited_small_fabrics
+from designer.core.traffic.spray import spray_op
+from tests.core.traffic.spray_checks import agrees, listed
 
 PATTERNS = ("permutation", "ring", "incast", "bisection")
-
-
-def _listed(net, src, dst):
-    r = route_spray(net, src, dst, net.c.gpu_class[dst])
-    return r, csr_matrix((r.frac, (r.flow, r.link)), shape=(src.size, net.n_links))
-
-
-def _agrees(op, listed, a, seed):
-    assert (op.reached == listed.reached).all()
-    rng = np.random.default_rng(seed)
-    v = rng.random(a.shape[1])
-    x = rng.random(a.shape[0])
-    np.testing.assert_allclose(op.matvec(v), a @ v, rtol=1e-9, atol=1e-9)
-    np.testing.assert_allclose(op.rmatvec(x), a.T @ x, rtol=1e-9, atol=1e-9)
-    # a filling round's few links and few flows take the sparse paths
-    few_links = np.where(rng.random(a.shape[1]) < 0.05, v, 0.0)
-    few_flows = np.where(rng.random(a.shape[0]) < 0.05, x, 0.0)
-    few_flows[rng.integers(a.shape[0])] = 1.0
-    np.testing.assert_allclose(op.matvec(few_links), a @ few_links, rtol=1e-9, atol=1e-9)
-    np.testing.assert_allclose(op.rmatvec(few_flows), a.T @ few_flows, rtol=1e-9, atol=1e-9)
-    flows = np.flatnonzero(few_flows)
-    links, load = op.spread(flows, few_flows[flows])
-    want = a[flows].T @ few_flows[flows]
-    np.testing.assert_allclose(np.bincount(links, load, minlength=a.shape[1]), want,
-                               rtol=1e-9, atol=1e-9)
-    links = np.flatnonzero(few_links)
-    crossing = np.unique(a[:, links].nonzero()[0])
-    np.testing.assert_array_equal(np.unique(op.flows_touching(links)), crossing)
-    w = op.listed(10**9)
-    written = csr_matrix((w.frac, (w.flow, w.link)), shape=a.shape)
-    np.testing.assert_allclose(written.toarray(), a.toarray(), rtol=1e-9, atol=1e-12)
-    assert w.flow.size == 0 or op.listed(w.flow.size - 1) is None
-
-
-@settings(max_examples=50, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(project=edited_small_fabrics(), pattern=st.sampled_from(PATTERNS),
-       seed=st.integers(0, 1000))
-def test_split_spray_is_the_listed_spray(project, pattern, seed):
-    """On any small design (fat trees, rails, dragonflies, with parts removed) the split
-    gives the listed spray's incidence: where its conditions fail, states stay per class."""
-    c = compile_project(project, project.catalog(builtin_catalog()))
-    if c.n_gpus < 2:
-        return
-    net = build_network(c)
-    p = make_pattern(c, pattern, seed)
-    if not applies(net, p.dst):
-        return
-    listed, a = _listed(net, p.src, p.dst)
-    _agrees(spray_op(net, p.src, p.dst, split=True), listed, a, seed)
 
 
 @functools.cache
@@ -107,11 +54,11 @@ def test_balanced_fat_tree_split_agrees_with_the_plain_chain():
     assert nodes.n > nodes.n_cells and nodes.lumped.any()  # pods' aggregation merged
     for pattern in PATTERNS:
         p = make_pattern(c, pattern, 5)
-        listed, a = _listed(net, p.src, p.dst)
+        routed, a = listed(net, p.src, p.dst)
         split = spray_op(net, p.src, p.dst, split=True)
         plain = spray_op(net, p.src, p.dst, split=False)
         assert split.far is not None and plain.far is None
-        _agrees(split, listed, a, 5)
+        agrees(split, routed, a, 5, net.link_cap.astype(np.float64))
         x = np.random.default_rng(1).random(p.src.size)
         np.testing.assert_allclose(split.rmatvec(x), plain.rmatvec(x), rtol=1e-9, atol=1e-12)
 
@@ -122,7 +69,7 @@ def test_unlike_spines_carry_unequal_loads_and_the_split_follows():
     traffic evenly over the spines (as if they were alike) would get them wrong."""
     c, net = _balanced()
     p = make_pattern(c, "permutation", 2)
-    _, a = _listed(net, p.src, p.dst)
+    _, a = listed(net, p.src, p.dst)
     load = spray_op(net, p.src, p.dst, split=True).rmatvec(np.ones(p.src.size))
     want = a.T @ np.ones(p.src.size)
     np.testing.assert_allclose(load, want, rtol=1e-9, atol=1e-12)
