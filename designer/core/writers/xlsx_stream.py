@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from xml.sax.saxutils import escape, quoteattr
 
 from designer.core.writers.output import write_bytes
-from designer.core.writers.safety import is_formula_like, xlsx_text
+from designer.core.writers.safety import is_formula_like, xlsx_header_text, xlsx_text
 
 MAX_ROWS = 1_048_576
 _CR = {"\r": "&#13;"}
@@ -148,7 +148,7 @@ def _cell_xml(value: object, style: int) -> str:
 def _header_footer_xml(text: str) -> str:
     """A page heading centred: '&' starts a code there (&P is the page number), so the text's
     own '&' is doubled."""
-    return escape("&C" + xlsx_text(text).replace("&", "&&")[:250])
+    return escape("&C" + xlsx_header_text(text))
 
 
 def _printed_xml(printed: Printed, breaks: list[int]) -> str:
