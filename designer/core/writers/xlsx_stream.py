@@ -102,7 +102,7 @@ class StreamSheet:
 
     name: str
     columns: Sequence[StreamColumn]
-    rows: Iterable[Sequence[object]]
+    rows: Iterable[Sequence[object] | Heading]  # a Heading: a section title row
     preamble: Sequence[tuple[object, int]] = ()
     footer: Sequence[Sequence[tuple[object, int]]] = ()
     total: int = 0  # expected rows, for progress
