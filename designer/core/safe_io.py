@@ -196,18 +196,19 @@ def _new_file_mode(executable: bool = False) -> int:
 
 
 def atomic_write_with(path: str | os.PathLike[str], fill, keep_backup: bool = True,
-                      executable: bool = False) -> None:
+                      executable: bool = False, left: LeftTemporaries | None = None) -> None:
     """Write a file by ``fill(binary file object)`` into a temporary file beside ``path``,
     flush it to disk, then rename it over ``path``: the one write path of every output.
 
     The previous file, when it is a regular file, is kept as ``<name>.bak`` and its mode kept;
     a new file gets the user's umask (``executable``: with the execute bits the umask allows).
     A symlink at ``path`` is replaced, not followed; anything else but a regular file is
-    refused. At no moment is ``path`` missing or half written.
+    refused. At no moment is ``path`` missing or half written. ``left``: the temporaries in
+    the folder, listed once for many files (else the folder is listed for this one).
     """
     target = writable_target(path)
     folder = target.parent if os.fspath(target.parent) else Path(".")
-    _remove_stale_temporaries(target)
+    _remove_stale_temporaries(target, left)
     # mkstemp creates with O_EXCL: never through a link planted at the temporary's name
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
@@ -238,15 +239,16 @@ def atomic_write(path: str | os.PathLike[str], data: bytes, keep_backup: bool = 
 
 
 def write_file(path: str | os.PathLike[str], data: bytes, what: str = "file",
-               executable: bool = False) -> None:
+               executable: bool = False, left: LeftTemporaries | None = None) -> None:
     """Write ``data`` to ``path`` atomically, with a refusal a person can act on."""
     try:
-        atomic_write(path, data, keep_backup=False, executable=executable)
+        atomic_write_with(path, lambda fh: fh.write(data), False, executable, left)
     except OSError as exc:
         raise FileRefused(f"cannot write {_name(path)}: {_os_message(exc)}") from None
 
 
-def write_stream(path: str | os.PathLike[str], chunks) -> int:
+def write_stream(path: str | os.PathLike[str], chunks,
+                 left: LeftTemporaries | None = None) -> int:
     """Write text ``chunks`` to ``path`` as UTF-8, atomically, never holding the whole text;
     returns the characters written."""
     size = 0
@@ -258,7 +260,7 @@ def write_stream(path: str | os.PathLike[str], chunks) -> int:
             size += len(chunk)
 
     try:
-        atomic_write_with(path, fill, keep_backup=False)
+        atomic_write_with(path, fill, keep_backup=False, left=left)
     except OSError as exc:
         raise FileRefused(f"cannot write {_name(path)}: {_os_message(exc)}") from None
     return size
@@ -268,21 +270,42 @@ def write_stream(path: str | os.PathLike[str], chunks) -> int:
 STALE_TEMPORARY_S = 60.0
 
 
-def _remove_stale_temporaries(target: Path) -> None:
+class LeftTemporaries:
+    """The temporary files in one folder, by the name of the file each was for, listed once:
+    an export of thousands of files into one folder would otherwise list the folder again for
+    every file."""
+
+    def __init__(self, folder: Path) -> None:
+        self.by_name: dict[str, list[str]] = {}
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(folder):
+                name = _temporary_of(entry.name)
+                if name is not None:
+                    self.by_name.setdefault(name, []).append(entry.path)
+
+    def take(self, name: str) -> list[str]:
+        return self.by_name.pop(name, [])
+
+
+def _temporary_of(name: str) -> str | None:
+    """The name of the file a temporary named ``name`` was for (".NAME." + mkstemp's 8
+    characters + ".tmp"), or None when it is not one."""
+    if len(name) > 14 and name[0] == "." and name.endswith(".tmp") and name[-13] == ".":
+        return name[1:-13]
+    return None
+
+
+def _remove_stale_temporaries(target: Path, left: LeftTemporaries | None = None) -> None:
     """Remove the temporary files earlier saves of ``target`` left behind when they were
     killed before their rename (they can be as large as the design)."""
+    if left is None:
+        left = LeftTemporaries(target.parent)
     now = time.time()
-    with contextlib.suppress(OSError):
-        for entry in os.scandir(target.parent):
-            name = entry.name
-            if not (name.startswith(f".{target.name}.") and name.endswith(".tmp")):
-                continue
-            if len(name) != len(target.name) + 14:  # ".NAME." + mkstemp's 8 characters + ".tmp"
-                continue
-            with contextlib.suppress(OSError):
-                if entry.is_file(follow_symlinks=False) and \
-                        now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMPORARY_S:
-                    os.unlink(entry.path)
+    for path in left.take(target.name):
+        with contextlib.suppress(OSError):
+            st = os.lstat(path)
+            if stat.S_ISREG(st.st_mode) and now - st.st_mtime > STALE_TEMPORARY_S:
+                os.unlink(path)
 
 
 def backup_path(path: Path) -> Path:
@@ -349,6 +372,7 @@ class ExportFolder:
         self.what = what
         self.written: list[Path] = []
         self._seen: set[str] = set()
+        self._left: dict[Path, LeftTemporaries] = {}  # each folder listed once
 
     def path(self, *parts: str) -> Path:
         """The path of ``parts`` inside the folder; each part must be a safe file name."""
@@ -377,15 +401,21 @@ class ExportFolder:
               executable: bool = False) -> Path:
         target = self.target(parts)
         write_file(target, data.encode("utf-8") if isinstance(data, str) else data,
-                   executable=executable)
+                   executable=executable, left=self._left_in(target.parent))
         self.written.append(target)
         return target
 
     def write_stream(self, parts: tuple[str, ...] | str, chunks) -> int:
         target = self.target(parts)
-        size = write_stream(target, chunks)
+        size = write_stream(target, chunks, left=self._left_in(target.parent))
         self.written.append(target)
         return size
+
+    def _left_in(self, folder: Path) -> LeftTemporaries:
+        left = self._left.get(folder)
+        if left is None:
+            left = self._left[folder] = LeftTemporaries(folder)
+        return left
 
 
 def _real_folder(p: Path, what: str) -> None:

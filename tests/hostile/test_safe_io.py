@@ -245,3 +245,43 @@ def test_copy_tree_replaces_links_in_the_destination(tmp_path):
     copy_tree(src, dest, "the kept logs", skip=(".sock",))
     assert victim.read_bytes() == b"keep me"
     assert (dest / "sub" / "log.txt").read_text() == "log" and not (dest / "x.sock").exists()
+
+
+def test_export_folder_removes_killed_writes_temporaries_listing_each_folder_once(
+        tmp_path, monkeypatch):
+    import time
+
+    from designer.core import safe_io
+
+    sub = tmp_path / "sw"
+    sub.mkdir()
+    long_ago = time.time() - 3600
+
+    def left(folder, name, suffix, old=True):
+        p = folder / f".{name}.{suffix}.tmp"
+        p.write_bytes(b"x")
+        if old:
+            os.utime(p, (long_ago, long_ago))
+        return p
+
+    stale = [left(tmp_path, "a.txt", "abcd1234"), left(sub, "b.txt", "abcd1234"),
+             left(sub, "b.txt", "zzzz9999")]
+    fresh = left(sub, "b.txt", "efgh5678", old=False)  # another write may be at it now
+    other = left(sub, "c.txt", "abcd1234")  # a file this export does not write
+    odd = sub / ".b.txt.abc.tmp"  # not mkstemp's 8 characters
+    odd.write_bytes(b"x")
+    os.utime(odd, (long_ago, long_ago))
+    listed = []
+    real_scandir = os.scandir
+    monkeypatch.setattr(safe_io.os, "scandir", lambda p: listed.append(p) or real_scandir(p))
+    out = ExportFolder(tmp_path)
+    out.write("a.txt", "1")
+    out.write(("sw", "b.txt"), "2")
+    for k in range(20):
+        out.write(("sw", f"n{k}.txt"), "3")
+    out.write_stream(("sw", "s.txt"), iter(["4"]))
+    assert not any(p.exists() for p in stale)
+    assert fresh.exists() and other.exists() and odd.exists()
+    assert sorted(map(str, listed)) == sorted([str(tmp_path), str(sub)])
+    assert (sub / "b.txt").read_text() == "2" and (sub / "s.txt").read_text() == "4"
+

@@ -6,8 +6,10 @@ million cells) took about 40 s. Here every cell's XML is built once per distinct
 column (device names, ports and media repeat) and rows are joined as text, about 15 times
 faster. Only what a table needs is supported: text, numbers, a few fixed styles, column
 widths, a frozen header and an auto-filter. Text is always an inline string (never a formula);
-text a spreadsheet could read as a formula also gets the quote-prefix style. Formulas and
-richer layout (the BOM workbook) go through openpyxl in ``xlsx.py``.
+text a spreadsheet could read as a formula also gets the quote-prefix style. A sheet can also
+be set up for paper (``Printed``: A4, grid lines, a page heading, the header row on every page)
+with ``Heading`` rows that each start a new page. Formulas and richer layout (the BOM
+workbook) go through openpyxl in ``xlsx.py``.
 """
 
 from __future__ import annotations
@@ -22,33 +24,36 @@ from datetime import UTC, datetime
 from xml.sax.saxutils import escape, quoteattr
 
 from designer.core.writers.output import write_bytes
-from designer.core.writers.safety import is_formula_like, xlsx_text
+from designer.core.writers.safety import is_formula_like, xlsx_header_text, xlsx_text
 
 MAX_ROWS = 1_048_576
 _CR = {"\r": "&#13;"}
 PROGRESS_EVERY = 5000
 
 # cell styles (indexes into cellXfs below)
-DEFAULT, HEADER, QUOTED, INT, DEC, TITLE, MUTED, BOLD, BOLD_INT = range(9)
+DEFAULT, HEADER, QUOTED, INT, DEC, TITLE, MUTED, BOLD, BOLD_INT, SECTION = range(10)
 KIND_STYLE = {"text": DEFAULT, "int": INT, "dec": DEC}
 
 _STYLES = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">
 <numFmts count="1"><numFmt numFmtId="164" formatCode="#,##0.0"/></numFmts>
-<fonts count="5">
+<fonts count="6">
 <font><sz val="11"/><name val="Calibri"/><family val="2"/></font>
 <font><b/><sz val="11"/><color rgb="FFFFFFFF"/><name val="Calibri"/><family val="2"/></font>
 <font><b/><sz val="14"/><name val="Calibri"/><family val="2"/></font>
 <font><i/><sz val="11"/><color rgb="FF555555"/><name val="Calibri"/><family val="2"/></font>
 <font><b/><sz val="11"/><name val="Calibri"/><family val="2"/></font>
+<font><b/><sz val="12"/><color rgb="FF1F3B5C"/><name val="Calibri"/><family val="2"/></font>
 </fonts>
-<fills count="3"><fill><patternFill patternType="none"/></fill>
+<fills count="4"><fill><patternFill patternType="none"/></fill>
 <fill><patternFill patternType="gray125"/></fill>
 <fill><patternFill patternType="solid"><fgColor rgb="FF1F3B5C"/><bgColor indexed="64"/>\
+</patternFill></fill>
+<fill><patternFill patternType="solid"><fgColor rgb="FFEEF2F7"/><bgColor indexed="64"/>\
 </patternFill></fill></fills>
 <borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>
 <cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>
-<cellXfs count="9">
+<cellXfs count="10">
 <xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>
 <xf numFmtId="0" fontId="1" fillId="2" borderId="0" xfId="0" applyFont="1" applyFill="1" \
 applyAlignment="1"><alignment vertical="center" wrapText="1"/></xf>
@@ -60,6 +65,7 @@ applyAlignment="1"><alignment vertical="center" wrapText="1"/></xf>
 <xf numFmtId="0" fontId="4" fillId="0" borderId="0" xfId="0" applyFont="1"/>
 <xf numFmtId="3" fontId="4" fillId="0" borderId="0" xfId="0" applyFont="1" \
 applyNumberFormat="1"/>
+<xf numFmtId="0" fontId="5" fillId="3" borderId="0" xfId="0" applyFont="1" applyFill="1"/>
 </cellXfs>
 <cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>
 </styleSheet>
@@ -73,17 +79,35 @@ class StreamColumn:
     kind: str = "text"  # text | int | dec
 
 
+@dataclass(frozen=True)
+class Heading:
+    """A row of one text cell in the section style; on a printed sheet it starts a new page
+    (but the first)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A sheet set up for paper: A4 landscape, fitted to the page width, grid lines printed,
+    ``heading`` at the top of every page, the header row repeated on every page and the page
+    number at the foot."""
+
+    heading: str
+
+
 @dataclass
 class StreamSheet:
     """A sheet: optional lines above the table (text, style), then a header and rows."""
 
     name: str
     columns: Sequence[StreamColumn]
-    rows: Iterable[Sequence[object]]
+    rows: Iterable[Sequence[object] | Heading]  # a Heading: a section title row
     preamble: Sequence[tuple[object, int]] = ()
     footer: Sequence[Sequence[tuple[object, int]]] = ()
     total: int = 0  # expected rows, for progress
     filter: bool = True
+    printed: Printed | None = None
     _parts: list[str] = field(default_factory=list)
 
 
@@ -121,6 +145,25 @@ def _cell_xml(value: object, style: int) -> str:
     return f"<c{s}><v>{v}</v></c>"
 
 
+def _header_footer_xml(text: str) -> str:
+    """A page heading centred: '&' starts a code there (&P is the page number), so the text's
+    own '&' is doubled."""
+    return escape("&C" + xlsx_header_text(text))
+
+
+def _printed_xml(printed: Printed, breaks: list[int]) -> str:
+    out = ['<printOptions gridLines="1"/>'
+           '<pageMargins left="0.75" right="0.75" top="1" bottom="1" header="0.5" footer="0.5"/>'
+           '<pageSetup orientation="landscape" paperSize="9" fitToWidth="1" fitToHeight="0"/>'
+           f"<headerFooter><oddHeader>{_header_footer_xml(printed.heading)}</oddHeader>"
+           f"<oddFooter>{escape('&CPage &P of &N')}</oddFooter></headerFooter>"]
+    if breaks:
+        out.append(f'<rowBreaks count="{len(breaks)}" manualBreakCount="{len(breaks)}">'
+                   + "".join(f'<brk id="{b}" max="16383" man="1"/>' for b in breaks)
+                   + "</rowBreaks>")
+    return "".join(out)
+
+
 def _sheet_xml(sheet: StreamSheet, first_sheet: bool,
                progress: Callable[[int, int], None] | None) -> tuple[bytes, int, str | None]:
     cols = sheet.columns
@@ -155,11 +198,19 @@ def _sheet_xml(sheet: StreamSheet, first_sheet: bool,
     caches: list[dict] = [{} for _ in cols]
     n = 0
     chunk: list[str] = []
+    breaks: list[int] = []  # rows a new page follows
+    headings = 0
     for row in sheet.rows:
         r += 1
         n += 1
         if r > MAX_ROWS:
             raise OverflowError("sheet full")
+        if type(row) is Heading:
+            if headings:
+                breaks.append(r - 1)
+            headings += 1
+            chunk.append(f'<row r="{r}">{_text_xml(row.text, SECTION)}</row>')
+            continue
         parts = []
         for v, cache, st in zip(row, caches, styles, strict=True):
             x = cache.get(v)
@@ -184,10 +235,13 @@ def _sheet_xml(sheet: StreamSheet, first_sheet: bool,
     if sheet.filter:
         ref = f"A{header_row}:{_col_letter(len(cols) - 1)}{max(last_table_row, header_row)}"
         out.append(f'<autoFilter ref="{ref}"/>')
-    out.append('<pageMargins left="0.5" right="0.5" top="0.75" bottom="0.75" header="0.3" '
-               'footer="0.3"/><pageSetup orientation="landscape" fitToWidth="1" fitToHeight="0"/>'
-               "</worksheet>")
-    return "".join(out).encode("utf-8"), n, ref
+    if sheet.printed is not None:
+        out.append(_printed_xml(sheet.printed, breaks) + "</worksheet>")
+    else:
+        out.append('<pageMargins left="0.5" right="0.5" top="0.75" bottom="0.75" header="0.3" '
+                   'footer="0.3"/><pageSetup orientation="landscape" fitToWidth="1" '
+                   'fitToHeight="0"/></worksheet>')
+    return "".join(out).encode("utf-8"), header_row, ref
 
 
 def _split(sheets: Sequence[StreamSheet]) -> list[StreamSheet]:
@@ -204,7 +258,8 @@ def _split(sheets: Sequence[StreamSheet]) -> list[StreamSheet]:
             part += 1
             name = s.name if part == 1 else f"{s.name} ({part})"
             out.append(StreamSheet(name[:31], s.columns, block,
-                                   s.preamble if part == 1 else (), s.footer, s.total, s.filter))
+                                   s.preamble if part == 1 else (), s.footer, s.total, s.filter,
+                                   s.printed))
             if len(block) < per:
                 break
     return out
@@ -233,11 +288,13 @@ def workbook_bytes(sheets: Sequence[StreamSheet], title: str = "",
         z.writestr("xl/styles.xml", _STYLES)
         z.writestr("xl/_rels/workbook.xml.rels", _workbook_rels(len(sheets)))
         refs = []
+        titles: list[int | None] = []  # the header row repeated on every printed page
         for i, s in enumerate(sheets):
-            data, _, ref = _sheet_xml(s, i == 0, progress)
+            data, header_row, ref = _sheet_xml(s, i == 0, progress)
             refs.append(ref)
+            titles.append(header_row if s.printed is not None else None)
             z.writestr(f"xl/worksheets/sheet{i + 1}.xml", data)
-        z.writestr("xl/workbook.xml", _workbook(names, refs))
+        z.writestr("xl/workbook.xml", _workbook(names, refs, titles))
     return buf.getvalue()
 
 
@@ -316,7 +373,8 @@ def _quote_sheet(name: str) -> str:
     return "'" + name.replace("'", "''") + "'"
 
 
-def _workbook(names: Sequence[str], refs: Sequence[str | None]) -> str:
+def _workbook(names: Sequence[str], refs: Sequence[str | None],
+              titles: Sequence[int | None]) -> str:
     sheets = "".join(
         f'<sheet name={quoteattr(xlsx_text(n))} sheetId="{i + 1}" '
         f'r:id="rId{i + 1}"/>' for i, n in enumerate(names)
@@ -325,6 +383,10 @@ def _workbook(names: Sequence[str], refs: Sequence[str | None]) -> str:
         f'<definedName name="_xlnm._FilterDatabase" localSheetId="{i}" hidden="1">'
         f"{escape(_quote_sheet(n))}!{_abs(ref)}</definedName>"
         for i, (n, ref) in enumerate(zip(names, refs, strict=True)) if ref
+    ) + "".join(
+        f'<definedName name="_xlnm.Print_Titles" localSheetId="{i}">'
+        f"{escape(_quote_sheet(n))}!${t}:${t}</definedName>"
+        for i, (n, t) in enumerate(zip(names, titles, strict=True)) if t
     )
     return (
         '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'

@@ -56,3 +56,25 @@ def test_unwritable_place_is_a_clear_error(tmp_path):
 
     with pytest.raises(ExportError, match="does not exist"):
         write_workbook(tmp_path / "no" / "t.xlsx", [StreamSheet("A", (StreamColumn("x"),), [])])
+
+
+def test_printed_sheet_headings_start_pages(tmp_path):
+    cols = (StreamColumn("Rack", 10), StreamColumn("U", 5))
+    rows = [xs.Heading("Rack A1"), ("A1", 1), ("A1", 2), xs.Heading("=Rack B & C"), ("B1", 7)]
+    path = tmp_path / "p.xlsx"
+    write_workbook(path, [StreamSheet("Plan", cols, rows, filter=False,
+                                      printed=xs.Printed("Plan: R&D"))])
+    ws = openpyxl.load_workbook(path)["Plan"]
+    assert [c.value for c in ws[1]] == ["Rack", "U"]
+    assert ws.print_title_rows.replace("$", "") == "1:1" and ws.freeze_panes == "A2"
+    assert ws.auto_filter.ref is None
+    # a page break before every heading but the first: after row 4, the heading on row 5
+    assert [b.id for b in ws.row_breaks.brk] == [4]
+    assert ws["A5"].value == "=Rack B & C" and ws["A5"].data_type == "s"
+    assert ws["A2"].font.b and ws["A2"].font.sz == 12 and ws["A2"].fill.fgColor.rgb.endswith(
+        "EEF2F7")
+    assert [c.value for c in ws[6]] == ["B1", 7]
+    assert ws.oddHeader.center.text == "Plan: R&&D"  # '&' doubled: printed as written
+    assert ws.oddFooter.center.text == "Page &P of &N"
+    assert ws.page_setup.orientation == "landscape" and ws.page_setup.paperSize == 9
+    assert ws.print_options.gridLines
