@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import ctypes.util
 import logging
 import multiprocessing
 import os
+import signal
 from multiprocessing.connection import Connection
 
 from designer.core.sweep.local_pool import start_method
 
-PARENT_CHECK_S = 1.0  # a worker whose sweeping process died ends itself within this
 CLOSE_WAIT_S = 5.0  # for a worker to leave the cluster cleanly, then it is ended
 
 
@@ -78,7 +80,20 @@ class Hosts:
                 p.join(CLOSE_WAIT_S)
 
 
+def _end_with_parent(parent: int) -> None:
+    """Have the kernel end this process when the sweeping process dies (Linux's
+    ``PR_SET_PDEATHSIG``, which is where these processes are forked): an event loop that
+    looked for it would wake every second, and every wake takes the interpreter lock from
+    the design being solved."""
+    with contextlib.suppress(OSError, AttributeError, TypeError):
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # it died before the call
+        os._exit(0)
+
+
 def _host(conn: Connection, parent: int, name: str, config: dict) -> None:
+    _end_with_parent(parent)
     try:
         address = conn.recv()
     except (EOFError, OSError):
@@ -90,19 +105,14 @@ def _host(conn: Connection, parent: int, name: str, config: dict) -> None:
     # what the local cluster does for its own workers: Dask's log is not the sweep's
     logging.getLogger("distributed").setLevel(logging.CRITICAL)
     with dask.config.set(config):
-        asyncio.run(_serve(address, name, parent))
+        asyncio.run(_serve(address, name))
 
 
-async def _serve(address: str, name: str, parent: int) -> None:
+async def _serve(address: str, name: str) -> None:
     from distributed import Worker
 
     # memory_limit=0: no memory monitor. A task holds a design only while it runs and
     # returns a few figures; there is nothing to spill, and no nanny to restart the worker.
     async with Worker(address, nthreads=1, name=name, memory_limit=0,
                       dashboard=False) as worker:
-        finished = asyncio.ensure_future(worker.finished())
-        while not finished.done():
-            await asyncio.wait({finished}, timeout=PARENT_CHECK_S)
-            if os.getppid() != parent:  # the sweeping process is gone
-                await worker.close()
-                break
+        await worker.finished()

@@ -157,14 +157,19 @@ def test_unreachable_scheduler_is_a_clear_error(monkeypatch):
 
 
 START = """
-import sys, threading
+import sys, threading, time
 import psutil
 from designer.core.sweep import start_engine
 if sys.argv[3]:  # as in the window: another thread runs
     threading.Thread(target=threading.Event().wait, daemon=True).start()
 start_engine(sys.argv[1], sys.argv[2] or None)
-servers = [p for p in psutil.Process().children()
-           if "forkserver import main" in " ".join(p.cmdline())]
+end = time.monotonic() + 5  # a child shows our command line until its exec is done
+while True:
+    servers = [p for p in psutil.Process().children()
+               if "forkserver import main" in " ".join(p.cmdline())]
+    if servers or not psutil.Process().children() or time.monotonic() > end:
+        break
+    time.sleep(0.05)
 print(len(servers), " ".join(servers[0].cmdline()) if servers else "")
 """
 
