@@ -28,6 +28,7 @@ from multiprocessing.connection import Connection
 from designer.core.sweep.local_pool import start_method
 
 CLOSE_WAIT_S = 5.0  # for a worker to leave the cluster cleanly, then it is ended
+HEARTBEAT_S = 5.0  # Dask's scheduler asks 0.5 s of clusters of up to 10 workers
 
 
 class Hosts:
@@ -111,8 +112,22 @@ def _host(conn: Connection, parent: int, name: str, config: dict) -> None:
 async def _serve(address: str, name: str) -> None:
     from distributed import Worker
 
+    class SweepWorker(Worker):
+        """A worker that reports to the scheduler every ``HEARTBEAT_S``: each report
+        (its metrics, over a connection of its own) wakes the worker's event loop, which
+        takes the interpreter lock from the design being solved; on an idle worker, the
+        reports were most of its 4 ms of CPU a second. The scheduler counts a worker lost
+        only after minutes without one; nothing in a sweep waits for them. (Dask also
+        ties its look for missing data to this interval: a sweep's tasks need none.)"""
+
+        async def heartbeat(self) -> None:
+            await super().heartbeat()
+            pc = self.periodic_callbacks.get("heartbeat")
+            if pc is not None:
+                pc.callback_time = max(pc.callback_time, HEARTBEAT_S * 1000)
+
     # memory_limit=0: no memory monitor. A task holds a design only while it runs and
     # returns a few figures; there is nothing to spill, and no nanny to restart the worker.
-    async with Worker(address, nthreads=1, name=name, memory_limit=0,
+    async with SweepWorker(address, nthreads=1, name=name, memory_limit=0,
                       dashboard=False) as worker:
         await worker.finished()
