@@ -68,6 +68,10 @@ class Hosts:
             with contextlib.suppress(OSError):
                 c.send(address)
 
+    def lost(self) -> bool:
+        """Every worker process has ended (nothing would run what is left)."""
+        return not any(p.is_alive() for p in self.procs)
+
     def close(self) -> None:
         for c in self._conns:  # a worker still waiting for an address is told to end
             with contextlib.suppress(OSError):

@@ -47,6 +47,8 @@ CONNECT_TIMEOUT = "10s"  # reaching an existing scheduler
 WORKER_WAIT_S = 60  # for a first worker to join it
 
 ENGINES = ("processes", "dask")
+LOST = ("not run: every worker process of the local Dask cluster died (out of memory, or "
+        "killed)")
 OnOutcome = Callable[[Outcome, int, int], None]  # outcome, done so far, total
 
 
@@ -417,7 +419,7 @@ def _start_and_run(run: SweepRun, batches: list[list[Point]], n_workers: int,
                 return
             assert starting.ex is not None
             _run_batches(run, starting.ex, batches, catalog, workloads, record, stop,
-                         here=inflight)
+                         here=inflight, lost=None if hosts is None else hosts.lost)
         finally:
             starting.close()
 
@@ -425,9 +427,12 @@ def _start_and_run(run: SweepRun, batches: list[list[Point]], n_workers: int,
 def _run_batches(run: SweepRun, ex: Executor, batches: list[list[Point]],
                  catalog: Catalog | None, workloads: list | None,
                  record: Callable[[Outcome], None], stop: Callable[[], bool],
-                 here: dict[Future, list[Point]] | None = None) -> None:
+                 here: dict[Future, list[Point]] | None = None,
+                 lost: Callable[[], bool] | None = None) -> None:
     """``batches`` on ``ex``, recorded as they come back; ``here``: batches already running
-    in this process's fork, waited for with them (their outcomes are this process's)."""
+    in this process's fork, waited for with them (their outcomes are this process's).
+    ``lost()`` true: no worker is left to run what remains (forked Dask workers have no
+    nanny to start them again), whose points are then recorded as failed."""
     run.batches = len(batches)
     futures: dict[Future, list[Point]] = {
         ex.submit(run_batch, b, catalog, workloads): b for b in batches}
@@ -439,6 +444,13 @@ def _run_batches(run: SweepRun, ex: Executor, batches: list[list[Point]],
                 run.cancelled = True
                 break
             done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+            if not done and lost is not None and lost():
+                for f in pending - set(mine):
+                    f.cancel()
+                    for p in futures[f]:
+                        record(Outcome(p.index, None, LOST, 0.0))
+                pending &= set(mine)
+                lost = None
             for f in done:
                 if f in mine:
                     for o in _outcomes(f, mine[f]):

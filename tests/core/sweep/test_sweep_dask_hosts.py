@@ -31,14 +31,28 @@ def test_not_forked_beside_another_thread():
         t.join()
 
 
+CLOSED = """
+from designer.core.sweep.dask_hosts import Hosts
+hosts = Hosts.fork(2, {})
+assert hosts is not None and len(hosts.procs) == 2
+assert all(p.is_alive() for p in hosts.procs)
+hosts.close()
+assert not any(p.is_alive() for p in hosts.procs)
+print("ok")
+"""
+
+
+def fresh(code: str, *args: str) -> str:
+    """``code`` run by a fresh interpreter, whose only thread is its own (this test process
+    may run threads other tests left, and then nothing is forked)."""
+    out = subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
 def test_workers_never_given_an_address_end_on_close():
-    if threading.active_count() > 1:
-        pytest.skip("another thread runs in this test process")
-    hosts = Hosts.fork(2, {})
-    assert hosts is not None and len(hosts.procs) == 2
-    assert all(p.is_alive() for p in hosts.procs)
-    hosts.close()
-    assert not any(p.is_alive() for p in hosts.procs)
+    assert fresh(CLOSED).strip() == "ok"
 
 
 ORPHAN = """
@@ -84,3 +98,45 @@ def _running(pid: int) -> bool:
         return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
     except psutil.NoSuchProcess:
         return False
+
+
+ALL_DIE = """
+import os, time
+from designer.core.sweep import run as sweep_run, spec_from_dict
+from designer.core.sweep import worker as sweep_worker
+
+
+def dies_on_a_dask_worker(points, catalog=None, workloads=None):
+    # kills the Dask worker running it (as the out-of-memory killer would); elsewhere (the
+    # sweeping process's own fork) it runs as usual
+    from distributed import get_worker
+    try:
+        get_worker()
+    except ValueError:
+        return [sweep_worker.run_point(p, catalog, workloads) for p in points]
+    os._exit(1)
+
+
+sweep_run.run_batch = sweep_worker.run_batch = dies_on_a_dask_worker
+sweep_run.TARGET_BATCH_S = 1e-6  # one design a batch
+spec = spec_from_dict({"generate": {"kind": "fat-tree",
+                                    "gpus": {"min": 64, "max": 1024, "step": 64}}})
+deadline = time.monotonic() + 120
+run = sweep_run.run_sweep(spec, workers=2, engine="dask",
+                          cancelled=lambda: time.monotonic() > deadline)
+lost = [o for o in run.outcomes.values() if o.error == sweep_run.LOST]
+print(run.cancelled, len(run.outcomes) == len(run.points), len(lost),
+      all(o.metrics is None for o in lost))
+"""
+
+
+def test_a_sweep_whose_workers_all_die_ends_with_its_points_failed():
+    """Forked workers have no nanny to start them again: when every one has died, what is
+    left is recorded as failed, with the reason, and the sweep ends rather than waiting for
+    ever."""
+    from designer.core.sweep.run import LOST
+
+    cancelled, complete, lost, no_figures = fresh(ALL_DIE).split()
+    assert cancelled == "False", "the sweep waited for workers that had died"
+    assert complete == "True" and int(lost) > 0 and no_figures == "True"
+    assert "died" in LOST
