@@ -133,5 +133,5 @@ async def _serve(address: str, name: str) -> None:
     # memory_limit=0: no memory monitor. A task holds a design only while it runs and
     # returns a few figures; there is nothing to spill, and no nanny to restart the worker.
     async with SweepWorker(address, nthreads=1, name=name, memory_limit=0,
-                      dashboard=False) as worker:
+                           dashboard=False) as worker:
         await worker.finished()
