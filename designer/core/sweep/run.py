@@ -31,8 +31,9 @@ from dataclasses import dataclass, field, replace
 from designer.core.catalog import Catalog, builtin_catalog
 from designer.core.errors import DesignerError
 from designer.core.sweep.cost import estimate_s
+from designer.core.sweep.dask_hosts import Hosts
 from designer.core.sweep.errors import SweepSpecError
-from designer.core.sweep.local_pool import local_pool, warm
+from designer.core.sweep.local_pool import local_pool, start_method, warm
 from designer.core.sweep.points import Point, expand
 from designer.core.sweep.spec import SweepSpec
 from designer.core.sweep.worker import Outcome, run_batch, run_point, warm_up
@@ -46,6 +47,8 @@ CONNECT_TIMEOUT = "10s"  # reaching an existing scheduler
 WORKER_WAIT_S = 60  # for a first worker to join it
 
 ENGINES = ("processes", "dask")
+LOST = ("not run: every worker process of the local Dask cluster died (out of memory, or "
+        "killed)")
 OnOutcome = Callable[[Outcome, int, int], None]  # outcome, done so far, total
 
 
@@ -144,9 +147,13 @@ def _local_config() -> dict:
       statistics) and every 10 ms (a statistical profiler for the dashboard, which is off
       here): 1,000-1,400 handovers in a batch of 60 designs, each a wait for the other
       thread to be given a core, long on a busy machine. With the profiler off and the
-      others at 1-5 s: 60-180 handovers.
+      others at 1-5 s: 60-180 handovers;
+    - no work stealing: its balancing pass runs on the scheduler every 100 ms, and there is
+      nothing for it to move (the batches wait on the scheduler until a worker is free, as
+      Dask queues tasks without dependencies, and go out in the order they were given).
     """
     cfg: dict = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+                 "distributed.scheduler.work-stealing": False,
                  "distributed.worker.profile.enabled": False,
                  "distributed.admin.tick.interval": "1s",
                  "distributed.worker.memory.monitor-interval": "1s",
@@ -184,8 +191,11 @@ def start_engine(engine: str = "processes", scheduler: str | None = None) -> Non
     by the time a nanny starts a worker, this process runs the cluster's event loop and other
     threads, and Dask advises against forking a process with threads or an
     event loop. A server already running (started by ``warm`` for local workers) is kept:
-    its workers then import Dask themselves."""
-    if scheduler or engine != "dask" or \
+    its workers then import Dask themselves.
+
+    Nothing either where this process can fork its workers itself (``dask_hosts``: one
+    thread, on Linux): they import nothing then."""
+    if scheduler or engine != "dask" or start_method() == "fork" or \
             "forkserver" not in multiprocessing.get_all_start_methods():
         return
     warm(_worker_modules())
@@ -208,10 +218,12 @@ def sweep_executor(workers: int, scheduler: str | None, engine: str = "processes
 
 
 @contextlib.contextmanager
-def dask_executor(workers: int, scheduler: str | None) -> Iterator[tuple[Executor, int, str]]:
+def dask_executor(workers: int, scheduler: str | None, hosts: Hosts | None = None
+                  ) -> Iterator[tuple[Executor, int, str]]:
     """A ``concurrent.futures.Executor`` on Dask: a local cluster of ``workers`` processes
-    with one thread each, or the cluster at ``scheduler``. Everything started here is closed
-    on the way out, whatever happened."""
+    with one thread each, or the cluster at ``scheduler``. ``hosts``: processes forked
+    from this one to be the local cluster's workers (else its nannies start them).
+    Everything started here is closed on the way out, whatever happened."""
     try:
         import dask
         from distributed import Client, LocalCluster
@@ -234,14 +246,17 @@ def dask_executor(workers: int, scheduler: str | None) -> Iterator[tuple[Executo
                 # the scheduler's small HTTP server falls back to a free port when 8787 is
                 # taken (another cluster): nothing for the user to act on
                 warnings.filterwarnings("ignore", message="Port .* is already in use")
-                _preload_workers()
-                cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
-                                       processes=True, dashboard_address=None,
-                                       silence_logs=logging.CRITICAL)
+                if hosts is None:
+                    _preload_workers()
+                cluster = LocalCluster(n_workers=0 if hosts else workers,
+                                       threads_per_worker=1, processes=True,
+                                       dashboard_address=None, silence_logs=logging.CRITICAL)
+            if hosts is not None:
+                hosts.serve(cluster.scheduler_address)
             client = Client(cluster, set_as_default=False)
             where = "local Dask"
-        try:
-            client.wait_for_workers(1, timeout=WORKER_WAIT_S)
+        try:  # a local cluster's own workers are all up by now; forked ones: wait for all
+            client.wait_for_workers(workers if hosts else 1, timeout=WORKER_WAIT_S)
         except TimeoutError:
             raise DesignerError(f"no Dask worker joined the scheduler at {where} within "
                                 f"{WORKER_WAIT_S} s; start one with 'dask worker ADDRESS'"
@@ -357,13 +372,28 @@ def _run_on_dask(run: SweepRun, batches: list[list[Point]], n_workers: int,
     DeepSeek sweep took their first batch 4.2-6.6 s into the sweep; in the fork, 2.6-4.5 s
     (alternating runs, load 2-5).
     Only one batch at a time, and none once the workers are up: ``--workers N`` keeps to N
-    cores (the batch in flight then finishes beside them)."""
+    cores (the batch in flight then finishes beside them).
+
+    A local cluster's workers are forked first, where they can be (``dask_hosts``)."""
+    hosts = None if scheduler else Hosts.fork(n_workers, _local_config())
+    try:
+        _start_and_run(run, batches, n_workers, scheduler, hosts, catalog, workloads, record,
+                       stop)
+    finally:
+        if hosts is not None:
+            hosts.close()
+
+
+def _start_and_run(run: SweepRun, batches: list[list[Point]], n_workers: int,
+                   scheduler: str | None, hosts: Hosts | None, catalog: Catalog | None,
+                   workloads: list | None, record: Callable[[Outcome], None],
+                   stop: Callable[[], bool]) -> None:
     with local_pool(1) as (here, _, _):
         inflight: dict[Future, list[Point]] = {}
         if batches and not stop():  # submitted first: a forked pool forks at its first task
             b = batches.pop(0)
             inflight[here.submit(run_batch, b, catalog, workloads)] = b
-        starting = _Starting(n_workers, scheduler)
+        starting = _Starting(n_workers, scheduler, hosts)
         try:
             try:
                 while (batches or inflight) and not starting.ready.is_set():
@@ -389,7 +419,7 @@ def _run_on_dask(run: SweepRun, batches: list[list[Point]], n_workers: int,
                 return
             assert starting.ex is not None
             _run_batches(run, starting.ex, batches, catalog, workloads, record, stop,
-                         here=inflight)
+                         here=inflight, lost=None if hosts is None else hosts.lost)
         finally:
             starting.close()
 
@@ -397,9 +427,12 @@ def _run_on_dask(run: SweepRun, batches: list[list[Point]], n_workers: int,
 def _run_batches(run: SweepRun, ex: Executor, batches: list[list[Point]],
                  catalog: Catalog | None, workloads: list | None,
                  record: Callable[[Outcome], None], stop: Callable[[], bool],
-                 here: dict[Future, list[Point]] | None = None) -> None:
+                 here: dict[Future, list[Point]] | None = None,
+                 lost: Callable[[], bool] | None = None) -> None:
     """``batches`` on ``ex``, recorded as they come back; ``here``: batches already running
-    in this process's fork, waited for with them (their outcomes are this process's)."""
+    in this process's fork, waited for with them (their outcomes are this process's).
+    ``lost()`` true: no worker is left to run what remains (forked Dask workers have no
+    nanny to start them again), whose points are then recorded as failed."""
     run.batches = len(batches)
     futures: dict[Future, list[Point]] = {
         ex.submit(run_batch, b, catalog, workloads): b for b in batches}
@@ -411,6 +444,13 @@ def _run_batches(run: SweepRun, ex: Executor, batches: list[list[Point]],
                 run.cancelled = True
                 break
             done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+            if not done and lost is not None and lost():
+                for f in pending - set(mine):
+                    f.cancel()
+                    for p in futures[f]:
+                        record(Outcome(p.index, None, LOST, 0.0))
+                pending &= set(mine)
+                lost = None
             for f in done:
                 if f in mine:
                     for o in _outcomes(f, mine[f]):
@@ -430,20 +470,20 @@ class _Starting:
     is up (``ex``, ``n``, ``where``) or failed (``error``); ``close`` leaves it, closing the
     cluster, whenever it is called."""
 
-    def __init__(self, workers: int, scheduler: str | None) -> None:
+    def __init__(self, workers: int, scheduler: str | None, hosts: Hosts | None) -> None:
         self.ready = threading.Event()
         self._leave = threading.Event()
         self.ex: Executor | None = None
         self.n, self.where = 0, "in-process"
         self.up = 0.0
         self.error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, args=(workers, scheduler),
+        self._thread = threading.Thread(target=self._run, args=(workers, scheduler, hosts),
                                         name="sweep cluster", daemon=True)
         self._thread.start()
 
-    def _run(self, workers: int, scheduler: str | None) -> None:
+    def _run(self, workers: int, scheduler: str | None, hosts: Hosts | None) -> None:
         try:
-            with dask_executor(workers, scheduler) as (ex, n, where):
+            with dask_executor(workers, scheduler, hosts) as (ex, n, where):
                 self.ex, self.n, self.where = ex, n, where
                 self.up = time.time()
                 self.ready.set()

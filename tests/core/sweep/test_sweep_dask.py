@@ -9,16 +9,20 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 import psutil
 import pytest
 
 from designer.core.sweep import loads_spec, run_sweep, spec_from_dict, sweep_table
+from designer.core.sweep.dask_hosts import Hosts
 from tests._paths import ROOT
 
 ISSUE_SPEC = ('{"generate": {"kind": "rail", "gear": ["ib-ndr", "roce-400"], '
               '"sus": [1, 2, 4, 8]}, "objectives": ["cost_per_gpu", "bisection_per_gpu"]}')
+
+FORKS_HERE = sys.platform.startswith("linux")  # where a one-thread process forks its workers
 
 
 def children() -> set[int]:
@@ -47,14 +51,34 @@ def wait_gone(before: set[int], timeout: float = 15.0) -> set[int]:
     return children() - before
 
 
-def test_local_cluster_of_two_workers_matches_the_in_process_run():
+def test_local_cluster_of_two_workers_matches_the_in_process_run(monkeypatch):
     spec = loads_spec(ISSUE_SPEC)
     before = children()
     streamed: list[int] = []
-    run = run_sweep(spec, workers=2, on_outcome=lambda o, done, n: streamed.append(done),
-                    engine="dask")
+    parents: dict[str, int] = {}  # worker -> its parent process, while it runs
+    forks_here = FORKS_HERE and threading.active_count() == 1
+
+    def seen(o, done, n):
+        streamed.append(done)
+        if o.worker and o.worker not in parents:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                parents[o.worker] = psutil.Process(int(o.worker.rsplit(":", 1)[1])).ppid()
+
+    forked: list[object] = []
+    real_fork = Hosts.fork
+
+    def fork(n, config):
+        forked.append(real_fork(n, config))
+        return forked[-1]
+
+    monkeypatch.setattr(Hosts, "fork", staticmethod(fork))
+    run = run_sweep(spec, workers=2, on_outcome=seen, engine="dask")
     assert run.workers == 2 and run.scheduler == "local Dask"
     assert streamed == list(range(1, 9))  # one call per point as it arrives
+    if forks_here:  # the workers were forked from this process, not from a fork server
+        assert len(forked) == 1 and forked[0] is not None
+        # (this process's own fork may have solved every design while they started)
+        assert set(parents.values()) <= {os.getpid()}
     assert run.failed == 0 and len(run.outcomes) == 8
     serial = run_sweep(spec, workers=0)
     for i, o in run.outcomes.items():  # the same figures whatever process built the design
@@ -144,26 +168,36 @@ def test_unreachable_scheduler_is_a_clear_error(monkeypatch):
 
 
 START = """
-import multiprocessing, sys
+import sys, threading, time
 import psutil
 from designer.core.sweep import start_engine
+if sys.argv[3]:  # as in the window: another thread runs
+    threading.Thread(target=threading.Event().wait, daemon=True).start()
 start_engine(sys.argv[1], sys.argv[2] or None)
-servers = [p for p in psutil.Process().children()
-           if "forkserver import main" in " ".join(p.cmdline())]
+end = time.monotonic() + 5  # a child shows our command line until its exec is done
+while True:
+    servers = [p for p in psutil.Process().children()
+               if "forkserver import main" in " ".join(p.cmdline())]
+    if servers or not psutil.Process().children() or time.monotonic() > end:
+        break
+    time.sleep(0.05)
 print(len(servers), " ".join(servers[0].cmdline()) if servers else "")
 """
 
 
 @pytest.mark.skipif("forkserver" not in __import__("multiprocessing").get_all_start_methods(),
                     reason="no fork server on this platform")
-@pytest.mark.parametrize(("engine", "scheduler", "started"), [
-    ("dask", "", True), ("processes", "", False), ("dask", "tcp://127.0.0.1:8786", False)])
-def test_a_local_dask_sweep_starts_its_fork_server_first(engine, scheduler, started):
-    """For a local Dask cluster the fork server its workers come from is started at once,
-    importing Dask and the designer, rather than by the cluster's first nanny; the other
-    engines (and a remote scheduler) start nothing. A fresh interpreter: one fork server per
-    process, and this one's may be running already."""
-    out = subprocess.run([sys.executable, "-c", START, engine, scheduler], cwd=ROOT,
+@pytest.mark.parametrize(("engine", "scheduler", "threads", "started"), [
+    ("dask", "", "yes", True), ("dask", "", "", not FORKS_HERE), ("processes", "", "", False),
+    ("processes", "", "yes", False), ("dask", "tcp://127.0.0.1:8786", "yes", False)])
+def test_a_local_dask_sweep_starts_its_fork_server_first(engine, scheduler, threads, started):
+    """For a local Dask cluster whose workers cannot be forked from this process (other
+    threads run, as in the window) the fork server they come from is started at once,
+    importing Dask and the designer, rather than by the cluster's first nanny; where they
+    can (one thread, Linux), nothing is; the other engines (and a remote scheduler) start
+    nothing. A fresh interpreter: one fork server per process, and this one's may be
+    running already."""
+    out = subprocess.run([sys.executable, "-c", START, engine, scheduler, threads], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     count, _, cmd = out.stdout.strip().partition(" ")

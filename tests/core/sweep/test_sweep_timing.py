@@ -111,7 +111,7 @@ def test_while_a_cluster_starts_this_process_takes_the_largest_designs(monkeypat
     first_local = threading.Event()
 
     @contextlib.contextmanager
-    def slow_cluster(workers, scheduler):
+    def slow_cluster(workers, scheduler, hosts=None):
         first_local.wait(60)  # up only once this process has finished a batch
         with ThreadPoolExecutor(1) as ex:
             yield ex, 1, "local Dask"
@@ -146,7 +146,7 @@ def _fake_cluster(monkeypatch, up_when):
     entered: dict[str, object] = {}
 
     @contextlib.contextmanager
-    def slow_cluster(workers, scheduler):
+    def slow_cluster(workers, scheduler, hosts=None):
         entered["children"] = len(multiprocessing.active_children())
         end = time.monotonic() + 60
         while not up_when() and time.monotonic() < end:
