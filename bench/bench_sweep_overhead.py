@@ -35,10 +35,13 @@ from pathlib import Path
 import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-CHILD = r"""
+from bench_sweep_scaling import GRID  # noqa: E402  (the bench folder, put on the path above)
+
+CHILD = GRID + r"""
 import json, sys, threading, time
-from designer.core.sweep import run_sweep, spec_from_dict
+from designer.core.sweep import run_sweep
 
 names = {}  # native thread id -> name, this process's threads while the sweep ran
 
@@ -51,10 +54,7 @@ def seen(*_):
 
 def main():
     step, workers, engine = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-    spec = spec_from_dict({"name": "bench", "generate": {
-        "kind": "fat-tree", "gpus": {"min": 64, "max": 4096, "step": step},
-        "gear": ["ib-ndr", "ib-xdr", "roce-400", "roce-800"],
-        "oversubscription": ["1:1", "2:1", "3:1", "4:1"]}})
+    spec = grid(step)
     seen()
     print("go", flush=True)
     sys.stdin.readline()  # the sampler has read the CPU so far

@@ -28,17 +28,28 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-CHILD = """
-import json, resource, sys, time
-import psutil
-from designer.core.sweep import run_sweep, spec_from_dict
+# the grid both sweep benchmarks run, as source: each run is a fresh process, perhaps of
+# another checkout (bench_sweep_overhead.py --baseline)
+GRID = '''
+from designer.core.sweep import spec_from_dict
 
-def main():
-    step, workers, engine = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-    spec = spec_from_dict({"name": "bench", "generate": {
+
+def grid(step):
+    """Fat trees of 64 to 4,096 GPUs every ``step``, 4 gear profiles, 4 oversubscriptions."""
+    return spec_from_dict({"name": "bench", "generate": {
         "kind": "fat-tree", "gpus": {"min": 64, "max": 4096, "step": step},
         "gear": ["ib-ndr", "ib-xdr", "roce-400", "roce-800"],
         "oversubscription": ["1:1", "2:1", "3:1", "4:1"]}})
+'''
+
+CHILD = GRID + """
+import json, resource, sys, time
+import psutil
+from designer.core.sweep import run_sweep
+
+def main():
+    step, workers, engine = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    spec = grid(step)
     t0 = time.perf_counter()
     run = run_sweep(spec, workers=workers, engine=engine)
     wall = time.perf_counter() - t0
