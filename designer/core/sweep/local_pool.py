@@ -24,6 +24,7 @@ import contextlib
 import multiprocessing
 import sys
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 
@@ -32,6 +33,7 @@ PRELOAD = ("numpy", "scipy.sparse", "pydantic", "designer.core.sweep.worker",
            "designer.core.generators", "designer.core.solver")
 
 _warm_lock = threading.Lock()
+_GRACE_S = 2.0  # for a worker to end after SIGTERM, before SIGKILL
 
 
 def start_method() -> str:
@@ -81,18 +83,28 @@ def local_pool(workers: int) -> Iterator[tuple[Executor, int, str]]:
 
 def _stop_workers(ex: ProcessPoolExecutor) -> None:
     """Cancel what has not started and end the pool's processes now, even mid-task.
-    Python 3.14 has ``terminate_workers``; before it, the pool's own table of processes (a
-    CPython attribute, emptied by ``shutdown``: read first) is the only handle."""
-    terminate = getattr(ex, "terminate_workers", None)
-    if terminate is not None:
-        terminate()
-        return
+    The pool's own table of processes (a CPython attribute, emptied by ``shutdown``: read
+    first) is the handle; Python 3.14's ``terminate_workers`` sends SIGTERM only."""
     procs = list((getattr(ex, "_processes", None) or {}).values())
     ex.shutdown(wait=False, cancel_futures=True)
+    _end(procs)
+
+
+def _end(procs: list) -> None:
+    """SIGTERM, a grace of ``_GRACE_S``, then SIGKILL for any that is still there: a worker
+    forked while another thread of this process held a signal handler or mask may not die of
+    SIGTERM, and a sweep must never leave a process behind (one was seen living on after a
+    pool broke, when its sibling was killed mid-batch)."""
     for p in procs:
         with contextlib.suppress(Exception):
             p.terminate()
+    end = time.monotonic() + _GRACE_S
     for p in procs:
         with contextlib.suppress(Exception):
-            p.join(5)
+            p.join(max(0.0, end - time.monotonic()))
+    for p in procs:
+        with contextlib.suppress(Exception):
+            if p.is_alive():
+                p.kill()
+                p.join(_GRACE_S)
 

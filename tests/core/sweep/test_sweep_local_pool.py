@@ -103,3 +103,30 @@ def test_the_report_says_where_the_designs_were_built():
         "2 worker(s) of a local Dask cluster"
     assert SweepRun(spec, [], workers=5, scheduler="tcp://h:8786").ran_on() == \
         "5 Dask worker(s) at tcp://h:8786"
+
+
+def test_a_worker_deaf_to_sigterm_is_killed_when_the_sweep_ends(monkeypatch, tmp_path):
+    """However a worker came to ignore SIGTERM (a handler or mask inherited at the fork), the
+    pool's end kills it rather than leave it running after the sweep."""
+    if "fork" not in __import__("multiprocessing").get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    import signal
+    import time
+
+    monkeypatch.setattr(lp, "start_method", lambda: "fork")
+    real = sweep_worker.run_point
+    parent = os.getpid()
+    deaf_now = tmp_path / "deaf"
+
+    def deaf(point, catalog, workloads):
+        if os.getpid() != parent and point.gpus >= 1024:
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            deaf_now.touch()
+            time.sleep(300)
+        return real(point, catalog, workloads)
+
+    monkeypatch.setattr(sweep_worker, "run_point", deaf)
+    before = children()
+    run = run_sweep(spec_from_dict(SPEC), workers=2, cancelled=deaf_now.exists)
+    assert run.cancelled
+    assert not wait_gone(before), "a worker deaf to SIGTERM outlived the sweep"
