@@ -45,6 +45,7 @@ MAX_BATCH_S = 0.5  # ... but small enough to stream results and to balance the w
 POLL_S = 0.05  # how often a running sweep looks at its cancel flag
 CONNECT_TIMEOUT = "10s"  # reaching an existing scheduler
 WORKER_WAIT_S = 60  # for a first worker to join it
+HOST_POLL_S = 0.5  # between looks at forked Dask workers that have not joined yet
 
 ENGINES = ("processes", "dask")
 LOST = ("not run: every worker process of the local Dask cluster died (out of memory, or "
@@ -217,6 +218,39 @@ def sweep_executor(workers: int, scheduler: str | None, engine: str = "processes
     return local_pool(workers)
 
 
+def _wait_for_workers(client, workers: int, where: str, hosts: Hosts | None) -> None:
+    """A local cluster's own workers are all up once it is made; forked ones (``hosts``) are
+    waited for, all of them, but only while any is alive: a host that dies before it joins
+    (out of memory, say) ends the wait at once with the local cause, not after a minute with
+    advice meant for a remote scheduler."""
+    if hosts is None:
+        try:
+            client.wait_for_workers(1, timeout=WORKER_WAIT_S)
+        except TimeoutError:
+            raise DesignerError(f"no Dask worker joined the scheduler at {where} within "
+                                f"{WORKER_WAIT_S} s; start one with 'dask worker ADDRESS'"
+                                ) from None
+        return
+    end = time.monotonic() + WORKER_WAIT_S
+    while True:
+        alive = sum(p.is_alive() for p in hosts.procs)
+        joined = len(client.nthreads())
+        if joined >= workers or (joined and joined >= alive):
+            return
+        if not alive:
+            raise DesignerError(
+                f"the {workers} local Dask worker(s) ended before joining the cluster "
+                f"(their exit codes: {', '.join(str(p.exitcode) for p in hosts.procs)}); "
+                "run the sweep on local processes instead (--engine processes)")
+        if time.monotonic() > end:
+            raise DesignerError(
+                f"the local Dask workers did not join the cluster within {WORKER_WAIT_S} s "
+                f"({joined} of {workers}); run the sweep on local processes instead "
+                "(--engine processes)")
+        with contextlib.suppress(TimeoutError):
+            client.wait_for_workers(joined + 1, timeout=HOST_POLL_S)
+
+
 @contextlib.contextmanager
 def dask_executor(workers: int, scheduler: str | None, hosts: Hosts | None = None
                   ) -> Iterator[tuple[Executor, int, str]]:
@@ -255,12 +289,7 @@ def dask_executor(workers: int, scheduler: str | None, hosts: Hosts | None = Non
                 hosts.serve(cluster.scheduler_address)
             client = Client(cluster, set_as_default=False)
             where = "local Dask"
-        try:  # a local cluster's own workers are all up by now; forked ones: wait for all
-            client.wait_for_workers(workers if hosts else 1, timeout=WORKER_WAIT_S)
-        except TimeoutError:
-            raise DesignerError(f"no Dask worker joined the scheduler at {where} within "
-                                f"{WORKER_WAIT_S} s; start one with 'dask worker ADDRESS'"
-                                ) from None
+        _wait_for_workers(client, workers, where, hosts)
         try:
             client.run(warm_up)
         except Exception as exc:  # e.g. the designer is not installed where a worker runs

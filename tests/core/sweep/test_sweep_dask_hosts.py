@@ -140,3 +140,28 @@ def test_a_sweep_whose_workers_all_die_ends_with_its_points_failed():
     assert cancelled == "False", "the sweep waited for workers that had died"
     assert complete == "True" and int(lost) > 0 and no_figures == "True"
     assert "died" in LOST
+
+
+NONE_START = """
+import os
+from designer.core.errors import DesignerError
+from designer.core.sweep import dask_hosts, run as sweep_run, spec_from_dict
+
+dask_hosts._host = lambda *args: os._exit(3)  # as a worker killed before it joins would end
+spec = spec_from_dict({"generate": {"kind": "fat-tree",
+                                    "gpus": {"min": 2048, "max": 32768, "step": 2048}}})
+try:
+    sweep_run.run_sweep(spec, workers=2, engine="dask")
+except DesignerError as exc:
+    print(exc)
+"""
+
+
+def test_local_workers_that_never_join_are_named_with_the_engine_that_avoids_them():
+    """Forked workers that die before joining end the wait at once, and the message is about
+    them (with the way round), not the minute's timeout and its advice for a remote
+    scheduler."""
+    said = fresh(NONE_START)
+    assert "the 2 local Dask worker(s) ended before joining the cluster" in said
+    assert "exit codes: 3, 3" in said and "--engine processes" in said
+    assert "dask worker ADDRESS" not in said
