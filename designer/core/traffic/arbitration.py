@@ -49,30 +49,48 @@ def water_fill(seg: np.ndarray, x: np.ndarray, cap: np.ndarray
     """Max-min fair allocation, segment by segment: the items of segment ``s`` (``seg == s``)
     ask ``x`` each and share ``cap[s]``. Returns each item's allocation and each segment's
     level (inf where every item gets what it asks)."""
-    n = x.size
-    if n == 0:
+    if x.size == 0:
         return x.copy(), np.full(cap.size, np.inf)
-    order = np.lexsort((x, seg))
-    s, v = seg[order], x[order]
-    start = np.r_[0, np.flatnonzero(s[1:] != s[:-1]) + 1]
-    size = np.diff(np.r_[start, n])
-    first = np.repeat(start, size)
-    k = np.arange(n) - first  # rank of the item within its segment
-    left = np.repeat(size, size) - k  # items from this one on
-    csum = np.cumsum(v)
-    before = csum - v - np.repeat(csum[start] - v[start], size)  # sum of the smaller ones
-    c = cap[s]
-    unmet = v * left + before > c * (1 + 1e-12)
-    level = np.full(cap.size, np.inf)
-    idx = np.flatnonzero(unmet)
-    if idx.size:  # the segment's level is at its first unmet item (the smallest index)
-        first_unmet = np.full(cap.size, n, np.int64)
-        np.minimum.at(first_unmet, s[idx], idx)
-        seg_ids = np.unique(s[idx])
-        level[seg_ids] = (c - before)[first_unmet[seg_ids]] / left[first_unmet[seg_ids]]
-    out = np.empty(n)
-    out[order] = np.minimum(v, level[s])
-    return out, level
+    return Segments(seg, cap.size).fill(x, cap)
+
+
+class Segments:
+    """Items in segments, ready for many water fills with other asks: the sweeps of a solve
+    fill the same segments again and again, and only the order within each changes."""
+
+    def __init__(self, seg: np.ndarray, n_seg: int) -> None:
+        # a stable sort of 16-bit keys is a radix sort: by ask, then by segment, in two
+        # passes instead of a lexicographic sort (2-3x faster at 10,000 items)
+        narrow = np.int16 if n_seg <= np.iinfo(np.int16).max else np.int32
+        self.key = seg.astype(narrow)
+        self.s = np.sort(seg, kind="stable")
+        n = seg.size
+        start = np.r_[0, np.flatnonzero(self.s[1:] != self.s[:-1]) + 1] if n else \
+            np.empty(0, np.int64)
+        size = np.diff(np.r_[start, n])
+        self.first = np.repeat(start, size)
+        self.left = np.repeat(size, size) - (np.arange(n) - self.first)  # items from here on
+
+    def fill(self, x: np.ndarray, cap: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``water_fill`` of these segments asking ``x``."""
+        by_x = np.argsort(x)  # equal asks get equal shares, in whatever order
+        order = by_x[np.argsort(self.key[by_x], kind="stable")]
+        s, v, left = self.s, x[order], self.left
+        csum = np.cumsum(v)
+        below = csum - v
+        before = below - below[self.first]  # sum of the smaller ones in the segment
+        c = cap[s]
+        unmet = v * left + before > c * (1 + 1e-12)
+        level = np.full(cap.size, np.inf)
+        idx = np.flatnonzero(unmet)
+        if idx.size:  # the segment's level is at its first unmet item
+            si = s[idx]
+            head = np.r_[True, si[1:] != si[:-1]]
+            at = idx[head]
+            level[si[head]] = (c - before)[at] / left[at]
+        out = np.empty(x.size)
+        out[order] = np.minimum(v, level[s])
+        return out, level
 
 
 class Incidence:
@@ -96,33 +114,55 @@ class Incidence:
         self.group_link[self.group] = self.link
 
 
-def _share(inc: Incidence, f: np.ndarray, g: np.ndarray, d: np.ndarray, cap: np.ndarray):
+class _Live:
+    """One solve's entries (the live flows', in flow order) and what every sweep of it reads:
+    the groups in use, their segments for the water fills, and where each flow's entries
+    start (so a per-flow least is a segment reduction, not a scattered one)."""
+
+    def __init__(self, inc: Incidence, live: np.ndarray) -> None:
+        on = live[inc.flow]
+        self.f, self.g, self.link = inc.flow[on], inc.group[on], inc.link[on]
+        self.used = np.unique(self.g)
+        self.used_link = inc.group_link[self.used]
+        self.by_link = Segments(self.used_link, inc.n_links)
+        self.by_group = Segments(self.g, inc.n_groups)
+        n = self.f.size
+        self.start = np.flatnonzero(np.r_[True, self.f[1:] != self.f[:-1]]) if n else \
+            np.empty(0, np.int64)
+        self.flows = self.f[self.start]
+        self.seg = np.repeat(np.arange(self.start.size), np.diff(np.r_[self.start, n]))
+
+    def least(self, v: np.ndarray, F: int) -> np.ndarray:
+        """Each flow's least ``v`` over its entries (inf for a flow with none)."""
+        out = np.full(F, np.inf)
+        out[self.flows] = np.minimum.reduceat(v, self.start)
+        return out
+
+    def least_elsewhere(self, v: np.ndarray) -> np.ndarray:
+        """Per entry: the least ``v`` over the flow's other entries (inf for a one-link
+        flow)."""
+        m1 = np.minimum.reduceat(v, self.start)
+        is_min = v <= m1[self.seg]
+        n_min = np.add.reduceat(is_min.astype(np.int64), self.start)
+        m2 = np.minimum.reduceat(np.where(is_min, np.inf, v), self.start)
+        m2 = np.where(n_min > 1, m1, m2)
+        return np.where(is_min, m2[self.seg], m1[self.seg])
+
+
+def _share(inc: Incidence, on: _Live, d: np.ndarray, cap: np.ndarray):
     """One pass over the links with entry demands ``d``: each entry's allocation and what
     the link would offer it were it to ask more (the level of its group's flows if the group
     is held, else its demand plus the room up to the groups' level, or the link's spare)."""
+    g, used, link = on.g, on.used, on.link
     ask = np.bincount(g, weights=d, minlength=inc.n_groups)
-    used = np.unique(g)
     share = np.zeros(inc.n_groups)
-    share[used], lam = water_fill(inc.group_link[used], ask[used], cap)
-    alloc, mu = water_fill(g, d, share)
-    link = inc.group_link[g]
-    spare = cap - np.bincount(inc.group_link[used], weights=share[used], minlength=cap.size)
+    share[used], lam = on.by_link.fill(ask[used], cap)
+    alloc, mu = on.by_group.fill(d, share)
+    spare = cap - np.bincount(on.used_link, weights=share[used], minlength=cap.size)
     held = ask[g] > share[g] * (1 + 1e-12)
     room = np.where(np.isfinite(lam[link]), lam[link] - ask[g], spare[link])
     offer = np.where(held, mu[g], d + np.maximum(room, 0.0))
     return alloc, offer
-
-
-def _least_elsewhere(f: np.ndarray, v: np.ndarray, F: int) -> np.ndarray:
-    """Per entry: the least ``v`` over the flow's other entries (inf for a one-link flow)."""
-    m1 = np.full(F, np.inf)
-    np.minimum.at(m1, f, v)
-    is_min = v <= m1[f]
-    n_min = np.bincount(f[is_min], minlength=F)
-    m2 = np.full(F, np.inf)
-    np.minimum.at(m2, f[~is_min], v[~is_min])
-    m2 = np.where(n_min > 1, m1, m2)
-    return np.where(is_min, m2[f], m1[f])
 
 
 def port_fair_rates(inc: Incidence, live: np.ndarray, demand: np.ndarray, cap: np.ndarray
@@ -139,18 +179,16 @@ def port_fair_rates(inc: Incidence, live: np.ndarray, demand: np.ndarray, cap: n
     from designer.core.traffic.maxmin import max_min_fair
 
     F = inc.n_flows
-    on = live[inc.flow]
-    f, g, lk = inc.flow[on], inc.group[on], inc.link[on]
+    on = _Live(inc, live)
+    f, lk = on.f, on.link
     if f.size == 0:
         return np.zeros(F)
     offer = np.full(f.size, np.inf)
     rate = before = np.zeros(F)
     for _ in range(SWEEPS):
-        d = np.minimum(demand[f], _least_elsewhere(f, offer, F))
-        _, offer = _share(inc, f, g, d, cap)
-        r = np.full(F, np.inf)
-        np.minimum.at(r, f, offer)
-        r = np.where(live, np.minimum(r, demand), 0.0)
+        d = np.minimum(demand[f], on.least_elsewhere(offer))
+        _, offer = _share(inc, on, d, cap)
+        r = np.where(live, np.minimum(on.least(offer, F), demand), 0.0)
         if np.allclose(r, rate, rtol=TOL, atol=0.0):
             rate = r
             break
@@ -161,10 +199,8 @@ def port_fair_rates(inc: Incidence, live: np.ndarray, demand: np.ndarray, cap: n
             break
         rate, before = r, rate
     # within capacity: each link shares out what the flows ask; a flow keeps its least
-    alloc, _ = _share(inc, f, g, rate[f], cap)
-    rate = np.full(F, np.inf)
-    np.minimum.at(rate, f, alloc)
-    rate = np.where(live, np.minimum(rate, demand), 0.0)
+    alloc, _ = _share(inc, on, rate[f], cap)
+    rate = np.where(live, np.minimum(on.least(alloc, F), demand), 0.0)
     # work conserving: the spare capacity, max-min fairly, to flows below their demand
     spare = np.maximum(cap - np.bincount(lk, weights=rate[f], minlength=cap.size), 0.0)
     want = np.where(live, np.maximum(demand - rate, 0.0), 0.0)
