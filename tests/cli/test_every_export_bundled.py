@@ -73,7 +73,8 @@ def test_install_plan_after_floor_place(placed, tmp_path, capsys, src):
     assert len(rows) > 1 and rows[0].startswith("Rack A,")
 
 
-@pytest.mark.parametrize("fmt", sorted(EXPORTERS))
+# the install plan is written for every design above, and read back there
+@pytest.mark.parametrize("fmt", sorted(set(EXPORTERS) - {"install-plan"}))
 @pytest.mark.parametrize("src", FORMAT_CASES)
 def test_every_export_after_floor_place(placed, tmp_path, capsys, src, fmt):
     path = placed(src)
