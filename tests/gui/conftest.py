@@ -43,12 +43,14 @@ def _no_worker_left():
     import time
 
     before = set(threading.enumerate())
+    # a process another test left is that test's failure, not every later one's
+    before_children = {p.pid for p in multiprocessing.active_children()}
     yield
     deadline = time.monotonic() + 5.0
     while True:
         left = [t for t in threading.enumerate()
                 if t not in before and t.is_alive() and not isinstance(t, threading._DummyThread)]
-        children = multiprocessing.active_children()
+        children = [p for p in multiprocessing.active_children() if p.pid not in before_children]
         if not (left or children) or time.monotonic() > deadline:
             break
         time.sleep(0.02)
