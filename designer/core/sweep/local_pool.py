@@ -92,9 +92,9 @@ def _stop_workers(ex: ProcessPoolExecutor) -> None:
 
 def _end(procs: list) -> None:
     """SIGTERM, a grace of ``_GRACE_S``, then SIGKILL for any that is still there: a worker
-    forked while another thread of this process held a signal handler or mask may not die of
-    SIGTERM, and a sweep must never leave a process behind (one was seen living on after a
-    pool broke, when its sibling was killed mid-batch)."""
+    that ignores or blocks SIGTERM is killed, because a sweep must never leave a process
+    behind (one was seen living on after a pool broke, when its sibling was killed
+    mid-batch)."""
     for p in procs:
         with contextlib.suppress(Exception):
             p.terminate()

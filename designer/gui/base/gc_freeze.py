@@ -25,6 +25,7 @@ class GcFreezer(QObject):
     def __init__(self, service, doc, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.freezes = 0
+        self._holding = False  # something this window froze is in the permanent generation
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         # after the panels' deferred work (charts one per turn, lazy panels) has run
@@ -42,12 +43,16 @@ class GcFreezer(QObject):
         if len(self.doc.project.fabric.devices) >= MIN_DEVICES:
             gc.freeze()  # cheap: the generations are spliced onto the permanent one
             self.freezes += 1
+            self._holding = True
 
     def _release(self) -> None:
         """A new design (or the window closing): what the old one left in cycles may be
-        collected again."""
+        collected again. Only when this window froze anything: a window of a small design
+        leaves alone what another window (or the process at its start) froze."""
         self._timer.stop()
-        gc.unfreeze()
+        if self._holding:
+            gc.unfreeze()
+            self._holding = False
 
     def shutdown(self) -> None:
         self._release()

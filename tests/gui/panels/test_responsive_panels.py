@@ -89,6 +89,19 @@ def test_large_designs_are_frozen_out_of_the_collector(window, qtbot, su4, monke
     assert gc.get_freeze_count() == 0
 
 
+def test_a_window_that_froze_nothing_thaws_nothing(window, qtbot, su4):
+    """A small design's window leaves the permanent generation as it found it when its design
+    is replaced or it closes: what froze it (another window, the process) still holds it."""
+    freezer = window.analysis.gc_freezer
+    gc.freeze()  # as another window of a large design would have
+    load(window, qtbot, su4)  # 1,024 GPUs: under the size that is frozen
+    qtbot.waitUntil(lambda: window.analysis.service.latest is not None, timeout=WAIT_MS)
+    window.doc.replace(generate(params_from_dict("rail", {"sus": 1})))
+    window.analysis.shutdown()
+    assert freezer.freezes == 0 and gc.get_freeze_count() > 0
+    gc.unfreeze()
+
+
 def test_a_result_reaching_every_panel_is_spread_over_later_turns(window, qtbot):
     """8,192 GPUs with Estimate and Floor in front and Compare beside RoCE 400G: inside the
     result's emit the panels only take note; the estimate follows on a later turn of the event
