@@ -105,11 +105,16 @@ def far_states(net: Network, cells: Cells) -> Far | None:
     hop_cell = np.repeat(np.arange(NC), np.diff(cells.ptr))
     want = lo_out[:, hop_cell] - 1
     lv, hv = lo[:, cells.nxt], hi[:, cells.nxt]
-    alike = ((lv == want) & (hv == want)) | (lv > want) | (hv < want)
+    # valid for some of the classes only: the next cell's least at most one nearer and its
+    # most at least one nearer, not both equal to it
+    mixed = (lv <= want) & (hv >= want) & (lv < hv)
     del want, lv, hv
-    bad = np.zeros((G, H + 1), np.int32)
-    np.cumsum(~alike, axis=1, out=bad[:, 1:])
-    far = base & ((bad[:, cells.ptr[1:]] - bad[:, cells.ptr[:-1]]) == 0)
+    deg = np.diff(cells.ptr)
+    some = deg > 0
+    any_mixed = np.zeros((G, NC), bool)
+    if H:
+        any_mixed[:, some] = np.logical_or.reduceat(mixed, cells.ptr[:-1][some], axis=1)
+    far = base & ~any_mixed
     return Far(group=group, n=G, dist=lo_out, lo=lo, hi=hi, far=far)
 
 
@@ -153,7 +158,7 @@ def far_nodes(net: Network, cells: Cells, far: Far, pb: csr_matrix) -> Nodes:
     Then the group's traffic leaves it by the mean of its switches' splits, and a hop's
     load spreads over all the group's cables to the next cell by capacity: the sums of
     the per-cell chain."""
-    NC, G, H = cells.n, far.n, int(cells.nxt.size)
+    NC, G = cells.n, far.n
     hu = np.repeat(np.arange(NC), np.diff(cells.ptr))
     v = cells.nxt
     want = far.dist[:, hu] - 1
@@ -187,16 +192,11 @@ def far_nodes(net: Network, cells: Cells, far: Far, pb: csr_matrix) -> Nodes:
     if X:
         mc = np.flatnonzero(merged >= 0)
         mx = merged[mc] - NC
-        # per switch, the capacity over the valid hops, for every destination group
-        per = np.zeros((G, NC))
-        for lo_g in range(0, G, 8):  # a few groups at a time (memory)
-            u_cap = np.zeros((min(8, G - lo_g), H + 1))
-            np.cumsum(np.where(valid[lo_g:lo_g + 8], capq[None, :], 0), axis=1,
-                      out=u_cap[:, 1:])
-            per[lo_g:lo_g + 8] = u_cap[:, cells.ptr[1:]] - u_cap[:, cells.ptr[:-1]]
+        # per merged cell, the capacity over the valid hops, for every destination group
+        # (integer units: the same sums in any order); the other cells are never compared
         ok = np.ones((G, X), bool)
-        for arr in (far.far.astype(np.int64), far.dist.astype(np.int64), per):
-            a = arr[:, mc]
+        for a in (far.far[:, mc].astype(np.int64), far.dist[:, mc].astype(np.int64),
+                  _valid_capacity(valid, capq, cells.ptr, mc)):
             lo = np.full((G, X), np.inf)
             hi = np.full((G, X), -np.inf)
             np.minimum.at(lo.T, mx, a.T)
@@ -257,3 +257,17 @@ def far_nodes(net: Network, cells: Cells, far: Far, pb: csr_matrix) -> Nodes:
                  nxt=np.r_[cells.nxt, m_nxt].astype(np.int64),
                  cap=np.r_[cells.cap, m_cap], pair=np.r_[cells.pair, m_pair].astype(np.int64),
                  rep=rep, merged=merged, lumped=lumped, pb=pb)
+
+
+def _valid_capacity(valid: np.ndarray, capq: np.ndarray, ptr: np.ndarray, cells: np.ndarray
+                    ) -> np.ndarray:
+    """Per destination group and each of ``cells``: the capacity units over its hops valid
+    for the group (``valid``: groups x hops; hops CSR by cell in ``ptr``)."""
+    deg = ptr[cells + 1] - ptr[cells]
+    _, hop = rows_of(ptr, cells)
+    out = np.zeros((valid.shape[0], cells.size), np.int64)
+    some = deg > 0
+    if hop.size:
+        at = (np.cumsum(deg) - deg)[some]
+        out[:, some] = np.add.reduceat(np.where(valid[:, hop], capq[hop], 0), at, axis=1)
+    return out

@@ -15,6 +15,8 @@ import functools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.sparse import csr_matrix
 
 from designer.core.catalog import builtin_catalog
@@ -22,6 +24,7 @@ from designer.core.generators import generate, params_from_dict
 from designer.core.solver.compile import compile_project
 from designer.core.traffic import load as load_mod
 from designer.core.traffic import run_load
+from designer.core.traffic import split as split_mod
 from designer.core.traffic import spray as spray_mod
 from designer.core.traffic.network import build_network
 from designer.core.traffic.patterns import make_pattern
@@ -159,3 +162,66 @@ def test_a_split_past_memory_is_refused_in_words(monkeypatch):
     monkeypatch.setattr(spray_mod, "SPRAY_STEPS_LIMIT", 10)
     with pytest.raises(RoutingError, match=r"million steps.*--routing ecmp"):
         run_load(c, "permutation", "adaptive", net=net)
+
+
+def _random_rows(data, n_rows: int, n_cols: int) -> csr_matrix:
+    """Rows drawn from a few distinct ones, so that many repeat (as the far part's climbs
+    do from every destination group)."""
+    kinds = data.draw(st.integers(1, 6))
+    base = []
+    for _ in range(kinds):
+        cols = data.draw(st.lists(st.integers(0, n_cols - 1), max_size=5, unique=True))
+        vals = data.draw(st.lists(st.sampled_from([0.25, 0.5, 1.0, 1.5, 1 / 3]),
+                                  min_size=len(cols), max_size=len(cols)))
+        base.append(dict(zip(cols, vals, strict=True)))
+    pick = data.draw(st.lists(st.integers(0, kinds - 1), min_size=n_rows, max_size=n_rows))
+    r = [i for i, k in enumerate(pick) for _ in base[k]]
+    c = [col for k in pick for col in base[k]]
+    v = [val for k in pick for val in base[k].values()]
+    m = csr_matrix((v, (r, c)), shape=(n_rows, n_cols))
+    m.sum_duplicates()
+    return m
+
+
+@given(data=st.data(), n_rows=st.integers(1, 40), n_cols=st.integers(1, 12),
+       collide=st.booleans())
+@settings(max_examples=120, deadline=None)
+def test_alike_rows_are_exactly_the_rows_with_equal_entries(data, n_rows, n_cols, collide):
+    """Rows are grouped by their product with a probe vector, then checked entry by entry.
+    With the random probe the classes are exactly the distinct rows; with a zero probe every
+    row collides, and the check must still split every unlike row off (a class never holds
+    two different rows). Classes come in the order of their first rows either way."""
+    m = _random_rows(data, n_rows, n_cols)
+    probe = np.zeros(n_cols) if collide else None
+    rows, first = spray_mod._alike_rows(m, probe)
+    dense = m.toarray()
+    for r in range(n_rows):
+        assert np.array_equal(dense[r], dense[first[rows[r]]])  # alike its class's first
+        assert first[rows[r]] <= r
+    assert np.all(np.diff(first) > 0)
+    assert np.array_equal(rows[first], np.arange(first.size))
+    if not collide:
+        distinct = np.unique(dense, axis=0).shape[0]
+        assert first.size == distinct
+
+
+@given(deg=st.lists(st.integers(0, 4), min_size=1, max_size=12), groups=st.integers(1, 4),
+       data=st.data())
+@settings(max_examples=80, deadline=None)
+def test_valid_capacity_sums_each_cells_valid_hops(deg, groups, data):
+    """A merged group of cells stands for a destination group only when its cells send the
+    same capacity over the hops valid for it: per (group, cell), the capacity units of the
+    cell's valid hops, cells without hops included (zero)."""
+    ptr = np.r_[0, np.cumsum(deg)]
+    H = int(ptr[-1])
+    capq = np.array(data.draw(st.lists(st.integers(1, 800_000), min_size=H, max_size=H)),
+                    np.int64)
+    valid = np.array(data.draw(st.lists(st.booleans(), min_size=groups * H,
+                                        max_size=groups * H)), bool).reshape(groups, H)
+    cells = np.array(data.draw(st.lists(st.integers(0, len(deg) - 1), min_size=1,
+                                        max_size=len(deg), unique=True)), np.int64)
+    got = split_mod._valid_capacity(valid, capq, ptr, cells)
+    for g in range(groups):
+        for j, c in enumerate(cells.tolist()):
+            hops = range(ptr[c], ptr[c + 1])
+            assert got[g, j] == sum(int(capq[h]) for h in hops if valid[g, h])
