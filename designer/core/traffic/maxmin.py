@@ -21,6 +21,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 from scipy.sparse import csr_matrix
@@ -140,9 +141,30 @@ def max_min_fair_op(op, coef: np.ndarray, cap: np.ndarray, reached: np.ndarray |
     live &= op.matvec(np.ones(cap.size)) > 0  # a flow on no link has no path
     # links that always fill together filled as one (the same rates, fewer links a round)
     on, cap_on = op.grouped(cap) if hasattr(op, "grouped") else (op, cap)
+    held = on.held_loads() if hasattr(on, "held_loads") else None
     t, rounds = fill(cap_on, live, lambda x: on.rmatvec(np.where(x, coef, 0.0)),
-                     on.flows_touching, lambda f: on.spread(f, coef[f]), control)
+                     on.flows_touching, lambda f: on.spread(f, coef[f], held), control, held)
     return Fair(t=t, load=op.rmatvec(coef * t), rounds=rounds)
+
+
+class HeldLoads(Protocol):
+    """A part of every round's freed growth that ``fill`` needs on a few links only. Each
+    link's level is needed while it is on the short list; off it, a level only rises as
+    flows freeze, so the list stays valid with old figures until it is drawn again. So a
+    part whose loads reach tens of thousands of links a round (a spray's climb over every
+    spine) gives them for the listed links at once and holds the rest, owed, until the
+    list is drawn again: one pass then, in place of one a round."""
+
+    def watch(self, links: np.ndarray) -> None:
+        """The listed links (sorted) from now until the next ``release``."""
+
+    def take(self, level: float) -> Sparse:
+        """The part's freed growth of the last ``spread`` on the watched links, frozen at
+        ``level``; the rest is held with its level."""
+
+    def release(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """All that is held, on the links that were not watched: (links, growth freed, its
+        capacity used); nothing is held after."""
 
 
 class _Levels:
@@ -154,12 +176,22 @@ class _Levels:
     touches tens of thousands of links, a few dozen of them listed) and for every link at a
     redraw: the same values, as they come from the same ``res`` and ``grow``."""
 
-    def __init__(self, res: np.ndarray, grow: np.ndarray, floor: np.ndarray) -> None:
+    def __init__(self, res: np.ndarray, grow: np.ndarray, floor: np.ndarray,
+                 held: HeldLoads | None = None) -> None:
         self.res, self.grow, self.floor = res, grow, floor
+        self.held = held
         self.closed = np.zeros(res.size, bool)  # filled: every flow through them frozen
         self.listed = np.zeros(res.size, bool)  # on the list (or were: a few more is fine)
         self.size = max(CANDIDATES_MIN, res.size // 256)
         self.redraw()
+
+    def sync(self) -> None:
+        """The held loads of the rounds so far, taken off every unlisted link's ``res`` and
+        ``grow`` (the listed links had theirs round by round)."""
+        if self.held is not None:
+            links, gone, used = self.held.release()
+            self.res[links] -= used
+            self.grow[links] -= gone
 
     def _of(self, links, res: np.ndarray, grow: np.ndarray) -> np.ndarray:
         growing = (grow > self.floor[links]) & ~self.closed[links]
@@ -182,6 +214,7 @@ class _Levels:
         self.redraw()
 
     def redraw(self) -> None:
+        self.sync()
         self.level = self._of(slice(None), self.res, self.grow)
         finite = np.flatnonzero(np.isfinite(self.level))
         if finite.size <= self.size:
@@ -192,6 +225,8 @@ class _Levels:
             self.bound = float(self.level[finite[part[self.size]]])
         self.listed[:] = False
         self.listed[self.cand] = True
+        if self.held is not None:
+            self.held.watch(np.sort(self.cand))
 
     def lowest(self) -> float:
         while True:
@@ -213,11 +248,12 @@ class _Levels:
 
 def fill(cap: np.ndarray, live: np.ndarray, spread_all: Callable[[np.ndarray], np.ndarray],
          touching: Callable[[np.ndarray], np.ndarray], spread: Callable[[np.ndarray], Sparse],
-         control=None) -> tuple[np.ndarray, int]:
+         control=None, held: HeldLoads | None = None) -> tuple[np.ndarray, int]:
     """Progressive filling over an incidence given by three functions: ``spread_all(mask)``
     the per-link growth (Gb/s per unit t) of the flows in ``mask``, ``touching(links)`` the
     flows crossing those links (repeats allowed), ``spread(flows)`` their growth per link,
-    sparse. Returns each flow's t and the rounds (levels) taken."""
+    sparse. ``held``: a part of the growth that ``spread`` left out and holds (see
+    ``HeldLoads``). Returns each flow's t and the rounds (levels) taken."""
     F = live.size
     cap = cap.astype(np.float64)
     t = np.zeros(F)
@@ -225,7 +261,7 @@ def fill(cap: np.ndarray, live: np.ndarray, spread_all: Callable[[np.ndarray], n
     res = cap.copy()
     grow = spread_all(live)
     floor = 1e-12 * np.maximum(cap, 1.0)
-    levels = _Levels(res, grow, floor)
+    levels = _Levels(res, grow, floor, held)
     n_live = int(live.sum())
     fresh_at = n_live
     level = 0.0
@@ -234,6 +270,7 @@ def fill(cap: np.ndarray, live: np.ndarray, spread_all: Callable[[np.ndarray], n
         rounds += 1
         if n_live * 2 < fresh_at:  # the growth afresh now and then: no drift
             fresh_at = n_live
+            levels.sync()  # what is held is owed to ``res`` (the growth is made anew)
             grow = spread_all(live)
             levels.refresh(grow)
         nxt = max(min(levels.lowest(), 1.0), level)
@@ -247,6 +284,8 @@ def fill(cap: np.ndarray, live: np.ndarray, spread_all: Callable[[np.ndarray], n
         live[flows] = False
         n_live -= flows.size
         links, gone = spread(flows)
+        if held is not None:
+            links, gone = add_sparse(*held.take(nxt), links, gone)
         r = res[links]
         r -= gone * nxt
         res[links] = r

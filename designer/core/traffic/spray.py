@@ -254,6 +254,59 @@ class _Entry:
         return (self.direct + far).tocsr()
 
 
+class HeldFar:
+    """The far part's loads of a filling, held (``maxmin.HeldLoads``). A round's frozen
+    flows climb over most of the fabric (about 34,000 port groups a round on the 131,072-GPU
+    balanced fat tree) while a few hundred links are on the filling's short list. A round's
+    far loads come as a vector over the rows of ``E pb`` (a few thousand): the listed
+    columns are read off at once, summed as the whole product sums them (row by row, in the
+    same order: the same bits), and the vector is added to what is owed; the owed loads
+    reach every other port group in one product when the list is drawn again."""
+
+    def __init__(self, ep: csr_matrix) -> None:
+        self.ep = ep  # rows of e x port groups
+        self.ep_t = ep.T.tocsr()
+        R = ep.shape[0]
+        self.gone = np.zeros(R)  # growth freed per row, owed
+        self.used = np.zeros(R)  # the same times each round's level
+        self.owed = False
+        self.cols = np.empty(0, np.int64)
+        self.ep_cols = ep[:, self.cols].tocsr()
+        self.last: Sparse = (np.empty(0, np.int64), np.empty(0))
+
+    def watch(self, links: np.ndarray) -> None:
+        self.cols = links[links < self.ep.shape[1]]
+        self.ep_cols = self.ep[:, self.cols].tocsr()
+        self.ep_cols.sort_indices()
+
+    def hold(self, rows: np.ndarray, val: np.ndarray) -> None:
+        self.last = (rows, val)
+
+    def take(self, level: float) -> Sparse:
+        rows, val = self.last
+        self.last = (np.empty(0, np.int64), np.empty(0))
+        if not rows.size:
+            return self.last
+        self.gone[rows] += val  # rows distinct: ``combine``'s
+        self.used[rows] += val * level
+        self.owed = True
+        ci, cv = _step(self.ep_cols, rows, val, self.cols.size)
+        return self.cols[ci], cv
+
+    def release(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if not self.owed:
+            z = np.empty(0, np.int64)
+            return z, np.empty(0), np.empty(0)
+        gone, used = self.ep_t @ self.gone, self.ep_t @ self.used
+        gone[self.cols] = 0.0  # the watched links had theirs round by round
+        used[self.cols] = 0.0
+        links = np.flatnonzero((gone != 0) | (used != 0))
+        self.gone[:] = 0.0
+        self.used[:] = 0.0
+        self.owed = False
+        return links, gone[links], used[links]
+
+
 def _step(m: _Blocks | csr_matrix | _Entry, idx: np.ndarray, val: np.ndarray, n: int
           ) -> Sparse:
     """``M^T v`` for a sparse ``v`` (indices, values), read off ``M``'s rows."""
@@ -397,8 +450,10 @@ class SprayOp:
                     out.append(gather_rows(part._b_t, si[sv > 0])[0])
         return np.concatenate(out)
 
-    def spread(self, flows: np.ndarray, x: np.ndarray) -> Sparse:
-        """Per link, the load of these flows carrying ``x`` each: (links, Gb/s)."""
+    def spread(self, flows: np.ndarray, x: np.ndarray, held: HeldFar | None = None
+               ) -> Sparse:
+        """Per link, the load of these flows carrying ``x`` each: (links, Gb/s). ``held``
+        (from ``held_loads``): the far part's loads are left out and given to it instead."""
         P = self.n_ports
         ni, nv = gather_rows(self._nic_by_flow, flows, x)
         idx, val, summed = [ni + P], [nv], []
@@ -407,6 +462,9 @@ class SprayOp:
             if part.ep is not None:  # grouped: a part's ports summed on their own
                 if part.e_rows is not None:
                     ai, av = _step(part.e_rows, ai, av, part.e.shape[0])
+                if held is not None and part is self.far:
+                    held.hold(ai, av)
+                    continue
                 summed.append(_step(part.ep, ai, av, P))
                 continue
             # bundles summed (a merged group's bundle is met from every destination group),
@@ -424,6 +482,13 @@ class SprayOp:
 
     def _parts(self) -> tuple[SprayOp, ...]:
         return (self,) if self.far is None else (self, self.far)
+
+    def held_loads(self) -> HeldFar | None:
+        """After ``grouped``: the far part's loads, held for the filling (``HeldFar``)."""
+        far = self.far
+        if far is None or far.ep is None or far.e_rows is None:
+            return None
+        return HeldFar(far.ep)
 
     def grouped(self, cap: np.ndarray) -> tuple[SprayOp, np.ndarray]:
         """This op over groups of switch ports that always fill together, with their

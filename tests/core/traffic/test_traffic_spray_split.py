@@ -225,3 +225,33 @@ def test_valid_capacity_sums_each_cells_valid_hops(deg, groups, data):
         for j, c in enumerate(cells.tolist()):
             hops = range(ptr[c], ptr[c + 1])
             assert got[g, j] == sum(int(capq[h]) for h in hops if valid[g, h])
+
+
+@pytest.mark.parametrize("short", [1, 4, 64])
+def test_far_loads_held_off_the_short_list_give_the_same_rates(monkeypatch, short):
+    """The filling gets the far part's loads for its short list of lowest links round by
+    round and the rest when the list is drawn again (``HeldFar``). With a short list of
+    one to 64 links (the design has hundreds), most far loads are held for many rounds and
+    released at the redraws: the rates must be those of the listed spray's filling."""
+    from designer.core.traffic import maxmin
+    from designer.core.traffic.spray import HeldFar
+
+    c, net = _balanced()
+    releases = []
+    release = HeldFar.release
+    monkeypatch.setattr(HeldFar, "release", lambda self: releases.append(1) or release(self))
+    monkeypatch.setattr(maxmin, "CANDIDATES_MIN", short)
+    for pattern in ("permutation", "bisection"):
+        p = make_pattern(c, pattern, 7)
+        op = spray_op(net, p.src, p.dst, split=True)
+        demand = net.line_rate[p.src] * p.demand
+        cap = net.link_cap.astype(np.float64)
+        routed, _ = listed(net, p.src, p.dst)
+        slow = maxmin.max_min_fair(routed.flow, routed.link, routed.frac, demand, cap,
+                                   routed.reached)
+        assert isinstance(op.grouped(cap)[0].held_loads(), HeldFar)
+        releases.clear()
+        fast = maxmin.max_min_fair_op(op, demand, cap, op.reached)
+        assert fast.rounds > 2 and len(releases) > 2
+        np.testing.assert_allclose(fast.t, slow.t, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(fast.load, slow.load, rtol=1e-9, atol=1e-9)
