@@ -4,6 +4,8 @@ fresh virtual environment outside the checkout and runs the app from it (.ci/run
 
 from __future__ import annotations
 
+import fcntl
+import os
 import subprocess
 import sys
 import zipfile
@@ -18,15 +20,25 @@ from tests._paths import ROOT
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    build = tmp_path_factory.mktemp("build")
-    done = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-         "-w", str(out), str(ROOT)],
-        capture_output=True, text=True, check=False, cwd=build,
-        env={"PATH": "/usr/bin:/bin", "HOME": str(build), "PIP_NO_INPUT": "1"})
-    assert done.returncode == 0, done.stderr[-3000:]
-    (found,) = out.glob("fabric_designer-*.whl")
+    # pip builds in the checkout's own build/ folder: two test workers building at once
+    # tore each other's files away. One build for the run, under a lock the workers share
+    # (under xdist their temporary folders have one parent, made for this run).
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "wheel-shared"
+    shared.mkdir(exist_ok=True)
+    with open(shared / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        built = sorted(shared.glob("fabric_designer-*.whl"))
+        if not built:
+            build = tmp_path_factory.mktemp("build")
+            done = subprocess.run(
+                [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                 "-q", "-w", str(shared), str(ROOT)],
+                capture_output=True, text=True, check=False, cwd=build,
+                env={"PATH": "/usr/bin:/bin", "HOME": str(build), "PIP_NO_INPUT": "1"})
+            assert done.returncode == 0, done.stderr[-3000:]
+            built = sorted(shared.glob("fabric_designer-*.whl"))
+    (found,) = built
     return found
 
 
