@@ -53,7 +53,8 @@ MAX_CHECKS = 40_000_000
 class Far:
     """``group`` of each destination class (``n`` groups); per (group, cell): ``dist`` of the
     group's classes (those not attached to the cell), ``lo``/``hi`` the least and most of
-    all its classes, and ``far`` whether (cell, group) is a far state."""
+    all its classes, and ``far`` whether (cell, group) is a far state; per (group, hop):
+    ``valid`` whether it leads one nearer for all the group's classes."""
 
     group: np.ndarray
     n: int
@@ -61,6 +62,7 @@ class Far:
     lo: np.ndarray
     hi: np.ndarray
     far: np.ndarray
+    valid: np.ndarray  # per (group, cell hop): one nearer for every class of the group
 
     def hops(self, cells: Cells) -> int:
         """Hops out of far states (cell, group), an upper bound on the far chain's size."""
@@ -103,11 +105,15 @@ def far_states(net: Network, cells: Cells) -> Far | None:
     # per hop: valid for every class of the group or for none (a superset of the classes
     # in the cell's traffic is checked: a stricter test, never a looser one)
     hop_cell = np.repeat(np.arange(NC), np.diff(cells.ptr))
-    want = lo_out[:, hop_cell] - 1
-    lv, hv = lo[:, cells.nxt], hi[:, cells.nxt]
+    # a byte a distance for the (group, hop) arrays (tens of millions of entries): the
+    # distances are a few hops, UNREACHABLE the largest either way; lo_out is at least 1
+    want = _bytes(lo_out)[:, hop_cell] - 1
+    lo_b, hi_b = _bytes(lo), _bytes(hi)
+    lv, hv = lo_b[:, cells.nxt], hi_b[:, cells.nxt]
+    valid = (lv == want) & (hv == want)  # one nearer for every class of the group
     # valid for some of the classes only: the next cell's least at most one nearer and its
     # most at least one nearer, not both equal to it
-    mixed = (lv <= want) & (hv >= want) & (lv < hv)
+    mixed = (lv <= want) & (hv >= want) & ~valid
     del want, lv, hv
     deg = np.diff(cells.ptr)
     some = deg > 0
@@ -115,7 +121,11 @@ def far_states(net: Network, cells: Cells) -> Far | None:
     if H:
         any_mixed[:, some] = np.logical_or.reduceat(mixed, cells.ptr[:-1][some], axis=1)
     far = base & ~any_mixed
-    return Far(group=group, n=G, dist=lo_out, lo=lo, hi=hi, far=far)
+    return Far(group=group, n=G, dist=lo_out, lo=lo, hi=hi, far=far, valid=valid)
+
+
+def _bytes(d: np.ndarray) -> np.ndarray:
+    return np.minimum(d, 255).astype(np.uint8)
 
 
 @dataclass(frozen=True, eq=False)
@@ -161,9 +171,7 @@ def far_nodes(net: Network, cells: Cells, far: Far, pb: csr_matrix) -> Nodes:
     NC, G = cells.n, far.n
     hu = np.repeat(np.arange(NC), np.diff(cells.ptr))
     v = cells.nxt
-    want = far.dist[:, hu] - 1
-    valid = (far.lo[:, v] == want) & (far.hi[:, v] == want) & far.far[:, hu]
-    del want
+    valid = far.valid & far.far[:, hu]
     go = valid & far.far[:, v]  # far to far
     hops = np.flatnonzero(go.any(axis=0))
     capq = capacity_units(cells.cap)  # per member switch of the sending cell
@@ -265,9 +273,16 @@ def _valid_capacity(valid: np.ndarray, capq: np.ndarray, ptr: np.ndarray, cells:
     for the group (``valid``: groups x hops; hops CSR by cell in ``ptr``)."""
     deg = ptr[cells + 1] - ptr[cells]
     _, hop = rows_of(ptr, cells)
-    out = np.zeros((valid.shape[0], cells.size), np.int64)
+    G = valid.shape[0]
+    out = np.zeros((G, cells.size), np.int64)
     some = deg > 0
     if hop.size:
         at = (np.cumsum(deg) - deg)[some]
-        out[:, some] = np.add.reduceat(np.where(valid[:, hop], capq[hop], 0), at, axis=1)
+        cap_h = capq[hop]
+        cap_h = cap_h.astype(np.int32 if cap_h.max() < 2**31 else np.int64)
+        # a few groups at a time: all at once is a (groups x hops) array of 8-byte integers
+        # (80 MB at 131,072 GPUs), which cost four times the sums in fresh memory
+        for g in range(0, G, 8):
+            part = np.where(valid[g:g + 8, hop], cap_h, 0)
+            out[g:g + 8, some] = np.add.reduceat(part, at, axis=1, dtype=np.int64)
     return out

@@ -974,8 +974,11 @@ def _split(cells: Cells, C: int, far: Far, F: int, fr: np.ndarray, ucell: np.nda
     G = far.n
     nodes = far_nodes(net, cells, far, pb)
     fk = nodes.node(g[in_far], ucell[in_far]) * G + g[in_far]
+    # the distance shared by all the group's classes at a cell, -1 where they differ: one
+    # look-up a hop where the least and the most were two
+    alike = np.where(far.lo == far.hi, far.lo, np.int16(-1))
     fw = _walk(nodes, G, fk, lambda u, k: far.dist[k, nodes.rep[u]],
-               lambda k, v, dh: (far.lo[k, v] == dh - 1) & (far.hi[k, v] == dh - 1),
+               lambda k, v, dh: alike[k, v] == dh - 1,
                lambda k, v: far.far[k, v], nodes.node)
     fb = csr_matrix((sh[in_far], (fr[in_far], fw.number[fk])), shape=(F, fw.n))
     t, t_t, e, e_t, e_rows = _chain(fw, nodes.pb.shape[0], extra=True)
