@@ -138,7 +138,8 @@ def max_min_fair_op(op, coef: np.ndarray, cap: np.ndarray, reached: np.ndarray |
     F = coef.size
     cap = cap.astype(np.float64)
     live = np.ones(F, bool) if reached is None else reached.copy()
-    live &= op.matvec(np.ones(cap.size)) > 0  # a flow on no link has no path
+    # a flow on no link has no path
+    live &= op.on_links() if hasattr(op, "on_links") else op.matvec(np.ones(cap.size)) > 0
     # links that always fill together filled as one (the same rates, fewer links a round)
     on, cap_on = op.grouped(cap) if hasattr(op, "grouped") else (op, cap)
     held = on.held_loads() if hasattr(on, "held_loads") else None

@@ -155,12 +155,11 @@ class _Entry:
         np.cumsum(np.bincount(self.ef, minlength=self.shape[0]), out=self._fptr[1:])
 
     def _chunks(self, idx: np.ndarray):
-        """Far entries ``idx`` a block at a time: (entries, their states, weights)."""
+        """Far entries ``idx`` a block at a time: (entries, their states, weights); a state
+        of -1 (no such exit for the class) is to be read as zero and written nowhere."""
         for lo in range(0, idx.size, self._ROWS):
             i = idx[lo:lo + self._ROWS]
-            st = self.nmap[self.cls[self.ef[i]]]
-            w = self.q[self.es[i]] * self.ev[i][:, None]
-            yield i, st, np.where(st >= 0, w, 0.0)
+            yield i, self.nmap[self.cls[self.ef[i]]], self.q[self.es[i]] * self.ev[i][:, None]
 
     def __matmul__(self, y: np.ndarray) -> np.ndarray:
         out = self.direct @ y
@@ -175,10 +174,12 @@ class _Entry:
     def rmatvec(self, x: np.ndarray) -> np.ndarray:
         """``J^T x``: per state, the load of flows carrying ``x`` each."""
         out = self.direct.T @ x
+        n = out.size
         for i, st, w in self._chunks(np.flatnonzero(x[self.ef])):
-            keep = st >= 0
-            out += np.bincount(st[keep], weights=(w * x[self.ef[i]][:, None])[keep],
-                               minlength=out.size)
+            # state -1 summed into a last bin that is dropped: no masks of every entry
+            out += np.bincount(np.where(st >= 0, st, n).ravel(),
+                               weights=(w * x[self.ef[i]][:, None]).ravel(),
+                               minlength=n + 1)[:n]
         return out
 
     def ones_matvec(self, y: np.ndarray) -> float:
@@ -377,6 +378,16 @@ class SprayOp:
                 break
             acc += z
         return self.b @ acc + self._nic_matvec(v)
+
+    def on_links(self) -> np.ndarray:
+        """Per flow: whether it crosses any link (``matvec`` of ones is positive). A flow
+        with a path leaves its GPU over a NIC, so the NIC entries answer for nearly all;
+        the whole product only when some reached flow has none."""
+        has = np.bincount(self.nic.flow, weights=self.nic.frac,
+                          minlength=self.reached.size) > 0
+        if (self.reached & ~has).any():
+            has = self.matvec(np.ones(self.n_links)) > 0
+        return has
 
     def _nic_matvec(self, v: np.ndarray) -> np.ndarray:
         return np.bincount(self.nic.flow, weights=self.nic.frac * v[self.nic.link],
@@ -811,6 +822,9 @@ def _chain(w: _Walk, n_b: int, extra: bool = False
     return t, t_t, e, _Blocks.of_any(eb, ef, es, (n_b, S)), None
 
 
+_ALIKE_BLOCK = 1 << 18  # entries compared at a time
+
+
 def _alike_rows(m: csr_matrix, probe: np.ndarray | None = None
                 ) -> tuple[np.ndarray, np.ndarray]:
     """Rows of ``m`` (canonical CSR) with the same entries: each row's class, and the first
@@ -829,12 +843,17 @@ def _alike_rows(m: csr_matrix, probe: np.ndarray | None = None
     np.minimum.at(first, rows, np.arange(S))
     rep = first[rows]
     bad = n != n[rep]
-    # each entry against the same place in its class's first row
+    # each entry against the same place in its class's first row, a block of rows at a time
+    # (the index arrays of millions of entries at once cost more in fresh memory than the
+    # comparisons)
     shift = np.where(bad, 0, m.indptr[rep] - m.indptr[:-1])
-    at = np.arange(m.indices.size) + np.repeat(shift, n)
-    diff = (m.indices != m.indices[at]) | (m.data != m.data[at])
-    if diff.any():  # never seen: a row of its own
-        bad[np.repeat(np.arange(S), n)[diff]] = True
+    ends = np.searchsorted(m.indptr, np.arange(_ALIKE_BLOCK, m.indices.size, _ALIKE_BLOCK))
+    for r0, r1 in itertools.pairwise([0, *np.unique(ends).tolist(), S]):
+        p0, p1 = int(m.indptr[r0]), int(m.indptr[r1])
+        at = np.arange(p0, p1) + np.repeat(shift[r0:r1], n[r0:r1])
+        diff = (m.indices[p0:p1] != m.indices[at]) | (m.data[p0:p1] != m.data[at])
+        if diff.any():  # never seen: a row of its own
+            bad[r0 + np.repeat(np.arange(r1 - r0), n[r0:r1])[diff]] = True
     # classes numbered by their first rows: the order does not hang on the probe
     _, first, rows = np.unique(np.where(bad, np.arange(S), rep), return_index=True,
                                return_inverse=True)

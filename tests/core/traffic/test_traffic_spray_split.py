@@ -190,10 +190,16 @@ def test_alike_rows_are_exactly_the_rows_with_equal_entries(data, n_rows, n_cols
     """Rows are grouped by their product with a probe vector, then checked entry by entry.
     With the random probe the classes are exactly the distinct rows; with a zero probe every
     row collides, and the check must still split every unlike row off (a class never holds
-    two different rows). Classes come in the order of their first rows either way."""
+    two different rows), whatever blocks of entries it compares at a time. Classes come in
+    the order of their first rows either way."""
     m = _random_rows(data, n_rows, n_cols)
     probe = np.zeros(n_cols) if collide else None
-    rows, first = spray_mod._alike_rows(m, probe)
+    block = spray_mod._ALIKE_BLOCK
+    spray_mod._ALIKE_BLOCK = data.draw(st.sampled_from([1, 3, 7, block]))  # blocks of rows
+    try:
+        rows, first = spray_mod._alike_rows(m, probe)
+    finally:
+        spray_mod._ALIKE_BLOCK = block
     dense = m.toarray()
     for r in range(n_rows):
         assert np.array_equal(dense[r], dense[first[rows[r]]])  # alike its class's first
@@ -255,3 +261,27 @@ def test_far_loads_held_off_the_short_list_give_the_same_rates(monkeypatch, shor
         assert fast.rounds > 2 and len(releases) > 2
         np.testing.assert_allclose(fast.t, slow.t, rtol=1e-9, atol=1e-12)
         np.testing.assert_allclose(fast.load, slow.load, rtol=1e-9, atol=1e-9)
+
+
+def test_flows_on_links_are_those_with_a_positive_row():
+    """``on_links`` answers from the NIC entries (every flow with a path leaves its GPU over
+    a NIC) and falls back to the whole product when a reached flow has none: either way,
+    the flows whose row of the incidence sums above zero."""
+    from dataclasses import replace
+
+    from designer.core.traffic.routing import Routed
+
+    c, net = _balanced()
+    for pattern in PATTERNS:
+        p = make_pattern(c, pattern, 3)
+        op = spray_op(net, p.src, p.dst, split=True)
+        want = op.matvec(np.ones(net.n_links)) > 0
+        assert np.array_equal(op.on_links(), want) and want.any()
+        # the NIC entries of one flow gone: its chain still crosses links
+        f = int(np.flatnonzero(want)[0])
+        n = op.nic
+        keep = n.flow != f
+        bare = replace(op, nic=Routed(flow=n.flow[keep], link=n.link[keep], frac=n.frac[keep],
+                                      reached=n.reached))
+        assert np.array_equal(bare.on_links(), bare.matvec(np.ones(net.n_links)) > 0)
+        assert bare.on_links()[f]
