@@ -161,25 +161,39 @@ class _Entry:
             i = idx[lo:lo + self._ROWS]
             yield i, self.nmap[self.cls[self.ef[i]]], self.q[self.es[i]] * self.ev[i][:, None]
 
+    def _weights(self, idx: np.ndarray):
+        """Far entries ``idx`` a block at a time: (entries, weights per exit)."""
+        for lo in range(0, idx.size, self._ROWS):
+            i = idx[lo:lo + self._ROWS]
+            yield i, self.q[self.es[i]] * self.ev[i][:, None]
+
     def __matmul__(self, y: np.ndarray) -> np.ndarray:
         out = self.direct @ y
         ypad = np.concatenate([y, np.zeros((1, *y.shape[1:]))])  # state -1 reads 0
-        for i, st, w in self._chunks(np.arange(self.ef.size)):
+        # each class's exits read once (classes x exits): an entry then reads its class's
+        # row, in place of a scattered read of every exit's state
+        by_class = ypad[self.nmap]
+        for i, w in self._weights(np.arange(self.ef.size)):
+            yc = by_class[self.cls[self.ef[i]]]
             if y.ndim == 1:
-                np.add.at(out, self.ef[i], (w * ypad[st]).sum(axis=1))
+                np.add.at(out, self.ef[i], (w * yc).sum(axis=1))
             else:
-                np.add.at(out, self.ef[i], np.einsum("ej,ejk->ek", w, ypad[st]))
+                np.add.at(out, self.ef[i], np.einsum("ej,ejk->ek", w, yc))
         return out
 
     def rmatvec(self, x: np.ndarray) -> np.ndarray:
         """``J^T x``: per state, the load of flows carrying ``x`` each."""
         out = self.direct.T @ x
-        n = out.size
-        for i, st, w in self._chunks(np.flatnonzero(x[self.ef])):
-            # state -1 summed into a last bin that is dropped: no masks of every entry
-            out += np.bincount(np.where(st >= 0, st, n).ravel(),
-                               weights=(w * x[self.ef[i]][:, None]).ravel(),
-                               minlength=n + 1)[:n]
+        n_cls, width = self.nmap.shape
+        flat = self.nmap.ravel()
+        mapped = flat >= 0
+        to = flat[mapped]  # one state per (class, exit): ``nmap`` holds each state once
+        for i, w in self._weights(np.flatnonzero(x[self.ef])):
+            # summed per (class, exit), in the entries' order: each state's own sum
+            at = (self.cls[self.ef[i]] * width)[:, None] + np.arange(width)
+            z = np.bincount(at.ravel(), weights=(w * x[self.ef[i]][:, None]).ravel(),
+                            minlength=n_cls * width)
+            out[to] += z[mapped]
         return out
 
     def ones_matvec(self, y: np.ndarray) -> float:
