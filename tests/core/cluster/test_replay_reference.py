@@ -4,7 +4,8 @@ placement shape): goodput, GPU-hours lost, and every job's start, end and slowdo
 1,024-GPU three-tier fat tree (4:1) with failures a hundred times the field's, for every placement
 policy and both collectives. The reference file was written by ``figures`` below on the
 earlier code (``python -m tests.core.cluster.test_replay_reference`` writes it again; written
-again, on the code before the speed-ups, when the checkpoint interval became Young/Daly's)."""
+again, on the code before the speed-ups, when the checkpoint interval became Young/Daly's).
+Counts must be equal; times and hours equal to 1e-12 (machines differ in the last bits)."""
 
 from __future__ import annotations
 
@@ -73,11 +74,25 @@ def test_replay_figures_unchanged(design, reference, policy, traffic):
     got = json.loads(json.dumps(figures(design, policy, traffic)))
     want = reference[f"{policy}/{traffic}"]
     assert got["events"] == want["events"]
-    for k in ("goodput", "lost_network", "lost_failures", "by_tier", "interruptions",
-              "slowed", "start_h", "end_h", "slowdown"):
+    for k in ("interruptions", "slowed"):  # counts: exactly
         assert got[k] == want[k], k
+    # times and hours to the last few bits: a sum's last bits move with the numpy build and
+    # the CPU (numpy picks its vector kernels at run time), never with the replay's logic
+    for k in ("goodput", "lost_network", "lost_failures", "start_h", "end_h", "slowdown"):
+        _close(got[k], want[k], k)
+    assert got["by_tier"].keys() == want["by_tier"].keys()
+    for tier, hours in want["by_tier"].items():
+        _close(got["by_tier"][tier], hours, tier)
     # failures hit every case
     assert sum(want["interruptions"]) > 0
+
+
+def _close(got, want, what: str) -> None:
+    """Equal to 1e-12, a missing figure (None: never started or ended) where the other has
+    one too."""
+    g = np.array(got if isinstance(got, list) else [got], dtype=float)  # None -> nan
+    w = np.array(want if isinstance(want, list) else [want], dtype=float)
+    np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12, equal_nan=True, err_msg=what)
 
 
 def test_the_cases_exercise_the_network(reference):
