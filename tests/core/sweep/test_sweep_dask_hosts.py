@@ -101,19 +101,26 @@ def _running(pid: int) -> bool:
 
 
 ALL_DIE = """
-import os, time
+import os, tempfile, time
 from designer.core.sweep import run as sweep_run, spec_from_dict
 from designer.core.sweep import worker as sweep_worker
+
+MARKER = os.path.join(tempfile.gettempdir(), f"all-die-{os.getpid()}")
 
 
 def dies_on_a_dask_worker(points, catalog=None, workloads=None):
     # kills the Dask worker running it (as the out-of-memory killer would); elsewhere (the
-    # sweeping process's own fork) it runs as usual
+    # sweeping process's own fork) it runs as usual, once a worker has had a batch: on a
+    # busy machine the fork would otherwise solve every point before the cluster is up
     from distributed import get_worker
     try:
         get_worker()
     except ValueError:
+        end = time.monotonic() + 90
+        while not os.path.exists(MARKER) and time.monotonic() < end:
+            time.sleep(0.05)
         return [sweep_worker.run_point(p, catalog, workloads) for p in points]
+    open(MARKER, "w").close()
     os._exit(1)
 
 
@@ -125,6 +132,8 @@ deadline = time.monotonic() + 120
 run = sweep_run.run_sweep(spec, workers=2, engine="dask",
                           cancelled=lambda: time.monotonic() > deadline)
 lost = [o for o in run.outcomes.values() if o.error == sweep_run.LOST]
+if os.path.exists(MARKER):
+    os.unlink(MARKER)
 print(run.cancelled, len(run.outcomes) == len(run.points), len(lost),
       all(o.metrics is None for o in lost))
 """
