@@ -78,3 +78,30 @@ def test_a_removed_cable_splits_the_cells_it_touches():
     keep[-1] = False
     cut = cells_of(_net(project.with_fabric(f.with_links(f.links.take(keep)))))
     assert cut.n > whole
+
+
+def test_a_switchs_signature_is_its_capacity_into_each_colour():
+    """Two links of 400 into one colour count as one of 800 (the cells compare capacity
+    between cells, not cables); 800 into another colour, or 400 less, is another
+    signature; the order of the links does not matter."""
+    from designer.core.traffic.quotient import SEED_OUT, signature
+
+    colour = np.array([0, 0, 0, 0, 1, 1, 2])
+    # switch 0: 2 x 400 into colour 1; switch 1: 800 into colour 1; switch 2: 800 into
+    # colour 2; switch 3: 400 into colour 1
+    src = np.array([0, 0, 1, 2, 3])
+    dst = np.array([4, 5, 4, 6, 5])
+    w = np.array([400_000, 400_000, 800_000, 800_000, 400_000])
+    sig = signature(colour, src, dst, w, SEED_OUT)
+    assert sig[0] == sig[1]
+    assert len({int(sig[0]), int(sig[2]), int(sig[3])}) == 3
+    back = signature(colour, src[::-1], dst[::-1], w[::-1], SEED_OUT)
+    assert np.array_equal(sig, back)
+
+
+def test_labels_are_numbered_by_first_appearance():
+    from designer.core.traffic.quotient import relabel
+
+    keys = np.array([7, 3, 7, 9, 3, 1], np.uint64)
+    assert relabel(keys).tolist() == [0, 1, 0, 2, 1, 3]
+    assert relabel(keys, np.array([0, 0, 1, 0, 0, 0])).tolist() == [0, 1, 2, 3, 1, 4]
