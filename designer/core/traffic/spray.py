@@ -154,18 +154,17 @@ class _Entry:
         self._fptr = np.zeros(self.shape[0] + 1, np.int64)
         np.cumsum(np.bincount(self.ef, minlength=self.shape[0]), out=self._fptr[1:])
 
-    def _chunks(self, idx: np.ndarray):
-        """Far entries ``idx`` a block at a time: (entries, their states, weights); a state
-        of -1 (no such exit for the class) is to be read as zero and written nowhere."""
-        for lo in range(0, idx.size, self._ROWS):
-            i = idx[lo:lo + self._ROWS]
-            yield i, self.nmap[self.cls[self.ef[i]]], self.q[self.es[i]] * self.ev[i][:, None]
-
     def _weights(self, idx: np.ndarray):
         """Far entries ``idx`` a block at a time: (entries, weights per exit)."""
         for lo in range(0, idx.size, self._ROWS):
             i = idx[lo:lo + self._ROWS]
             yield i, self.q[self.es[i]] * self.ev[i][:, None]
+
+    def _chunks(self, idx: np.ndarray):
+        """As ``_weights``, with each weight's state: (entries, states, weights); a state of
+        -1 (no such exit for the class) is to be read as zero and written nowhere."""
+        for i, w in self._weights(idx):
+            yield i, self.nmap[self.cls[self.ef[i]]], w
 
     def __matmul__(self, y: np.ndarray) -> np.ndarray:
         out = self.direct @ y
