@@ -5,9 +5,11 @@ fresh virtual environment outside the checkout and runs the app from it (.ci/run
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -20,13 +22,16 @@ from tests._paths import ROOT
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
-    # pip builds in the checkout's own build/ folder: two test workers building at once
-    # tore each other's files away. One build for the run, under a lock the workers share
-    # (under xdist their temporary folders have one parent, made for this run).
+    # pip builds in the checkout's own build/ folder: two builds at once (two test workers,
+    # or two test runs) tore each other's files away. So the build holds a lock every
+    # process on the machine sees, and a run builds once (under xdist its workers'
+    # temporary folders have one parent, made for this run).
     base = tmp_path_factory.getbasetemp()
     shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "wheel-shared"
     shared.mkdir(exist_ok=True)
-    with open(shared / "lock", "w") as lock:
+    checkout = hashlib.sha1(str(ROOT.resolve()).encode()).hexdigest()[:12]
+    lock_path = Path(tempfile.gettempdir()) / f"fabric-designer-wheel-{checkout}.lock"
+    with open(lock_path, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         built = sorted(shared.glob("fabric_designer-*.whl"))
         if not built:
